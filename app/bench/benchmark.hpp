@@ -1,0 +1,52 @@
+#pragma once
+// The benchmark registry: `adilab --bench NAME` and the GUI's benchmark tabs look benchmarks up
+// here and call the same `run`, which returns the same Report.
+//
+// To add one: write `Benchmark make_NAME_benchmark();` in app/bench/NAME.cpp and list it in
+// registry.cpp.
+#include <atomic>
+#include <functional>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/bench/report.hpp"
+#include "app/cli/args.hpp"
+
+namespace adilab::bench {
+
+// Thrown by BenchContext::check_cancelled when the user pressed Cancel.
+struct Cancelled {};
+
+struct BenchContext {
+    const gl::DeviceInfo& device;
+    std::ostream& out;  // the printed table and progress lines
+    // Called with the fraction done (0..1) and what is being measured; may be empty.
+    std::function<void(double, const std::string&)> on_progress;
+    const std::atomic<bool>* cancel = nullptr;
+
+    void progress(double fraction, const std::string& what) const {
+        if (on_progress) on_progress(fraction, what);
+    }
+    void check_cancelled() const {
+        if (cancel != nullptr && cancel->load()) throw Cancelled{};
+    }
+};
+
+struct Benchmark {
+    std::string name;
+    std::string summary;
+    std::vector<cli::OptionSpec> options;  // its own options, besides --report and --gpu
+    // Validates its options first (throwing cli::UsageError or adilab::Error before any work),
+    // then measures. Needs a current GL context.
+    std::function<Report(const cli::Args&, BenchContext&)> run;
+};
+
+std::span<const Benchmark> benchmarks();
+const Benchmark* find_benchmark(std::string_view name);
+
+// Fills report.config with every option the user gave.
+void record_config(Report& report, const cli::Args& args);
+
+}  // namespace adilab::bench

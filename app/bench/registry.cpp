@@ -1,0 +1,32 @@
+#include <algorithm>
+#include <vector>
+
+#include "app/bench/benchmark.hpp"
+
+namespace adilab::bench {
+
+Benchmark make_bandwidth_benchmark();
+
+std::span<const Benchmark> benchmarks() {
+    static const std::vector<Benchmark> all = {
+        make_bandwidth_benchmark(),
+    };
+    return all;
+}
+
+const Benchmark* find_benchmark(std::string_view name) {
+    auto all = benchmarks();
+    auto found = std::find_if(all.begin(), all.end(), [&](const Benchmark& b) { return b.name == name; });
+    return found == all.end() ? nullptr : &*found;
+}
+
+void record_config(Report& report, const cli::Args& args) {
+    for (const auto& [name, value] : args.given()) {
+        if (value.empty())
+            report.config.push_back({name, Value(true)});
+        else
+            report.config.push_back({name, Value(value)});
+    }
+}
+
+}  // namespace adilab::bench

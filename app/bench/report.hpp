@@ -1,0 +1,83 @@
+#pragma once
+// Benchmark reports, shared by every `adilab --bench` and the GUI's benchmark tabs.
+//
+// JSON: {"tool":"adilab","version":…,"benchmark":…,"created":ISO-8601,
+//        "device":{"vendor","renderer","gl_version"},"config":{every option used},
+//        "rows":[{…}], "notes":[…]}
+// CSV: one header line (the union of the rows' fields, in first-seen order), then one line per
+// row. Every row has a `name` (what was measured) and `median_ms`.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "solvers/gl/context.hpp"
+
+namespace adilab::bench {
+
+// A cell: empty (written null / blank), flag, integer, number or text.
+using Value = std::variant<std::monostate, bool, std::int64_t, double, std::string>;
+
+struct Field {
+    std::string key;
+    Value value;
+};
+
+class Row {
+public:
+    Row& set(const std::string& key, Value value);
+    Row& set(const std::string& key, int value) { return set(key, Value(std::int64_t{value})); }
+    Row& set(const std::string& key, long value) { return set(key, Value(std::int64_t{value})); }
+    Row& set(const std::string& key, long long value) {
+        return set(key, Value(static_cast<std::int64_t>(value)));
+    }
+    Row& set(const std::string& key, double value) { return set(key, Value(value)); }
+    Row& set(const std::string& key, bool value) { return set(key, Value(value)); }
+    Row& set(const std::string& key, const char* value) { return set(key, Value(std::string(value))); }
+    Row& set(const std::string& key, const std::string& value) { return set(key, Value(value)); }
+    const Value* find(const std::string& key) const;
+    double number(const std::string& key) const;  // NaN if missing or not a number
+    std::string text(const std::string& key) const;
+    const std::vector<Field>& fields() const { return fields_; }
+
+private:
+    std::vector<Field> fields_;
+};
+
+struct Report {
+    std::string benchmark;
+    std::string created;  // ISO-8601 UTC, set by make_report
+    std::string vendor, renderer, gl_version;
+    std::vector<Field> config;
+    std::vector<Row> rows;
+    std::vector<std::string> notes;
+};
+
+// A report stamped with the time and the device of the current context.
+Report make_report(std::string benchmark, const gl::DeviceInfo& device);
+
+std::string format_value(const Value& value);  // as a table cell
+std::string to_json(const Report& report);
+std::string to_csv(const Report& report);
+
+// Throws adilab::Error naming the problem when `path` cannot take a report: its extension is not
+// .json or .csv, or its folder does not exist or is not writable. Called before any work starts.
+void check_report_path(const std::filesystem::path& path);
+// Writes the report, JSON or CSV by extension, through a temporary file renamed into place, so a
+// failed write never leaves half a report.
+void write_report(const Report& report, const std::filesystem::path& path);
+// Writes `text` to `path` atomically (temporary file, then rename); throws adilab::Error.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// A plain-text table of `columns` of `rows`, right-aligned, for the terminal.
+struct Column {
+    Column(std::string key, std::string title = {}, int precision = 3)
+        : key(std::move(key)), title(std::move(title)), precision(precision) {}
+    std::string key;
+    std::string title;  // defaults to key
+    int precision;      // digits after the point for numbers
+};
+std::string format_table(const std::vector<Row>& rows, const std::vector<Column>& columns);
+
+}  // namespace adilab::bench

@@ -1,0 +1,62 @@
+#pragma once
+// Command-line options. Every option is `--name value`, `--name=value` or a bare `--flag`;
+// each mode of adilab (GUI, --info, --bench NAME, --headless) declares the options it takes,
+// and anything else is a usage error (exit code 2) naming the option.
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace adilab::cli {
+
+// A mistake on the command line: main() prints it with the usage line and exits 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+    OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false)
+        : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
+          repeatable(repeatable) {}
+    std::string name;        // without the leading dashes
+    std::string value_name;  // empty for a flag
+    std::string help;
+    bool repeatable;
+};
+
+class Args {
+public:
+    // Parses argv[1..] against `known`. Throws UsageError for unknown options, missing values,
+    // values given to flags and options given twice that are not repeatable.
+    static Args parse(const std::vector<std::string>& tokens, const std::vector<OptionSpec>& known);
+
+    bool has(std::string_view name) const;
+    std::string get(std::string_view name, std::string fallback = {}) const;
+    const std::vector<std::string>& all(std::string_view name) const;  // repeatable ones
+    // Typed getters: a value that does not parse, or lies outside [min, max], is a UsageError
+    // naming the option and the value.
+    long long get_int(std::string_view name, long long fallback, long long min, long long max) const;
+    double get_double(std::string_view name, double fallback, double min, double max) const;
+    std::vector<long long> get_int_list(std::string_view name, std::vector<long long> fallback,
+                                        long long min, long long max) const;
+    std::vector<std::string> get_list(std::string_view name,
+                                      std::vector<std::string> fallback) const;
+    // Every option given, in order, as name -> value ("" for flags): reports record it.
+    const std::vector<std::pair<std::string, std::string>>& given() const { return given_; }
+
+private:
+    std::map<std::string, std::vector<std::string>, std::less<>> values_;
+    std::vector<std::pair<std::string, std::string>> given_;
+};
+
+// Splits "a,b,c" on commas, dropping empty pieces.
+std::vector<std::string> split_list(std::string_view text);
+long long parse_int(std::string_view option, std::string_view text);
+double parse_double(std::string_view option, std::string_view text);
+// One option per line, aligned, for --help.
+std::string format_options(const std::vector<OptionSpec>& options);
+
+}  // namespace adilab::cli

@@ -1,0 +1,132 @@
+// adilab: real-time ADI simulations on the GPU and a bench for GPU linear algebra.
+//
+//   adilab                               the GUI
+//   adilab --info                        the headless GL device and its limits
+//   adilab --bench NAME [options]        a headless benchmark, optionally --report FILE
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/bench/benchmark.hpp"
+#include "app/cli/args.hpp"
+#include "app/gui/gui.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]";
+
+std::vector<cli::OptionSpec> common_options() {
+    return {
+        {"help", "", "show this help and exit"},
+        {"version", "", "print the version and exit"},
+        {"info", "", "print the headless GL device, its version and limits, and exit"},
+        {"bench", "NAME", "run a headless benchmark (list below)"},
+        {"gpu", "N", "EGL device for headless runs (default: first hardware device, else Mesa)"},
+    };
+}
+
+std::vector<cli::OptionSpec> bench_common_options() {
+    return {{"report", "FILE", "write the results as JSON or CSV (by extension)"}};
+}
+
+std::vector<cli::OptionSpec> concat(std::vector<cli::OptionSpec> a, const std::vector<cli::OptionSpec>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+void print_help() {
+    std::cout << "adilab " << ADILAB_VERSION
+              << " - real-time ADI simulations on the GPU and a bench for GPU linear algebra\n\n"
+              << kUsage << "\n\nGeneral options:\n"
+              << cli::format_options(common_options()) << "\nGUI options:\n"
+              << cli::format_options(gui::options()) << "\nBenchmarks (--bench NAME):\n";
+    for (const bench::Benchmark& b : bench::benchmarks()) {
+        std::cout << "\n  " << b.name << ": " << b.summary << "\n"
+                  << cli::format_options(concat(b.options, bench_common_options()));
+    }
+    std::cout << "\nExit codes: 0 success, 1 a run failed (message on stderr), 2 bad command line.\n";
+}
+
+int run_info(const cli::Args& args) {
+    const int gpu = static_cast<int>(args.get_int("gpu", -1, 0, 64));
+    std::cout << "EGL devices:\n";
+    for (const std::string& line : gl::HeadlessContext::list_devices()) std::cout << "  " << line << "\n";
+    auto context = gl::HeadlessContext::create(gpu);
+    std::cout << gl::describe(context->info());
+    return 0;
+}
+
+int run_bench(const std::string& name, const cli::Args& args) {
+    const bench::Benchmark* benchmark = bench::find_benchmark(name);
+    std::filesystem::path report_path = args.get("report");
+    if (!report_path.empty()) bench::check_report_path(report_path);  // before any work
+    auto context = gl::HeadlessContext::create(static_cast<int>(args.get_int("gpu", -1, 0, 64)));
+    const gl::DeviceInfo& device = context->info();
+    std::cout << "adilab --bench " << name << " on " << device.renderer << " (" << device.version
+              << ")\n";
+    bench::BenchContext ctx{device, std::cout, {}, nullptr};
+    bench::Report report = benchmark->run(args, ctx);
+    for (const std::string& note : report.notes) std::cout << "note: " << note << "\n";
+    if (!report_path.empty()) {
+        bench::write_report(report, report_path);
+        std::cout << "report written to " << report_path.string() << "\n";
+    }
+    return 0;
+}
+
+int run(int argc, char** argv) {
+    std::vector<std::string> tokens(argv + 1, argv + argc);
+    // The mode decides which options are valid: find --bench NAME first.
+    std::vector<cli::OptionSpec> known = concat(common_options(), gui::options());
+    std::string bench_name;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i] == "--bench" && i + 1 < tokens.size()) bench_name = tokens[i + 1];
+        if (tokens[i].starts_with("--bench=")) bench_name = tokens[i].substr(8);
+    }
+    if (!bench_name.empty()) {
+        const bench::Benchmark* b = bench::find_benchmark(bench_name);
+        if (b == nullptr) {
+            std::string names;
+            for (const auto& each : bench::benchmarks()) names += (names.empty() ? "" : ", ") + each.name;
+            throw cli::UsageError("unknown benchmark '" + bench_name + "' (available: " + names + ")");
+        }
+        known = concat(concat(common_options(), b->options), bench_common_options());
+    }
+    cli::Args args = cli::Args::parse(tokens, known);
+    if (args.has("help")) {
+        print_help();
+        return 0;
+    }
+    if (args.has("version")) {
+        std::cout << "adilab " << ADILAB_VERSION << "\n";
+        return 0;
+    }
+    if (args.has("info")) return run_info(args);
+    if (!bench_name.empty()) return run_bench(bench_name, args);
+    if (args.has("gpu")) throw cli::UsageError("--gpu applies to headless runs (--info, --bench)");
+    return gui::run(args);
+}
+
+}  // namespace
+}  // namespace adilab
+
+int main(int argc, char** argv) {
+    try {
+        return adilab::run(argc, argv);
+    } catch (const adilab::cli::UsageError& e) {
+        std::cerr << "adilab: " << e.what() << "\n" << adilab::kUsage << "\n"
+                  << "Try 'adilab --help' for every option.\n";
+        return 2;
+    } catch (const adilab::Error& e) {
+        std::cerr << "adilab: error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "adilab: unexpected error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,111 @@
+#include "solvers/gl/commands.hpp"
+
+#include <glad/gl.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "solvers/gl/error.hpp"
+
+namespace adilab::gl {
+
+void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
+    if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;
+    glDispatchCompute(groups_x, groups_y, groups_z);
+}
+
+void memory_barrier(Barrier bits) {
+    const unsigned b = static_cast<unsigned>(bits);
+    if (bits == Barrier::all) {
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        return;
+    }
+    GLbitfield gl_bits = 0;
+    if (b & static_cast<unsigned>(Barrier::storage)) gl_bits |= GL_SHADER_STORAGE_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::uniform)) gl_bits |= GL_UNIFORM_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::vertex_attrib))
+        gl_bits |= GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::buffer_update)) gl_bits |= GL_BUFFER_UPDATE_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::texture_fetch)) gl_bits |= GL_TEXTURE_FETCH_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::image_access))
+        gl_bits |= GL_SHADER_IMAGE_ACCESS_BARRIER_BIT;
+    if (b & static_cast<unsigned>(Barrier::command)) gl_bits |= GL_COMMAND_BARRIER_BIT;
+    glMemoryBarrier(gl_bits);
+}
+
+void finish() { glFinish(); }
+void flush() { glFlush(); }
+
+void viewport(int x, int y, int width, int height) { glViewport(x, y, width, height); }
+
+void clear(float r, float g, float b, float a, bool depth) {
+    glClearColor(r, g, b, a);
+    glClear(GL_COLOR_BUFFER_BIT | (depth ? GL_DEPTH_BUFFER_BIT : 0));
+}
+
+void set_depth_test(bool on) {
+    if (on) {
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+    } else {
+        glDisable(GL_DEPTH_TEST);
+    }
+}
+
+void set_blending(bool on) {
+    if (on) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    } else {
+        glDisable(GL_BLEND);
+    }
+}
+
+static GLenum primitive(Primitive mode) {
+    switch (mode) {
+        case Primitive::triangles: return GL_TRIANGLES;
+        case Primitive::triangle_strip: return GL_TRIANGLE_STRIP;
+        case Primitive::lines: return GL_LINES;
+        case Primitive::points: return GL_POINTS;
+    }
+    return GL_TRIANGLES;
+}
+
+void draw_arrays(Primitive mode, int first, int count) {
+    glDrawArrays(primitive(mode), first, count);
+}
+
+void draw_arrays_instanced(Primitive mode, int first, int count, int instances) {
+    glDrawArraysInstanced(primitive(mode), first, count, instances);
+}
+
+std::vector<std::uint8_t> read_pixels_rgba(int x, int y, int width, int height) {
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height * 4);
+    if (pixels.empty()) return pixels;
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    // GL's rows run bottom-up; images are written top-down.
+    const std::size_t row = static_cast<std::size_t>(width) * 4;
+    std::vector<std::uint8_t> swap(row);
+    for (int j = 0; j < height / 2; ++j) {
+        std::uint8_t* top = pixels.data() + j * row;
+        std::uint8_t* bottom = pixels.data() + (height - 1 - j) * row;
+        std::memcpy(swap.data(), top, row);
+        std::memcpy(top, bottom, row);
+        std::memcpy(bottom, swap.data(), row);
+    }
+    return pixels;
+}
+
+void check_errors(const char* where) {
+    GLenum first = glGetError();
+    if (first == GL_NO_ERROR) return;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    char code[16];
+    std::snprintf(code, sizeof code, "0x%04X", first);
+    throw Error(std::string("OpenGL error ") + code + " in " + where);
+}
+
+}  // namespace adilab::gl

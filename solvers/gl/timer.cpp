@@ -1,0 +1,66 @@
+#include "solvers/gl/timer.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+
+#include "solvers/gl/context.hpp"
+
+namespace adilab::gl {
+
+GpuTimer::GpuTimer() : query_(Query::create()) {
+    use_queries_ = Context::current().timer_queries_work();
+}
+
+void GpuTimer::begin() {
+    if (use_queries_) {
+        glBeginQuery(GL_TIME_ELAPSED, query_.id());
+    } else {
+        glFinish();
+        wall_start_ = std::chrono::steady_clock::now();
+    }
+}
+
+void GpuTimer::end() {
+    if (use_queries_) {
+        glEndQuery(GL_TIME_ELAPSED);
+    } else {
+        glFinish();
+        wall_end_ = std::chrono::steady_clock::now();
+    }
+}
+
+double GpuTimer::elapsed_ms() {
+    if (!use_queries_)
+        return std::chrono::duration<double, std::milli>(wall_end_ - wall_start_).count();
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query_.id(), GL_QUERY_RESULT, &ns);
+    return static_cast<double>(ns) * 1e-6;
+}
+
+std::vector<double> time_runs(const std::function<void()>& work, TimingOptions options) {
+    for (int i = 0; i < options.warmup; ++i) work();
+    GpuTimer timer;
+    std::vector<double> samples;
+    samples.reserve(static_cast<std::size_t>(options.repeats));
+    for (int i = 0; i < options.repeats; ++i) {
+        timer.begin();
+        work();
+        timer.end();
+        samples.push_back(timer.elapsed_ms());
+    }
+    return samples;
+}
+
+double median(std::vector<double> samples) {
+    if (samples.empty()) return 0.0;
+    const std::size_t mid = samples.size() / 2;
+    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid),
+                     samples.end());
+    double upper = samples[mid];
+    if (samples.size() % 2 == 1) return upper;
+    double lower = *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
+    return 0.5 * (lower + upper);
+}
+
+}  // namespace adilab::gl

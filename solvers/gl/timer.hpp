@@ -1,0 +1,36 @@
+#pragma once
+// GPU timing. GL_TIME_ELAPSED queries measure the GPU time of the commands between begin()
+// and end(). Where the driver's timer reads 0 (Mesa llvmpipe), the wall clock between two
+// glFinish calls is used instead, so every figure is a real measurement on every driver.
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "solvers/gl/objects.hpp"
+
+namespace adilab::gl {
+
+class GpuTimer {
+public:
+    GpuTimer();
+    void begin();
+    void end();
+    // Milliseconds between begin() and end(); waits for the GPU.
+    double elapsed_ms();
+
+private:
+    Query query_;
+    bool use_queries_ = true;
+    std::chrono::steady_clock::time_point wall_start_, wall_end_;
+};
+
+struct TimingOptions {
+    int warmup = 3;    // untimed runs first: compiles, allocations and caches settle
+    int repeats = 10;  // timed runs
+};
+
+// Runs `work` warmup + repeats times and returns the milliseconds of each timed run.
+std::vector<double> time_runs(const std::function<void()>& work, TimingOptions options = {});
+double median(std::vector<double> samples);
+
+}  // namespace adilab::gl

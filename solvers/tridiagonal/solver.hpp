@@ -1,0 +1,78 @@
+#pragma once
+// Batched tridiagonal solves on a 2-D grid (seed 001): every grid line along one direction is an
+// independent system  a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i,  i = 0 .. N-1,
+// solved in one call, on the GPU, with no host round trip.
+//
+// Layout. Fields are nx * ny float32 arrays, row-major: element (i, j) is at j * nx + i.
+//  - Direction::x: ny systems of length N = nx, one per row (contiguous).
+//  - Direction::y: nx systems of length N = ny, one per column (stride nx).
+// a_0 and c_{N-1} lie outside the system and are ignored (read as 0).
+//
+// Coefficients come in two forms:
+//  - General: per-unknown a, b, c buffers in the field's layout (shallow water rebuilds them
+//    every step).
+//  - Constant: the same a, b, c on every interior row, passed as uniforms (heat); the first and
+//    last rows may have their own diagonal (Neumann ends give b + a there). The fast path
+//    reads no coefficient arrays.
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "solvers/gl/objects.hpp"
+
+namespace adilab::tridiag {
+
+enum class Direction { x, y };
+
+struct Grid {
+    int nx = 0, ny = 0;
+};
+
+struct ConstantCoefficients {
+    float a = 0, b = 1, c = 0;  // interior rows
+    float b_first = 1;          // diagonal of row 0
+    float b_last = 1;           // diagonal of row N-1
+};
+
+struct GeneralCoefficients {
+    const gl::Buffer* a = nullptr;
+    const gl::Buffer* b = nullptr;
+    const gl::Buffer* c = nullptr;
+};
+
+using Coefficients = std::variant<ConstantCoefficients, GeneralCoefficients>;
+
+// A zero or non-finite pivot met during a solve (the system was not diagonally dominant enough
+// for a method without pivoting).
+struct PivotFailure {
+    int line = -1;  // which system
+};
+
+class Solver {
+public:
+    virtual ~Solver() = default;
+    virtual std::string name() const = 0;
+    // Solves every line of `grid` in `direction`: rhs and solution are nx * ny float buffers.
+    // rhs is left unchanged; solution may not alias rhs. Scratch buffers are allocated on the
+    // first call for a grid size and reused after, so a per-step call allocates nothing.
+    virtual void solve(Grid grid, Direction direction, const Coefficients& coefficients,
+                       const gl::Buffer& rhs, gl::Buffer& solution) = 0;
+    // Reads the GPU's pivot-failure flag of the solves since the last check, and clears it.
+    // A host read-back: for diagnostics and tests, never called per step.
+    virtual std::optional<PivotFailure> check_pivots() = 0;
+};
+
+struct VariantInfo {
+    std::string name;
+    std::string summary;
+    bool on_gpu = true;  // false for CPU baselines (they read back and upload: bench only)
+};
+
+// The registry: every variant, by name, for the CLI and the GUI to list.
+std::span<const VariantInfo> variants();
+// Throws adilab::Error naming the variant and listing the known ones if `name` is unknown.
+std::unique_ptr<Solver> make_solver(const std::string& name);
+
+}  // namespace adilab::tridiag

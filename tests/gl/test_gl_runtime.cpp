@@ -1,0 +1,152 @@
+// The GL runtime on a real headless context: buffers, programs, the shader registry's error
+// messages, RAII moves and the timer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/gl/timer.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab {
+namespace {
+
+TEST(GlRuntime, ContextIsAtLeast43WithComputeLimits) {
+    ADILAB_NEED_GL();
+    const gl::DeviceInfo& info = gl::Context::current().info();
+    EXPECT_TRUE(info.major > 4 || (info.major == 4 && info.minor >= 3)) << info.version;
+    EXPECT_GE(info.max_work_group_invocations, 128);  // GL 4.3 guarantees 1024
+    EXPECT_GE(info.max_shared_memory_bytes, 16384);   // GL 4.3 guarantees 32 KiB
+    EXPECT_FALSE(info.renderer.empty());
+}
+
+TEST(GlRuntime, BufferRoundTripOfAwkwardSizes) {
+    ADILAB_NEED_GL();
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> dist(-1e6f, 1e6f);
+    for (std::size_t count : {1u, 3u, 1000u, 65537u}) {
+        std::vector<float> values(count);
+        for (float& v : values) v = dist(rng);
+        gl::Buffer buffer = gl::Buffer::from(values);
+        EXPECT_EQ(buffer.size(), count * sizeof(float));
+        EXPECT_EQ(buffer.read_all<float>(), values) << count;
+        // Partial update and read in the middle.
+        if (count > 2) {
+            std::vector<float> middle = {7.0f};
+            buffer.write(middle, count / 2);
+            EXPECT_EQ(buffer.read<float>(1, count / 2)[0], 7.0f);
+        }
+    }
+}
+
+TEST(GlRuntime, PoisonIsNaNAndFillSetsEveryElement) {
+    ADILAB_NEED_GL();
+    gl::Buffer buffer(1001 * sizeof(float));
+    buffer.poison();
+    for (float v : buffer.read_all<float>()) ASSERT_TRUE(std::isnan(v));
+    buffer.fill(2.5f);
+    for (float v : buffer.read_all<float>()) ASSERT_EQ(v, 2.5f);
+    gl::Buffer doubles(17 * sizeof(double));
+    doubles.poison();
+    for (double v : doubles.read_all<double>()) ASSERT_TRUE(std::isnan(v));
+}
+
+TEST(GlRuntime, ComputeShaderWritesKnownPatternThroughInclude) {
+    ADILAB_NEED_GL();
+    const unsigned count = 1000;  // not a multiple of the work-group size (64)
+    gl::Buffer output((count + 24) * sizeof(float));
+    output.poison();
+    const gl::Program& pattern = gl::compute_program("test/pattern.comp");
+    pattern.use();
+    pattern.set("count", count);
+    pattern.set("scale", 0.5f);
+    pattern.set("offset", 3.0f);
+    output.bind_storage(0);
+    gl::dispatch((count + 63) / 64);
+    gl::memory_barrier(gl::Barrier::buffer_update);
+    auto values = output.read_all<float>();
+    for (unsigned i = 0; i < count; ++i) ASSERT_EQ(values[i], 0.5f * i + 3.0f) << i;
+    // Past `count` nothing was written: still poisoned.
+    for (unsigned i = count; i < values.size(); ++i) ASSERT_TRUE(std::isnan(values[i])) << i;
+    EXPECT_EQ(pattern.work_group_size().x, 64u);
+}
+
+TEST(GlRuntime, ProgramsAreCachedPerDefines) {
+    ADILAB_NEED_GL();
+    const gl::Program& a = gl::compute_program("test/pattern.comp");
+    const gl::Program& b = gl::compute_program("test/pattern.comp");
+    const gl::Program& c = gl::compute_program("test/pattern.comp", {{"UNUSED_VARIANT", "1"}});
+    EXPECT_EQ(&a, &b);
+    EXPECT_NE(a.id(), c.id());
+}
+
+TEST(GlRuntime, CompileErrorNamesFileAndLine) {
+    ADILAB_NEED_GL();
+    try {
+        gl::compile_compute("test/syntax_error.comp");
+        FAIL() << "a shader with an undeclared variable compiled";
+    } catch (const Error& e) {
+        std::string message = e.what();
+        EXPECT_NE(message.find("shaders/test/syntax_error.comp:6:"), std::string::npos) << message;
+    }
+}
+
+TEST(GlRuntime, UnknownShaderFileIsAnError) {
+    ADILAB_NEED_GL();
+    EXPECT_THROW(gl::compute_program("no/such/file.comp"), Error);
+}
+
+TEST(GlRuntime, ObjectsMoveAndLeaveIdZero) {
+    ADILAB_NEED_GL();
+    gl::Buffer a(64);
+    const gl::Id id = a.id();
+    ASSERT_NE(id, 0u);
+    gl::Buffer b = std::move(a);
+    EXPECT_EQ(a.id(), 0u);
+    EXPECT_EQ(b.id(), id);
+    gl::Buffer c;
+    EXPECT_EQ(c.id(), 0u);
+    c = std::move(b);
+    EXPECT_EQ(c.id(), id);
+    EXPECT_EQ(b.id(), 0u);
+    static_assert(!std::is_copy_constructible_v<gl::Buffer>);
+    static_assert(!std::is_copy_assignable_v<gl::Program>);
+    static_assert(std::is_nothrow_move_constructible_v<gl::Texture2D>);
+
+    gl::Framebuffer fb(8, 4);
+    gl::Framebuffer moved = std::move(fb);
+    EXPECT_EQ(fb.id(), 0u);
+    EXPECT_NE(moved.id(), 0u);
+    gl::VertexArray vao;
+    EXPECT_NE(vao.id(), 0u);
+}
+
+TEST(GlRuntime, FramebufferClearReadsBack) {
+    ADILAB_NEED_GL();
+    gl::Framebuffer fb(7, 5);
+    fb.bind();
+    gl::clear(1.0f, 0.0f, 0.0f, 1.0f);
+    auto pixels = fb.read_rgba();
+    ASSERT_EQ(pixels.size(), 7u * 5u * 4u);
+    for (std::size_t i = 0; i < pixels.size(); i += 4) {
+        ASSERT_EQ(pixels[i], 255);
+        ASSERT_EQ(pixels[i + 1], 0);
+    }
+}
+
+TEST(GlRuntime, TimerMeasuresPositiveTime) {
+    ADILAB_NEED_GL();
+    gl::Buffer big(8 << 20);
+    auto samples = gl::time_runs([&] { big.fill(1.0f); }, {.warmup = 1, .repeats = 3});
+    ASSERT_EQ(samples.size(), 3u);
+    for (double ms : samples) EXPECT_GT(ms, 0.0);
+    EXPECT_EQ(gl::median({3.0, 1.0, 2.0}), 2.0);
+    EXPECT_EQ(gl::median({4.0, 1.0, 2.0, 3.0}), 2.5);
+}
+
+}  // namespace
+}  // namespace adilab

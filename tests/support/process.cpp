@@ -1,0 +1,39 @@
+#include "tests/support/process.hpp"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+namespace adilab::test {
+
+ProcessResult run_command(const std::string& command_line) {
+    ProcessResult result;
+    std::string full = command_line + " 2>&1";
+    FILE* pipe = ::popen(full.c_str(), "r");
+    if (pipe == nullptr) return result;
+    std::array<char, 4096> buffer;
+    std::size_t n;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+    int status = ::pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+ProcessResult run_adilab(const std::string& arguments) {
+#ifdef ADILAB_EXE
+    return run_command(std::string("'") + ADILAB_EXE + "' " + arguments);
+#else
+    return run_command("adilab " + arguments);
+#endif
+}
+
+std::string temp_folder(const std::string& name) {
+    auto path = std::filesystem::temp_directory_path() / ("adilab-test-" + name);
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+    return path.string();
+}
+
+}  // namespace adilab::test

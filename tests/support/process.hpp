@@ -1,0 +1,19 @@
+#pragma once
+// Runs a command line through the shell and captures its exit code and output (stdout and
+// stderr together), for the end-to-end tests of the adilab executable.
+#include <string>
+
+namespace adilab::test {
+
+struct ProcessResult {
+    int exit_code = -1;
+    std::string output;
+};
+
+ProcessResult run_command(const std::string& command_line);
+// adilab's path (the build's executable) followed by `arguments`.
+ProcessResult run_adilab(const std::string& arguments);
+// A fresh empty folder under the system's temp folder, for files a test writes.
+std::string temp_folder(const std::string& name);
+
+}  // namespace adilab::test
