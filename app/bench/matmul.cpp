@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -47,8 +47,8 @@ double wall_ms(const std::function<void()>& work) {
 }
 
 struct Entry {
-    std::string variant;  // registry name
-    matmul::GemmTiles tiles = matmul::default_tiles();
+    std::string variant;                      // registry name
+    std::optional<matmul::GemmTiles> tiles;  // gpu-fast: fixed tiles (--tiles), else automatic
 };
 
 Report run_matmul(const cli::Args& args, BenchContext& ctx) {
@@ -62,9 +62,9 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
     std::vector<Entry> entries;
     for (const std::string& name : args.get_list("impl", {"all"})) {
         if (name == "all") {
-            for (const matmul::VariantInfo& v : matmul::variants()) entries.push_back({v.name});
+            for (const matmul::VariantInfo& v : matmul::variants()) entries.push_back({v.name, std::nullopt});
         } else if (matmul::find_variant(name) != nullptr) {
-            entries.push_back({name});
+            entries.push_back({name, std::nullopt});
         } else {
             std::string known;
             for (const matmul::VariantInfo& v : matmul::variants()) known += ", " + v.name;
@@ -81,13 +81,12 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         matmul::check_tiles(tiles, ctx.device);
         entries.push_back({"gpu-fast", tiles});
     }
-    matmul::check_tiles(matmul::default_tiles(), ctx.device);
+    for (const matmul::GemmTiles& tiles : matmul::tuned_tiles()) matmul::check_tiles(tiles, ctx.device);
     for (const Entry& e : entries)
         for (const Shape& s : shapes) matmul::check_shape(s, matmul::find_variant(e.variant)->uses_gpu, ctx.device);
 
     Report report = make_report("matmul", ctx.device);
     record_config(report, args);
-    std::map<std::string, std::unique_ptr<matmul::Multiplier>> multipliers;
     std::vector<std::unique_ptr<matmul::Multiplier>> made;
     for (const Entry& e : entries) made.push_back(matmul::make_multiplier(e.variant, e.tiles));
 
@@ -152,6 +151,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                 .set("max_rel_error", error)
                 .set("error_bound", bound)
                 .set("runs", runs);
+            if (const std::string config = mult.config(s); !config.empty()) row.set("tiles", config);
             const matmul::SplitReport split = mult.split();
             if (split.g >= 0) {
                 row.set("g", split.g)
@@ -187,7 +187,11 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         if (gpu != nullptr || cpu != nullptr) {
             Row r;
             r.set("N", s.n);
-            if (gpu) r.set("gpu_ms", gpu->number("median_ms_with_transfer")).set("gpu_gflops", gpu->number("gflops_with_transfer"));
+            if (gpu)
+                r.set("gpu_ms", gpu->number("median_ms_with_transfer"))
+                    .set("gpu_gflops", gpu->number("gflops_with_transfer"))
+                    .set("kernel_ms", gpu->number("median_ms"))
+                    .set("kernel_gflops", gpu->number("gflops"));
             if (cpu) r.set("cpu_ms", cpu->number("median_ms")).set("cpu_gflops", cpu->number("gflops"));
             if (gpu && cpu) r.set("speedup", cpu->number("median_ms") / gpu->number("median_ms_with_transfer"));
             paper0.push_back(r);
@@ -209,7 +213,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         ctx.out << "\nSeed 000 Table 1 layout (gpu-tiled32 with transfers vs cpu-ijk):\n"
                 << format_table(paper0, {{"N"}, {"gpu_ms", "GPU ms", 2}, {"gpu_gflops", "GPU GFLOPS", 2},
                                          {"cpu_ms", "CPU ms", 2}, {"cpu_gflops", "CPU GFLOPS", 2},
-                                         {"speedup", "speed-up", 1}});
+                                         {"speedup", "speed-up", 1}, {"kernel_ms", "kernel ms", 3},
+                                         {"kernel_gflops", "kernel GFLOPS", 1}});
     }
     if (!paper2.empty()) {
         ctx.out << "\nSeed 002 Table 1 layout (ms; GPU = gpu-fast with transfers):\n"

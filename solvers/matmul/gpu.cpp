@@ -60,22 +60,23 @@ public:
 
 class GpuFast final : public GpuMultiplier {
 public:
-    explicit GpuFast(GemmTiles tiles) : tiles_(tiles) {}
-    std::string name() const override {
-        return tiles_.label() == default_tiles().label() ? "gpu-fast" : "gpu-fast[" + tiles_.label() + "]";
+    explicit GpuFast(std::optional<GemmTiles> tiles) : tiles_(tiles) {}
+    std::string name() const override { return tiles_ ? "gpu-fast[" + tiles_->label() + "]" : "gpu-fast"; }
+    std::string config(Shape s) const override {
+        return (tiles_ ? *tiles_ : choose_tiles(s.m, s.l)).label();
     }
     void multiply_gpu(Shape s, const gl::Buffer& a, const gl::Buffer& b, gl::Buffer& c) override {
         gemm(s.m, s.n, s.l, 1.0f, {&a, 0, s.n}, {&b, 0, s.l}, 0.0f, {&c, 0, s.l}, tiles_);
     }
 
 private:
-    GemmTiles tiles_;
+    std::optional<GemmTiles> tiles_;
 };
 
 }  // namespace
 
 std::unique_ptr<Multiplier> make_gpu_tiled32() { return std::make_unique<GpuTiled32>(); }
-std::unique_ptr<Multiplier> make_gpu_fast(const GemmTiles& tiles) {
+std::unique_ptr<Multiplier> make_gpu_fast(std::optional<GemmTiles> tiles) {
     return std::make_unique<GpuFast>(tiles);
 }
 

@@ -16,6 +16,7 @@
 // the seeds timed); multiply_gpu() takes GPU buffers and leaves C there (GPU variants only).
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -45,8 +46,12 @@ struct GemmTiles {
     int threads() const { return (bm / tm) * (bn / tn); }
     std::size_t shared_bytes() const;
 };
-// The tiles gpu-fast uses by default (tuned on the H100/H200; see the commit log).
-GemmTiles default_tiles();
+// The configurations tuned on the H200 (`--bench matmul --tiles ...`, 2026-11-21), largest first:
+// 256x128x8x8x16 (44.7 TFLOP/s at N = 4096, cuBLAS 51.2), 128x128x8x16x8, 64x128x8x8x8.
+std::span<const GemmTiles> tuned_tiles();
+// The first tuned configuration that gives C at least 128 work groups (enough to fill the GPU's
+// SMs; fewer, larger blocks leave most of them idle), else the smallest one.
+GemmTiles choose_tiles(int m, int l);
 // Throws adilab::Error saying which constraint `tiles` breaks on `device`.
 void check_tiles(const GemmTiles& tiles, const gl::DeviceInfo& device);
 
@@ -60,12 +65,13 @@ struct MatrixRef {
 // C = alpha * A * B + beta * C on the GPU, with A m x n, B n x l, C m x l given as MatrixRefs.
 // beta = 0 never reads C. A or B may live in the same buffer as C if the regions do not overlap
 // (LU's trailing update: C = A22, A = L21, B = U12, alpha = -1, beta = 1). Issues up to three
-// dispatches (whole 128 x 128 blocks, right strip, bottom strip) and a storage | buffer-update
+// dispatches (whole BM x BN blocks, right strip, bottom strip) and a storage | buffer-update
 // memory barrier; no host read-back, no compile after the first call per tile configuration.
 // vec4 loads are used when every offset and ld is a multiple of 4, scalar loads otherwise.
-// Throws adilab::Error for sizes <= 0 or indices beyond 32 bits.
+// tiles: choose_tiles(m, l) unless given. Throws adilab::Error for sizes <= 0, a matrix reaching
+// past its buffer or beyond 32-bit indices.
 void gemm(int m, int n, int l, float alpha, const MatrixRef& a, const MatrixRef& b, float beta,
-          const MatrixRef& c, const GemmTiles& tiles = default_tiles());
+          const MatrixRef& c, std::optional<GemmTiles> tiles = std::nullopt);
 
 // --- The variants ------------------------------------------------------------------------------
 
@@ -79,6 +85,8 @@ public:
     virtual void multiply_host(Shape shape, const float* a, const float* b, float* c) = 0;
     // GPU buffers of m*n, n*l and m*l floats; C is overwritten. Throws for CPU variants.
     virtual void multiply_gpu(Shape shape, const gl::Buffer& a, const gl::Buffer& b, gl::Buffer& c);
+    // What it ran with at this shape, for reports (gpu-fast: its tiles); empty if nothing to say.
+    virtual std::string config(Shape) const { return {}; }
     // cpgpu: the rows its last run gave the GPU and the rates they came from; others: g = -1.
     virtual SplitReport split() const;
 };
@@ -94,8 +102,9 @@ struct VariantInfo {
 std::span<const VariantInfo> variants();
 const VariantInfo* find_variant(const std::string& name);
 // Throws adilab::Error naming the variant and listing the known ones if `name` is unknown.
+// `tiles` fixes gpu-fast's (and cpgpu's GPU part's) tiles; by default they follow choose_tiles.
 std::unique_ptr<Multiplier> make_multiplier(const std::string& name,
-                                            const GemmTiles& tiles = default_tiles());
+                                            std::optional<GemmTiles> tiles = std::nullopt);
 
 // Throws adilab::Error when `shape` has a size <= 0, or (for GPU variants) a matrix with more
 // elements than 32-bit shader indices reach, or more bytes than one storage block or the GPU's
@@ -123,7 +132,7 @@ struct SplitReport {
 // Balances T_gpu(g) + T_transfer(g) = T_cpu(m - g):
 //   2 g n l / P_g + 4 (g n + n l + g l) / r = 2 (m - g) n l / P_c
 // (seed 002's T_g - T_m = T_c with the transfer written out), solved for g, clamped to [0, m]
-// and rounded to whole 128-row GPU blocks when m allows.
+// and rounded to a multiple of 16 rows (whole 4-row passes for the CPU's kernel).
 int balanced_gpu_rows(Shape shape, const SplitRates& rates);
 
 }  // namespace adilab::matmul

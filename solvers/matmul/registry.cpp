@@ -14,7 +14,7 @@ std::span<const VariantInfo> variants() {
         {"cpu-ikj", "i-k-j loop order, one thread (seed 002 CPU2)", false, false, true},
         {"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false, false, true},
         {"gpu-tiled32", "32x32 shared tiles, 64x64-group chunks (seed 000 Alg. 1-2)", true, true, false},
-        {"gpu-fast", "register-blocked GEMM: 128x128 blocks, 8x8 per invocation, vec4, double buffer",
+        {"gpu-fast", "register-blocked GEMM: up to 256x128 blocks, 8x16 per invocation, vec4, double buffer",
          true, true, false},
         {"cpgpu", "GPU takes the first g rows, CPU threads the rest, g from measured rates (seed 002)",
          false, true, false},
@@ -28,7 +28,7 @@ const VariantInfo* find_variant(const std::string& name) {
     return found == all.end() ? nullptr : &*found;
 }
 
-std::unique_ptr<Multiplier> make_multiplier(const std::string& name, const GemmTiles& tiles) {
+std::unique_ptr<Multiplier> make_multiplier(const std::string& name, std::optional<GemmTiles> tiles) {
     if (name == "cpu-ijk") return make_cpu_ijk();
     if (name == "cpu-ikj") return make_cpu_ikj();
     if (name == "cpu-blocked") return make_cpu_blocked();

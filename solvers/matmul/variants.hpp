@@ -10,8 +10,8 @@ std::unique_ptr<Multiplier> make_cpu_ijk();
 std::unique_ptr<Multiplier> make_cpu_ikj();
 std::unique_ptr<Multiplier> make_cpu_blocked();
 std::unique_ptr<Multiplier> make_gpu_tiled32();
-std::unique_ptr<Multiplier> make_gpu_fast(const GemmTiles& tiles);
-std::unique_ptr<Multiplier> make_cpgpu(const GemmTiles& tiles);
+std::unique_ptr<Multiplier> make_gpu_fast(std::optional<GemmTiles> tiles);
+std::unique_ptr<Multiplier> make_cpgpu(std::optional<GemmTiles> tiles);
 
 // A GPU variant's host entry: upload A and B, multiply_gpu, download C. The buffers are kept for
 // the next call of the same shape.
