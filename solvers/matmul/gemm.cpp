@@ -34,9 +34,16 @@ std::size_t GemmTiles::shared_bytes() const {
 }
 
 std::span<const GemmTiles> tuned_tiles() {
-    // H200, N = 4096 / 2048 / 1024 kernel TFLOP/s: 44.7 / 43.1 / 3.0, 43.5 / 41.7 / 4.8,
-    // 41.1 / 35.8 / 7.8 (cuBLAS fp32: 51.2 / 49.2 / 32.3).
-    static const GemmTiles all[] = {{256, 128, 8, 8, 16}, {128, 128, 8, 16, 8}, {64, 128, 8, 8, 8}};
+    // H200 sweep (2026-11-21, kernel TFLOP/s at N = 4096 / 2048 / 1024 / 512; cuBLAS fp32
+    // 51.2 / 49.3 / 32.5 / 11.3):
+    //   256x128x8x8x16  44.7 / 43.1 / 10.6 / 2.5
+    //   128x128x8x16x8  43.5 / 41.7 /  4.8 / 0.7 (first sweep; noisy at small N)
+    //   64x128x8x8x8    41.1 / 35.8 / 26.7 / 6.1
+    //   32x64x8x4x8     29.1 / 26.9 / 23.3 / 8.2
+    //   32x32x8x4x4     23.7 / 22.7 / 20.4 / 9.4
+    // Large blocks win once there are enough of them; below that, filling the SMs matters more.
+    static const GemmTiles all[] = {{256, 128, 8, 8, 16}, {128, 128, 8, 16, 8}, {64, 128, 8, 8, 8},
+                                    {32, 64, 8, 4, 8},    {32, 32, 8, 4, 4}};
     return all;
 }
 

@@ -47,7 +47,8 @@ struct GemmTiles {
     std::size_t shared_bytes() const;
 };
 // The configurations tuned on the H200 (`--bench matmul --tiles ...`, 2026-11-21), largest first:
-// 256x128x8x8x16 (44.7 TFLOP/s at N = 4096, cuBLAS 51.2), 128x128x8x16x8, 64x128x8x8x8.
+// 256x128x8x8x16 (44.7 TFLOP/s at N = 4096, cuBLAS 51.2), 128x128x8x16x8, 64x128x8x8x8,
+// 32x64x8x4x8, 32x32x8x4x4 (the small ones for matrices too small to fill the GPU otherwise).
 std::span<const GemmTiles> tuned_tiles();
 // The first tuned configuration that gives C at least 128 work groups (enough to fill the GPU's
 // SMs; fewer, larger blocks leave most of them idle), else the smallest one.

@@ -72,9 +72,9 @@ TEST(MatmulGl, EveryTunedTileConfigurationIsCorrect) {
     ADILAB_NEED_GL();
     for (const matmul::GemmTiles& t : matmul::tuned_tiles()) {
         auto mult = matmul::make_multiplier("gpu-fast", t);
-        // Two whole blocks of the largest configuration plus strips, aligned and not.
-        expect_gpu_matches(*mult, {2 * t.bm + 4, 36, t.bn + 8});
-        expect_gpu_matches(*mult, {t.bm + 3, 21, 2 * t.bn + 1});
+        // Whole blocks (vec4: n and l multiples of 4), a bottom and a right strip, 2 full k-tiles
+        // and a remainder of 4. One shape per configuration: llvmpipe compiles each slowly.
+        expect_gpu_matches(*mult, {t.bm + 3, 20, 2 * t.bn + 4});
     }
 }
 
