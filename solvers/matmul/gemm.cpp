@@ -3,6 +3,7 @@
 // (the guarded one), so the hot loop carries no bounds checks.
 #include <climits>
 #include <sstream>
+#include <vector>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
@@ -14,23 +15,40 @@ namespace adilab::matmul {
 std::string GemmTiles::label() const {
     std::ostringstream s;
     s << bm << 'x' << bn << 'x' << bk << 'x' << tm << 'x' << tn;
+    if (apad != 1) s << 'x' << apad;
     return s.str();
 }
 
 GemmTiles GemmTiles::parse(const std::string& text) {
     GemmTiles t;
-    std::istringstream s(text);
-    char x1 = 0, x2 = 0, x3 = 0, x4 = 0;
-    if (!(s >> t.bm >> x1 >> t.bn >> x2 >> t.bk >> x3 >> t.tm >> x4 >> t.tn) || x1 != 'x' ||
-        x2 != 'x' || x3 != 'x' || x4 != 'x' || !s.eof())
-        throw Error("tile configuration '" + text + "' is not BMxBNxBKxTMxTN (e.g. 128x128x8x8x8)");
+    std::vector<int> numbers;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t x = text.find('x', start);
+        const std::string piece = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        if (piece.empty() || piece.size() > 6 || piece.find_first_not_of("0123456789") != std::string::npos)
+            numbers.clear();
+        else
+            numbers.push_back(std::stoi(piece));
+        if (piece.empty() || numbers.empty() || x == std::string::npos) break;
+        start = x + 1;
+    }
+    if (numbers.size() != 5 && numbers.size() != 6)
+        throw Error("tile configuration '" + text +
+                    "' is not BMxBNxBKxTMxTN[xAPAD] (e.g. 128x128x8x8x8)");
+    t.bm = numbers[0];
+    t.bn = numbers[1];
+    t.bk = numbers[2];
+    t.tm = numbers[3];
+    t.tn = numbers[4];
+    if (numbers.size() == 6) t.apad = numbers[5];
     return t;
 }
 
 std::size_t GemmTiles::shared_bytes() const {
     const std::size_t vec4 = 16;
-    // Two buffers of As[bk][bm/4 + 1] and Bs[bk][bn/4] (APAD = 1, BPAD = 0).
-    return 2 * vec4 * static_cast<std::size_t>(bk) * (bm / 4 + 1 + bn / 4);
+    // Two buffers of As[bk][bm/4 + apad] and Bs[bk][bn/4] (BPAD = 0).
+    return 2 * vec4 * static_cast<std::size_t>(bk) * (bm / 4 + apad + bn / 4);
 }
 
 std::span<const GemmTiles> tuned_tiles() {
@@ -60,6 +78,7 @@ void check_tiles(const GemmTiles& t, const gl::DeviceInfo& device) {
         throw Error("tile configuration " + t.label() + ": " + why);
     };
     if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0 || t.tm <= 0 || t.tn <= 0) fail("sizes must be positive");
+    if (t.apad < 0 || t.apad > 4) fail("APAD must be 0 to 4 vec4s");
     if (t.tm % 4 != 0 || t.tn % 4 != 0 || t.bk % 4 != 0) fail("TM, TN and BK must be multiples of 4");
     if (t.bm % t.tm != 0 || t.bn % t.tn != 0) fail("BM must be a multiple of TM and BN of TN");
     if (t.threads() > device.max_work_group_invocations || t.threads() > device.max_work_group_size[0])
@@ -73,7 +92,7 @@ namespace {
 
 gl::Defines tile_defines(const GemmTiles& t, bool vec4, bool guarded) {
     return {{"BM", std::to_string(t.bm)}, {"BN", std::to_string(t.bn)}, {"BK", std::to_string(t.bk)},
-            {"TM", std::to_string(t.tm)}, {"TN", std::to_string(t.tn)}, {"APAD", "1"},
+            {"TM", std::to_string(t.tm)}, {"TN", std::to_string(t.tn)}, {"APAD", std::to_string(t.apad)},
             {"BPAD", "0"},  {"VEC4", vec4 ? "1" : "0"}, {"GUARDED", guarded ? "1" : "0"},
             {"WG_SIZE", std::to_string(t.threads())}};
 }

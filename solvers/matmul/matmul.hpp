@@ -40,8 +40,9 @@ struct Shape {
 // double-buffered shared tiles within the shared-memory limit.
 struct GemmTiles {
     int bm = 128, bn = 128, bk = 8, tm = 8, tn = 8;
-    std::string label() const;  // "128x128x8x8x8" (bm x bn x bk x tm x tn)
-    // Parses a label; throws adilab::Error naming the text when it is not five integers.
+    int apad = 1;  // vec4s of padding per row of the transposed A tile (bank conflicts on stores)
+    std::string label() const;  // "128x128x8x8x8" (bm x bn x bk x tm x tn), "x<apad>" if not 1
+    // Parses a label; throws adilab::Error naming the text when it is not 5 or 6 integers.
     static GemmTiles parse(const std::string& text);
     int threads() const { return (bm / tm) * (bn / tn); }
     std::size_t shared_bytes() const;
@@ -109,8 +110,8 @@ std::unique_ptr<Multiplier> make_multiplier(const std::string& name,
 
 // Throws adilab::Error when `shape` has a size <= 0, or (for GPU variants) a matrix with more
 // elements than 32-bit shader indices reach, or more bytes than one storage block or the GPU's
-// free memory (where the driver reports it) holds.
-void check_shape(Shape shape, bool on_gpu, const gl::DeviceInfo& device);
+// free memory (where the driver reports it) holds; `copies` sets of A, B, C are kept at once.
+void check_shape(Shape shape, bool on_gpu, const gl::DeviceInfo& device, int copies = 1);
 
 // --- Pieces the variants share -------------------------------------------------------------------
 

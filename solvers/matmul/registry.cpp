@@ -40,7 +40,7 @@ std::unique_ptr<Multiplier> make_multiplier(const std::string& name, std::option
     throw Error("unknown matmul implementation '" + name + "' (available: " + known + ")");
 }
 
-void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device) {
+void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device, int copies) {
     const std::string what = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l);
     if (s.m <= 0 || s.n <= 0 || s.l <= 0)
         throw Error("matmul size " + what + ": m, n and l must be at least 1");
@@ -60,8 +60,10 @@ void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device) {
                         std::to_string(device.max_storage_block_bytes >> 20) + " MiB)");
         total_bytes += bytes;
     }
+    total_bytes *= copies;
     if (device.available_memory_mib > 0 && (total_bytes >> 20) > device.available_memory_mib * 9 / 10)
-        throw Error("matmul size " + what + ": A, B and C need " + std::to_string(total_bytes >> 20) +
+        throw Error("matmul size " + what + ": A, B and C" + (copies > 1 ? " (" + std::to_string(copies) + " copies)" : "") +
+                    " need " + std::to_string(total_bytes >> 20) +
                     " MiB, more than the GPU's free memory (" +
                     std::to_string(device.available_memory_mib) + " MiB)");
 }

@@ -124,6 +124,8 @@ TEST(MatmulChecks, RejectBadShapesNamesAndTiles) {
         EXPECT_NE(std::string(e.what()).find("gpu-tiled32"), std::string::npos) << e.what();
     }
     EXPECT_EQ(matmul::GemmTiles::parse("128x64x8x8x16").label(), "128x64x8x8x16");
+    EXPECT_EQ(matmul::GemmTiles::parse("256x128x16x8x16x0").apad, 0);
+    EXPECT_EQ(matmul::GemmTiles::parse("256x128x16x8x16x0").label(), "256x128x16x8x16x0");
     for (const char* bad : {"", "128", "128x128x8x8", "128x128x8x8x8x", "axbxcxdxe"})
         EXPECT_THROW(matmul::GemmTiles::parse(bad), Error) << bad;
     for (const matmul::GemmTiles& t : matmul::tuned_tiles()) EXPECT_NO_THROW(matmul::check_tiles(t, device));
