@@ -3,6 +3,8 @@
 // runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <-> device
 // transfers (wall clock; what the seeds timed). Each result is checked against float64 dot
 // products on sampled entries. Prints seed 000's Table 1 and seed 002's Table 1 layouts.
+#include "solvers/matmul/matmul.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,7 +16,6 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
-#include "solvers/matmul/matmul.hpp"
 #include "solvers/reference/matmul_reference.hpp"
 
 namespace adilab::bench {
@@ -48,7 +49,7 @@ double wall_ms(const std::function<void()>& work) {
 }
 
 struct Entry {
-    std::string variant;                      // registry name
+    std::string variant;                     // registry name
     std::optional<matmul::GemmTiles> tiles;  // gpu-fast: fixed tiles (--tiles), else automatic
 };
 
@@ -56,20 +57,23 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
     // ---- Every option checked before any work. ----
     const auto sizes = args.get_int_list("sizes", {128, 256, 512, 1024, 2048, 4096}, 1, 65536);
     std::vector<Shape> shapes;
-    for (long long n : sizes) shapes.push_back({static_cast<int>(n), static_cast<int>(n), static_cast<int>(n)});
+    for (long long n : sizes)
+        shapes.push_back({static_cast<int>(n), static_cast<int>(n), static_cast<int>(n)});
     for (const std::string& text : args.get_list("shapes", {})) shapes.push_back(parse_shape(text));
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 65536);
     const int repeats = static_cast<int>(args.get_int("repeats", 10, 1, 10000));
     std::vector<Entry> entries;
     for (const std::string& name : args.get_list("impl", {"all"})) {
         if (name == "all") {
-            for (const matmul::VariantInfo& v : matmul::variants()) entries.push_back({v.name, std::nullopt});
+            for (const matmul::VariantInfo& v : matmul::variants())
+                entries.push_back({v.name, std::nullopt});
         } else if (matmul::find_variant(name) != nullptr) {
             entries.push_back({name, std::nullopt});
         } else {
             std::string known;
             for (const matmul::VariantInfo& v : matmul::variants()) known += ", " + v.name;
-            throw cli::UsageError("--impl: unknown implementation '" + name + "' (available: all" + known + ")");
+            throw cli::UsageError("--impl: unknown implementation '" + name + "' (available: all" +
+                                  known + ")");
         }
     }
     for (const std::string& text : args.get_list("tiles", {})) {
@@ -82,11 +86,13 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         matmul::check_tiles(tiles, ctx.device);
         entries.push_back({"gpu-fast", tiles});
     }
-    for (const matmul::GemmTiles& tiles : matmul::tuned_tiles()) matmul::check_tiles(tiles, ctx.device);
+    for (const matmul::GemmTiles& tiles : matmul::tuned_tiles())
+        matmul::check_tiles(tiles, ctx.device);
     for (const Entry& e : entries) {
         // GPU variants: their own buffers for the host entry plus the kernel-only timing's.
         const matmul::VariantInfo& info = *matmul::find_variant(e.variant);
-        for (const Shape& s : shapes) matmul::check_shape(s, info.uses_gpu, ctx.device, info.on_gpu ? 2 : 1);
+        for (const Shape& s : shapes)
+            matmul::check_shape(s, info.uses_gpu, ctx.device, info.on_gpu ? 2 : 1);
     }
 
     Report report = make_report("matmul", ctx.device);
@@ -97,7 +103,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
     const std::size_t steps = shapes.size() * made.size();
     std::size_t step = 0;
     for (const Shape& s : shapes) {
-        const std::string shape_text = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l);
+        const std::string shape_text =
+            std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l);
         const auto a = reference::random_matrix(static_cast<std::size_t>(s.m) * s.n, 1000u + s.m);
         const auto b = reference::random_matrix(static_cast<std::size_t>(s.n) * s.l, 2000u + s.l);
         std::vector<float> c(static_cast<std::size_t>(s.m) * s.l);
@@ -108,8 +115,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
             ctx.check_cancelled();
             ctx.progress(static_cast<double>(step) / steps, mult.name() + " " + shape_text);
             if (info.cpu_baseline && std::max({s.m, s.n, s.l}) > cpu_max) {
-                report.notes.push_back(mult.name() + " skipped at " + shape_text + " (above --cpu-max " +
-                                       std::to_string(cpu_max) + ")");
+                report.notes.push_back(mult.name() + " skipped at " + shape_text +
+                                       " (above --cpu-max " + std::to_string(cpu_max) + ")");
                 continue;
             }
             Row row;
@@ -122,11 +129,13 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
             if (info.uses_gpu) mult.multiply_host(s, a.data(), b.data(), c.data());
             ctx.check_cancelled();
             std::fill(c.begin(), c.end(), NAN);
-            const double first_ms = wall_ms([&] { mult.multiply_host(s, a.data(), b.data(), c.data()); });
+            const double first_ms =
+                wall_ms([&] { mult.multiply_host(s, a.data(), b.data(), c.data()); });
             int runs = repeats;
             if (first_ms > 2000.0 && repeats > 3) {
                 runs = 3;
-                report.notes.push_back(mult.name() + " at " + shape_text + ": 3 timed runs (one takes " +
+                report.notes.push_back(mult.name() + " at " + shape_text +
+                                       ": 3 timed runs (one takes " +
                                        std::to_string(static_cast<int>(first_ms)) + " ms)");
             }
             double kernel_ms = NAN;
@@ -139,8 +148,9 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                 // clocked down, and a few sub-millisecond kernels do not bring it back up (on the
                 // H200 gpu-fast at N = 1024 read 0.44 ms after cpu-ijk, 0.08 ms after GPU work).
                 const auto warm_start = Clock::now();
-                for (int w = 0; runs == repeats && w < 10000 &&
-                                (w < 3 || Clock::now() - warm_start < std::chrono::milliseconds(200));
+                for (int w = 0;
+                     runs == repeats && w < 10000 &&
+                     (w < 3 || Clock::now() - warm_start < std::chrono::milliseconds(200));
                      ++w) {
                     mult.multiply_gpu(s, ga, gb, gc);
                     gl::finish();
@@ -154,24 +164,27 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
             for (int r = 0; r < runs; ++r) {
                 ctx.check_cancelled();
                 std::fill(c.begin(), c.end(), NAN);  // poisoned: an unwritten entry shows as error
-                host_samples.push_back(wall_ms([&] { mult.multiply_host(s, a.data(), b.data(), c.data()); }));
+                host_samples.push_back(
+                    wall_ms([&] { mult.multiply_host(s, a.data(), b.data(), c.data()); }));
             }
             const double host_ms = gl::median(host_samples);
             const double ms = info.on_gpu ? kernel_ms : host_ms;
             if (mult.name() == "cpu-ijk") cpu_ijk_ms = host_ms;
-            const double error = reference::sampled_scaled_error(a.data(), b.data(), c.data(), s.m, s.n,
-                                                                 s.l, error_samples);
+            const double error = reference::sampled_scaled_error(a.data(), b.data(), c.data(), s.m,
+                                                                 s.n, s.l, error_samples);
             // fp32 dot products of length n: |error| <= gamma_n (|A||B|)_ij (Higham eq. 3.5).
             const double bound = reference::fp32_dot_gamma(s.n);
             row.set("median_ms", ms)
                 .set("median_ms_with_transfer", host_ms)
                 .set("gflops", s.flops() / (ms * 1e6))
                 .set("gflops_with_transfer", s.flops() / (host_ms * 1e6))
-                .set("speedup_vs_cpu", std::isnan(cpu_ijk_ms) ? Value() : Value(cpu_ijk_ms / host_ms))
+                .set("speedup_vs_cpu",
+                     std::isnan(cpu_ijk_ms) ? Value() : Value(cpu_ijk_ms / host_ms))
                 .set("max_rel_error", error)
                 .set("error_bound", bound)
                 .set("runs", runs);
-            if (const std::string config = mult.config(s); !config.empty()) row.set("tiles", config);
+            if (const std::string config = mult.config(s); !config.empty())
+                row.set("tiles", config);
             const matmul::SplitReport split = mult.split();
             if (split.g >= 0) {
                 row.set("g", split.g)
@@ -181,21 +194,29 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                     .set("rate_transfer_gb_s", split.rates.transfer_gb_per_s);
             }
             if (!(error <= bound))
-                report.notes.push_back(mult.name() + " at " + shape_text + ": error " + std::to_string(error) +
-                                       " exceeds the fp32 bound " + std::to_string(bound));
+                report.notes.push_back(mult.name() + " at " + shape_text + ": error " +
+                                       std::to_string(error) + " exceeds the fp32 bound " +
+                                       std::to_string(bound));
             report.rows.push_back(row);
         }
     }
     ctx.progress(1.0, "done");
 
-    ctx.out << format_table(report.rows, {{"name"}, {"m"}, {"n"}, {"l"}, {"median_ms", "ms", 3},
+    ctx.out << format_table(report.rows, {{"name"},
+                                          {"m"},
+                                          {"n"},
+                                          {"l"},
+                                          {"median_ms", "ms", 3},
                                           {"median_ms_with_transfer", "ms+transfer", 3},
-                                          {"gflops", "GFLOPS", 1}, {"speedup_vs_cpu", "vs cpu-ijk", 1},
-                                          {"max_rel_error", "error", 2}, {"g"}});
+                                          {"gflops", "GFLOPS", 1},
+                                          {"speedup_vs_cpu", "vs cpu-ijk", 1},
+                                          {"max_rel_error", "error", 2},
+                                          {"g"}});
     // Seed 000 Table 1: per N, the paper's GPU shader and its naive CPU loop (ms with transfer).
     auto find = [&](const std::string& name, const Shape& s) -> const Row* {
         for (const Row& r : report.rows)
-            if (r.text("name") == name && r.number("m") == s.m && r.number("n") == s.n && r.number("l") == s.l)
+            if (r.text("name") == name && r.number("m") == s.m && r.number("n") == s.n &&
+                r.number("l") == s.l)
                 return &r;
         return nullptr;
     };
@@ -212,14 +233,18 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                     .set("gpu_gflops", gpu->number("gflops_with_transfer"))
                     .set("kernel_ms", gpu->number("median_ms"))
                     .set("kernel_gflops", gpu->number("gflops"));
-            if (cpu) r.set("cpu_ms", cpu->number("median_ms")).set("cpu_gflops", cpu->number("gflops"));
-            if (gpu && cpu) r.set("speedup", cpu->number("median_ms") / gpu->number("median_ms_with_transfer"));
+            if (cpu)
+                r.set("cpu_ms", cpu->number("median_ms")).set("cpu_gflops", cpu->number("gflops"));
+            if (gpu && cpu)
+                r.set("speedup", cpu->number("median_ms") / gpu->number("median_ms_with_transfer"));
             paper0.push_back(r);
         }
         Row r2;
         r2.set("N", s.n);
         bool any = false;
-        for (auto [name, column] : {std::pair{"cpu-ijk", "CPU1"}, {"cpu-ikj", "CPU2"}, {"gpu-fast", "GPU"},
+        for (auto [name, column] : {std::pair{"cpu-ijk", "CPU1"},
+                                    {"cpu-ikj", "CPU2"},
+                                    {"gpu-fast", "GPU"},
                                     {"cpgpu", "CPGPU"}}) {
             if (const Row* found = find(name, s)) {
                 r2.set(column, found->number("median_ms_with_transfer"));
@@ -231,15 +256,23 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
     }
     if (!paper0.empty()) {
         ctx.out << "\nSeed 000 Table 1 layout (gpu-tiled32 with transfers vs cpu-ijk):\n"
-                << format_table(paper0, {{"N"}, {"gpu_ms", "GPU ms", 2}, {"gpu_gflops", "GPU GFLOPS", 2},
-                                         {"cpu_ms", "CPU ms", 2}, {"cpu_gflops", "CPU GFLOPS", 2},
-                                         {"speedup", "speed-up", 1}, {"kernel_ms", "kernel ms", 3},
+                << format_table(paper0, {{"N"},
+                                         {"gpu_ms", "GPU ms", 2},
+                                         {"gpu_gflops", "GPU GFLOPS", 2},
+                                         {"cpu_ms", "CPU ms", 2},
+                                         {"cpu_gflops", "CPU GFLOPS", 2},
+                                         {"speedup", "speed-up", 1},
+                                         {"kernel_ms", "kernel ms", 3},
                                          {"kernel_gflops", "kernel GFLOPS", 1}});
     }
     if (!paper2.empty()) {
         ctx.out << "\nSeed 002 Table 1 layout (ms; GPU = gpu-fast with transfers):\n"
-                << format_table(paper2, {{"N"}, {"CPU1", "", 2}, {"CPU2", "", 2}, {"GPU", "", 2},
-                                         {"CPGPU", "", 2}, {"g", "g", 0}});
+                << format_table(paper2, {{"N"},
+                                         {"CPU1", "", 2},
+                                         {"CPU2", "", 2},
+                                         {"GPU", "", 2},
+                                         {"CPGPU", "", 2},
+                                         {"g", "g", 0}});
     }
     return report;
 }
@@ -247,15 +280,16 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_matmul_benchmark() {
-    return {"matmul",
-            "C = A*B, fp32: CPU loops, seed 000's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
-            {{"sizes", "LIST", "square sizes N (default 128,256,512,1024,2048,4096)"},
-             {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
-             {"impl", "LIST", "all or names: cpu-ijk,cpu-ikj,cpu-blocked,gpu-tiled32,gpu-fast,cpgpu"},
-             {"cpu-max", "N", "skip CPU baselines above this size (default 1024)"},
-             {"repeats", "N", "timed runs per measurement, after warm-up (default 10)"},
-             {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},
-            run_matmul};
+    return {
+        "matmul",
+        "C = A*B, fp32: CPU loops, seed 000's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
+        {{"sizes", "LIST", "square sizes N (default 128,256,512,1024,2048,4096)"},
+         {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
+         {"impl", "LIST", "all or names: cpu-ijk,cpu-ikj,cpu-blocked,gpu-tiled32,gpu-fast,cpgpu"},
+         {"cpu-max", "N", "skip CPU baselines above this size (default 1024)"},
+         {"repeats", "N", "timed runs per measurement, after warm-up (default 10)"},
+         {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},
+        run_matmul};
 }
 
 }  // namespace adilab::bench

@@ -16,6 +16,10 @@
 // stored into the other shared buffer after, so one barrier per k-tile suffices and the global
 // loads' latency hides behind TM*TN*BK FMAs.
 //
+// Tuning (H200, N = 4096): 256x128 blocks with 8x16 per invocation and BK = 8 reach 44.7 TFLOP/s
+// (cuBLAS 50.9); BK = 16 (APAD = 0 to fit 48 KiB) was slower, 32.7 - 40.4, as were 16x8 per
+// invocation with BK = 16 (22.7) and 4x4 (23.7 - 27.8). solvers/matmul/gemm.cpp lists the sweep.
+//
 // Edges. GUARDED = 0 is the hot variant: no bounds checks on rows and columns (the host only
 // dispatches it over whole BM x BN blocks); GUARDED = 1 checks every load and store and covers the
 // right and bottom strips. The remainder of N (N % BK) is one zero-filled k-tile after the loop in
@@ -125,7 +129,8 @@ void fetch_tile(int row0, int col0, int k0, bool guard_k) {
         int e = tid + p * THREADS;
         if (A_BLOCKS % THREADS == 0 || e < A_BLOCKS) {
             int rb = e / (BK / 4), q = e % (BK / 4);
-            for (int i = 0; i < 4; ++i) fetched_a[p][i] = load_a4(row0 + rb * 4 + i, k0 + q * 4, guard_k);
+            for (int i = 0; i < 4; ++i)
+                fetched_a[p][i] = load_a4(row0 + rb * 4 + i, k0 + q * 4, guard_k);
         }
     }
     for (int p = 0; p < B_PER_THREAD; ++p) {

@@ -18,7 +18,9 @@
 
 namespace adilab::matmul {
 
-SplitReport Multiplier::split() const { return {}; }
+SplitReport Multiplier::split() const {
+    return {};
+}
 
 int balanced_gpu_rows(Shape s, const SplitRates& r) {
     if (r.cpu_gflops <= 0) return s.m;
@@ -43,7 +45,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 class CpGpu final : public Multiplier {
-public:
+  public:
     explicit CpGpu(std::optional<GemmTiles> tiles) : gpu_(make_gpu_fast(tiles)) {}
     std::string name() const override { return "cpgpu"; }
     bool on_gpu() const override { return false; }
@@ -67,7 +69,7 @@ public:
         cpu.join();
     }
 
-private:
+  private:
     static int cpu_workers() { return std::max(1, cpu_threads() - 1); }
 
     SplitRates calibrated(Shape s, const float* a, const float* b) {
@@ -92,15 +94,18 @@ private:
             gc.download(0, gc.size(), c_back.data());
             transfer_s = seconds_since(start);
         }
-        auto kernel_ms = gl::time_runs([&] { gpu_->multiply_gpu(s, ga, gb, gc); }, {.warmup = 1, .repeats = 3});
+        auto kernel_ms =
+            gl::time_runs([&] { gpu_->multiply_gpu(s, ga, gb, gc); }, {.warmup = 1, .repeats = 3});
         r.gpu_gflops = s.flops() / (gl::median(kernel_ms) * 1e6);
-        r.transfer_gb_per_s = static_cast<double>(ga.size() + gb.size() + gc.size()) / (transfer_s * 1e9);
+        r.transfer_gb_per_s =
+            static_cast<double>(ga.size() + gb.size() + gc.size()) / (transfer_s * 1e9);
         // CPU rate on a slab of rows (about 1 GFLOP: long enough to time, short enough to
         // calibrate quickly), on the threads the split will use, timed after one warm-up run.
         const int workers = cpu_workers();
         const double rows_wanted = 1e9 / (2.0 * s.n * s.l);
-        int rows = std::clamp(static_cast<int>(std::ceil(rows_wanted / (4 * workers))) * 4 * workers,
-                              std::min(s.m, 4 * workers), s.m);
+        int rows =
+            std::clamp(static_cast<int>(std::ceil(rows_wanted / (4 * workers))) * 4 * workers,
+                       std::min(s.m, 4 * workers), s.m);
         std::vector<float> scratch(static_cast<std::size_t>(rows) * s.l);
         multiply_rows_blocked(Shape{rows, s.n, s.l}, a, b, scratch.data(), 0, rows, workers);
         const auto start = Clock::now();
@@ -117,6 +122,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Multiplier> make_cpgpu(std::optional<GemmTiles> tiles) { return std::make_unique<CpGpu>(tiles); }
+std::unique_ptr<Multiplier> make_cpgpu(std::optional<GemmTiles> tiles) {
+    return std::make_unique<CpGpu>(tiles);
+}
 
 }  // namespace adilab::matmul

@@ -60,7 +60,7 @@ void blocked_rows(Shape s, const float* a, const float* b, float* c, int row_beg
 }
 
 class CpuIjk final : public Multiplier {
-public:
+  public:
     std::string name() const override { return "cpu-ijk"; }
     bool on_gpu() const override { return false; }
     void multiply_host(Shape s, const float* a, const float* b, float* c) override {
@@ -75,7 +75,7 @@ public:
 };
 
 class CpuIkj final : public Multiplier {
-public:
+  public:
     std::string name() const override { return "cpu-ikj"; }
     bool on_gpu() const override { return false; }
     void multiply_host(Shape s, const float* a, const float* b, float* c) override {
@@ -93,7 +93,7 @@ public:
 };
 
 class CpuBlocked final : public Multiplier {
-public:
+  public:
     std::string name() const override { return "cpu-blocked"; }
     bool on_gpu() const override { return false; }
     void multiply_host(Shape s, const float* a, const float* b, float* c) override {
@@ -107,7 +107,9 @@ void Multiplier::multiply_gpu(Shape, const gl::Buffer&, const gl::Buffer&, gl::B
     throw Error(name() + " runs on the CPU: it has no GPU-buffer entry");
 }
 
-int cpu_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+int cpu_threads() {
+    return std::max(1u, std::thread::hardware_concurrency());
+}
 
 void multiply_rows_blocked(Shape s, const float* a, const float* b, float* c, int row_begin,
                            int row_end, int threads) {
@@ -131,8 +133,14 @@ void multiply_rows_blocked(Shape s, const float* a, const float* b, float* c, in
     for (std::thread& w : workers) w.join();
 }
 
-std::unique_ptr<Multiplier> make_cpu_ijk() { return std::make_unique<CpuIjk>(); }
-std::unique_ptr<Multiplier> make_cpu_ikj() { return std::make_unique<CpuIkj>(); }
-std::unique_ptr<Multiplier> make_cpu_blocked() { return std::make_unique<CpuBlocked>(); }
+std::unique_ptr<Multiplier> make_cpu_ijk() {
+    return std::make_unique<CpuIjk>();
+}
+std::unique_ptr<Multiplier> make_cpu_ikj() {
+    return std::make_unique<CpuIkj>();
+}
+std::unique_ptr<Multiplier> make_cpu_blocked() {
+    return std::make_unique<CpuBlocked>();
+}
 
 }  // namespace adilab::matmul

@@ -25,8 +25,10 @@ GemmTiles GemmTiles::parse(const std::string& text) {
     std::size_t start = 0;
     for (;;) {
         const std::size_t x = text.find('x', start);
-        const std::string piece = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
-        if (piece.empty() || piece.size() > 6 || piece.find_first_not_of("0123456789") != std::string::npos)
+        const std::string piece =
+            text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        if (piece.empty() || piece.size() > 6 ||
+            piece.find_first_not_of("0123456789") != std::string::npos)
             numbers.clear();
         else
             numbers.push_back(std::stoi(piece));
@@ -60,14 +62,20 @@ std::span<const GemmTiles> tuned_tiles() {
     //   32x64x8x4x8     29.1 / 26.9 / 23.3 / 8.2
     //   32x32x8x4x4     23.7 / 22.7 / 20.4 / 9.4
     // Large blocks win once there are enough of them; below that, filling the SMs matters more.
-    static const GemmTiles all[] = {{256, 128, 8, 8, 16}, {128, 128, 8, 16, 8}, {64, 128, 8, 8, 8},
-                                    {32, 64, 8, 4, 8},    {32, 32, 8, 4, 4}};
+    // Sweep 3 (BK = 16, APAD = 0 to fit 48 KiB): 256x128x16x8x16 32.7, 128x256x16x8x16 34.5,
+    // 128x128x16x8x8 40.4, 64x128x16x8x8 40.0 at N = 4096: BK = 8 stays.
+    static const GemmTiles all[] = {{256, 128, 8, 8, 16},
+                                    {128, 128, 8, 16, 8},
+                                    {64, 128, 8, 8, 8},
+                                    {32, 64, 8, 4, 8},
+                                    {32, 32, 8, 4, 4}};
     return all;
 }
 
 GemmTiles choose_tiles(int m, int l) {
     for (const GemmTiles& t : tuned_tiles()) {
-        const long long groups = static_cast<long long>((m + t.bm - 1) / t.bm) * ((l + t.bn - 1) / t.bn);
+        const long long groups =
+            static_cast<long long>((m + t.bm - 1) / t.bm) * ((l + t.bn - 1) / t.bn);
         if (groups >= 128) return t;
     }
     return tuned_tiles().back();
@@ -77,11 +85,14 @@ void check_tiles(const GemmTiles& t, const gl::DeviceInfo& device) {
     auto fail = [&](const std::string& why) {
         throw Error("tile configuration " + t.label() + ": " + why);
     };
-    if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0 || t.tm <= 0 || t.tn <= 0) fail("sizes must be positive");
+    if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0 || t.tm <= 0 || t.tn <= 0)
+        fail("sizes must be positive");
     if (t.apad < 0 || t.apad > 4) fail("APAD must be 0 to 4 vec4s");
-    if (t.tm % 4 != 0 || t.tn % 4 != 0 || t.bk % 4 != 0) fail("TM, TN and BK must be multiples of 4");
+    if (t.tm % 4 != 0 || t.tn % 4 != 0 || t.bk % 4 != 0)
+        fail("TM, TN and BK must be multiples of 4");
     if (t.bm % t.tm != 0 || t.bn % t.tn != 0) fail("BM must be a multiple of TM and BN of TN");
-    if (t.threads() > device.max_work_group_invocations || t.threads() > device.max_work_group_size[0])
+    if (t.threads() > device.max_work_group_invocations ||
+        t.threads() > device.max_work_group_size[0])
         fail(std::to_string(t.threads()) + " invocations per work group exceed the device's limit");
     if (t.shared_bytes() > static_cast<std::size_t>(device.max_shared_memory_bytes))
         fail(std::to_string(t.shared_bytes()) + " bytes of shared memory exceed the device's " +
@@ -91,17 +102,28 @@ void check_tiles(const GemmTiles& t, const gl::DeviceInfo& device) {
 namespace {
 
 gl::Defines tile_defines(const GemmTiles& t, bool vec4, bool guarded) {
-    return {{"BM", std::to_string(t.bm)}, {"BN", std::to_string(t.bn)}, {"BK", std::to_string(t.bk)},
-            {"TM", std::to_string(t.tm)}, {"TN", std::to_string(t.tn)}, {"APAD", std::to_string(t.apad)},
-            {"BPAD", "0"},  {"VEC4", vec4 ? "1" : "0"}, {"GUARDED", guarded ? "1" : "0"},
+    return {{"BM", std::to_string(t.bm)},
+            {"BN", std::to_string(t.bn)},
+            {"BK", std::to_string(t.bk)},
+            {"TM", std::to_string(t.tm)},
+            {"TN", std::to_string(t.tn)},
+            {"APAD", std::to_string(t.apad)},
+            {"BPAD", "0"},
+            {"VEC4", vec4 ? "1" : "0"},
+            {"GUARDED", guarded ? "1" : "0"},
             {"WG_SIZE", std::to_string(t.threads())}};
 }
 
 void check_ref(const MatrixRef& r, int rows, int cols, const char* which) {
-    if (r.buffer == nullptr || r.buffer->empty()) throw Error(std::string("gemm: matrix ") + which + " has no buffer");
-    if (r.ld < cols) throw Error(std::string("gemm: leading dimension of ") + which + " is below its column count");
-    const long long last = static_cast<long long>(r.offset) + static_cast<long long>(rows - 1) * r.ld + cols;
-    if (last > INT_MAX) throw Error(std::string("gemm: matrix ") + which + " reaches beyond 32-bit indices");
+    if (r.buffer == nullptr || r.buffer->empty())
+        throw Error(std::string("gemm: matrix ") + which + " has no buffer");
+    if (r.ld < cols)
+        throw Error(std::string("gemm: leading dimension of ") + which +
+                    " is below its column count");
+    const long long last =
+        static_cast<long long>(r.offset) + static_cast<long long>(rows - 1) * r.ld + cols;
+    if (last > INT_MAX)
+        throw Error(std::string("gemm: matrix ") + which + " reaches beyond 32-bit indices");
     if (static_cast<std::size_t>(last) * sizeof(float) > r.buffer->size())
         throw Error(std::string("gemm: matrix ") + which + " reaches beyond the end of its buffer");
 }
@@ -145,14 +167,17 @@ void gemm(int m, int n, int l, float alpha, const MatrixRef& a, const MatrixRef&
         }
     };
     if (full_rows > 0 && full_cols > 0) {
-        const gl::Program& p = gl::compute_program("matmul/gemm.comp", tile_defines(t, vec4, false));
+        const gl::Program& p =
+            gl::compute_program("matmul/gemm.comp", tile_defines(t, vec4, false));
         set_common(p, m, n, l, alpha, a, b, beta, c);
         p.set("origin", glm::ivec2(0, 0));
         bind(vec4);
-        gl::dispatch(static_cast<unsigned>(full_cols / t.bn), static_cast<unsigned>(full_rows / t.bm));
+        gl::dispatch(static_cast<unsigned>(full_cols / t.bn),
+                     static_cast<unsigned>(full_rows / t.bm));
     }
     if (full_rows < m || full_cols < l) {
-        const gl::Program& p = gl::compute_program("matmul/gemm.comp", tile_defines(t, false, true));
+        const gl::Program& p =
+            gl::compute_program("matmul/gemm.comp", tile_defines(t, false, true));
         set_common(p, m, n, l, alpha, a, b, beta, c);
         bind(false);
         if (full_cols < l) {  // right strip, every row

@@ -30,10 +30,11 @@ void GpuMultiplier::multiply_host(Shape s, const float* a, const float* b, float
 namespace {
 
 class GpuTiled32 final : public GpuMultiplier {
-public:
+  public:
     std::string name() const override { return "gpu-tiled32"; }
     void multiply_gpu(Shape s, const gl::Buffer& a, const gl::Buffer& b, gl::Buffer& c) override {
-        constexpr unsigned block_size = 32, chunk = 64;  // Algorithm 1: wsize 32 x 32, gsize 64 x 64
+        constexpr unsigned block_size = 32,
+                           chunk = 64;  // Algorithm 1: wsize 32 x 32, gsize 64 x 64
         const gl::Program& p = gl::compute_program("matmul/tiled32.comp");
         p.use();
         p.set("m", static_cast<unsigned>(s.m));
@@ -51,7 +52,8 @@ public:
                 p.set("x0", xi * chunk * block_size);
                 // The paper dispatches a full 64 x 64 chunk even at the edges (those groups write
                 // nothing); only the groups that cover R are dispatched here.
-                gl::dispatch(std::min(chunk, groups_x - xi * chunk), std::min(chunk, groups_y - yi * chunk));
+                gl::dispatch(std::min(chunk, groups_x - xi * chunk),
+                             std::min(chunk, groups_y - yi * chunk));
             }
         }
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
@@ -59,9 +61,11 @@ public:
 };
 
 class GpuFast final : public GpuMultiplier {
-public:
+  public:
     explicit GpuFast(std::optional<GemmTiles> tiles) : tiles_(tiles) {}
-    std::string name() const override { return tiles_ ? "gpu-fast[" + tiles_->label() + "]" : "gpu-fast"; }
+    std::string name() const override {
+        return tiles_ ? "gpu-fast[" + tiles_->label() + "]" : "gpu-fast";
+    }
     std::string config(Shape s) const override {
         return (tiles_ ? *tiles_ : choose_tiles(s.m, s.l)).label();
     }
@@ -69,13 +73,15 @@ public:
         gemm(s.m, s.n, s.l, 1.0f, {&a, 0, s.n}, {&b, 0, s.l}, 0.0f, {&c, 0, s.l}, tiles_);
     }
 
-private:
+  private:
     std::optional<GemmTiles> tiles_;
 };
 
 }  // namespace
 
-std::unique_ptr<Multiplier> make_gpu_tiled32() { return std::make_unique<GpuTiled32>(); }
+std::unique_ptr<Multiplier> make_gpu_tiled32() {
+    return std::make_unique<GpuTiled32>();
+}
 std::unique_ptr<Multiplier> make_gpu_fast(std::optional<GemmTiles> tiles) {
     return std::make_unique<GpuFast>(tiles);
 }

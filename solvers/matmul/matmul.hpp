@@ -78,7 +78,7 @@ void gemm(int m, int n, int l, float alpha, const MatrixRef& a, const MatrixRef&
 // --- The variants ------------------------------------------------------------------------------
 
 class Multiplier {
-public:
+  public:
     virtual ~Multiplier() = default;
     virtual std::string name() const = 0;
     virtual bool on_gpu() const = 0;
@@ -96,8 +96,8 @@ public:
 struct VariantInfo {
     std::string name;
     std::string summary;
-    bool on_gpu = true;     // has the GPU-buffer entry (kernel-only timing)
-    bool uses_gpu = true;   // needs GPU memory for the whole problem (GPU variants and cpgpu)
+    bool on_gpu = true;         // has the GPU-buffer entry (kernel-only timing)
+    bool uses_gpu = true;       // needs GPU memory for the whole problem (GPU variants and cpgpu)
     bool cpu_baseline = false;  // a CPU-only variant: the bench skips it above --cpu-max
 };
 
@@ -123,8 +123,8 @@ int cpu_threads();  // std::thread::hardware_concurrency(), at least 1
 
 // cpgpu's split (seed 002): the GPU takes rows [0, g), the CPU rows [g, m).
 struct SplitRates {
-    double gpu_gflops = 0;       // gpu-fast kernel rate at this shape
-    double cpu_gflops = 0;       // cpu-blocked rate on the CPU's threads
+    double gpu_gflops = 0;         // gpu-fast kernel rate at this shape
+    double cpu_gflops = 0;         // cpu-blocked rate on the CPU's threads
     double transfer_gb_per_s = 0;  // host <-> device, both ways averaged
 };
 struct SplitReport {

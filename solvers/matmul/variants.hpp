@@ -16,11 +16,11 @@ std::unique_ptr<Multiplier> make_cpgpu(std::optional<GemmTiles> tiles);
 // A GPU variant's host entry: upload A and B, multiply_gpu, download C. The buffers are kept for
 // the next call of the same shape.
 class GpuMultiplier : public Multiplier {
-public:
+  public:
     bool on_gpu() const override { return true; }
     void multiply_host(Shape shape, const float* a, const float* b, float* c) override;
 
-protected:
+  protected:
     gl::Buffer a_, b_, c_;
     Shape allocated_{};
     void allocate(Shape shape);

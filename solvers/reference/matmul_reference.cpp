@@ -58,7 +58,8 @@ double sampled_scaled_error(const float* a, const float* b, const float* c, int 
         const std::size_t i = index / static_cast<std::size_t>(l), j = index % l;
         double sum = 0.0, abs_sum = 0.0;
         for (int k = 0; k < n; ++k) {
-            const double p = static_cast<double>(a[i * n + k]) * b[static_cast<std::size_t>(k) * l + j];
+            const double p =
+                static_cast<double>(a[i * n + k]) * b[static_cast<std::size_t>(k) * l + j];
             sum += p;
             abs_sum += std::abs(p);
         }

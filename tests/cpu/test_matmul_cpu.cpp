@@ -44,7 +44,8 @@ TEST(MatmulReference, ErrorMeasureSeesWrongAndUnwrittenEntries) {
 void expect_matches_reference(const std::string& name, Shape s) {
     const auto a = reference::random_matrix(static_cast<std::size_t>(s.m) * s.n, 11u + s.m);
     const auto b = reference::random_matrix(static_cast<std::size_t>(s.n) * s.l, 23u + s.l);
-    std::vector<float> c(static_cast<std::size_t>(s.m) * s.l, std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> c(static_cast<std::size_t>(s.m) * s.l,
+                         std::numeric_limits<float>::quiet_NaN());
     matmul::make_multiplier(name)->multiply_host(s, a.data(), b.data(), c.data());
     const auto ref = reference::matmul_f64(a.data(), b.data(), s.m, s.n, s.l);
     EXPECT_LE(reference::max_scaled_error(c.data(), ref), reference::fp32_dot_gamma(s.n))
@@ -60,7 +61,9 @@ TEST(MatmulCpu, VariantsMatchReferenceOnAwkwardSizes) {
     }
 }
 
-TEST(MatmulCpu, BlockedLargeMatchesReference) { expect_matches_reference("cpu-blocked", {1000, 1000, 1000}); }
+TEST(MatmulCpu, BlockedLargeMatchesReference) {
+    expect_matches_reference("cpu-blocked", {1000, 1000, 1000});
+}
 
 TEST(MatmulCpu, BlockedRowRangeLeavesOtherRowsAlone) {
     const Shape s{23, 17, 19};
@@ -128,9 +131,10 @@ TEST(MatmulChecks, RejectBadShapesNamesAndTiles) {
     EXPECT_EQ(matmul::GemmTiles::parse("256x128x16x8x16x0").label(), "256x128x16x8x16x0");
     for (const char* bad : {"", "128", "128x128x8x8", "128x128x8x8x8x", "axbxcxdxe"})
         EXPECT_THROW(matmul::GemmTiles::parse(bad), Error) << bad;
-    for (const matmul::GemmTiles& t : matmul::tuned_tiles()) EXPECT_NO_THROW(matmul::check_tiles(t, device));
-    for (const char* bad : {"100x128x8x8x8", "128x128x6x8x8", "128x128x8x6x8", "256x256x8x4x4",
-                            "256x256x32x8x8"})
+    for (const matmul::GemmTiles& t : matmul::tuned_tiles())
+        EXPECT_NO_THROW(matmul::check_tiles(t, device));
+    for (const char* bad :
+         {"100x128x8x8x8", "128x128x6x8x8", "128x128x8x6x8", "256x256x8x4x4", "256x256x32x8x8"})
         EXPECT_THROW(matmul::check_tiles(matmul::GemmTiles::parse(bad), device), Error) << bad;
 }
 

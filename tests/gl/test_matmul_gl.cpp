@@ -29,7 +29,9 @@ Inputs make_inputs(Shape s, std::uint64_t seed) {
     return in;
 }
 
-std::string text(Shape s) { return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l); }
+std::string text(Shape s) {
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l);
+}
 
 // multiply_gpu into a poisoned C. Bound: fp32 dot products of length n in any order (tiles,
 // FMA) err by at most gamma_n (|A||B|)_ij (Higham eq. 3.5); a skipped or doubled tile, a wrong
@@ -49,7 +51,8 @@ TEST(MatmulGl, Tiled32MatchesReference) {
     ADILAB_NEED_GL();
     auto mult = matmul::make_multiplier("gpu-tiled32");
     for (int n : {1, 7, 31, 33, 100}) expect_gpu_matches(*mult, {n, n, n});
-    for (Shape s : {Shape{33, 70, 5}, Shape{3, 40, 65}, Shape{65, 1, 2}}) expect_gpu_matches(*mult, s);
+    for (Shape s : {Shape{33, 70, 5}, Shape{3, 40, 65}, Shape{65, 1, 2}})
+        expect_gpu_matches(*mult, s);
 }
 
 TEST(MatmulGl, FastMatchesReference) {
@@ -58,7 +61,8 @@ TEST(MatmulGl, FastMatchesReference) {
     // 1..100 take the guarded strip kernel only; 257 and the shapes over 128 mix whole blocks and
     // strips; 13 and 5 leave an N % 8 remainder tile; 256x260x132 is vec4-aligned throughout.
     for (int n : {1, 7, 31, 33, 100, 257}) expect_gpu_matches(*mult, {n, n, n});
-    for (Shape s : {Shape{300, 13, 260}, Shape{129, 300, 5}, Shape{256, 260, 132}, Shape{1, 9, 300}})
+    for (Shape s :
+         {Shape{300, 13, 260}, Shape{129, 300, 5}, Shape{256, 260, 132}, Shape{1, 9, 300}})
         expect_gpu_matches(*mult, s);
 }
 
@@ -83,10 +87,12 @@ TEST(MatmulGl, HostEntriesIncludingCpgpuMatchReference) {
     for (const char* name : {"gpu-tiled32", "gpu-fast", "cpgpu"}) {
         auto mult = matmul::make_multiplier(name);
         for (int run = 0; run < 2; ++run) {  // the second run reuses buffers / calibration
-            std::vector<float> c(static_cast<std::size_t>(s.m) * s.l, std::numeric_limits<float>::quiet_NaN());
+            std::vector<float> c(static_cast<std::size_t>(s.m) * s.l,
+                                 std::numeric_limits<float>::quiet_NaN());
             mult->multiply_host(s, in.a.data(), in.b.data(), c.data());
             // fp32 dot-product bound as above
-            EXPECT_LE(reference::max_scaled_error(c.data(), in.ref), reference::fp32_dot_gamma(s.n)) << name;
+            EXPECT_LE(reference::max_scaled_error(c.data(), in.ref), reference::fp32_dot_gamma(s.n))
+                << name;
         }
         if (std::string(name) == "cpgpu") {
             const matmul::SplitReport split = mult->split();
@@ -108,8 +114,9 @@ TEST(MatmulGl, GemmOnSubBlocksWithAlphaBeta) {
         std::size_t a_off, b_off, c_off;
         int lda, ldb, ldc;
     };
-    for (const Case& k : {Case{130, 19, 133, 8, 4, 12, 24, 140, 136}, Case{131, 17, 129, 3, 5, 7, 21, 133, 131},
-                          Case{9, 300, 6, 1, 0, 2, 301, 7, 9}}) {
+    for (const Case& k :
+         {Case{130, 19, 133, 8, 4, 12, 24, 140, 136}, Case{131, 17, 129, 3, 5, 7, 21, 133, 131},
+          Case{9, 300, 6, 1, 0, 2, 301, 7, 9}}) {
         const Shape s{k.m, k.n, k.l};
         const Inputs in = make_inputs(s, 500u + k.m);
         const auto c0 = reference::random_matrix(static_cast<std::size_t>(k.m) * k.l, 9);
@@ -124,7 +131,8 @@ TEST(MatmulGl, GemmOnSubBlocksWithAlphaBeta) {
         for (int i = 0; i < k.m; ++i)
             for (int j = 0; j < k.l; ++j) hc[k.c_off + i * k.ldc + j] = c0[i * k.l + j];
         gl::Buffer a = gl::Buffer::from(ha), b = gl::Buffer::from(hb), c = gl::Buffer::from(hc);
-        matmul::gemm(k.m, k.n, k.l, alpha, {&a, k.a_off, k.lda}, {&b, k.b_off, k.ldb}, beta, {&c, k.c_off, k.ldc});
+        matmul::gemm(k.m, k.n, k.l, alpha, {&a, k.a_off, k.lda}, {&b, k.b_off, k.ldb}, beta,
+                     {&c, k.c_off, k.ldc});
         const auto out = c.read_all<float>();
         for (std::size_t i = 0; i < out.size(); ++i) {
             const std::size_t rel = i - k.c_off;
@@ -141,7 +149,8 @@ TEST(MatmulGl, GemmOnSubBlocksWithAlphaBeta) {
             const double u = std::ldexp(1.0, -24);
             const double scale = std::abs(alpha) * in.ref.abs_c[ij] + std::abs(beta * c0[ij]);
             ASSERT_LE(std::abs(out[i] - exact),
-                      reference::fp32_dot_gamma(k.n) * std::abs(alpha) * in.ref.abs_c[ij] + 2 * u * scale + 1e-30)
+                      reference::fp32_dot_gamma(k.n) * std::abs(alpha) * in.ref.abs_c[ij] +
+                          2 * u * scale + 1e-30)
                 << text(s) << " entry " << ij;
         }
     }
@@ -170,7 +179,8 @@ TEST(MatmulGl, GemmWithAAndCInOneBuffer) {
                 scale += std::abs(static_cast<double>(host[i * size + p]) * host[p * size + j]);
             }
             // k + 1 fp32 terms: gamma_{k+1} on their magnitudes
-            ASSERT_LE(std::abs(out[i * size + j] - exact), reference::fp32_dot_gamma(k + 1) * scale);
+            ASSERT_LE(std::abs(out[i * size + j] - exact),
+                      reference::fp32_dot_gamma(k + 1) * scale);
         }
 }
 
@@ -178,7 +188,8 @@ TEST(MatmulGl, CpuVariantsHaveNoGpuEntry) {
     ADILAB_NEED_GL();
     gl::Buffer a(4), b(4), c(4);
     EXPECT_THROW(matmul::make_multiplier("cpu-ikj")->multiply_gpu({1, 1, 1}, a, b, c), Error);
-    EXPECT_THROW(matmul::gemm(2, 2, 2, 1.0f, {&a, 0, 2}, {&b, 0, 2}, 0.0f, {&c, 0, 2}), Error);  // too small
+    EXPECT_THROW(matmul::gemm(2, 2, 2, 1.0f, {&a, 0, 2}, {&b, 0, 2}, 0.0f, {&c, 0, 2}),
+                 Error);  // too small
 }
 
 }  // namespace
