@@ -1,0 +1,147 @@
+// `gpu-blocked`: right-looking blocked LU with partial pivoting (seed 003 §2.3, Fig. 3-4), block
+// size nb in {8, 16, 32, 64}. For each block column k0 = 0, nb, 2nb, ...:
+//   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
+//      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
+//      rows are spread over up to 128 work groups that keep them in shared memory and meet at
+//      a grid-wide barrier once per column. The paper's way (a few dispatches per column,
+//      pivot_column.comp + rank1_update.comp limited to the panel) is the fallback where the
+//      fused panel cannot run: on a software renderer (work groups run one after another there,
+//      so only a single-group panel is safe) when the panel does not fit one group, and on any
+//      GPU when it would need more than 128 groups.
+//   2. the panel's row interchanges applied to all other columns, fused with the triangular
+//      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
+//   3. the trailing update A22 -= L21 U12 (shaders/lu/trailing_gemm.comp), 128 x 128 tiles,
+//      8 x 8 per thread.
+// 3 dispatches per block column. Same pivots and same O(2/3 n^3) flops as unblocked LU.
+// Assumption of the fused panel: all its work groups are resident at once (true for <= 128
+// groups of 256 invocations on any GPU adilab targets; a GPU that cannot would hang it).
+#include <algorithm>
+#include <string>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/lu/lu.hpp"
+#include "solvers/lu/variants.hpp"
+
+namespace adilab::lu {
+
+namespace {
+
+constexpr int kGroupsMax = 128;
+constexpr int kPanelWorkGroup = 256;
+
+bool is_software(const gl::DeviceInfo& info) {
+    for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
+        if (info.renderer.find(name) != std::string::npos) return true;
+    return false;
+}
+
+class BlockedSolver final : public Solver {
+public:
+    explicit BlockedSolver(int block) : block_(block) {}
+    std::string name() const override { return "gpu-blocked"; }
+
+    void factor(Factors& f) override {
+        const gl::DeviceInfo& info = gl::Context::current().info();
+        const std::string nb = std::to_string(block_);
+        // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
+        const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
+        const int rows_max = std::max(1, (shared_bytes - 3 * 4 * kPanelWorkGroup - 8 * block_ - 256) /
+                                             (4 * block_));
+        const int groups_max = is_software(info) ? 1 : kGroupsMax;
+        const gl::Program& panel = gl::compute_program(
+            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(kPanelWorkGroup)},
+                                    {"NB", nb},
+                                    {"ROWS_MAX", std::to_string(rows_max)},
+                                    {"GROUPS_MAX", std::to_string(kGroupsMax)}});
+        const gl::Program& pivot = gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
+        const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
+        const gl::Program& swap_trsm = gl::compute_program("lu/swap_trsm.comp", {{"NB", nb}});
+        const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
+
+        const int n = f.n;
+        const int panels = (n + block_ - 1) / block_;
+        if (arrivals_.size() < static_cast<std::size_t>(panels) * sizeof(unsigned))
+            arrivals_ = gl::Buffer(static_cast<std::size_t>(panels) * sizeof(unsigned));
+        if (exchange_.empty())
+            exchange_ = gl::Buffer(2 * (kGroupsMax + 1) * (block_ + 2) * sizeof(float));
+        arrivals_.zero();
+
+        f.values.bind_storage(0);
+        f.pivots.bind_storage(1);
+        f.status.bind_storage(2);
+        arrivals_.bind_storage(3);
+        exchange_.bind_storage(4);
+        f.values.bind_storage(5);  // the vec4 view of the trailing update
+        for (int p = 0; p < panels; ++p) {
+            const int k0 = p * block_;
+            const int width = std::min(block_, n - k0);
+            const int m = n - k0;
+            const int groups = (m + rows_max - 1) / rows_max;
+            if (groups <= groups_max) {
+                panel.use();
+                panel.set("n", n);
+                panel.set("k0", k0);
+                panel.set("width", width);
+                panel.set("groups", groups);
+                panel.set("rows_per_group", (m + groups - 1) / groups);
+                panel.set("panel", p);
+                gl::dispatch(static_cast<unsigned>(groups));
+                gl::memory_barrier(gl::Barrier::storage);
+            } else {
+                for (int j = 0; j < width; ++j) {
+                    const int k = k0 + j;
+                    pivot.use();
+                    pivot.set("n", n);
+                    pivot.set("k", k);
+                    pivot.set("col_begin", k0);
+                    pivot.set("col_end", k0 + width);
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                    const int cols = k0 + width - k - 1, rows = n - k - 1;
+                    if (cols <= 0 || rows <= 0) continue;
+                    update.use();
+                    update.set("n", n);
+                    update.set("k", k);
+                    update.set("col_end", k0 + width);
+                    gl::dispatch(static_cast<unsigned>((cols + 15) / 16),
+                                 static_cast<unsigned>((rows + 15) / 16));
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
+            }
+            if (n > width) {
+                swap_trsm.use();
+                swap_trsm.set("n", n);
+                swap_trsm.set("k0", k0);
+                swap_trsm.set("width", width);
+                gl::dispatch(static_cast<unsigned>((n - width + 63) / 64));
+                gl::memory_barrier(gl::Barrier::storage);
+            }
+            const int rest = n - k0 - width;
+            if (rest > 0) {
+                gemm.use();
+                gemm.set("n", n);
+                gemm.set("k0", k0);
+                gemm.set("width", width);
+                gemm.set("aligned", n % 4 == 0 ? 1 : 0);
+                const unsigned tiles = static_cast<unsigned>((rest + 127) / 128);
+                gl::dispatch(tiles, tiles);
+                gl::memory_barrier(gl::Barrier::storage);
+            }
+        }
+    }
+
+private:
+    int block_;
+    gl::Buffer arrivals_;  // one counter per panel for the grid barrier, zeroed per factorisation
+    gl::Buffer exchange_;  // the panel groups' candidate rows (panel_fused.comp)
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_blocked_solver(int block) {
+    return std::make_unique<BlockedSolver>(block);
+}
+
+}  // namespace adilab::lu
