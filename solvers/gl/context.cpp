@@ -156,9 +156,22 @@ EglDevices query_devices() {
         throw Error("could not load libEGL.so.1 (install libegl1, and a GL driver: "
                     "Mesa's libegl-mesa0 or the NVIDIA driver)");
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!has_extension(client, "EGL_EXT_device_enumeration") ||
-        !has_extension(client, "EGL_EXT_platform_device") || !eglQueryDevicesEXT ||
-        !eglGetPlatformDisplayEXT)
+    // NVIDIA's EGL names device enumeration and query together as EGL_EXT_device_base.
+    const bool enumeration = has_extension(client, "EGL_EXT_device_enumeration") ||
+                             has_extension(client, "EGL_EXT_device_base");
+    if (enumeration) {
+        if (!eglQueryDevicesEXT)
+            eglQueryDevicesEXT = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
+                eglGetProcAddress("eglQueryDevicesEXT"));
+        if (!eglQueryDeviceStringEXT)
+            eglQueryDeviceStringEXT = reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(
+                eglGetProcAddress("eglQueryDeviceStringEXT"));
+        if (!eglGetPlatformDisplayEXT)
+            eglGetPlatformDisplayEXT = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+                eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    }
+    if (!enumeration || !has_extension(client, "EGL_EXT_platform_device") ||
+        !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT)
         throw Error("EGL lacks EGL_EXT_device_enumeration / EGL_EXT_platform_device, which "
                     "headless adilab needs (client extensions: " +
                     std::string(client ? client : "none") + ")");
