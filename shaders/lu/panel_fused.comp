@@ -15,12 +15,21 @@
 // is used with groups == 1). The exchange slots alternate between two sets by column parity: a
 // group can only write column j+2's slots after every group has passed column j+1's barrier,
 // hence after they all finished reading column j's.
+#if SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 layout(local_size_x = WG_SIZE) in;
+
+// Spins of a grid-barrier wait before giving up (~1 s: a real wait is microseconds).
+const uint SPIN_LIMIT = 1u << 22;
 
 layout(std430, binding = 0) buffer Matrix { float a[]; };
 layout(std430, binding = 1) writeonly buffer Pivots { int pivots[]; };
-layout(std430, binding = 2) buffer Status { int first_singular; };
-layout(std430, binding = 3) coherent buffer Arrivals { uint arrived[]; };
+// failed: set when a grid barrier waited too long (the groups were not all resident): the
+// factorisation is then wrong, and the host turns the flag into an error instead of hanging.
+layout(std430, binding = 2) coherent buffer Status { int first_singular; int failed; };
+layout(std430, binding = 3) coherent volatile buffer Arrivals { uint arrived[]; };
 // Slot s of parity q starts at (q * (GROUPS_MAX + 1) + s) * (NB + 2): [|value|, row as bits,
 // the row's NB values]. Slot GROUPS_MAX holds the diagonal row.
 layout(std430, binding = 4) coherent buffer Exchange { float slots[]; };
@@ -33,9 +42,6 @@ uniform int rows_per_group;   // <= ROWS_MAX
 uniform int panel;            // which arrival counter (zeroed by the host before the factorisation)
 
 shared float rows[ROWS_MAX * NB];
-shared float red_abs[WG_SIZE];
-shared int red_row[WG_SIZE];
-shared int red_slot[WG_SIZE];
 shared float pivot_row[NB];
 shared float diagonal_row[NB];
 
@@ -43,33 +49,101 @@ const int SLOT = NB + 2;
 
 int slot_base(int parity, int slot) { return (parity * (GROUPS_MAX + 1) + slot) * SLOT; }
 
-// Tree reduction of (red_abs, red_row, red_slot) to element 0: largest |value|, then smallest row.
-void reduce_candidates(int t) {
+// Reduces every invocation's candidate (|value|, row, slot) to the group's best: the largest
+// |value|, then the smallest row. The result is in best_abs, best_row, best_slot for everyone.
+// With subgroups: shuffles within each subgroup, then one invocation over the subgroups' bests
+// (2 barriers); without (llvmpipe): a tree over shared memory (log2(WG_SIZE) barriers).
+shared float best_abs;
+shared int best_row;
+shared int best_slot;
+
+bool better(float v, int row, float than_v, int than_row) {
+    return v > than_v || (v == than_v && row < than_row);
+}
+
+#if SUBGROUPS
+shared float sub_abs[WG_SIZE];
+shared int sub_row[WG_SIZE];
+shared int sub_slot[WG_SIZE];
+
+void reduce_candidates(int t, float v, int row, int slot) {
+    for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
+        float o = subgroupShuffleXor(v, offset);
+        int o_row = subgroupShuffleXor(row, offset);
+        int o_slot = subgroupShuffleXor(slot, offset);
+        if (better(o, o_row, v, row)) {
+            v = o;
+            row = o_row;
+            slot = o_slot;
+        }
+    }
+    if (subgroupElect()) {
+        sub_abs[gl_SubgroupID] = v;
+        sub_row[gl_SubgroupID] = row;
+        sub_slot[gl_SubgroupID] = slot;
+    }
+    barrier();
+    if (t == 0) {
+        for (uint s = 1u; s < gl_NumSubgroups; ++s) {
+            if (better(sub_abs[s], sub_row[s], v, row)) {
+                v = sub_abs[s];
+                row = sub_row[s];
+                slot = sub_slot[s];
+            }
+        }
+        best_abs = v;
+        best_row = row;
+        best_slot = slot;
+    }
+    barrier();
+}
+#else
+shared float red_abs[WG_SIZE];
+shared int red_row[WG_SIZE];
+shared int red_slot[WG_SIZE];
+
+void reduce_candidates(int t, float v, int row, int slot) {
+    red_abs[t] = v;
+    red_row[t] = row;
+    red_slot[t] = slot;
     barrier();
     for (int s = WG_SIZE / 2; s > 0; s >>= 1) {
-        if (t < s) {
-            float o = red_abs[t + s];
-            int o_row = red_row[t + s];
-            if (o > red_abs[t] || (o == red_abs[t] && o_row < red_row[t])) {
-                red_abs[t] = o;
-                red_row[t] = o_row;
-                red_slot[t] = red_slot[t + s];
-            }
+        if (t < s && better(red_abs[t + s], red_row[t + s], red_abs[t], red_row[t])) {
+            red_abs[t] = red_abs[t + s];
+            red_row[t] = red_row[t + s];
+            red_slot[t] = red_slot[t + s];
         }
         barrier();
     }
+    if (t == 0) {
+        best_abs = red_abs[0];
+        best_row = red_row[0];
+        best_slot = red_slot[0];
+    }
+    barrier();
 }
+#endif
 
-void grid_barrier(uint target) {
+shared bool abandoned;
+
+// Returns false when the wait timed out (some group never arrived); then the group gives up.
+bool grid_barrier(uint target) {
     memoryBarrier();  // this invocation's slot writes, visible before the arrival is counted
     barrier();
     if (gl_LocalInvocationID.x == 0u) {
         atomicAdd(arrived[panel], 1u);
-        while (atomicAdd(arrived[panel], 0u) < target) {
+        uint spins = 0u;
+        while (arrived[panel] < target) {  // a volatile coherent load: L2, never hoisted
+            if (++spins > SPIN_LIMIT) {
+                atomicMax(failed, 1);
+                abandoned = true;
+                break;
+            }
         }
     }
     barrier();
     memoryBarrier();
+    return !abandoned;
 }
 
 void main() {
@@ -77,6 +151,9 @@ void main() {
     const int g = int(gl_WorkGroupID.x);
     const int row_begin = k0 + g * rows_per_group;
     const int count = clamp(n - row_begin, 0, rows_per_group);
+    if (t == 0) abandoned = failed != 0;  // an earlier panel failed: do nothing more
+    barrier();
+    if (abandoned) return;
 
     for (int e = t; e < count * NB; e += WG_SIZE) {
         int r = e / NB, c = e % NB;
@@ -97,34 +174,28 @@ void main() {
                 b_row = row_begin + r;
             }
         }
-        red_abs[t] = b_abs;
-        red_row[t] = b_row;
-        red_slot[t] = 0;
-        reduce_candidates(t);
+        reduce_candidates(t, b_abs, b_row, 0);
         const int mine = slot_base(parity, g);
         if (t == 0) {
-            slots[mine] = red_abs[0];
-            slots[mine + 1] = intBitsToFloat(red_row[0]);
+            slots[mine] = best_abs;
+            slots[mine + 1] = intBitsToFloat(best_row);
         }
-        const int local_best = red_row[0] - row_begin;
-        if (t < width && red_row[0] < n) slots[mine + 2 + t] = rows[local_best * NB + t];
+        const int local_best = best_row - row_begin;
+        if (t < width && best_row < n) slots[mine + 2 + t] = rows[local_best * NB + t];
         if (d >= row_begin && d < row_begin + count && t < width)
             slots[slot_base(parity, GROUPS_MAX) + 2 + t] = rows[(d - row_begin) * NB + t];
         // 2. Everyone's candidates are out.
-        grid_barrier(uint((j + 1) * groups));
+        if (!grid_barrier(uint((j + 1) * groups))) return;
         // 3. The same winner in every group.
+        float c_abs = -1.0;
+        int c_row = n;
         if (t < groups) {
-            red_abs[t] = slots[slot_base(parity, t)];
-            red_row[t] = floatBitsToInt(slots[slot_base(parity, t) + 1]);
-            red_slot[t] = t;
-        } else {
-            red_abs[t] = -1.0;
-            red_row[t] = n;
-            red_slot[t] = 0;
+            c_abs = slots[slot_base(parity, t)];
+            c_row = floatBitsToInt(slots[slot_base(parity, t) + 1]);
         }
-        reduce_candidates(t);
-        const int p = red_row[0];
-        const int winner = slot_base(parity, red_slot[0]);
+        reduce_candidates(t, c_abs, c_row, t);
+        const int p = best_row;
+        const int winner = slot_base(parity, best_slot);
         if (t < width) {
             pivot_row[t] = slots[winner + 2 + t];
             diagonal_row[t] = slots[slot_base(parity, GROUPS_MAX) + 2 + t];

@@ -10,7 +10,7 @@ layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) coherent buffer Matrix { float a[]; };
 layout(std430, binding = 1) writeonly buffer Pivots { int pivots[]; };
-layout(std430, binding = 2) buffer Status { int first_singular; };
+layout(std430, binding = 2) buffer Status { int first_singular; int failed; };
 
 uniform int n;
 uniform int k;

@@ -13,9 +13,12 @@
 //   3. the trailing update A22 -= L21 U12 (shaders/lu/trailing_gemm.comp), 128 x 128 tiles,
 //      8 x 8 per thread.
 // 3 dispatches per block column. Same pivots and same O(2/3 n^3) flops as unblocked LU.
+// Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
+// gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
 // Assumption of the fused panel: all its work groups are resident at once (true for <= 128
 // groups of 256 invocations on any GPU adilab targets; a GPU that cannot would hang it).
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "solvers/gl/commands.hpp"
@@ -39,7 +42,14 @@ bool is_software(const gl::DeviceInfo& info) {
 
 class BlockedSolver final : public Solver {
 public:
-    explicit BlockedSolver(int block) : block_(block) {}
+    explicit BlockedSolver(int block) : block_(block) {
+        if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
+            const std::string p = phases;
+            panel_ = p.find("panel") != std::string::npos;
+            trsm_ = p.find("trsm") != std::string::npos;
+            gemm_ = p.find("gemm") != std::string::npos;
+        }
+    }
     std::string name() const override { return "gpu-blocked"; }
 
     void factor(Factors& f) override {
@@ -54,7 +64,8 @@ public:
             "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(kPanelWorkGroup)},
                                     {"NB", nb},
                                     {"ROWS_MAX", std::to_string(rows_max)},
-                                    {"GROUPS_MAX", std::to_string(kGroupsMax)}});
+                                    {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                                    {"SUBGROUPS", info.subgroups ? "1" : "0"}});
         const gl::Program& pivot = gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const gl::Program& swap_trsm = gl::compute_program("lu/swap_trsm.comp", {{"NB", nb}});
@@ -79,7 +90,8 @@ public:
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups = (m + rows_max - 1) / rows_max;
-            if (groups <= groups_max) {
+            if (!panel_) {
+            } else if (groups <= groups_max) {
                 panel.use();
                 panel.set("n", n);
                 panel.set("k0", k0);
@@ -110,7 +122,7 @@ public:
                     gl::memory_barrier(gl::Barrier::storage);
                 }
             }
-            if (n > width) {
+            if (trsm_ && n > width) {
                 swap_trsm.use();
                 swap_trsm.set("n", n);
                 swap_trsm.set("k0", k0);
@@ -119,7 +131,7 @@ public:
                 gl::memory_barrier(gl::Barrier::storage);
             }
             const int rest = n - k0 - width;
-            if (rest > 0) {
+            if (gemm_ && rest > 0) {
                 gemm.use();
                 gemm.set("n", n);
                 gemm.set("k0", k0);
@@ -134,6 +146,7 @@ public:
 
 private:
     int block_;
+    bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     gl::Buffer arrivals_;  // one counter per panel for the grid barrier, zeroed per factorisation
     gl::Buffer exchange_;  // the panel groups' candidate rows (panel_fused.comp)
 };

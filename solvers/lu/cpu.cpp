@@ -20,8 +20,8 @@ public:
         const auto report = reference::lu_factor<float>(a, f.n, pivots);
         f.values.write(a);
         f.pivots.write(pivots);
-        const int status = report.singular_column >= 0 ? report.singular_column : f.n;
-        f.status.upload(0, sizeof(int), &status);
+        const int status[2] = {report.singular_column >= 0 ? report.singular_column : f.n, 0};
+        f.status.upload(0, sizeof status, status);
     }
 };
 

@@ -1,4 +1,5 @@
 #include <string>
+#include <vector>
 
 #include "solvers/gl/error.hpp"
 #include "solvers/lu/lu.hpp"
@@ -15,19 +16,24 @@ Factors Factors::upload(std::span<const float> matrix, int n) {
     f.values = gl::Buffer(matrix.size_bytes(), matrix.data());
     f.pivots = gl::Buffer(static_cast<std::size_t>(n) * sizeof(int));
     f.pivots.zero();
-    const int none = n;
-    f.status = gl::Buffer(sizeof(int), &none);
+    const int none[2] = {n, 0};
+    f.status = gl::Buffer(sizeof none, none);
     return f;
 }
 
 void Factors::load(const gl::Buffer& matrix) {
     values.copy_from(matrix, values.size());
-    status.fill(static_cast<std::int32_t>(n));
+    const int none[2] = {n, 0};
+    status.upload(0, sizeof none, none);
 }
 
 std::optional<int> singular_column(const Factors& f) {
-    const int column = f.status.read<int>(1)[0];
-    if (column < f.n) return column;
+    const std::vector<int> status = f.status.read<int>(2);
+    if (status[1] != 0)
+        throw Error("LU: the one-dispatch panel's work groups did not all run at once (a grid "
+                    "barrier timed out), so the factors are wrong; this GPU cannot run gpu-blocked's "
+                    "fused panel");
+    if (status[0] < f.n) return status[0];
     return std::nullopt;
 }
 

@@ -29,7 +29,7 @@ struct Factors {
     int n = 0;
     gl::Buffer values;   // n*n floats: the matrix, then packed L\U
     gl::Buffer pivots;   // n ints
-    gl::Buffer status;   // 1 int: first zero-pivot column, n if none
+    gl::Buffer status;   // 2 ints: first zero-pivot column (n if none), failure flag
 
     // Allocates for an n x n matrix and uploads `matrix` (row-major, n*n).
     static Factors upload(std::span<const float> matrix, int n);
@@ -63,7 +63,8 @@ std::span<const int> supported_blocks();
 
 // --- What the factors give (solvers/lu/operations.cpp) ---------------------------------------
 
-// Reads the status back: the first zero-pivot column, or nothing.
+// Reads the status back: the first zero-pivot column, or nothing. Throws adilab::Error if the
+// factorisation failed (gpu-blocked's fused panel on a GPU that cannot hold its groups at once).
 std::optional<int> singular_column(const Factors& f);
 
 // Solves A x = b on the GPU by the row interchanges, forward substitution (L, unit diagonal)
