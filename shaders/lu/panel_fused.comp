@@ -3,51 +3,62 @@
 // its rows (at most ROWS_MAX) in shared memory for the whole panel. For every column j of the
 // panel, with exact partial pivoting (the same pivots as column-by-column LU):
 //   1. each group finds its candidate (largest |a(i,j)|, i >= k0+j, ties: smallest row) and
-//      publishes the candidate's row, and the owner of row k0+j publishes that row;
-//   2. a grid-wide barrier (an atomic counter every group spins on);
-//   3. every group picks the same winner from the published candidates, swaps in its own rows
-//      (the winner's row goes to k0+j, row k0+j goes to the winner's place), scales its part
-//      of the column and applies the rank-1 update to its part of the panel.
-// One grid barrier per column instead of 2-4 dispatches (4-5 us each on the GPU machine).
+//      publishes it; the owner of row k0+j publishes that row;
+//   2. every group waits until all candidates of column j are out, picks the same winner,
+//      swaps in its own rows (the winner's row goes to k0+j, row k0+j to the winner's place),
+//      scales its part of the column and applies the rank-1 update to its part of the panel.
+// One exchange per column instead of 2-4 dispatches (4-5 us each on the GPU machine).
+//
+// The exchange needs no barrier instruction across groups and no counter: every published
+// word carries an epoch, unique per (panel, column) within a factorisation (the host zeroes the
+// slots first). A candidate is one 16-byte header (|value|, row, label, epoch), written and read
+// as one uvec4 (NVIDIA performs aligned 16-byte accesses whole); its row's values are uvec2s
+// (value, epoch). A reader spins until the epochs it reads are the expected one, so only the
+// latency of one store and one load separates the groups (about 2 L2 round trips per column,
+// where a counter barrier with memoryBarrier() cost 4-5). Floats travel as their bits (uint),
+// so nothing on the way can flush or canonicalise them. Slots alternate between two sets by
+// column parity: a group can only write column j+2's slots after every group published column
+// j+1, hence after they all finished reading column j's.
+//
+// Labels: each row carries the index of the row it started the panel as; at the end `origin`
+// gets, for every row of the panel, where its content came from, so that swap_trsm.comp applies
+// all of the panel's interchanges to the other columns with independent loads.
 //
 // Limits: all `groups` work groups must be resident at once (the host keeps groups <= 128 and
 // uses it on hardware GPUs only; a software renderer runs groups one after another, so there it
-// is used with groups == 1). The exchange slots alternate between two sets by column parity: a
-// group can only write column j+2's slots after every group has passed column j+1's barrier,
-// hence after they all finished reading column j's.
+// is used with groups == 1). A wait that spins too long sets `failed` instead of hanging.
 #if SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
 layout(local_size_x = WG_SIZE) in;
 
-// Spins of a grid-barrier wait before giving up (~1 s: a real wait is microseconds).
+// Spins of a wait before giving up (~1 s: a real wait is a microsecond).
 const uint SPIN_LIMIT = 1u << 22;
 
 layout(std430, binding = 0) buffer Matrix { float a[]; };
 layout(std430, binding = 1) writeonly buffer Pivots { int pivots[]; };
-// failed: set when a grid barrier waited too long (the groups were not all resident): the
-// factorisation is then wrong, and the host turns the flag into an error instead of hanging.
 layout(std430, binding = 2) coherent buffer Status { int first_singular; int failed; };
-layout(std430, binding = 3) coherent volatile buffer Arrivals { uint arrived[]; };
-// Slot s of parity q starts at (q * (GROUPS_MAX + 1) + s) * (NB + 2): [|value|, row as bits,
-// the row's NB values]. Slot GROUPS_MAX holds the diagonal row.
-layout(std430, binding = 4) coherent buffer Exchange { float slots[]; };
+// [parity][slot] headers and [parity][slot][NB] values; slot GROUPS_MAX is the diagonal row.
+layout(std430, binding = 3) coherent volatile buffer Headers { uvec4 headers[]; };
+layout(std430, binding = 4) coherent volatile buffer Values { uvec2 values[]; };
+layout(std430, binding = 6) writeonly buffer Origin { int origin[]; };
 
 uniform int n;
 uniform int k0;
 uniform int width;            // panel columns, <= NB
 uniform int groups;           // work groups taking part, <= GROUPS_MAX
 uniform int rows_per_group;   // <= ROWS_MAX
-uniform int panel;            // which arrival counter (zeroed by the host before the factorisation)
+uniform int epoch_base;       // epoch of column j is epoch_base + j (>= 1)
 
 shared float rows[ROWS_MAX * NB];
+shared int label[ROWS_MAX];
 shared float pivot_row[NB];
 shared float diagonal_row[NB];
+shared int diagonal_label;
+shared bool abandoned;
 
-const int SLOT = NB + 2;
-
-int slot_base(int parity, int slot) { return (parity * (GROUPS_MAX + 1) + slot) * SLOT; }
+int slot(int parity, int s) { return parity * (GROUPS_MAX + 1) + s; }
 
 // Reduces every invocation's candidate (|value|, row, slot) to the group's best: the largest
 // |value|, then the smallest row. The result is in best_abs, best_row, best_slot for everyone.
@@ -124,26 +135,10 @@ void reduce_candidates(int t, float v, int row, int slot) {
 }
 #endif
 
-shared bool abandoned;
 
-// Returns false when the wait timed out (some group never arrived); then the group gives up.
-bool grid_barrier(uint target) {
-    memoryBarrier();  // this invocation's slot writes, visible before the arrival is counted
-    barrier();
-    if (gl_LocalInvocationID.x == 0u) {
-        atomicAdd(arrived[panel], 1u);
-        uint spins = 0u;
-        while (arrived[panel] < target) {  // a volatile coherent load: L2, never hoisted
-            if (++spins > SPIN_LIMIT) {
-                atomicMax(failed, 1);
-                abandoned = true;
-                break;
-            }
-        }
-    }
-    barrier();
-    memoryBarrier();
-    return !abandoned;
+void give_up() {
+    atomicMax(failed, 1);
+    abandoned = true;
 }
 
 void main() {
@@ -159,12 +154,15 @@ void main() {
         int r = e / NB, c = e % NB;
         rows[e] = c < width ? a[(row_begin + r) * n + k0 + c] : 0.0;
     }
+    for (int r = t; r < count; r += WG_SIZE) label[r] = row_begin + r;
     barrier();
 
     for (int j = 0; j < width; ++j) {
         const int d = k0 + j;  // the diagonal row of this column
         const int parity = j & 1;
-        // 1. This group's candidate.
+        const uint epoch = uint(epoch_base + j);
+        const bool own_d = d >= row_begin && d < row_begin + count;
+        // 1. This group's candidate, published.
         float b_abs = -1.0;
         int b_row = n;
         for (int r = max(d - row_begin, 0) + t; r < count; r += WG_SIZE) {
@@ -175,31 +173,64 @@ void main() {
             }
         }
         reduce_candidates(t, b_abs, b_row, 0);
-        const int mine = slot_base(parity, g);
-        if (t == 0) {
-            slots[mine] = best_abs;
-            slots[mine + 1] = intBitsToFloat(best_row);
-        }
         const int local_best = best_row - row_begin;
-        if (t < width && best_row < n) slots[mine + 2 + t] = rows[local_best * NB + t];
-        if (d >= row_begin && d < row_begin + count && t < width)
-            slots[slot_base(parity, GROUPS_MAX) + 2 + t] = rows[(d - row_begin) * NB + t];
-        // 2. Everyone's candidates are out.
-        if (!grid_barrier(uint((j + 1) * groups))) return;
-        // 3. The same winner in every group.
+        const bool has_candidate = best_row < n;
+        if (t < width && has_candidate)
+            values[slot(parity, g) * NB + t] = uvec2(floatBitsToUint(rows[local_best * NB + t]), epoch);
+        if (t == 0)
+            headers[slot(parity, g)] = uvec4(floatBitsToUint(best_abs), uint(best_row),
+                                             uint(has_candidate ? label[local_best] : -1), epoch);
+        if (own_d) {
+            if (t < width)
+                values[slot(parity, GROUPS_MAX) * NB + t] = uvec2(floatBitsToUint(rows[(d - row_begin) * NB + t]), epoch);
+            if (t == 0)
+                headers[slot(parity, GROUPS_MAX)] = uvec4(0u, uint(d), uint(label[d - row_begin]), epoch);
+        }
+        // 2. Everyone's candidates, once they are out; the same winner in every group.
         float c_abs = -1.0;
-        int c_row = n;
+        int c_row = n, c_label = -1;
         if (t < groups) {
-            c_abs = slots[slot_base(parity, t)];
-            c_row = floatBitsToInt(slots[slot_base(parity, t) + 1]);
+            uvec4 h = headers[slot(parity, t)];
+            uint spins = 0u;
+            while (h.w != epoch) {
+                if (++spins > SPIN_LIMIT) {
+                    give_up();
+                    break;
+                }
+                h = headers[slot(parity, t)];
+            }
+            c_abs = uintBitsToFloat(h.x);
+            c_row = int(h.y);
+            c_label = int(h.z);
         }
-        reduce_candidates(t, c_abs, c_row, t);
+        reduce_candidates(t, c_abs, c_row, t);  // best_slot: the winning group
+        if (abandoned) return;
         const int p = best_row;
-        const int winner = slot_base(parity, best_slot);
         if (t < width) {
-            pivot_row[t] = slots[winner + 2 + t];
-            diagonal_row[t] = slots[slot_base(parity, GROUPS_MAX) + 2 + t];
+            const int at = slot(parity, best_slot) * NB + t;
+            uvec2 v = values[at];
+            uint spins = 0u;
+            while (v.y != epoch && ++spins < SPIN_LIMIT) v = values[at];
+            pivot_row[t] = uintBitsToFloat(v.x);
         }
+        const bool own_p = p >= row_begin && p < row_begin + count;
+        if (own_p && p != d) {  // only the winner's owner needs the diagonal row
+            if (t < width) {
+                const int at = slot(parity, GROUPS_MAX) * NB + t;
+                uvec2 v = values[at];
+                uint spins = 0u;
+                while (v.y != epoch && ++spins < SPIN_LIMIT) v = values[at];
+                diagonal_row[t] = uintBitsToFloat(v.x);
+            }
+            if (t == 0) {  // the invocation that writes it when one group owns both
+                uvec4 h = headers[slot(parity, GROUPS_MAX)];
+                uint spins = 0u;
+                while (h.w != epoch && ++spins < SPIN_LIMIT) h = headers[slot(parity, GROUPS_MAX)];
+                diagonal_label = int(h.z);
+            }
+        }
+        // The winner's label: the thread that read the winning header has it.
+        if (t < groups && t == best_slot && own_d) label[d - row_begin] = c_label;
         barrier();
         const float pivot = pivot_row[j];
         if (g == 0 && t == 0) {
@@ -207,9 +238,10 @@ void main() {
             if (pivot == 0.0) atomicMin(first_singular, d);
         }
         if (p != d && t < width) {
-            if (d >= row_begin && d < row_begin + count) rows[(d - row_begin) * NB + t] = pivot_row[t];
-            if (p >= row_begin && p < row_begin + count) rows[(p - row_begin) * NB + t] = diagonal_row[t];
+            if (own_d) rows[(d - row_begin) * NB + t] = pivot_row[t];
+            if (own_p) rows[(p - row_begin) * NB + t] = diagonal_row[t];
         }
+        if (p != d && own_p && t == 0) label[p - row_begin] = diagonal_label;
         barrier();
         // Scale, then update: a zero pivot means the column is all zero below d, so both are
         // skipped (no division by zero). `pivot` is the same in the whole group.
@@ -231,4 +263,5 @@ void main() {
         int r = e / NB, c = e % NB;
         if (c < width) a[(row_begin + r) * n + k0 + c] = rows[e];
     }
+    for (int r = t; r < count; r += WG_SIZE) origin[row_begin + r] = label[r];
 }

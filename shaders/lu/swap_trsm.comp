@@ -5,17 +5,24 @@
 // of the panel only take the interchanges (they hold L: LAPACK's laswp on the left), columns
 // right of it also the forward substitution, kept in registers (NB is a constant, the loops
 // unroll).
+// The interchanges are not replayed one by one (each swap's loads would wait for the previous
+// swap's stores): `origin` (from the panel) says which row each panel row's content came from,
+// so a column reads all of its moved values at once, then writes them. Rows that move are the
+// panel's rows k0..k0+width-1 and the pivot rows below them.
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) buffer Matrix { float a[]; };
 layout(std430, binding = 1) readonly buffer Pivots { int pivots[]; };
+layout(std430, binding = 6) readonly buffer Origin { int origin[]; };
 
 uniform int n;
 uniform int k0;
 uniform int width;
 
 shared float lower[NB * NB];  // L11, row-major, strictly lower part used
-shared int swaps[NB];
+shared int source[NB];        // row k0+j takes the content of row source[j]
+shared int extra_row[NB];     // pivot row below the panel's rows, or -1 ...
+shared int extra_source[NB];  // ... and where its new content comes from
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
@@ -23,27 +30,31 @@ void main() {
         int r = e / NB, c = e % NB;
         lower[e] = (r < width && c < r) ? a[(k0 + r) * n + k0 + c] : 0.0;
     }
-    for (int e = t; e < NB; e += 64) swaps[e] = e < width ? pivots[k0 + e] : k0 + e;
+    for (int j = t; j < NB; j += 64) {
+        source[j] = j < width ? origin[k0 + j] : k0 + j;
+        const int p = j < width ? pivots[k0 + j] : -1;
+        extra_row[j] = p >= k0 + width ? p : -1;
+        extra_source[j] = p >= k0 + width ? origin[p] : -1;
+    }
     barrier();
 
     const int q = int(gl_GlobalInvocationID.x);
     if (q >= n - width) return;
     const int col = q < k0 ? q : q + width;
-    for (int j = 0; j < width; ++j) {
-        int p = swaps[j];
-        if (p != k0 + j) {
-            float top = a[(k0 + j) * n + col];
-            a[(k0 + j) * n + col] = a[p * n + col];
-            a[p * n + col] = top;
+    float x[NB], moved[NB];
+    for (int j = 0; j < NB; ++j) {
+        x[j] = j < width ? a[source[j] * n + col] : 0.0;
+        moved[j] = extra_row[j] >= 0 ? a[extra_source[j] * n + col] : 0.0;
+    }
+    if (col >= k0) {
+        for (int j = 1; j < NB; ++j) {
+            float s = x[j];
+            for (int i = 0; i < j; ++i) s -= lower[j * NB + i] * x[i];
+            x[j] = s;
         }
     }
-    if (col < k0) return;
-    float x[NB];
-    for (int j = 0; j < NB; ++j) x[j] = j < width ? a[(k0 + j) * n + col] : 0.0;
-    for (int j = 1; j < NB; ++j) {
-        float s = x[j];
-        for (int i = 0; i < j; ++i) s -= lower[j * NB + i] * x[i];
-        x[j] = s;
+    for (int j = 0; j < NB; ++j) {
+        if (j < width) a[(k0 + j) * n + col] = x[j];
+        if (extra_row[j] >= 0) a[extra_row[j] * n + col] = moved[j];
     }
-    for (int j = 0; j < width; ++j) a[(k0 + j) * n + col] = x[j];
 }

@@ -2,8 +2,9 @@
 // size nb in {8, 16, 32, 64}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
 //      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
-//      rows are spread over up to 128 work groups that keep them in shared memory and meet at
-//      a grid-wide barrier once per column. The paper's way (a few dispatches per column,
+//      rows are spread over up to 128 work groups that keep them in shared memory and exchange
+//      their pivot candidates through epoch-tagged slots once per column (no dispatch, no
+//      counter barrier; panel_fused.comp says how). The paper's way (a few dispatches per column,
 //      pivot_column.comp + rank1_update.comp limited to the panel) is the fallback where the
 //      fused panel cannot run: on a software renderer (work groups run one after another there,
 //      so only a single-group panel is safe) when the panel does not fit one group, and on any
@@ -58,7 +59,7 @@ public:
         // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * kPanelWorkGroup - 8 * block_ - 256) /
-                                             (4 * block_));
+                                             (4 * block_ + 4));  // a row and its label
         const int groups_max = is_software(info) ? 1 : kGroupsMax;
         const gl::Program& panel = gl::compute_program(
             "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(kPanelWorkGroup)},
@@ -68,41 +69,48 @@ public:
                                     {"SUBGROUPS", info.subgroups ? "1" : "0"}});
         const gl::Program& pivot = gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
+        const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
         const gl::Program& swap_trsm = gl::compute_program("lu/swap_trsm.comp", {{"NB", nb}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
-        if (arrivals_.size() < static_cast<std::size_t>(panels) * sizeof(unsigned))
-            arrivals_ = gl::Buffer(static_cast<std::size_t>(panels) * sizeof(unsigned));
-        if (exchange_.empty())
-            exchange_ = gl::Buffer(2 * (kGroupsMax + 1) * (block_ + 2) * sizeof(float));
-        arrivals_.zero();
+        if (headers_.empty()) {
+            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * 4 * sizeof(unsigned));
+            values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
+        }
+        if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
+            origin_ = gl::Buffer(static_cast<std::size_t>(n) * sizeof(int));
+            origin_.zero();  // valid row indices even where ADILAB_LU_PHASES skips the panel
+        }
+        // Epochs restart at 1 in every factorisation: no slot may keep one from the last.
+        headers_.zero();
+        values_.zero();
 
         f.values.bind_storage(0);
         f.pivots.bind_storage(1);
         f.status.bind_storage(2);
-        arrivals_.bind_storage(3);
-        exchange_.bind_storage(4);
+        headers_.bind_storage(3);
+        values_.bind_storage(4);
         f.values.bind_storage(5);  // the vec4 view of the trailing update
+        origin_.bind_storage(6);
         for (int p = 0; p < panels; ++p) {
             const int k0 = p * block_;
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups = (m + rows_max - 1) / rows_max;
-            if (!panel_) {
-            } else if (groups <= groups_max) {
+            if (groups <= groups_max && panel_) {
                 panel.use();
                 panel.set("n", n);
                 panel.set("k0", k0);
                 panel.set("width", width);
                 panel.set("groups", groups);
                 panel.set("rows_per_group", (m + groups - 1) / groups);
-                panel.set("panel", p);
+                panel.set("epoch_base", p * block_ + 1);
                 gl::dispatch(static_cast<unsigned>(groups));
                 gl::memory_barrier(gl::Barrier::storage);
             } else {
-                for (int j = 0; j < width; ++j) {
+                for (int j = 0; j < width && panel_; ++j) {
                     const int k = k0 + j;
                     pivot.use();
                     pivot.set("n", n);
@@ -121,6 +129,12 @@ public:
                                  static_cast<unsigned>((rows + 15) / 16));
                     gl::memory_barrier(gl::Barrier::storage);
                 }
+                origin.use();
+                origin.set("n", n);
+                origin.set("k0", k0);
+                origin.set("width", width);
+                gl::dispatch(1);
+                gl::memory_barrier(gl::Barrier::storage);
             }
             if (trsm_ && n > width) {
                 swap_trsm.use();
@@ -147,8 +161,9 @@ public:
 private:
     int block_;
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
-    gl::Buffer arrivals_;  // one counter per panel for the grid barrier, zeroed per factorisation
-    gl::Buffer exchange_;  // the panel groups' candidate rows (panel_fused.comp)
+    gl::Buffer headers_;  // the panel groups' candidates (panel_fused.comp) ...
+    gl::Buffer values_;   // ... and their rows
+    gl::Buffer origin_;   // where each panel row came from (n ints)
 };
 
 }  // namespace
