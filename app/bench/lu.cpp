@@ -67,6 +67,7 @@ Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
 struct Job {
     std::string impl;
     int block = 0;  // 0: not blocked
+    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
 };
 
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
@@ -101,6 +102,14 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         if (std::find(ok.begin(), ok.end(), b) == ok.end())
             throw cli::UsageError("--block: " + std::to_string(b) + " is not supported (use 8, 16, 32 or 64)");
     }
+    std::vector<lu::TrailingUpdate> updates;
+    for (const std::string& u : args.get_list("update", {"matmul"})) {
+        try {
+            updates.push_back(lu::parse_trailing_update(u));
+        } catch (const Error& e) {
+            throw cli::UsageError(std::string("--update: ") + e.what());
+        }
+    }
     const int repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     const long long unblocked_max = args.get_int("unblocked-max", 4096, 0, 46340);
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 46340);
@@ -112,7 +121,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     std::vector<Job> jobs;
     for (const std::string& name : impls) {
         if (info[name].blocked)
-            for (long long b : blocks) jobs.push_back({name, static_cast<int>(b)});
+            for (long long b : blocks)
+                for (lu::TrailingUpdate u : updates) jobs.push_back({name, static_cast<int>(b), u});
         else
             jobs.push_back({name, 0});
     }
@@ -141,7 +151,10 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         double unblocked_ms = 0;
         for (const Job& job : jobs) {
             ctx.check_cancelled();
-            const std::string what = job.impl + (job.block ? " block " + std::to_string(job.block) : "") +
+            const std::string what = job.impl +
+                                     (job.block ? " block " + std::to_string(job.block) + " update " +
+                                                      lu::to_string(job.update)
+                                                : "") +
                                      ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
             if ((job.impl == "gpu-unblocked" && n > unblocked_max) || (job.impl == "cpu" && n > cpu_max)) {
@@ -149,7 +162,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                std::to_string(job.impl == "cpu" ? cpu_max : unblocked_max));
                 continue;
             }
-            auto solver = lu::make_solver(job.impl, job.block ? job.block : 64);
+            auto solver = lu::make_solver(job.impl, job.block ? job.block : 64, job.update);
             lu::Factors f = lu::Factors::upload(problem.matrix, n);
             const bool on_gpu = info[job.impl].on_gpu;
             // Slow runs get fewer repeats: the unblocked and CPU baselines at large n.
@@ -192,8 +205,11 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             estimated = estimated || n > kExactResidualMax;
             Row row;
             row.set("name", job.impl).set("n", n);
-            if (job.block) row.set("block", job.block);
-            else row.set("block", Value{});
+            if (job.block) {
+                row.set("block", job.block).set("update", lu::to_string(job.update));
+            } else {
+                row.set("block", Value{}).set("update", Value{});
+            }
             row.set("median_ms", ms)
                 .set("gflops", 2.0 / 3.0 * double(n) * double(n) * double(n) / (ms * 1e6))
                 .set("factor_residual", factor_residual);
@@ -229,6 +245,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     ctx.out << format_table(report.rows, {{"name"},
                                           {"n"},
                                           {"block"},
+                                          {"update"},
                                           {"median_ms", "", 3},
                                           {"gflops", "GFLOP/s", 1},
                                           {"factor_residual", "||PA-LU||/||A||"},
@@ -245,6 +262,7 @@ Benchmark make_lu_benchmark() {
             {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
              {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
              {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
+             {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
              {"mtx", "FILE", "factor this Matrix Market file (real, square) instead of random matrices"},
              {"repeats", "N", "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
              {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},

@@ -11,8 +11,9 @@
 //      GPU when it would need more than 128 groups.
 //   2. the panel's row interchanges applied to all other columns, fused with the triangular
 //      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
-//   3. the trailing update A22 -= L21 U12 (shaders/lu/trailing_gemm.comp), 128 x 128 tiles,
-//      8 x 8 per thread.
+//   3. the trailing update A22 -= L21 U12: shaders/lu/trailing_gemm.comp (128 x 128 tiles, 8 x 8
+//      per thread, one dispatch) or matmul::gemm (the matmul family's tuned, double-buffered
+//      kernel), by TrailingUpdate.
 // 3 dispatches per block column. Same pivots and same O(2/3 n^3) flops as unblocked LU.
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
@@ -26,6 +27,7 @@
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/lu/lu.hpp"
+#include "solvers/matmul/matmul.hpp"
 #include "solvers/lu/variants.hpp"
 
 namespace adilab::lu {
@@ -43,7 +45,7 @@ bool is_software(const gl::DeviceInfo& info) {
 
 class BlockedSolver final : public Solver {
 public:
-    explicit BlockedSolver(int block) : block_(block) {
+    BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
         if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
             const std::string p = phases;
             panel_ = p.find("panel") != std::string::npos;
@@ -87,14 +89,15 @@ public:
         headers_.zero();
         values_.zero();
 
-        f.values.bind_storage(0);
-        f.pivots.bind_storage(1);
-        f.status.bind_storage(2);
-        headers_.bind_storage(3);
-        values_.bind_storage(4);
-        f.values.bind_storage(5);  // the vec4 view of the trailing update
-        origin_.bind_storage(6);
         for (int p = 0; p < panels; ++p) {
+            // Bound every panel: matmul::gemm binds its own.
+            f.values.bind_storage(0);
+            f.pivots.bind_storage(1);
+            f.status.bind_storage(2);
+            headers_.bind_storage(3);
+            values_.bind_storage(4);
+            f.values.bind_storage(5);  // the vec4 view of the trailing update
+            origin_.bind_storage(6);
             const int k0 = p * block_;
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
@@ -145,7 +148,12 @@ public:
                 gl::memory_barrier(gl::Barrier::storage);
             }
             const int rest = n - k0 - width;
-            if (gemm_ && rest > 0) {
+            if (gemm_ && rest > 0 && update_ == TrailingUpdate::matmul) {
+                const int r0 = k0 + width;
+                const std::size_t N = static_cast<std::size_t>(n);
+                matmul::gemm(rest, width, rest, -1.0f, {&f.values, r0 * N + k0, n},
+                             {&f.values, k0 * N + r0, n}, 1.0f, {&f.values, r0 * N + r0, n});
+            } else if (gemm_ && rest > 0) {
                 gemm.use();
                 gemm.set("n", n);
                 gemm.set("k0", k0);
@@ -160,6 +168,7 @@ public:
 
 private:
     int block_;
+    TrailingUpdate update_;
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     gl::Buffer headers_;  // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;   // ... and their rows
@@ -168,8 +177,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_blocked_solver(int block) {
-    return std::make_unique<BlockedSolver>(block);
+std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update) {
+    return std::make_unique<BlockedSolver>(block, update);
 }
 
 }  // namespace adilab::lu

@@ -55,9 +55,18 @@ struct VariantInfo {
 };
 
 std::span<const VariantInfo> variants();
-// block: the block size of blocked variants (ignored by the others). Throws adilab::Error naming
-// the variant and listing the known ones if `name` is unknown, or naming a bad block size.
-std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64);
+
+// The trailing update's kernel in gpu-blocked: `own` is shaders/lu/trailing_gemm.comp (one
+// dispatch, 128 x 128 tiles), `matmul` is matmul::gemm (solvers/matmul, double-buffered,
+// tuned tiles, up to 3 dispatches).
+enum class TrailingUpdate { own, matmul };
+TrailingUpdate parse_trailing_update(const std::string& text);  // throws adilab::Error
+const char* to_string(TrailingUpdate update);
+
+// block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
+// variant and listing the known ones if `name` is unknown, or naming a bad block size.
+std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
+                                    TrailingUpdate update = TrailingUpdate::matmul);
 // Block sizes the blocked variant accepts.
 std::span<const int> supported_blocks();
 

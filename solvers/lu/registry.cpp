@@ -25,7 +25,17 @@ std::span<const int> supported_blocks() {
     return blocks;
 }
 
-std::unique_ptr<Solver> make_solver(const std::string& name, int block) {
+TrailingUpdate parse_trailing_update(const std::string& text) {
+    if (text == "own") return TrailingUpdate::own;
+    if (text == "matmul") return TrailingUpdate::matmul;
+    throw Error("unknown trailing update '" + text + "' (available: own, matmul)");
+}
+
+const char* to_string(TrailingUpdate update) {
+    return update == TrailingUpdate::own ? "own" : "matmul";
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update) {
     if (name == "cpu") return make_cpu_solver();
     if (name == "gpu-unblocked") return make_unblocked_solver();
     if (name == "gpu-blocked") {
@@ -33,7 +43,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block) {
         if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
             throw Error("gpu-blocked: block size " + std::to_string(block) +
                         " is not supported (use 8, 16, 32 or 64)");
-        return make_blocked_solver(block);
+        return make_blocked_solver(block, update);
     }
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;

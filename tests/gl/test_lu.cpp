@@ -67,10 +67,11 @@ struct GpuResult {
 };
 
 GpuResult factor_on_gpu(const std::string& name, int block, const std::vector<float>& a, int n,
-                        lu::Factors* keep = nullptr) {
+                        lu::Factors* keep = nullptr,
+                        lu::TrailingUpdate update = lu::TrailingUpdate::matmul) {
     lu::Factors f = lu::Factors::upload(a, n);
     f.pivots.poison();
-    auto solver = lu::make_solver(name, block);
+    auto solver = lu::make_solver(name, block, update);
     solver->factor(f);
     GpuResult r{f.values.read_all<float>(), f.pivots.read_all<int>(), lu::singular_column(f)};
     if (keep) *keep = std::move(f);
@@ -85,10 +86,13 @@ struct Variant {
     std::string name;
     int block;
     std::vector<int> sizes;
+    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
 };
 
 std::string label(const Variant& v) {
-    return v.name + (v.name == "gpu-blocked" ? " block " + std::to_string(v.block) : "");
+    return v.name + (v.name == "gpu-blocked" ? " block " + std::to_string(v.block) + " update " +
+                                                   lu::to_string(v.update)
+                                             : "");
 }
 
 // Unblocked is n dispatch pairs over the whole trailing matrix: small sizes only on llvmpipe.
@@ -99,9 +103,10 @@ const std::vector<Variant>& variants_under_test() {
         {"cpu", 0, {1, 2, 3, 17, 100}},
         {"gpu-unblocked", 0, {1, 2, 3, 17, 100}},
         {"gpu-blocked", 8, {1, 2, 3, 17, 100}},
-        {"gpu-blocked", 16, {1, 3, 17, 100, 1000}},
+        {"gpu-blocked", 16, {1, 3, 17, 100, 1000}, lu::TrailingUpdate::own},
         {"gpu-blocked", 32, {2, 17, 100, 1025}},
-        {"gpu-blocked", 64, {3, 17, 100}},
+        {"gpu-blocked", 64, {3, 17, 100}, lu::TrailingUpdate::own},
+        {"gpu-blocked", 64, {100}},
     };
     return all;
 }
@@ -113,7 +118,7 @@ TEST(LuGpu, FactorResidualWithinTheFp32BoundOnRandomMatrices) {
         for (int n : v.sizes) {
             SCOPED_TRACE(label(v) + " n=" + std::to_string(n));
             const std::vector<float> a = random_matrix(n, ++seed);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, nullptr, v.update);
             ASSERT_TRUE(all_finite(r.lu));
             ASSERT_FALSE(r.singular.has_value());
             for (int k = 0; k < n; ++k) {
@@ -150,7 +155,7 @@ TEST(LuGpu, PivotSequenceMatchesTheReferenceWithoutTies) {
             // The construction's promise, checked: every step's best candidate beats the second
             // by a margin no fp32 rounding of these O(1) values can bridge.
             ASSERT_GT(report.min_pivot_gap, 0.25);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, m);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, m, nullptr, v.update);
             EXPECT_EQ(r.pivots, ref_pivots);
         }
     }
@@ -169,7 +174,7 @@ TEST(LuGpu, SolveResidualWithinTheBackwardErrorBound) {
             std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
             for (float& x : b) x = dist(rng);
             lu::Factors f;
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update);
             gl::Buffer rhs = gl::Buffer::from(b), x(b.size() * sizeof(float));
             x.poison();
             lu::solve(f, rhs, x);
@@ -202,7 +207,7 @@ TEST(LuGpu, ZerosOnTheDiagonalNeedPivoting) {
                 std::vector<int> ref_pivots(n);
                 const auto report = reference::lu_factor<double>(ref, n, ref_pivots);
                 ASSERT_EQ(report.singular_column, -1);
-                const GpuResult r = factor_on_gpu(v.name, v.block, m, n);
+                const GpuResult r = factor_on_gpu(v.name, v.block, m, n, nullptr, v.update);
                 ASSERT_TRUE(all_finite(r.lu));
                 EXPECT_FALSE(r.singular.has_value());
                 const double bound = 2.0 * gamma(n) * reference::abs_lu_norm_inf(r.lu, n) /
@@ -231,7 +236,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         std::vector<int> ref_pivots(n);
         ASSERT_EQ(reference::lu_factor<double>(ref, n, ref_pivots).singular_column, 7);
         lu::Factors f;
-        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f);
+        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update);
         ASSERT_TRUE(all_finite(r.lu));
         ASSERT_TRUE(r.singular.has_value());
         EXPECT_EQ(*r.singular, 7);
@@ -249,7 +254,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         EXPECT_EQ(d.value(), 0.0);
         // Exact singular 2 x 2: [[1, 2], [2, 4]]: pivot row 1, then 2 - 0.5 * 4 = 0 at column 1.
         const std::vector<float> two = {1, 2, 2, 4};
-        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2);
+        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2, nullptr, v.update);
         ASSERT_TRUE(all_finite(s.lu));
         ASSERT_TRUE(s.singular.has_value());
         EXPECT_EQ(*s.singular, 1);
@@ -272,7 +277,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
             for (int j = i + 1; j < n; ++j) inversions += perm[i] > perm[j];
         const double expected = (inversions % 2 ? -1.0 : 1.0) * 2 * -3 * 0.5 * 4 * -1;
         lu::Factors f;
-        factor_on_gpu(v.name, v.block, a, n, &f);
+        factor_on_gpu(v.name, v.block, a, n, &f, v.update);
         const lu::Determinant d = lu::determinant(f);
         EXPECT_EQ(d.sign, expected > 0 ? 1 : -1);
         EXPECT_NEAR(d.log_abs, std::log(std::abs(expected)), 1e-6);
@@ -286,7 +291,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
         std::vector<float> scaled(big);
         for (float& x : scaled) x *= 1e3f;  // |det| ~ 1e300 * ...: beyond float
         lu::Factors g;
-        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g);
+        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g, v.update);
         const lu::Determinant dg = lu::determinant(g);
         const reference::Determinant dr = reference::lu_determinant<float>(r.lu, m, r.pivots);
         EXPECT_EQ(dg.sign, dr.sign);
