@@ -67,7 +67,7 @@ Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
 struct Job {
     std::string impl;
     int block = 0;  // 0: not blocked
-    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
+    lu::TrailingUpdate update = lu::TrailingUpdate::own;
 };
 
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
@@ -103,7 +103,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             throw cli::UsageError("--block: " + std::to_string(b) + " is not supported (use 8, 16, 32 or 64)");
     }
     std::vector<lu::TrailingUpdate> updates;
-    for (const std::string& u : args.get_list("update", {"matmul"})) {
+    for (const std::string& u : args.get_list("update", {"own"})) {
         try {
             updates.push_back(lu::parse_trailing_update(u));
         } catch (const Error& e) {
@@ -262,7 +262,7 @@ Benchmark make_lu_benchmark() {
             {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
              {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
              {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
-             {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
+             {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default own)"},
              {"mtx", "FILE", "factor this Matrix Market file (real, square) instead of random matrices"},
              {"repeats", "N", "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
              {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},

@@ -2,9 +2,10 @@
 // size nb in {8, 16, 32, 64}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
 //      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
-//      rows are spread over up to 128 work groups that keep them in shared memory and exchange
-//      their pivot candidates through epoch-tagged slots once per column (no dispatch, no
-//      counter barrier; panel_fused.comp says how). The paper's way (a few dispatches per column,
+//      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
+//      memory and exchange their pivot candidates through epoch-tagged slots once per column
+//      (no dispatch, no counter barrier; panel_fused.comp says how). Groups get at least 32
+//      rows each, up to 128 groups: the per-column update is the panel's critical path. The paper's way (a few dispatches per column,
 //      pivot_column.comp + rank1_update.comp limited to the panel) is the fallback where the
 //      fused panel cannot run: on a software renderer (work groups run one after another there,
 //      so only a single-group panel is safe) when the panel does not fit one group, and on any
@@ -18,7 +19,8 @@
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
 // Assumption of the fused panel: all its work groups are resident at once (true for <= 128
-// groups of 256 invocations on any GPU adilab targets; a GPU that cannot would hang it).
+// groups of 512 invocations on the GPUs adilab targets). On a GPU where they are not, a wait
+// times out (~1 s) and singular_column() reports the failure: wrong factors never pass silently.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -35,7 +37,10 @@ namespace adilab::lu {
 namespace {
 
 constexpr int kGroupsMax = 128;
-constexpr int kPanelWorkGroup = 256;
+constexpr int kPanelWorkGroup = 512;
+// Rows per panel group below which more groups stop paying: fewer rows per group make the
+// per-column update shorter (the panel's critical path), more groups cost only polling threads.
+constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
     for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
@@ -101,7 +106,9 @@ public:
             const int k0 = p * block_;
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
-            const int groups = (m + rows_max - 1) / rows_max;
+            const int groups_needed = (m + rows_max - 1) / rows_max;
+            const int groups = std::max(groups_needed,
+                                        std::min(groups_max, (m + kPanelRowsMin - 1) / kPanelRowsMin));
             if (groups <= groups_max && panel_) {
                 panel.use();
                 panel.set("n", n);

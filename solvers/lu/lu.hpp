@@ -66,7 +66,7 @@ const char* to_string(TrailingUpdate update);
 // block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
-                                    TrailingUpdate update = TrailingUpdate::matmul);
+                                    TrailingUpdate update = TrailingUpdate::own);
 // Block sizes the blocked variant accepts.
 std::span<const int> supported_blocks();
 

@@ -86,7 +86,7 @@ struct Variant {
     std::string name;
     int block;
     std::vector<int> sizes;
-    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
+    lu::TrailingUpdate update = lu::TrailingUpdate::own;
 };
 
 std::string label(const Variant& v) {
@@ -102,11 +102,11 @@ const std::vector<Variant>& variants_under_test() {
     static const std::vector<Variant> all = {
         {"cpu", 0, {1, 2, 3, 17, 100}},
         {"gpu-unblocked", 0, {1, 2, 3, 17, 100}},
-        {"gpu-blocked", 8, {1, 2, 3, 17, 100}},
+        {"gpu-blocked", 8, {1, 2, 3, 17, 100}, lu::TrailingUpdate::matmul},
         {"gpu-blocked", 16, {1, 3, 17, 100, 1000}, lu::TrailingUpdate::own},
-        {"gpu-blocked", 32, {2, 17, 100, 1025}},
+        {"gpu-blocked", 32, {2, 17, 100, 1025}, lu::TrailingUpdate::matmul},
         {"gpu-blocked", 64, {3, 17, 100}, lu::TrailingUpdate::own},
-        {"gpu-blocked", 64, {100}},
+        {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul},
     };
     return all;
 }
