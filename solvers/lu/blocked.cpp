@@ -40,6 +40,7 @@ constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
 // Rows per panel group below which more groups stop paying: fewer rows per group make the
 // per-column update shorter (the panel's critical path), more groups cost only polling threads.
+// ADILAB_LU_PANEL_ROWS overrides it (a tuning knob for the bench, like ADILAB_LU_PHASES).
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -57,6 +58,7 @@ public:
             trsm_ = p.find("trsm") != std::string::npos;
             gemm_ = p.find("gemm") != std::string::npos;
         }
+        if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS")) rows_min_ = std::max(1, std::atoi(rows));
     }
     std::string name() const override { return "gpu-blocked"; }
 
@@ -108,7 +110,7 @@ public:
             const int m = n - k0;
             const int groups_needed = (m + rows_max - 1) / rows_max;
             const int groups = std::max(groups_needed,
-                                        std::min(groups_max, (m + kPanelRowsMin - 1) / kPanelRowsMin));
+                                        std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
             if (groups <= groups_max && panel_) {
                 panel.use();
                 panel.set("n", n);
@@ -177,6 +179,7 @@ private:
     int block_;
     TrailingUpdate update_;
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
+    int rows_min_ = kPanelRowsMin;                     // ADILAB_LU_PANEL_ROWS
     gl::Buffer headers_;  // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;   // ... and their rows
     gl::Buffer origin_;   // where each panel row came from (n ints)
