@@ -6,6 +6,8 @@
 // Rows: name, n, block, median_ms, gflops (2/3 n^3 / time), factor_residual
 // (||PA - LU||_inf / ||A||_inf: exact up to n = 1024, else a 4-probe estimate, see the notes),
 // solve_residual (||Ax - b||_inf / (||A||_inf ||x||_inf)), speedup_vs_unblocked.
+#include "solvers/lu/lu.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,7 +21,6 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
-#include "solvers/lu/lu.hpp"
 #include "solvers/reference/lu.hpp"
 
 namespace adilab::bench {
@@ -79,9 +80,10 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                    : std::vector<long long>{};
     for (long long n : sizes)
         if (n * n * 4 > ctx.device.max_storage_block_bytes)
-            throw Error("--sizes " + std::to_string(n) + ": an n x n float matrix exceeds the largest "
-                        "storage block (" + std::to_string(ctx.device.max_storage_block_bytes >> 20) +
-                        " MiB)");
+            throw Error("--sizes " + std::to_string(n) +
+                        ": an n x n float matrix exceeds the largest "
+                        "storage block (" +
+                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
     std::vector<std::string> impls = args.get_list("impl", {"all"});
     if (std::find(impls.begin(), impls.end(), "all") != impls.end()) {
         if (impls.size() > 1) throw cli::UsageError("--impl: 'all' cannot be combined with names");
@@ -93,14 +95,17 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     for (const std::string& name : impls)
         if (!info.count(name)) {
             std::string known;
-            for (const lu::VariantInfo& v : lu::variants()) known += (known.empty() ? "" : ", ") + v.name;
-            throw cli::UsageError("--impl: unknown variant '" + name + "' (available: all, " + known + ")");
+            for (const lu::VariantInfo& v : lu::variants())
+                known += (known.empty() ? "" : ", ") + v.name;
+            throw cli::UsageError("--impl: unknown variant '" + name + "' (available: all, " +
+                                  known + ")");
         }
     std::vector<long long> blocks = args.get_int_list("block", {32, 64}, 1, 1 << 20);
     for (long long b : blocks) {
         auto ok = lu::supported_blocks();
         if (std::find(ok.begin(), ok.end(), b) == ok.end())
-            throw cli::UsageError("--block: " + std::to_string(b) + " is not supported (use 8, 16, 32 or 64)");
+            throw cli::UsageError("--block: " + std::to_string(b) +
+                                  " is not supported (use 8, 16, 32 or 64)");
     }
     std::vector<lu::TrailingUpdate> updates;
     for (const std::string& u : args.get_list("update", {"own"})) {
@@ -139,7 +144,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     std::set<std::string> skipped;
     for (Problem& problem : problems) {
         const int n = problem.n;
-        if (problem.matrix.empty()) problem.matrix = random_matrix(n, 1000u + static_cast<unsigned>(n));
+        if (problem.matrix.empty())
+            problem.matrix = random_matrix(n, 1000u + static_cast<unsigned>(n));
         gl::Buffer original = gl::Buffer::from(problem.matrix);
         std::vector<float> rhs(static_cast<std::size_t>(n));
         {
@@ -152,12 +158,13 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         for (const Job& job : jobs) {
             ctx.check_cancelled();
             const std::string what = job.impl +
-                                     (job.block ? " block " + std::to_string(job.block) + " update " +
-                                                      lu::to_string(job.update)
+                                     (job.block ? " block " + std::to_string(job.block) +
+                                                      " update " + lu::to_string(job.update)
                                                 : "") +
                                      ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
-            if ((job.impl == "gpu-unblocked" && n > unblocked_max) || (job.impl == "cpu" && n > cpu_max)) {
+            if ((job.impl == "gpu-unblocked" && n > unblocked_max) ||
+                (job.impl == "cpu" && n > cpu_max)) {
                 skipped.insert(job.impl + " above n = " +
                                std::to_string(job.impl == "cpu" ? cpu_max : unblocked_max));
                 continue;
@@ -166,7 +173,9 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             lu::Factors f = lu::Factors::upload(problem.matrix, n);
             const bool on_gpu = info[job.impl].on_gpu;
             // Slow runs get fewer repeats: the unblocked and CPU baselines at large n.
-            const int runs = (!on_gpu || job.impl == "gpu-unblocked") && n >= 2048 ? std::min(repeats, 3) : repeats;
+            const int runs = (!on_gpu || job.impl == "gpu-unblocked") && n >= 2048
+                                 ? std::min(repeats, 3)
+                                 : repeats;
             std::vector<double> samples;
             gl::GpuTimer timer;
             for (int r = -1; r < runs; ++r) {  // r = -1: warm-up (compiles, allocations)
@@ -184,7 +193,9 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                     solver->factor(f);
                     gl::finish();
                     const auto end = std::chrono::steady_clock::now();
-                    if (r >= 0) samples.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+                    if (r >= 0)
+                        samples.push_back(
+                            std::chrono::duration<double, std::milli>(end - start).count());
                 }
             }
             const double ms = gl::median(samples);
@@ -200,8 +211,9 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             const std::vector<float> lu_values = f.values.read_all<float>();
             const std::vector<int> pivots = f.pivots.read_all<int>();
             const double factor_residual =
-                n <= kExactResidualMax ? reference::factor_residual(problem.matrix, lu_values, n, pivots)
-                                       : reference::factor_residual_estimate(problem.matrix, lu_values, n, pivots);
+                n <= kExactResidualMax
+                    ? reference::factor_residual(problem.matrix, lu_values, n, pivots)
+                    : reference::factor_residual_estimate(problem.matrix, lu_values, n, pivots);
             estimated = estimated || n > kExactResidualMax;
             Row row;
             row.set("name", job.impl).set("n", n);
@@ -222,14 +234,17 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             } else {
                 x.poison();
                 lu::solve(f, b, x);
-                row.set("solve_residual", reference::solve_residual(problem.matrix, n, x.read_all<float>(), rhs));
+                row.set("solve_residual",
+                        reference::solve_residual(problem.matrix, n, x.read_all<float>(), rhs));
                 if (job.impl == "gpu-blocked" || problem.label != "random") {
                     const lu::Determinant d = lu::determinant(f);
                     row.set("det_sign", d.sign).set("log_abs_det", d.log_abs);
                 }
             }
-            if (unblocked_ms > 0 && job.impl != "gpu-unblocked") row.set("speedup_vs_unblocked", unblocked_ms / ms);
-            else row.set("speedup_vs_unblocked", Value{});
+            if (unblocked_ms > 0 && job.impl != "gpu-unblocked")
+                row.set("speedup_vs_unblocked", unblocked_ms / ms);
+            else
+                row.set("speedup_vs_unblocked", Value{});
             if (problem.label != "random") row.set("matrix", problem.label);
             report.rows.push_back(row);
         }
@@ -239,9 +254,11 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         report.notes.push_back("factor_residual above n = " + std::to_string(kExactResidualMax) +
                                " is an estimate: max over 4 random +-1 vectors v of "
                                "||(PA - LU) v||_inf / (||A||_inf ||v||_inf)");
-    for (const std::string& s : skipped) report.notes.push_back("skipped: " + s + " (see --unblocked-max, --cpu-max)");
-    report.notes.push_back("paper (seed 003): blocked is 7-9x faster than unblocked on Tesla C1060/C2075, "
-                           "n = 1024..4096; compare speedup_vs_unblocked");
+    for (const std::string& s : skipped)
+        report.notes.push_back("skipped: " + s + " (see --unblocked-max, --cpu-max)");
+    report.notes.push_back(
+        "paper (seed 003): blocked is 7-9x faster than unblocked on Tesla C1060/C2075, "
+        "n = 1024..4096; compare speedup_vs_unblocked");
     ctx.out << format_table(report.rows, {{"name"},
                                           {"n"},
                                           {"block"},
@@ -257,17 +274,20 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_lu_benchmark() {
-    return {"lu",
-            "LU decomposition with partial pivoting (seed 003): unblocked vs blocked, solve, residuals",
-            {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
-             {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
-             {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
-             {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default own)"},
-             {"mtx", "FILE", "factor this Matrix Market file (real, square) instead of random matrices"},
-             {"repeats", "N", "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
-             {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},
-             {"cpu-max", "N", "largest n for the cpu variant (default 1024)"}},
-            run_lu};
+    return {
+        "lu",
+        "LU decomposition with partial pivoting (seed 003): unblocked vs blocked, solve, residuals",
+        {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
+         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
+         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
+         {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default own)"},
+         {"mtx", "FILE",
+          "factor this Matrix Market file (real, square) instead of random matrices"},
+         {"repeats", "N",
+          "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
+         {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},
+         {"cpu-max", "N", "largest n for the cpu variant (default 1024)"}},
+        run_lu};
 }
 
 }  // namespace adilab::bench

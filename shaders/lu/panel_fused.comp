@@ -62,7 +62,7 @@ int slot(int parity, int s) { return parity * (GROUPS_MAX + 1) + s; }
 
 // Reduces every invocation's candidate (|value|, row, slot) to the group's best: the largest
 // |value|, then the smallest row. The result is in best_abs, best_row, best_slot for everyone.
-// With subgroups: shuffles within each subgroup, then one invocation over the subgroups' bests
+// With subgroups: shuffles within each subgroup, then within the first over the subgroups' bests
 // (2 barriers); without (llvmpipe): a tree over shared memory (log2(WG_SIZE) barriers).
 shared float best_abs;
 shared int best_row;
@@ -77,7 +77,8 @@ shared float sub_abs[WG_SIZE];
 shared int sub_row[WG_SIZE];
 shared int sub_slot[WG_SIZE];
 
-void reduce_candidates(int t, float v, int row, int slot) {
+// The best of (v, row, slot) over the invocations of this subgroup, in every one of them.
+void subgroup_best(inout float v, inout int row, inout int slot) {
     for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
         float o = subgroupShuffleXor(v, offset);
         int o_row = subgroupShuffleXor(row, offset);
@@ -88,23 +89,32 @@ void reduce_candidates(int t, float v, int row, int slot) {
             slot = o_slot;
         }
     }
+}
+
+void reduce_candidates(int t, float v, int row, int slot) {
+    subgroup_best(v, row, slot);
     if (subgroupElect()) {
         sub_abs[gl_SubgroupID] = v;
         sub_row[gl_SubgroupID] = row;
         sub_slot[gl_SubgroupID] = slot;
     }
     barrier();
-    if (t == 0) {
-        for (uint s = 1u; s < gl_NumSubgroups; ++s) {
-            if (better(sub_abs[s], sub_row[s], v, row)) {
-                v = sub_abs[s];
-                row = sub_row[s];
-                slot = sub_slot[s];
+    if (gl_SubgroupID == 0u) {  // the subgroups' bests, reduced by the first subgroup
+        float w = -2.0;
+        int w_row = 0x7fffffff, w_slot = 0;
+        for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {
+            if (better(sub_abs[s], sub_row[s], w, w_row)) {
+                w = sub_abs[s];
+                w_row = sub_row[s];
+                w_slot = sub_slot[s];
             }
         }
-        best_abs = v;
-        best_row = row;
-        best_slot = slot;
+        subgroup_best(w, w_row, w_slot);
+        if (subgroupElect()) {
+            best_abs = w;
+            best_row = w_row;
+            best_slot = w_slot;
+        }
     }
     barrier();
 }
@@ -176,15 +186,18 @@ void main() {
         const int local_best = best_row - row_begin;
         const bool has_candidate = best_row < n;
         if (t < width && has_candidate)
-            values[slot(parity, g) * NB + t] = uvec2(floatBitsToUint(rows[local_best * NB + t]), epoch);
+            values[slot(parity, g) * NB + t] =
+                uvec2(floatBitsToUint(rows[local_best * NB + t]), epoch);
         if (t == 0)
             headers[slot(parity, g)] = uvec4(floatBitsToUint(best_abs), uint(best_row),
                                              uint(has_candidate ? label[local_best] : -1), epoch);
         if (own_d) {
             if (t < width)
-                values[slot(parity, GROUPS_MAX) * NB + t] = uvec2(floatBitsToUint(rows[(d - row_begin) * NB + t]), epoch);
+                values[slot(parity, GROUPS_MAX) * NB + t] =
+                    uvec2(floatBitsToUint(rows[(d - row_begin) * NB + t]), epoch);
             if (t == 0)
-                headers[slot(parity, GROUPS_MAX)] = uvec4(0u, uint(d), uint(label[d - row_begin]), epoch);
+                headers[slot(parity, GROUPS_MAX)] =
+                    uvec4(0u, uint(d), uint(label[d - row_begin]), epoch);
         }
         // 2. Everyone's candidates, once they are out; the same winner in every group.
         float c_abs = -1.0;
@@ -247,14 +260,16 @@ void main() {
         // skipped (no division by zero). `pivot` is the same in the whole group.
         const int first = max(d + 1 - row_begin, 0);
         if (pivot != 0.0)
-            for (int r = first + t; r < count; r += WG_SIZE) rows[r * NB + j] = rows[r * NB + j] / pivot;
+            for (int r = first + t; r < count; r += WG_SIZE)
+                rows[r * NB + j] = rows[r * NB + j] / pivot;
         barrier();
         // Thread t keeps column t % NB (NB divides WG_SIZE): no integer division in the loop,
         // consecutive threads on consecutive banks.
         const int c = t % NB;
         if (pivot != 0.0 && c > j && c < width) {
             const float u = pivot_row[c];
-            for (int r = first + t / NB; r < count; r += WG_SIZE / NB) rows[r * NB + c] -= rows[r * NB + j] * u;
+            for (int r = first + t / NB; r < count; r += WG_SIZE / NB)
+                rows[r * NB + c] -= rows[r * NB + j] * u;
         }
         barrier();
     }

@@ -50,7 +50,8 @@ void main() {
         next_u[h] = u_k < width ? load4(k0 + u_k, tile_col + u_col + 4 * h, n) : vec4(0.0);
     }
 
-    vec4 acc[16];  // [half_r * 8 + half_c * 4 + i]: row half_r*64 + ty*4 + i, columns half_c*64 + tx*4..
+    // acc[half_r * 8 + half_c * 4 + i]: row half_r*64 + ty*4 + i, columns half_c*64 + tx*4 + 0..3.
+    vec4 acc[16];
     for (int half_r = 0; half_r < 2; ++half_r)
         for (int i = 0; i < 4; ++i)
             for (int half_c = 0; half_c < 2; ++half_c)
@@ -59,7 +60,8 @@ void main() {
 
     for (int kc = 0; kc < width; kc += KC) {
         for (int h = 0; h < 2; ++h) {
-            for (int e = 0; e < 4; ++e) lower_t[l_k + 4 * h + e][l_row >> 2][l_row & 3] = next_l[h][e];
+            for (int e = 0; e < 4; ++e)
+                lower_t[l_k + 4 * h + e][l_row >> 2][l_row & 3] = next_l[h][e];
             upper[u_k][(u_col >> 2) + h] = next_u[h];
         }
         barrier();

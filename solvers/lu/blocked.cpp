@@ -5,11 +5,11 @@
 //      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
 //      memory and exchange their pivot candidates through epoch-tagged slots once per column
 //      (no dispatch, no counter barrier; panel_fused.comp says how). Groups get at least 32
-//      rows each, up to 128 groups: the per-column update is the panel's critical path. The paper's way (a few dispatches per column,
-//      pivot_column.comp + rank1_update.comp limited to the panel) is the fallback where the
-//      fused panel cannot run: on a software renderer (work groups run one after another there,
-//      so only a single-group panel is safe) when the panel does not fit one group, and on any
-//      GPU when it would need more than 128 groups.
+//      rows each, up to 128 groups: the per-column update is the panel's critical path. The paper's
+//      way (a few dispatches per column, pivot_column.comp + rank1_update.comp limited to the
+//      panel) is the fallback where the fused panel cannot run: on a software renderer (work groups
+//      run one after another there, so only a single-group panel is safe) when the panel does not
+//      fit one group, and on any GPU when it would need more than 128 groups.
 //   2. the panel's row interchanges applied to all other columns, fused with the triangular
 //      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
 //   3. the trailing update A22 -= L21 U12: shaders/lu/trailing_gemm.comp (128 x 128 tiles, 8 x 8
@@ -29,8 +29,8 @@
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/lu/lu.hpp"
-#include "solvers/matmul/matmul.hpp"
 #include "solvers/lu/variants.hpp"
+#include "solvers/matmul/matmul.hpp"
 
 namespace adilab::lu {
 
@@ -40,7 +40,8 @@ constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
 // Rows per panel group below which more groups stop paying: fewer rows per group make the
 // per-column update shorter (the panel's critical path), more groups cost only polling threads.
-// ADILAB_LU_PANEL_ROWS overrides it (a tuning knob for the bench, like ADILAB_LU_PHASES).
+// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_SUBGROUPS=0 turns the panel's subgroup reductions
+// off (tuning knobs for the bench, like ADILAB_LU_PHASES).
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -50,7 +51,7 @@ bool is_software(const gl::DeviceInfo& info) {
 }
 
 class BlockedSolver final : public Solver {
-public:
+  public:
     BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
         if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
             const std::string p = phases;
@@ -58,7 +59,10 @@ public:
             trsm_ = p.find("trsm") != std::string::npos;
             gemm_ = p.find("gemm") != std::string::npos;
         }
-        if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS")) rows_min_ = std::max(1, std::atoi(rows));
+        if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS"))
+            rows_min_ = std::max(1, std::atoi(rows));
+        if (const char* sub = std::getenv("ADILAB_LU_SUBGROUPS"))
+            subgroups_ = std::string(sub) != "0";
     }
     std::string name() const override { return "gpu-blocked"; }
 
@@ -67,16 +71,18 @@ public:
         const std::string nb = std::to_string(block_);
         // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
-        const int rows_max = std::max(1, (shared_bytes - 3 * 4 * kPanelWorkGroup - 8 * block_ - 256) /
-                                             (4 * block_ + 4));  // a row and its label
+        const int rows_max =
+            std::max(1, (shared_bytes - 3 * 4 * kPanelWorkGroup - 8 * block_ - 256) /
+                            (4 * block_ + 4));  // a row and its label
         const int groups_max = is_software(info) ? 1 : kGroupsMax;
         const gl::Program& panel = gl::compute_program(
             "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(kPanelWorkGroup)},
                                     {"NB", nb},
                                     {"ROWS_MAX", std::to_string(rows_max)},
                                     {"GROUPS_MAX", std::to_string(kGroupsMax)},
-                                    {"SUBGROUPS", info.subgroups ? "1" : "0"}});
-        const gl::Program& pivot = gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
+                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"}});
+        const gl::Program& pivot =
+            gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
         const gl::Program& swap_trsm = gl::compute_program("lu/swap_trsm.comp", {{"NB", nb}});
@@ -109,8 +115,8 @@ public:
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups_needed = (m + rows_max - 1) / rows_max;
-            const int groups = std::max(groups_needed,
-                                        std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
+            const int groups =
+                std::max(groups_needed, std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
             if (groups <= groups_max && panel_) {
                 panel.use();
                 panel.set("n", n);
@@ -175,14 +181,15 @@ public:
         }
     }
 
-private:
+  private:
     int block_;
     TrailingUpdate update_;
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
-    int rows_min_ = kPanelRowsMin;                     // ADILAB_LU_PANEL_ROWS
-    gl::Buffer headers_;  // the panel groups' candidates (panel_fused.comp) ...
-    gl::Buffer values_;   // ... and their rows
-    gl::Buffer origin_;   // where each panel row came from (n ints)
+    int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
+    bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
+    gl::Buffer headers_;     // the panel groups' candidates (panel_fused.comp) ...
+    gl::Buffer values_;      // ... and their rows
+    gl::Buffer origin_;      // where each panel row came from (n ints)
 };
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace adilab::lu {
 namespace {
 
 class CpuSolver final : public Solver {
-public:
+  public:
     std::string name() const override { return "cpu"; }
     void factor(Factors& f) override {
         std::vector<float> a = f.values.read_all<float>();
@@ -27,6 +27,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_cpu_solver() { return std::make_unique<CpuSolver>(); }
+std::unique_ptr<Solver> make_cpu_solver() {
+    return std::make_unique<CpuSolver>();
+}
 
 }  // namespace adilab::lu

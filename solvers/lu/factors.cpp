@@ -30,9 +30,10 @@ void Factors::load(const gl::Buffer& matrix) {
 std::optional<int> singular_column(const Factors& f) {
     const std::vector<int> status = f.status.read<int>(2);
     if (status[1] != 0)
-        throw Error("LU: the one-dispatch panel's work groups did not all run at once (a grid "
-                    "barrier timed out), so the factors are wrong; this GPU cannot run gpu-blocked's "
-                    "fused panel");
+        throw Error(
+            "LU: the one-dispatch panel's work groups did not all run at once (a grid "
+            "barrier timed out), so the factors are wrong; this GPU cannot run gpu-blocked's "
+            "fused panel");
     if (status[0] < f.n) return status[0];
     return std::nullopt;
 }

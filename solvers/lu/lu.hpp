@@ -27,9 +27,9 @@ namespace adilab::lu {
 // A matrix on the GPU and, after factor(), its factors.
 struct Factors {
     int n = 0;
-    gl::Buffer values;   // n*n floats: the matrix, then packed L\U
-    gl::Buffer pivots;   // n ints
-    gl::Buffer status;   // 2 ints: first zero-pivot column (n if none), failure flag
+    gl::Buffer values;  // n*n floats: the matrix, then packed L\U
+    gl::Buffer pivots;  // n ints
+    gl::Buffer status;  // 2 ints: first zero-pivot column (n if none), failure flag
 
     // Allocates for an n x n matrix and uploads `matrix` (row-major, n*n).
     static Factors upload(std::span<const float> matrix, int n);
@@ -38,7 +38,7 @@ struct Factors {
 };
 
 class Solver {
-public:
+  public:
     virtual ~Solver() = default;
     virtual std::string name() const = 0;
     // Factors f.values in place and writes f.pivots and f.status. GPU variants enqueue work only:
@@ -82,9 +82,9 @@ std::optional<int> singular_column(const Factors& f);
 void solve(const Factors& f, const gl::Buffer& b, gl::Buffer& x);
 
 struct Determinant {
-    int sign = 1;            // +1, -1, or 0 when singular
-    double log_abs = 0.0;    // log|det A|; -inf when singular. Use it for large n.
-    double value() const;    // sign * exp(log_abs): +-inf if it overflows a double, never NaN
+    int sign = 1;          // +1, -1, or 0 when singular
+    double log_abs = 0.0;  // log|det A|; -inf when singular. Use it for large n.
+    double value() const;  // sign * exp(log_abs): +-inf if it overflows a double, never NaN
 };
 // Reduced on the GPU (sum of log|U(k,k)|, sign from U's diagonal and the interchanges); reads
 // back three numbers.

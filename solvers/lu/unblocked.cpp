@@ -18,10 +18,11 @@ namespace adilab::lu {
 namespace {
 
 class UnblockedSolver final : public Solver {
-public:
+  public:
     std::string name() const override { return "gpu-unblocked"; }
     void factor(Factors& f) override {
-        const gl::Program& pivot = gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
+        const gl::Program& pivot =
+            gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const int n = f.n;
         f.values.bind_storage(0);
@@ -49,6 +50,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_unblocked_solver() { return std::make_unique<UnblockedSolver>(); }
+std::unique_ptr<Solver> make_unblocked_solver() {
+    return std::make_unique<UnblockedSolver>();
+}
 
 }  // namespace adilab::lu

@@ -26,7 +26,8 @@ LuReport<T> lu_factor(std::span<T> a, int n, std::span<int> pivots) {
             }
         }
         if (n - k > 1 && best > 0)
-            report.min_pivot_gap = std::min(report.min_pivot_gap, double(best - second) / double(best));
+            report.min_pivot_gap =
+                std::min(report.min_pivot_gap, double(best - second) / double(best));
         pivots[k] = p;
         if (p != k)
             for (int j = 0; j < n; ++j) std::swap(at(k, j), at(p, j));
@@ -197,7 +198,8 @@ double solve_residual(std::span<const float> a, int n, std::span<const float> x,
 
 template LuReport<double> lu_factor<double>(std::span<double>, int, std::span<int>);
 template LuReport<float> lu_factor<float>(std::span<float>, int, std::span<int>);
-template void lu_solve<double>(std::span<const double>, int, std::span<const int>, std::span<double>);
+template void lu_solve<double>(std::span<const double>, int, std::span<const int>,
+                               std::span<double>);
 template void lu_solve<float>(std::span<const float>, int, std::span<const int>, std::span<float>);
 template Determinant lu_determinant<double>(std::span<const double>, int, std::span<const int>);
 template Determinant lu_determinant<float>(std::span<const float>, int, std::span<const int>);

@@ -71,18 +71,21 @@ TEST(LuBench, FactorsAMatrixMarketFileAndReportsResidualsAndSingularity) {
     write_text(folder + "/perm.mtx",
                "%%MatrixMarket matrix coordinate real general\n% a comment\n3 3 4\n"
                "1 2 2.0\n2 3 3.0\n3 1 4.0\n3 3 0.5\n");
-    auto r = run_adilab("--bench lu --mtx " + folder + "/perm.mtx --impl all --block 8 --repeats 1 "
-                        "--report " + folder + "/perm.json");
+    auto r = run_adilab("--bench lu --mtx " + folder +
+                        "/perm.mtx --impl all --block 8 --repeats 1 "
+                        "--report " +
+                        folder + "/perm.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string json = read_text(folder + "/perm.json");
-    for (const char* key : {"\"name\": \"gpu-blocked\"", "\"name\": \"gpu-unblocked\"", "\"name\": \"cpu\"",
-                            "\"factor_residual\"", "\"solve_residual\"", "\"speedup_vs_unblocked\"",
-                            "\"matrix\": \"perm.mtx\"", "\"det_sign\""})
+    for (const char* key : {"\"name\": \"gpu-blocked\"", "\"name\": \"gpu-unblocked\"",
+                            "\"name\": \"cpu\"", "\"factor_residual\"", "\"solve_residual\"",
+                            "\"speedup_vs_unblocked\"", "\"matrix\": \"perm.mtx\"", "\"det_sign\""})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     // A singular array file (second column zero): said, and no solve.
     write_text(folder + "/singular.mtx",
                "%%MatrixMarket matrix array real general\n2 2\n1\n2\n0\n0\n");
-    r = run_adilab("--bench lu --mtx " + folder + "/singular.mtx --impl gpu-blocked --block 8 --repeats 1");
+    r = run_adilab("--bench lu --mtx " + folder +
+                   "/singular.mtx --impl gpu-blocked --block 8 --repeats 1");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("singular (zero pivot in column 1)"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;

@@ -25,7 +25,7 @@ TEST(LuReference, FactorsAKnownMatrixWithPivoting) {
     EXPECT_NEAR(a[3], 1.0 / 7, 1e-15);
     EXPECT_NEAR(a[6], 4.0 / 7, 1e-15);
     EXPECT_NEAR(a[0], 7.0, 0.0);
-    EXPECT_NEAR(a[4], 2 - 8.0 / 7, 1e-15);             // U(1,1) = 6/7
+    EXPECT_NEAR(a[4], 2 - 8.0 / 7, 1e-15);                 // U(1,1) = 6/7
     EXPECT_NEAR(a[7], (5 - 32.0 / 7) / (6.0 / 7), 1e-15);  // L(2,1) = 1/2
     const reference::Determinant d = reference::lu_determinant<double>(a, 3, pivots);
     EXPECT_NEAR(d.value(), -3.0, 1e-12);  // det A = -3
@@ -61,7 +61,8 @@ TEST(LuReference, SolveAndResidualsOnARandomMatrix) {
     EXPECT_GT(estimate, factor / 100);
     // Wilkinson's bound holds: ||PA - LU|| <= gamma_n || |L||U| || / ||A||.
     const double u = 0x1p-24;
-    EXPECT_LE(factor, n * u / (1 - n * u) * reference::abs_lu_norm_inf(lu, n) / reference::norm_inf(a, n));
+    EXPECT_LE(factor,
+              n * u / (1 - n * u) * reference::abs_lu_norm_inf(lu, n) / reference::norm_inf(a, n));
 }
 
 TEST(LuReference, SingularColumnIsReportedAndNothingIsNaN) {

@@ -21,7 +21,9 @@ namespace {
 constexpr double kUnit = 0x1p-24;  // fp32 unit roundoff u
 
 // gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability of Numerical Algorithms, §3.1).
-double gamma(int k) { return k * kUnit / (1.0 - k * kUnit); }
+double gamma(int k) {
+    return k * kUnit / (1.0 - k * kUnit);
+}
 
 std::vector<float> random_matrix(int n, unsigned seed) {
     std::mt19937 rng(seed);
@@ -296,7 +298,8 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
         const reference::Determinant dr = reference::lu_determinant<float>(r.lu, m, r.pivots);
         EXPECT_EQ(dg.sign, dr.sign);
         double max_log = 0;
-        for (int k = 0; k < m; ++k) max_log = std::max(max_log, std::abs(std::log(std::abs(double(r.lu[k * m + k])))));
+        for (int k = 0; k < m; ++k)
+            max_log = std::max(max_log, std::abs(std::log(std::abs(double(r.lu[k * m + k])))));
         EXPECT_NEAR(dg.log_abs, dr.log_abs, m * (max_log + 1.0) * 0x1p-22);
         EXPECT_FALSE(std::isnan(dg.value()));
     }
