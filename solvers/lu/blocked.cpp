@@ -40,8 +40,8 @@ constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
 // Rows per panel group below which more groups stop paying: fewer rows per group make the
 // per-column update shorter (the panel's critical path), more groups cost only polling threads.
-// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_SUBGROUPS=0 turns the panel's subgroup reductions
-// off (tuning knobs for the bench, like ADILAB_LU_PHASES).
+// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG the group size, ADILAB_LU_SUBGROUPS=0 turns
+// the panel's subgroup reductions off (tuning knobs for the bench, like ADILAB_LU_PHASES).
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -71,12 +71,11 @@ class BlockedSolver final : public Solver {
         const std::string nb = std::to_string(block_);
         // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
-        const int rows_max =
-            std::max(1, (shared_bytes - 3 * 4 * kPanelWorkGroup - 8 * block_ - 256) /
-                            (4 * block_ + 4));  // a row and its label
+        const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
+                                             (4 * block_ + 4));  // a row and its label
         const int groups_max = is_software(info) ? 1 : kGroupsMax;
         const gl::Program& panel = gl::compute_program(
-            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(kPanelWorkGroup)},
+            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
                                     {"NB", nb},
                                     {"ROWS_MAX", std::to_string(rows_max)},
                                     {"GROUPS_MAX", std::to_string(kGroupsMax)},
@@ -186,6 +185,7 @@ class BlockedSolver final : public Solver {
     TrailingUpdate update_;
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
+    int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     gl::Buffer headers_;     // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;      // ... and their rows
