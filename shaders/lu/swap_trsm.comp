@@ -9,7 +9,7 @@
 // swap's stores): `origin` (from the panel) says which row each panel row's content came from,
 // so a column reads all of its moved values at once, then writes them. Rows that move are the
 // panel's rows k0..k0+width-1 and the pivot rows below them.
-layout(local_size_x = 64) in;
+layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) buffer Matrix { float a[]; };
 layout(std430, binding = 1) readonly buffer Pivots { int pivots[]; };
@@ -26,11 +26,11 @@ shared int extra_source[NB];  // ... and where its new content comes from
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
-    for (int e = t; e < NB * NB; e += 64) {
+    for (int e = t; e < NB * NB; e += WG_SIZE) {
         int r = e / NB, c = e % NB;
         lower[e] = (r < width && c < r) ? a[(k0 + r) * n + k0 + c] : 0.0;
     }
-    for (int j = t; j < NB; j += 64) {
+    for (int j = t; j < NB; j += WG_SIZE) {
         source[j] = j < width ? origin[k0 + j] : k0 + j;
         const int p = j < width ? pivots[k0 + j] : -1;
         extra_row[j] = p >= k0 + width ? p : -1;

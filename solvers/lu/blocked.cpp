@@ -40,8 +40,9 @@ constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
 // Rows per panel group below which more groups stop paying: fewer rows per group make the
 // per-column update shorter (the panel's critical path), more groups cost only polling threads.
-// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG the group size, ADILAB_LU_SUBGROUPS=0 turns
-// the panel's subgroup reductions off (tuning knobs for the bench, like ADILAB_LU_PHASES).
+// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG the group sizes,
+// ADILAB_LU_SUBGROUPS=0 turns the panel's subgroup reductions off (tuning knobs for the bench, like
+// ADILAB_LU_PHASES).
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -84,7 +85,8 @@ class BlockedSolver final : public Solver {
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
-        const gl::Program& swap_trsm = gl::compute_program("lu/swap_trsm.comp", {{"NB", nb}});
+        const gl::Program& swap_trsm = gl::compute_program(
+            "lu/swap_trsm.comp", {{"NB", nb}, {"WG_SIZE", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
@@ -146,19 +148,21 @@ class BlockedSolver final : public Solver {
                                  static_cast<unsigned>((rows + 15) / 16));
                     gl::memory_barrier(gl::Barrier::storage);
                 }
-                origin.use();
-                origin.set("n", n);
-                origin.set("k0", k0);
-                origin.set("width", width);
-                gl::dispatch(1);
-                gl::memory_barrier(gl::Barrier::storage);
+                if (panel_) {
+                    origin.use();
+                    origin.set("n", n);
+                    origin.set("k0", k0);
+                    origin.set("width", width);
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
             }
             if (trsm_ && n > width) {
                 swap_trsm.use();
                 swap_trsm.set("n", n);
                 swap_trsm.set("k0", k0);
                 swap_trsm.set("width", width);
-                gl::dispatch(static_cast<unsigned>((n - width + 63) / 64));
+                gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
                 gl::memory_barrier(gl::Barrier::storage);
             }
             const int rest = n - k0 - width;
@@ -186,6 +190,7 @@ class BlockedSolver final : public Solver {
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
+    int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     gl::Buffer headers_;     // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;      // ... and their rows
