@@ -167,7 +167,16 @@ void main() {
     for (int r = t; r < count; r += WG_SIZE) label[r] = row_begin + r;
     barrier();
 
+#if DEFERRED_SCALE
+    int scale_column = -1, scale_first = 0;  // the previous column's scaling, still to do
+    float scale_pivot = 1.0;
+#endif
     for (int j = 0; j < width; ++j) {
+#if DEFERRED_SCALE
+        if (scale_column >= 0)
+            for (int r = scale_first + t; r < count; r += WG_SIZE)
+                rows[r * NB + scale_column] = rows[r * NB + scale_column] / scale_pivot;
+#endif
         const int d = k0 + j;  // the diagonal row of this column
         const int parity = j & 1;
         const uint epoch = uint(epoch_base + j);
@@ -219,6 +228,58 @@ void main() {
         reduce_candidates(t, c_abs, c_row, t);  // best_slot: the winning group
         if (abandoned) return;
         const int p = best_row;
+        const bool own_p = p >= row_begin && p < row_begin + count;
+#if DEFERRED_SCALE
+        // 3. The winner's row, and the interchange by the invocations that fetched the values
+        //    (no barrier in between); only the winner's owner needs the diagonal row.
+        if (t < width) {
+            const int at = slot(parity, best_slot) * NB + t;
+            uvec2 v = values[at];
+            uint spins = 0u;
+            while (v.y != epoch && ++spins < SPIN_LIMIT) v = values[at];
+            const float u = uintBitsToFloat(v.x);
+            pivot_row[t] = u;
+            if (p != d) {
+                if (own_d) rows[(d - row_begin) * NB + t] = u;
+                if (own_p) {
+                    const int at_d = slot(parity, GROUPS_MAX) * NB + t;
+                    uvec2 w = values[at_d];
+                    uint spins_d = 0u;
+                    while (w.y != epoch && ++spins_d < SPIN_LIMIT) w = values[at_d];
+                    rows[(p - row_begin) * NB + t] = uintBitsToFloat(w.x);
+                }
+            }
+        }
+        if (own_p && p != d && t == 0) {  // the invocation that writes it when one group owns both
+            uvec4 h = headers[slot(parity, GROUPS_MAX)];
+            uint spins = 0u;
+            while (h.w != epoch && ++spins < SPIN_LIMIT) h = headers[slot(parity, GROUPS_MAX)];
+            label[p - row_begin] = int(h.z);
+        }
+        // The winner's label: the invocation that read the winning header has it.
+        if (t < groups && t == best_slot && own_d) label[d - row_begin] = c_label;
+        barrier();
+        const float pivot = pivot_row[j];
+        if (g == 0 && t == 0) {
+            pivots[d] = p;
+            if (pivot == 0.0) atomicMin(first_singular, d);
+        }
+        // 4. The rank-1 update, each invocation dividing by the pivot itself (the same division,
+        //    so the same multiplier); column j keeps a(i,j) until the next column's first phase
+        //    scales it, so nobody waits here for the scaling. A zero pivot means the column is
+        //    all zero below d: nothing is updated or scaled (no division by zero).
+        const int first = max(d + 1 - row_begin, 0);
+        const int c = t % NB;  // NB divides WG_SIZE: no integer division in the loop
+        if (pivot != 0.0 && c > j && c < width) {
+            const float u = pivot_row[c];
+            for (int r = first + t / NB; r < count; r += WG_SIZE / NB)
+                rows[r * NB + c] -= (rows[r * NB + j] / pivot) * u;
+        }
+        barrier();
+        scale_column = pivot != 0.0 ? j : -1;
+        scale_first = first;
+        scale_pivot = pivot;
+#else
         if (t < width) {
             const int at = slot(parity, best_slot) * NB + t;
             uvec2 v = values[at];
@@ -226,7 +287,6 @@ void main() {
             while (v.y != epoch && ++spins < SPIN_LIMIT) v = values[at];
             pivot_row[t] = uintBitsToFloat(v.x);
         }
-        const bool own_p = p >= row_begin && p < row_begin + count;
         if (own_p && p != d) {  // only the winner's owner needs the diagonal row
             if (t < width) {
                 const int at = slot(parity, GROUPS_MAX) * NB + t;
@@ -272,8 +332,15 @@ void main() {
                 rows[r * NB + c] -= rows[r * NB + j] * u;
         }
         barrier();
+#endif
     }
 
+#if DEFERRED_SCALE
+    if (scale_column >= 0)
+        for (int r = scale_first + t; r < count; r += WG_SIZE)
+            rows[r * NB + scale_column] = rows[r * NB + scale_column] / scale_pivot;
+    barrier();
+#endif
     for (int e = t; e < count * NB; e += WG_SIZE) {
         int r = e / NB, c = e % NB;
         if (c < width) a[(row_begin + r) * n + k0 + c] = rows[e];

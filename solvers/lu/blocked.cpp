@@ -40,9 +40,10 @@ constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
 // Rows per panel group below which more groups stop paying: fewer rows per group make the
 // per-column update shorter (the panel's critical path), more groups cost only polling threads.
-// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG the group sizes,
-// ADILAB_LU_SUBGROUPS=0 turns the panel's subgroup reductions off (tuning knobs for the bench, like
-// ADILAB_LU_PHASES).
+// Tuning knobs for the bench (like ADILAB_LU_PHASES; defaults are the measured best):
+// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG set the group sizes,
+// ADILAB_LU_PANEL_V1=1 selects the panel loop without the deferred scaling, ADILAB_LU_SUBGROUPS=0
+// turns the panel's subgroup reductions off.
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -80,7 +81,8 @@ class BlockedSolver final : public Solver {
                                     {"NB", nb},
                                     {"ROWS_MAX", std::to_string(rows_max)},
                                     {"GROUPS_MAX", std::to_string(kGroupsMax)},
-                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"}});
+                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"}});
         const gl::Program& pivot =
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
@@ -191,10 +193,11 @@ class BlockedSolver final : public Solver {
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
-    bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    gl::Buffer headers_;     // the panel groups' candidates (panel_fused.comp) ...
-    gl::Buffer values_;      // ... and their rows
-    gl::Buffer origin_;      // where each panel row came from (n ints)
+    bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
+    bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
+    gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
+    gl::Buffer values_;           // ... and their rows
+    gl::Buffer origin_;           // where each panel row came from (n ints)
 };
 
 }  // namespace
