@@ -68,7 +68,7 @@ Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
 struct Job {
     std::string impl;
     int block = 0;  // 0: not blocked
-    lu::TrailingUpdate update = lu::TrailingUpdate::own;
+    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
 };
 
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
@@ -108,7 +108,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                   " is not supported (use 8, 16, 32 or 64)");
     }
     std::vector<lu::TrailingUpdate> updates;
-    for (const std::string& u : args.get_list("update", {"own"})) {
+    for (const std::string& u : args.get_list("update", {"matmul"})) {
         try {
             updates.push_back(lu::parse_trailing_update(u));
         } catch (const Error& e) {
@@ -285,7 +285,7 @@ Benchmark make_lu_benchmark() {
         {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
          {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
-         {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default own)"},
+         {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},
          {"repeats", "N",
