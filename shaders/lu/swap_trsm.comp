@@ -3,8 +3,9 @@
 // U12 = L11^-1 A12, L11 the panel's unit lower triangle (width x width).
 // One thread per column outside the panel, x along the row so that loads coalesce. Columns left
 // of the panel only take the interchanges (they hold L: LAPACK's laswp on the left), columns
-// right of it also the forward substitution, kept in registers (NB is a constant, the loops
-// unroll).
+// right of it also the forward substitution: in registers (NB is a constant, the loops may
+// unroll; measured 12 ms of 64 at n = 8192 on the H200, so probably spilled to local memory) or,
+// with SHARED_SOLVE (ADILAB_LU_TRSM=shared, not yet measured on a GPU), in shared memory.
 // The interchanges are not replayed one by one (each swap's loads would wait for the previous
 // swap's stores): `origin` (from the panel) says which row each panel row's content came from,
 // so a column reads all of its moved values at once, then writes them. Rows that move are the
@@ -23,6 +24,9 @@ shared float lower[NB * NB];  // L11, row-major, strictly lower part used
 shared int source[NB];        // row k0+j takes the content of row source[j]
 shared int extra_row[NB];     // pivot row below the panel's rows, or -1 ...
 shared int extra_source[NB];  // ... and where its new content comes from
+#if SHARED_SOLVE
+shared float x_block[NB * WG_SIZE];
+#endif
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
@@ -41,6 +45,24 @@ void main() {
     const int q = int(gl_GlobalInvocationID.x);
     if (q >= n - width) return;
     const int col = q < k0 ? q : q + width;
+#if SHARED_SOLVE
+    // The column lives in shared memory (x_block[j][t], consecutive invocations on consecutive
+    // banks) instead of a per-invocation array, which the compiler may put in local memory.
+    // Order matters, not barriers (each invocation works on its own column): every panel row is
+    // read before any is written; a pivot row below the panel takes the content of a panel row
+    // (the only rows whose content can leave for below), read before the panel rows are written.
+    for (int j = 0; j < width; ++j) x_block[j * WG_SIZE + t] = a[source[j] * n + col];
+    for (int j = 0; j < width; ++j)
+        if (extra_row[j] >= 0) a[extra_row[j] * n + col] = a[extra_source[j] * n + col];
+    if (col >= k0) {
+        for (int j = 1; j < width; ++j) {
+            float s = x_block[j * WG_SIZE + t];
+            for (int i = 0; i < j; ++i) s -= lower[j * NB + i] * x_block[i * WG_SIZE + t];
+            x_block[j * WG_SIZE + t] = s;
+        }
+    }
+    for (int j = 0; j < width; ++j) a[(k0 + j) * n + col] = x_block[j * WG_SIZE + t];
+#else
     float x[NB], moved[NB];
     for (int j = 0; j < NB; ++j) {
         x[j] = j < width ? a[source[j] * n + col] : 0.0;
@@ -57,4 +79,5 @@ void main() {
         if (j < width) a[(k0 + j) * n + col] = x[j];
         if (extra_row[j] >= 0) a[extra_row[j] * n + col] = moved[j];
     }
+#endif
 }

@@ -43,7 +43,8 @@ constexpr int kPanelWorkGroup = 512;
 // Tuning knobs for the bench (like ADILAB_LU_PHASES; defaults are the measured best):
 // ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG set the group sizes,
 // ADILAB_LU_PANEL_V1=1 selects the panel loop without the deferred scaling, ADILAB_LU_SUBGROUPS=0
-// turns the panel's subgroup reductions off.
+// turns the panel's subgroup reductions off, ADILAB_LU_TRSM=shared solves the block row in shared
+// memory (with ADILAB_LU_TRSM_WG=64, the default: 32 KiB at nb = 64).
 constexpr int kPanelRowsMin = 32;
 
 bool is_software(const gl::DeviceInfo& info) {
@@ -87,8 +88,14 @@ class BlockedSolver final : public Solver {
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
-        const gl::Program& swap_trsm = gl::compute_program(
-            "lu/swap_trsm.comp", {{"NB", nb}, {"WG_SIZE", std::to_string(trsm_group_)}});
+        // The shared-memory solve where L11 and the block row's columns fit the group's memory.
+        const bool shared_solve =
+            trsm_shared_ &&
+            (block_ * block_ + block_ * trsm_group_) * 4 + 1024 <= info.max_shared_memory_bytes;
+        const gl::Program& swap_trsm =
+            gl::compute_program("lu/swap_trsm.comp", {{"NB", nb},
+                                                      {"WG_SIZE", std::to_string(trsm_group_)},
+                                                      {"SHARED_SOLVE", shared_solve ? "1" : "0"}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
@@ -194,6 +201,7 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
+    bool trsm_shared_ = false;    // ADILAB_LU_TRSM=shared: the column in shared memory (unmeasured)
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows
