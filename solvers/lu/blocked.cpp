@@ -1,0 +1,217 @@
+// `gpu-blocked`: right-looking blocked LU with partial pivoting (seed 003 §2.3, Fig. 3-4), block
+// size nb in {8, 16, 32, 64}. For each block column k0 = 0, nb, 2nb, ...:
+//   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
+//      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
+//      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
+//      memory and exchange their pivot candidates through epoch-tagged slots once per column
+//      (no dispatch, no counter barrier; panel_fused.comp says how). Groups get at least 32
+//      rows each, up to 128 groups: the per-column update is the panel's critical path. The paper's
+//      way (a few dispatches per column, pivot_column.comp + rank1_update.comp limited to the
+//      panel) is the fallback where the fused panel cannot run: on a software renderer (work groups
+//      run one after another there, so only a single-group panel is safe) when the panel does not
+//      fit one group, and on any GPU when it would need more than 128 groups.
+//   2. the panel's row interchanges applied to all other columns, fused with the triangular
+//      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
+//   3. the trailing update A22 -= L21 U12: shaders/lu/trailing_gemm.comp (128 x 128 tiles, 8 x 8
+//      per thread, one dispatch) or matmul::gemm (the matmul family's tuned, double-buffered
+//      kernel), by TrailingUpdate.
+// 3 dispatches per block column. Same pivots and same O(2/3 n^3) flops as unblocked LU.
+// Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
+// gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
+// Assumption of the fused panel: all its work groups are resident at once (true for <= 128
+// groups of 512 invocations on the GPUs adilab targets). On a GPU where they are not, a wait
+// times out (~1 s) and singular_column() reports the failure: wrong factors never pass silently.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/lu/lu.hpp"
+#include "solvers/lu/variants.hpp"
+#include "solvers/matmul/matmul.hpp"
+
+namespace adilab::lu {
+
+namespace {
+
+constexpr int kGroupsMax = 128;
+constexpr int kPanelWorkGroup = 512;
+// Rows per panel group below which more groups stop paying: fewer rows per group make the
+// per-column update shorter (the panel's critical path), more groups cost only polling threads.
+// Tuning knobs for the bench (like ADILAB_LU_PHASES; defaults are the measured best):
+// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG set the group sizes,
+// ADILAB_LU_PANEL_V1=1 selects the panel loop without the deferred scaling, ADILAB_LU_SUBGROUPS=0
+// turns the panel's subgroup reductions off, ADILAB_LU_TRSM=shared solves the block row in shared
+// memory (with ADILAB_LU_TRSM_WG=64, the default: 32 KiB at nb = 64).
+constexpr int kPanelRowsMin = 32;
+
+bool is_software(const gl::DeviceInfo& info) {
+    for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
+        if (info.renderer.find(name) != std::string::npos) return true;
+    return false;
+}
+
+class BlockedSolver final : public Solver {
+  public:
+    BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
+        if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
+            const std::string p = phases;
+            panel_ = p.find("panel") != std::string::npos;
+            trsm_ = p.find("trsm") != std::string::npos;
+            gemm_ = p.find("gemm") != std::string::npos;
+        }
+        if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS"))
+            rows_min_ = std::max(1, std::atoi(rows));
+        if (const char* sub = std::getenv("ADILAB_LU_SUBGROUPS"))
+            subgroups_ = std::string(sub) != "0";
+    }
+    std::string name() const override { return "gpu-blocked"; }
+
+    void factor(Factors& f) override {
+        const gl::DeviceInfo& info = gl::Context::current().info();
+        const std::string nb = std::to_string(block_);
+        // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
+        const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
+        const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
+                                             (4 * block_ + 4));  // a row and its label
+        const int groups_max = is_software(info) ? 1 : kGroupsMax;
+        const gl::Program& panel = gl::compute_program(
+            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
+                                    {"NB", nb},
+                                    {"ROWS_MAX", std::to_string(rows_max)},
+                                    {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"}});
+        const gl::Program& pivot =
+            gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
+        const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
+        const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
+        // The shared-memory solve where L11 and the block row's columns fit the group's memory.
+        const bool shared_solve =
+            trsm_shared_ &&
+            (block_ * block_ + block_ * trsm_group_) * 4 + 1024 <= info.max_shared_memory_bytes;
+        const gl::Program& swap_trsm =
+            gl::compute_program("lu/swap_trsm.comp", {{"NB", nb},
+                                                      {"WG_SIZE", std::to_string(trsm_group_)},
+                                                      {"SHARED_SOLVE", shared_solve ? "1" : "0"}});
+        const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
+
+        const int n = f.n;
+        const int panels = (n + block_ - 1) / block_;
+        if (headers_.empty()) {
+            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * 4 * sizeof(unsigned));
+            values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
+        }
+        if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
+            origin_ = gl::Buffer(static_cast<std::size_t>(n) * sizeof(int));
+            origin_.zero();  // valid row indices even where ADILAB_LU_PHASES skips the panel
+        }
+        // Epochs restart at 1 in every factorisation: no slot may keep one from the last.
+        headers_.zero();
+        values_.zero();
+
+        for (int p = 0; p < panels; ++p) {
+            // Bound every panel: matmul::gemm binds its own.
+            f.values.bind_storage(0);
+            f.pivots.bind_storage(1);
+            f.status.bind_storage(2);
+            headers_.bind_storage(3);
+            values_.bind_storage(4);
+            f.values.bind_storage(5);  // the vec4 view of the trailing update
+            origin_.bind_storage(6);
+            const int k0 = p * block_;
+            const int width = std::min(block_, n - k0);
+            const int m = n - k0;
+            const int groups_needed = (m + rows_max - 1) / rows_max;
+            const int groups =
+                std::max(groups_needed, std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
+            if (groups <= groups_max && panel_) {
+                panel.use();
+                panel.set("n", n);
+                panel.set("k0", k0);
+                panel.set("width", width);
+                panel.set("groups", groups);
+                panel.set("rows_per_group", (m + groups - 1) / groups);
+                panel.set("epoch_base", p * block_ + 1);
+                gl::dispatch(static_cast<unsigned>(groups));
+                gl::memory_barrier(gl::Barrier::storage);
+            } else {
+                for (int j = 0; j < width && panel_; ++j) {
+                    const int k = k0 + j;
+                    pivot.use();
+                    pivot.set("n", n);
+                    pivot.set("k", k);
+                    pivot.set("col_begin", k0);
+                    pivot.set("col_end", k0 + width);
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                    const int cols = k0 + width - k - 1, rows = n - k - 1;
+                    if (cols <= 0 || rows <= 0) continue;
+                    update.use();
+                    update.set("n", n);
+                    update.set("k", k);
+                    update.set("col_end", k0 + width);
+                    gl::dispatch(static_cast<unsigned>((cols + 15) / 16),
+                                 static_cast<unsigned>((rows + 15) / 16));
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
+                if (panel_) {
+                    origin.use();
+                    origin.set("n", n);
+                    origin.set("k0", k0);
+                    origin.set("width", width);
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
+            }
+            if (trsm_ && n > width) {
+                swap_trsm.use();
+                swap_trsm.set("n", n);
+                swap_trsm.set("k0", k0);
+                swap_trsm.set("width", width);
+                gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
+                gl::memory_barrier(gl::Barrier::storage);
+            }
+            const int rest = n - k0 - width;
+            if (gemm_ && rest > 0 && update_ == TrailingUpdate::matmul) {
+                const int r0 = k0 + width;
+                const std::size_t N = static_cast<std::size_t>(n);
+                matmul::gemm(rest, width, rest, -1.0f, {&f.values, r0 * N + k0, n},
+                             {&f.values, k0 * N + r0, n}, 1.0f, {&f.values, r0 * N + r0, n});
+            } else if (gemm_ && rest > 0) {
+                gemm.use();
+                gemm.set("n", n);
+                gemm.set("k0", k0);
+                gemm.set("width", width);
+                gemm.set("aligned", n % 4 == 0 ? 1 : 0);
+                const unsigned tiles = static_cast<unsigned>((rest + 127) / 128);
+                gl::dispatch(tiles, tiles);
+                gl::memory_barrier(gl::Barrier::storage);
+            }
+        }
+    }
+
+  private:
+    int block_;
+    TrailingUpdate update_;
+    bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
+    int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
+    int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
+    int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
+    bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
+    bool trsm_shared_ = false;    // ADILAB_LU_TRSM=shared: the column in shared memory (unmeasured)
+    bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
+    gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
+    gl::Buffer values_;           // ... and their rows
+    gl::Buffer origin_;           // where each panel row came from (n ints)
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update) {
+    return std::make_unique<BlockedSolver>(block, update);
+}
+
+}  // namespace adilab::lu

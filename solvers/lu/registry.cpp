@@ -1,0 +1,53 @@
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "solvers/gl/error.hpp"
+#include "solvers/lu/lu.hpp"
+#include "solvers/lu/variants.hpp"
+
+namespace adilab::lu {
+
+std::span<const VariantInfo> variants() {
+    static const std::vector<VariantInfo> all = {
+        {"cpu", "float32 on the host, column by column (reads back and uploads)", false, false},
+        {"gpu-unblocked", "column by column (Fig. 2): pivot search, swap and scale, rank-1 update",
+         true, false},
+        {"gpu-blocked",
+         "right-looking blocked (Fig. 3-4): one-dispatch panel, fused swap + TRSM, 128x128 GEMM",
+         true, true},
+    };
+    return all;
+}
+
+std::span<const int> supported_blocks() {
+    static constexpr std::array<int, 4> blocks = {8, 16, 32, 64};
+    return blocks;
+}
+
+TrailingUpdate parse_trailing_update(const std::string& text) {
+    if (text == "own") return TrailingUpdate::own;
+    if (text == "matmul") return TrailingUpdate::matmul;
+    throw Error("unknown trailing update '" + text + "' (available: own, matmul)");
+}
+
+const char* to_string(TrailingUpdate update) {
+    return update == TrailingUpdate::own ? "own" : "matmul";
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update) {
+    if (name == "cpu") return make_cpu_solver();
+    if (name == "gpu-unblocked") return make_unblocked_solver();
+    if (name == "gpu-blocked") {
+        auto blocks = supported_blocks();
+        if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
+            throw Error("gpu-blocked: block size " + std::to_string(block) +
+                        " is not supported (use 8, 16, 32 or 64)");
+        return make_blocked_solver(block, update);
+    }
+    std::string known;
+    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;
+    throw Error("unknown LU variant '" + name + "' (available: " + known + ")");
+}
+
+}  // namespace adilab::lu
