@@ -1,0 +1,54 @@
+#pragma once
+// Small GL wrappers the real-time viewer needs (app/render, app/gui), kept here because only
+// solvers/gl includes the loader.
+//
+// FrameTimer: GPU time of one phase of a frame (a simulation step, the drawing) from
+// GL_TIME_ELAPSED queries, read back a few frames later without ever waiting for the GPU.
+// GpuTimer (timer.hpp) calls glGetQueryObject(GL_QUERY_RESULT), which stalls until the GPU is
+// done: right for a benchmark, wrong inside a 1 ms frame. Here each phase owns a ring of queries;
+// a result is collected only once GL_QUERY_RESULT_AVAILABLE says so, and when every query of the
+// ring is still in flight the phase is simply not measured that frame.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "solvers/gl/objects.hpp"
+
+namespace adilab::gl {
+
+class FrameTimer {
+public:
+    struct Sample {
+        std::int64_t frame;  // the tag given to begin()
+        double ms;           // GPU milliseconds between begin() and end()
+    };
+
+    explicit FrameTimer(int depth = 6);
+    // GL_TIME_ELAPSED queries cannot nest: time phases one after another.
+    void begin(std::int64_t frame);
+    void end();
+    // Results that became available since the last call, oldest first. Never waits.
+    std::vector<Sample> collect();
+    // Waits for every query in flight (at the end of a recording), then returns them.
+    std::vector<Sample> collect_all();
+    // The latest collected result in milliseconds.
+    std::optional<double> latest_ms() const { return latest_; }
+
+private:
+    struct Slot {
+        Query query;
+        std::int64_t frame = 0;
+        bool pending = false;
+    };
+    std::vector<Slot> slots_;
+    int next_ = 0;
+    int active_ = -1;  // slot between begin() and end(), or -1
+    std::optional<double> latest_;
+};
+
+// Restricts clears and draws to a rectangle (glScissor), or lifts the restriction.
+void set_scissor(bool on, int x = 0, int y = 0, int width = 0, int height = 0);
+// Whether draws write the depth buffer (off for the translucent water surface).
+void set_depth_write(bool on);
+
+}  // namespace adilab::gl
