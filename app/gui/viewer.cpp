@@ -638,10 +638,12 @@ void Viewer::draw_simulation_tab() {
         for (const sim::ParamSpec& p : sim_->params()) {
             double value = sim_->param(p.name);
             const std::string label = p.name + " (" + p.unit + ")";
-            ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
-            if (p.min > 0 && p.max / p.min > 100) flags |= ImGuiSliderFlags_Logarithmic;
-            if (ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &value, &p.min, &p.max,
-                                    "%.5g", flags)) {
+            // Drags rather than sliders: the valid ranges span many decades (1e-9 .. 1e9), so
+            // the speed follows the value (0.5 % of it per pixel); Ctrl+click types a number.
+            const double speed = std::max(std::abs(value), 1e-6 * std::min(p.max - p.min, 1e6)) * 0.005;
+            if (ImGui::DragScalar(label.c_str(), ImGuiDataType_Double, &value,
+                                  static_cast<float>(speed), &p.min, &p.max, "%.5g",
+                                  ImGuiSliderFlags_AlwaysClamp)) {
                 try {
                     sim_->set_param(p.name, value);
                 } catch (const std::exception& e) {
