@@ -31,7 +31,7 @@ void main() {
     vec3 water = vec3(0.10, 0.35, 0.65);
     if (tint_by_value != 0) {
         vec2 r = value_range();
-        water = mix(water, colormap(map, (value - r.x) / (r.y - r.x)), 0.7);
+        water = mix(water, colormap(map, (value - r.x) / (r.y - r.x)), 0.5);
     }
     vec3 h = normalize(l + v);
     float specular = pow(max(dot(n, h), 0.0), 80.0);
