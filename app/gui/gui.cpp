@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -36,6 +37,8 @@ std::vector<cli::OptionSpec> options() {
         {"frames", "N", "run the GUI for N frames, then exit 0 (scripted runs and tests)"},
         {"record", "DIR", "with --frames: record an FPS report (CSV + JSON) of the run into DIR"},
         {"screenshot", "PATH", "with --frames: save the window after the last frame as PNG"},
+        {"first-screenshot", "PATH", "with --frames: also save the first frame as PNG"},
+        {"window", "WxH", "with --frames: the window size (default 1280x800)"},
         {"screenshot-area", "WHAT", "window (default) or viewport: what --screenshot captures"},
         {"inject", "EVENTS", "test hook, with --frames: synthetic input, ';'-separated: "
                              "drag@F:x0,y0:x1,y1 (viewport fractions, y down) or resize@F:WxH "
@@ -73,9 +76,13 @@ std::vector<InjectedEvent> parse_events(const std::string& text) {
         if (std::sscanf(item.c_str(), "drag@%lld:%f,%f:%f,%f%n", &e.frame, &e.a[0], &e.a[1],
                         &e.a[2], &e.a[3], &n) == 5 && n == static_cast<int>(item.size())) {
             e.kind = InjectedEvent::Kind::drag;
-        } else if (std::sscanf(item.c_str(), "resize@%lld:%fx%f%n", &e.frame, &e.a[0], &e.a[1],
-                               &n) == 3 && n == static_cast<int>(item.size())) {
+        } else if (int w = 0, h = 0;
+                   std::sscanf(item.c_str(), "resize@%lld:%dx%d%n", &e.frame, &w, &h, &n) == 3 &&
+                   n == static_cast<int>(item.size()) && w >= 0 && h >= 0) {
+            // Integers: "%f" would read "0x0" as a hexadecimal float.
             e.kind = InjectedEvent::Kind::resize;
+            e.a[0] = static_cast<float>(w);
+            e.a[1] = static_cast<float>(h);
         } else {
             throw cli::UsageError("--inject: cannot read '" + item +
                                   "' (expected drag@F:x0,y0:x1,y1 or resize@F:WxH)");
@@ -131,6 +138,21 @@ int run(const cli::Args& args) {
     if (area != "window" && area != "viewport")
         throw cli::UsageError("--screenshot-area must be window or viewport, not '" + area + "'");
     if (!screenshot.empty()) bench::check_png_path(screenshot);
+    const std::filesystem::path first_screenshot = args.get("first-screenshot");
+    if (!first_screenshot.empty() && frames == 0)
+        throw cli::UsageError("--first-screenshot needs --frames N");
+    if (!first_screenshot.empty()) bench::check_png_path(first_screenshot);
+    int script_width = 1280, script_height = 800;
+    if (args.has("window")) {
+        int n = 0;
+        const std::string text = args.get("window");
+        if (std::sscanf(text.c_str(), "%dx%d%n", &script_width, &script_height, &n) != 2 ||
+            n != static_cast<int>(text.size()) || script_width < 200 || script_height < 150 ||
+            script_width > 8192 || script_height > 8192)
+            throw cli::UsageError("--window expects WxH between 200x150 and 8192x8192, got '" +
+                                  text + "'");
+        if (frames == 0) throw cli::UsageError("--window needs --frames N");
+    }
     std::vector<InjectedEvent> events = parse_events(args.get("inject"));
     if (!events.empty() && frames == 0) throw cli::UsageError("--inject needs --frames N");
     const ViewerStart start = viewer_start(args);
@@ -140,8 +162,8 @@ int run(const cli::Args& args) {
     // them, so a script cannot change what the user sees next time.
     const std::filesystem::path config = config_folder();
     Settings settings = config.empty() ? Settings{} : Settings::load(config / "viewer.ini");
-    const int width = scripted ? 1280 : settings.get_int("window_width", 1280, 200, 16384);
-    const int height = scripted ? 800 : settings.get_int("window_height", 800, 150, 16384);
+    const int width = scripted ? script_width : settings.get_int("window_width", 1280, 200, 16384);
+    const int height = scripted ? script_height : settings.get_int("window_height", 800, 150, 16384);
 
     Window window(width, height, "adilab");
     static std::string imgui_ini;  // ImGui keeps the pointer
@@ -240,16 +262,22 @@ int run(const cli::Args& args) {
         }
         if (last && !screenshot.empty() && area == "viewport" && !minimised)
             write_screenshot(screenshot, viewport);
+        if (frame == 1 && !first_screenshot.empty() && area == "viewport" && !minimised)
+            write_screenshot(first_screenshot, viewport);
         window.end_frame();
         if (shot && !viewer.screenshot_viewport_only()) {
             const auto path = viewer.next_screenshot_path();
             write_screenshot(path, {0, 0, fb_width, fb_height});
             viewer.set_status("screenshot " + path.string());
         }
+        if (frame == 1 && !first_screenshot.empty() && area == "window" && !minimised)
+            write_screenshot(first_screenshot, {0, 0, fb_width, fb_height});
         if (last) {
             if (!screenshot.empty() && area == "window" && !minimised)
                 write_screenshot(screenshot, {0, 0, fb_width, fb_height});
-            if (!screenshot.empty())
+            if (!screenshot.empty() && minimised)
+                std::cout << "screenshot skipped: the window is minimised at the last frame\n";
+            else if (!screenshot.empty())
                 std::cout << "screenshot written to " << screenshot.string() << " ("
                           << (area == "window" ? fb_width : viewport.width) << "x" << fb_height
                           << ")\n";

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app/cli/args.hpp"
+#include "app/render/sim_view.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
@@ -264,40 +265,9 @@ void Viewer::reset() {
     fit_height();
 }
 
-void Viewer::fit_height() {
-    if (!model_info().field_name.empty() && sim_->terrain() == nullptr && sim_->model() != "shallow-water")
-        return;
-    if (sim_->model() != "shallow-water") return;
-    const std::size_t count = static_cast<std::size_t>(sim_->nx()) * sim_->ny();
-    render::Range h = renderer_.measure(sim_->field(), count);
-    float lo = h.valid ? h.min : 0.0f, hi = h.valid ? h.max : 1.0f;
-    if (const gl::Buffer* b = sim_->terrain()) {
-        render::Range r = renderer_.measure(*b, count);
-        if (r.valid) lo = std::min(lo, r.min), hi = std::max(hi, r.max);
-    }
-    // The surface's middle at z = 0 and the whole relief (terrain and water) about 0.4 world
-    // units tall, the domain's longer side being 2: waves stay visible on any depth.
-    view_.base_level = h.valid ? 0.5f * (h.min + h.max) : 0.0f;
-    view_.height_scale = 0.4f / std::max(hi - lo, 1e-3f);
-}
+void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
 
-render::FieldSource Viewer::source() const {
-    render::FieldSource s;
-    s.field = &sim_->field();
-    s.nx = sim_->nx();
-    s.ny = sim_->ny();
-    s.dh = static_cast<float>(sim_->param("dh"));
-    s.bottom = sim_->terrain();
-    s.height_field = sim_->model() == "shallow-water";
-    if (auto v = sim_->velocity()) {
-        s.velocity.kind = v->kind == sim::Velocity::Kind::uniform ? render::Velocity::Kind::uniform
-                                                                  : render::Velocity::Kind::rotation;
-        s.velocity.u = v->u;
-        s.velocity.v = v->v;
-        s.velocity.omega = v->omega;
-    }
-    return s;
-}
+render::FieldSource Viewer::source() const { return render::source_of(*sim_); }
 
 void Viewer::advance(std::int64_t frame) {
     steps_this_frame_ = 0;
