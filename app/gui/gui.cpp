@@ -31,6 +31,7 @@ std::vector<cli::OptionSpec> options() {
         {"preset", "NAME", "a scenario preset from assets/presets/NAME.preset"},
         {"grid", "N", "grid N x N, 32..4096 (the panel offers 256..4096)"},
         {"solver", "NAME", "solver variant (fused, or a tridiagonal solver)"},
+        {"terrain", "NAME", "shallow water: flat, slope, island, basin or png"},
         {"steps-per-frame", "K", "simulation steps per frame, 1..1000"},
         {"set", "NAME=VALUE", "set a simulation parameter (repeatable)", true},
         {"colormap", "NAME", "viridis, inferno, diverging or grayscale"},
@@ -98,6 +99,7 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.scenario = args.get("scenario");
     start.preset = args.get("preset");
     start.solver = args.get("solver");
+    start.terrain = args.get("terrain");
     start.colormap = args.get("colormap");
     start.grid = static_cast<int>(args.get_int("grid", 0, 32, 4096));
     start.steps_per_frame = static_cast<int>(args.get_int("steps-per-frame", 0, 1, 1000));
@@ -264,7 +266,9 @@ int run(const cli::Args& args) {
             write_screenshot(screenshot, viewport);
         if (frame == 1 && !first_screenshot.empty() && area == "viewport" && !minimised)
             write_screenshot(first_screenshot, viewport);
+        viewer.begin_ui_timing(frame);
         window.end_frame();
+        viewer.end_ui_timing();
         if (shot && !viewer.screenshot_viewport_only()) {
             const auto path = viewer.next_screenshot_path();
             write_screenshot(path, {0, 0, fb_width, fb_height});

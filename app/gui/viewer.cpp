@@ -222,6 +222,17 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
         scenario_ = names.front();
     }
     for (const auto& [name, value] : params) sim_->set_param(name, value);
+    if (!start.terrain.empty()) {
+        auto terrains = sim_->terrains();
+        if (std::find(terrains.begin(), terrains.end(), start.terrain) == terrains.end()) {
+            std::string list;
+            for (const auto& n : terrains) list += (list.empty() ? "" : ", ") + n;
+            throw cli::UsageError("--terrain: model '" + sim_->model() + "' has no terrain '" +
+                                  start.terrain + "' (available: " +
+                                  (list.empty() ? "none" : list) + ")");
+        }
+        sim_->set_terrain(start.terrain);
+    }
     reset();
 }
 
@@ -296,12 +307,13 @@ void Viewer::poll_timers() {
     // Frame numbers of the timers are recording frame numbers while recording.
     for (const auto& s : sim_timer_.collect()) {
         sim_gpu_ms_ = s.ms;
-        if (gpu_timers_) recorder_.set_sim_ms(s.frame, s.ms);
+        if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
     }
     for (const auto& s : render_timer_.collect()) {
         render_gpu_ms_ = s.ms;
-        if (gpu_timers_) recorder_.set_render_ms(s.frame, s.ms);
+        if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
     }
+    for (const auto& s : ui_timer_.collect()) ui_gpu_ms_ = s.ms;  // not recorded: UI only
 }
 
 void Viewer::check_stability() {
@@ -318,7 +330,7 @@ void Viewer::check_stability() {
     }
 }
 
-void Viewer::end_frame(double frame_ms, std::int64_t /*frame*/) {
+void Viewer::end_frame(double frame_ms, std::int64_t frame) {
     frame_times_ms_.push_back(static_cast<float>(frame_ms));
     while (frame_times_ms_.size() > kPlotFrames) frame_times_ms_.pop_front();
     window_s_ += frame_ms / 1000.0;
@@ -335,6 +347,8 @@ void Viewer::end_frame(double frame_ms, std::int64_t /*frame*/) {
     if (recorder_.active()) {
         FrameSample sample;
         sample.frame = recorder_.next_frame();
+        // Timer results are tagged with the GUI's frame numbers; rows count from 1.
+        if (sample.frame == 1) record_offset_ = frame - 1;
         sample.t_s = recorder_.elapsed_s() + frame_ms / 1000.0;
         sample.frame_ms = frame_ms;
         sample.sim_ms = sim_cpu_ms_;  // replaced by the GPU time when it arrives
@@ -372,9 +386,9 @@ std::filesystem::path Viewer::stop_recording() {
     if (!recorder_.active()) return {};
     // The last frames' GPU times: one wait at the end of the recording, not per frame.
     for (const auto& s : sim_timer_.collect_all())
-        if (gpu_timers_) recorder_.set_sim_ms(s.frame, s.ms);
+        if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
     for (const auto& s : render_timer_.collect_all())
-        if (gpu_timers_) recorder_.set_render_ms(s.frame, s.ms);
+        if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
     auto path = recorder_.stop();
     status_ = "recorded " + path.string() + " and " + recorder_.json_path().filename().string();
     return path;
@@ -780,8 +794,9 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
         ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
                     format_rate(steps_per_s_ * cells).c_str());
         if (gpu_timers_) {
-            ImGui::Text("GPU: simulation %.3f ms (all phases of %d step(s)), render %.3f ms",
-                        sim_gpu_ms_.value_or(0), steps_per_frame_, render_gpu_ms_.value_or(0));
+            ImGui::Text("GPU ms: simulation %.3f (all phases, %d step(s)), render %.3f, UI %.3f",
+                        sim_gpu_ms_.value_or(0), steps_per_frame_, render_gpu_ms_.value_or(0),
+                        ui_gpu_ms_.value_or(0));
         } else {
             ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
                         sim_cpu_ms_, render_cpu_ms_);

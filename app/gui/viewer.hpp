@@ -20,7 +20,7 @@ namespace adilab::gui {
 
 // What the command line asks of the viewer (scripted runs); empty fields keep the settings.
 struct ViewerStart {
-    std::string preset, model, scenario, solver;
+    std::string preset, model, scenario, solver, terrain;
     int grid = 0;
     int steps_per_frame = 0;
     std::vector<std::pair<std::string, double>> params;  // --set name=value
@@ -49,6 +49,9 @@ public:
     void advance(std::int64_t frame);
     // Draws the viewport (GL convention rectangle) and times it on the GPU.
     void render(render::Rect viewport, std::int64_t frame);
+    // GPU time of ImGui's drawing (around Window::end_frame), shown in the overlay.
+    void begin_ui_timing(std::int64_t frame) { ui_timer_.begin(frame); }
+    void end_ui_timing() { ui_timer_.end(); }
     // ImGui: the Simulation tab's contents, the overlay over `viewport`, the help window, the
     // colour bar's labels. `scale` maps framebuffer pixels to ImGui units.
     void draw_simulation_tab();
@@ -101,8 +104,8 @@ private:
     int steps_this_frame_ = 0;
     double sim_cpu_ms_ = 0, render_cpu_ms_ = 0;
     bool gpu_timers_ = false;
-    gl::FrameTimer sim_timer_, render_timer_;
-    std::optional<double> sim_gpu_ms_, render_gpu_ms_;
+    gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
+    std::optional<double> sim_gpu_ms_, render_gpu_ms_, ui_gpu_ms_;
     std::vector<Preset> presets_;
     int preset_index_ = -1;
 
@@ -126,6 +129,7 @@ private:
     std::int64_t window_steps_ = 0;
 
     Recorder recorder_;
+    std::int64_t record_offset_ = 0;  // GUI frame number before the recording's first row
     std::string reports_folder_ = "adilab-reports", screenshots_folder_ = "adilab-screenshots";
     std::string state_path_ = "adilab-state.bin", npy_path_ = "adilab-field.npy";
     float record_seconds_ = 0;
