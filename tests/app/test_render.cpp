@@ -9,6 +9,8 @@
 
 #include "app/bench/image.hpp"
 #include "app/render/renderer.hpp"
+#include "app/render/sim_view.hpp"
+#include "sim/simulation.hpp"
 #include "solvers/gl/objects.hpp"
 #include "tests/support/gl_environment.hpp"
 
@@ -121,6 +123,21 @@ TEST(Renderer, PixelToCellInvertsTheLayout) {
     const glm::vec2 size = layout.domain_max - layout.domain_min;
     EXPECT_NEAR(size.x / size.y, 2.0f, 1e-4f);
     EXPECT_FALSE(render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
+}
+
+TEST(Renderer, OffscreenFramesWithASimulationAdvanceAndMeasure) {
+    ADILAB_NEED_GL();
+    for (const char* model : {"heat", "shallow-water"}) {
+        auto sim = sim::make_simulation(model);
+        sim->reset(sim->scenarios().front(), 48, 40);
+        const auto before = sim->stats().steps;
+        render::RenderedRun run = render::measure_rendered(*sim, 160, 100, 2, 1);
+        // 1 warm-up + 3 timed runs of 2 frames, one step each.
+        EXPECT_EQ(sim->stats().steps - before, 8) << model;
+        EXPECT_GT(run.ms_per_frame, 0) << model;
+        EXPECT_GT(run.draw_ms_per_frame, 0) << model;
+        EXPECT_EQ(run.three_d, std::string(model) == "shallow-water");
+    }
 }
 
 }  // namespace
