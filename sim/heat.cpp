@@ -1,8 +1,8 @@
 // Model "heat": dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI with insulated walls (seed 001
 // simulation 1, eq. 3). Kernels: shaders/sim/heat.comp.
 //   fused:   x half step (field -> half) and y half step (half -> field): 2 dispatches a step.
-//   generic: rows kernel (rhs), Solver::solve with ConstantCoefficients, finish kernel (heaters,
-//            stability flag), per half step.
+//   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
+//            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <cmath>
 
 #include "sim/model.hpp"
@@ -98,6 +98,7 @@ private:
         finish.use();
         set_grid_uniforms(finish);
         set_uniforms(finish);
+        in.bind_storage(0);
         out.bind_storage(1);
         bind_flag();
         gl::dispatch(cell_groups());
