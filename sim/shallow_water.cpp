@@ -116,6 +116,10 @@ private:
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
+    }
+
+    // The forcing of this step (x sweep only): changes from step to step.
+    void set_forcing(const gl::Program& p, bool always) {
         int kind = 0;
         float strength = 0, width = 1;
         glm::vec2 centre(0);
@@ -134,11 +138,14 @@ private:
                                    float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_);
             }
         }
+        if (!always && kind == 0 && last_forcing_kind_ == 0) return;  // still none
+        last_forcing_kind_ = kind;
         p.set("forcing_kind", kind);
         p.set("forcing_strength", strength);
         p.set("forcing_width", width);
         p.set("forcing_center", centre);
     }
+    int last_forcing_kind_ = -1;
 
     void bind_state(int direction, gl::Buffer& out) {
         height_.bind_storage(0);
@@ -154,8 +161,13 @@ private:
         if (fused()) {
             const gl::Program& p = *fused_[direction];
             p.use();
-            set_grid_uniforms(p);
-            set_uniforms(p);
+            const bool stale = uniforms_stale(p);
+            if (stale) {
+                set_grid_uniforms(p);
+                set_uniforms(p);
+            }
+            set_step_uniform(p);
+            if (direction == 0) set_forcing(p, stale);
             bind_state(direction, out);
             bind_flag();
             gl::dispatch(fused_groups(direction, nx_, ny_));
@@ -166,6 +178,7 @@ private:
         rows.use();
         set_grid_uniforms(rows);
         set_uniforms(rows);
+        set_forcing(rows, true);
         bind_state(direction, out);
         rhs_.bind_storage(3);
         a_.bind_storage(4);
