@@ -104,8 +104,11 @@ private:
         if (fused()) {
             const gl::Program& p = *fused_[direction];
             p.use();
-            set_grid_uniforms(p);
-            set_uniforms(p);
+            if (uniforms_stale(p)) {
+                set_grid_uniforms(p);
+                set_uniforms(p);
+            }
+            set_step_uniform(p);
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();

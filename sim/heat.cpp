@@ -1,8 +1,8 @@
 // Model "heat": dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI with insulated walls (seed 001
 // simulation 1, eq. 3). Kernels: shaders/sim/heat.comp.
 //   fused:   x half step (field -> half) and y half step (half -> field): 2 dispatches a step.
-//   generic: rows kernel (rhs), Solver::solve with ConstantCoefficients, finish kernel (heaters,
-//            stability flag), per half step.
+//   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
+//            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <cmath>
 
 #include "sim/model.hpp"
@@ -71,8 +71,11 @@ private:
         if (fused()) {
             const gl::Program& p = *fused_[direction];
             p.use();
-            set_grid_uniforms(p);
-            set_uniforms(p);
+            if (uniforms_stale(p)) {
+                set_grid_uniforms(p);
+                set_uniforms(p);
+            }
+            set_step_uniform(p);
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
@@ -98,6 +101,7 @@ private:
         finish.use();
         set_grid_uniforms(finish);
         set_uniforms(finish);
+        in.bind_storage(0);
         out.bind_storage(1);
         bind_flag();
         gl::dispatch(cell_groups());

@@ -98,6 +98,7 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
     }
     flag_ = gl::Buffer(sizeof(std::int32_t));
     flag_.fill(kStable);
+    parameters_changed();
 }
 
 void AdiModel::set_param(const std::string& name, double value) {
@@ -111,6 +112,7 @@ void AdiModel::set_param(const std::string& name, double value) {
             throw Error(out.str());
         }
         values_[i] = value;
+        parameters_changed();
         return;
     }
     std::string list;
@@ -130,6 +132,7 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
         throw Error("grid " + std::to_string(nx) + " x " + std::to_string(ny) + " is outside " +
                     std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
     scenario_ = scenario;
+    parameters_changed();
     if (nx != nx_ || ny != ny_ || field_buffer().empty()) {
         nx_ = nx;
         ny_ = ny;
@@ -148,6 +151,31 @@ void AdiModel::step(int count) {
         step_once();
         time_ += time_step();
     }
+}
+
+namespace {
+std::uint64_t next_version() {
+    static std::uint64_t counter = 0;
+    return ++counter;
+}
+// program id -> the version of the model that last set its uniforms
+std::map<gl::Id, std::uint64_t>& uniform_owners() {
+    static std::map<gl::Id, std::uint64_t> owners;
+    return owners;
+}
+}  // namespace
+
+void AdiModel::parameters_changed() { version_ = next_version(); }
+
+bool AdiModel::uniforms_stale(const gl::Program& program) const {
+    std::uint64_t& owner = uniform_owners()[program.id()];
+    if (owner == version_) return false;
+    owner = version_;
+    return true;
+}
+
+void AdiModel::set_step_uniform(const gl::Program& program) const {
+    program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
 }
 
 void AdiModel::set_grid_uniforms(const gl::Program& program) const {
@@ -304,6 +332,7 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     }
     steps_ = steps;
     time_ = time;
+    parameters_changed();
     gl::memory_barrier(gl::Barrier::all);
 }
 

@@ -1,7 +1,8 @@
 // Model "shallow-water": Kass & Miller (1990), seed 001 simulation 3. Kernels:
-// shaders/sim/shallow_water.comp. State: the surface height h^{n-1}, the one before, h^{n-2},
-// and the bottom b. A step: the x sweep (h^{n-1}, h^{n-2} -> h*), the y sweep (h* -> h^n, written
-// over h^{n-2}), then the two height buffers swap roles (no copy).
+// shaders/sim/shallow_water.comp. State: the surface height h = h^{n-1}, the last change
+// v = h^{n-1} - h^{n-2} (the round-off-safe form of Kass & Miller's two previous heights, see the
+// shader) and the bottom b. A step: the x sweep (h, v -> dx), the y sweep (dx -> h^n into the
+// second height buffer, v^n in place), then the two height buffers swap roles (no copy).
 // Scenarios:
 //   diagonal-push — a calm sheet at `level`, pushed along the domain's diagonal for push_steps
 //                   steps (Fig. 19);
@@ -57,21 +58,20 @@ public:
         terrain_ = name;
     }
     std::string terrain_name() const override { return terrain_; }
-    void apply_brush(const Brush& brush) override { dispatch_brush(brush, height_, &previous_); }
+    // Displaces the surface without giving it a velocity (v unchanged).
+    void apply_brush(const Brush& brush) override { dispatch_brush(brush, height_, nullptr); }
 
 protected:
     gl::Buffer& field_buffer() override { return height_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
-        return {{"h", &height_}, {"h_previous", &previous_}, {"b", &bottom_}};
+        return {{"h", &height_}, {"v", &velocity_}, {"b", &bottom_}};
     }
-    void after_set_field() override {
-        gl::memory_barrier(gl::Barrier::buffer_update);
-        previous_.copy_from(height_, height_.size());
-    }
+    void after_set_field() override { velocity_.zero(); }
 
     void allocate() override {
         height_ = gl::Buffer(cells() * sizeof(float));
-        previous_ = gl::Buffer(cells() * sizeof(float));
+        next_ = gl::Buffer(cells() * sizeof(float));
+        velocity_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
         for (int d = 0; d < 2; ++d) {
@@ -102,13 +102,13 @@ protected:
             }
         bottom_.write(bottom);
         height_.write(height);
-        previous_.write(height);
+        velocity_.zero();
     }
 
     void step_once() override {
         half_step(0);
         half_step(1);
-        std::swap(height_, previous_);
+        std::swap(height_, next_);
     }
 
 private:
@@ -116,6 +116,10 @@ private:
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
+    }
+
+    // The forcing of this step (x sweep only): changes from step to step.
+    void set_forcing(const gl::Program& p, bool always) {
         int kind = 0;
         float strength = 0, width = 1;
         glm::vec2 centre(0);
@@ -134,28 +138,36 @@ private:
                                    float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_);
             }
         }
+        if (!always && kind == 0 && last_forcing_kind_ == 0) return;  // still none
+        last_forcing_kind_ = kind;
         p.set("forcing_kind", kind);
         p.set("forcing_strength", strength);
         p.set("forcing_width", width);
         p.set("forcing_center", centre);
     }
+    int last_forcing_kind_ = -1;
 
     void bind_state(int direction, gl::Buffer& out) {
         height_.bind_storage(0);
         out.bind_storage(1);
-        previous_.bind_storage(2);
+        velocity_.bind_storage(2);
         bottom_.bind_storage(8);
         if (direction == 1) intermediate_.bind_storage(9);
     }
 
     void half_step(int direction) {
-        // x: -> h*; y: -> over h^{n-2}, which the x sweep has consumed.
-        gl::Buffer& out = direction == 0 ? intermediate_ : previous_;
+        // x: -> dx; y: -> h^n (and v^n in place).
+        gl::Buffer& out = direction == 0 ? intermediate_ : next_;
         if (fused()) {
             const gl::Program& p = *fused_[direction];
             p.use();
-            set_grid_uniforms(p);
-            set_uniforms(p);
+            const bool stale = uniforms_stale(p);
+            if (stale) {
+                set_grid_uniforms(p);
+                set_uniforms(p);
+            }
+            set_step_uniform(p);
+            if (direction == 0) set_forcing(p, stale);
             bind_state(direction, out);
             bind_flag();
             gl::dispatch(fused_groups(direction, nx_, ny_));
@@ -166,6 +178,7 @@ private:
         rows.use();
         set_grid_uniforms(rows);
         set_uniforms(rows);
+        set_forcing(rows, true);
         bind_state(direction, out);
         rhs_.bind_storage(3);
         a_.bind_storage(4);
@@ -173,8 +186,11 @@ private:
         c_.bind_storage(6);
         gl::dispatch(cell_groups());
         gl::memory_barrier(gl::Barrier::storage);
+        // x: dx straight into the intermediate; y: dv into v, which the finish kernel turns
+        // into h^n and v^n.
         solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
-                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_, out);
+                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_,
+                           direction == 0 ? intermediate_ : velocity_);
         gl::memory_barrier(gl::Barrier::storage);
         if (direction == 1) {  // the dry clamp and the stability flag
             const gl::Program& finish = *finish_[direction];
@@ -187,7 +203,7 @@ private:
         }
     }
 
-    gl::Buffer height_, previous_, intermediate_, bottom_, rhs_, a_, b_, c_;
+    gl::Buffer height_, next_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
     const gl::Program* fused_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};

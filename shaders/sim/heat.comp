@@ -4,8 +4,14 @@
 // diagonal 1 + lambda. Heater cells (two discs, paper Fig. 12-13) are held at a uniform
 // temperature: read as it and written as it.
 //
+// Delta form: each half step solves for the increment, (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T,
+// then T* = T + dT. Same scheme as (1 - lambda d_xx) T* = (1 + lambda d_yy) T, but the solve
+// works on small increments and the right-hand side is a sum of neighbour differences, so fp32
+// round-off no longer biases the total heat (the full-value form drifts ~1e-7 per step).
+//
 // KERNEL_FUSED: row build + line solve (adi_fused.glsl); KERNEL_ROWS: right-hand side only for
-// a tridiagonal Solver (ConstantCoefficients); KERNEL_FINISH: heaters and flag after a Solver.
+// a tridiagonal Solver (ConstantCoefficients); KERNEL_FINISH: T + dT, heaters and flag after a
+// Solver wrote dT into the output buffer.
 #include "sim/adi_common.glsl"
 
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
@@ -35,8 +41,15 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #else
     const ivec2 across = ivec2(1, 0);
 #endif
+#if DIRECTION == 0
+    const ivec2 along = ivec2(1, 0);
+#else
+    const ivec2 along = ivec2(0, 1);
+#endif
+    // Mirrored ghosts: the difference across a wall is zero.
     const float centre = temperature(cell);
-    d = centre + lambda * (temperature(cell - across) - 2.0 * centre + temperature(cell + across));
+    d = lambda * ((temperature(cell - across) - centre) + (temperature(cell + across) - centre) +
+                  (temperature(cell - along) - centre) + (temperature(cell + along) - centre));
     a = -lambda;
     c = -lambda;
     b = 1.0 + 2.0 * lambda;
@@ -44,8 +57,9 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     if (pos == LINE_LENGTH - 1) b -= lambda;
 }
 
-void store(int line, int pos, float x) {
+void store(int line, int pos, float increment) {
     const ivec2 cell = cell_of(line, pos);
+    float x = temperature(cell) + increment;
     if (in_heater(cell)) x = heater_temperature;
 #if DIRECTION == 1
     flag_if_not_finite(x);
