@@ -38,30 +38,34 @@ void fit_height(Renderer& renderer, const sim::Simulation& sim, RenderSettings& 
     settings.height_scale = 0.4f / std::max(hi - lo, 1e-3f);
 }
 
+OffscreenView::OffscreenView(const sim::Simulation& sim, int width, int height)
+    : target_(width, height) {
+    settings_.show_velocity = true;
+    fit_height(renderer_, sim, settings_);
+}
+
+void OffscreenView::draw(const sim::Simulation& sim) {
+    target_.bind();
+    renderer_.draw(source_of(sim), settings_, Rect{0, 0, target_.width(), target_.height()});
+}
+
 RenderedRun measure_rendered(sim::Simulation& sim, int width, int height, int frames,
                              int steps_per_frame) {
-    Renderer renderer;
-    RenderSettings settings;
-    settings.show_velocity = true;
-    fit_height(renderer, sim, settings);
-    gl::Framebuffer target(width, height);
-    target.bind();
-    const Rect viewport{0, 0, width, height};
+    OffscreenView view(sim, width, height);
     RenderedRun run;
     run.width = width;
     run.height = height;
     run.frames = frames;
     run.steps_per_frame = steps_per_frame;
-    run.three_d = Renderer::draws_3d(source_of(sim), settings);
-
+    run.three_d = view.three_d(sim);
     auto frames_with_steps = [&] {
         for (int f = 0; f < frames; ++f) {
             sim.step(steps_per_frame);
-            renderer.draw(source_of(sim), settings, viewport);
+            view.draw(sim);
         }
     };
     auto frames_drawing_only = [&] {
-        for (int f = 0; f < frames; ++f) renderer.draw(source_of(sim), settings, viewport);
+        for (int f = 0; f < frames; ++f) view.draw(sim);
     };
     const gl::TimingOptions options{1, 3};
     run.ms_per_frame = gl::median(gl::time_runs(frames_with_steps, options)) / frames;

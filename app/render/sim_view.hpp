@@ -13,6 +13,25 @@ FieldSource source_of(const sim::Simulation& sim);
 // units tall, the domain's longer side being 2. Reads back two min/max pairs: call after a reset.
 void fit_height(Renderer& renderer, const sim::Simulation& sim, RenderSettings& settings);
 
+// An offscreen width x height framebuffer and the renderer's default view of `sim` (3-D for
+// shallow water, velocity arrows for advection), for headless frames: `--bench sim --render`.
+class OffscreenView {
+public:
+    // Fits the 3-D height scale to the simulation's current state (two small read-backs).
+    OffscreenView(const sim::Simulation& sim, int width, int height);
+    // One frame: binds the framebuffer and draws the simulation's current field. No read-back.
+    void draw(const sim::Simulation& sim);
+    bool three_d(const sim::Simulation& sim) const {
+        return Renderer::draws_3d(source_of(sim), settings_);
+    }
+    const gl::Framebuffer& target() const { return target_; }
+
+private:
+    Renderer renderer_;
+    RenderSettings settings_;
+    gl::Framebuffer target_;
+};
+
 struct RenderedRun {
     int width = 0, height = 0, frames = 0, steps_per_frame = 0;
     double ms_per_frame = 0;       // steps + drawing, GPU time per frame (median of runs)

@@ -203,6 +203,19 @@ TEST(Viewer, MinimiseAndResizeDoNotCrash) {
     EXPECT_GT(colour_count(after), 20u);
 }
 
+TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
+    const std::string dir = temp_folder("viewer-bench-render");
+    auto r = run_adilab("--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
+                        "--render 96x64 --report " + dir + "/r.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string text = read_text(dir + "/r.json");
+    // Heat is drawn flat, shallow water in 3-D.
+    for (const char* key : {"\"fps_rendered\"", "\"draw_ms_per_frame\"",
+                            "\"render_3d\": true", "\"render_3d\": false"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
