@@ -15,7 +15,8 @@ namespace adilab::render {
 
 namespace {
 
-constexpr unsigned kFieldBinding = 0, kRangeBinding = 1, kBottomBinding = 2;
+constexpr unsigned kFieldBinding = 0, kRangeBinding = 1, kBottomBinding = 2,
+                   kPartialsBinding = 3, kMeshBinding = 4;
 constexpr int kReduceGroupSize = 256;
 // Enough groups to fill a large GPU; each strides over the rest. One dispatch per frame.
 constexpr unsigned kReduceGroups = 256;
@@ -57,7 +58,9 @@ glm::mat4 OrbitCamera::projection(float aspect) const {
 
 // ---- Renderer ----------------------------------------------------------------------------------
 
-Renderer::Renderer() : range_(4 * sizeof(std::uint32_t)), no_bottom_(sizeof(float)) {
+Renderer::Renderer()
+    : range_(4 * sizeof(std::uint32_t)), partials_(kReduceGroups * 4 * sizeof(float)),
+      no_bottom_(sizeof(float)) {
     range_.zero();
     no_bottom_.zero();
 }
@@ -119,17 +122,21 @@ std::optional<glm::vec2> Renderer::pixel_to_cell(const FieldSource& source,
 }
 
 void Renderer::reduce_range(const gl::Buffer& field, std::size_t count) {
-    // Reset to (largest key, smallest key, 0): a tiny upload, no read-back.
-    const std::uint32_t reset[4] = {0xFFFFFFFFu, 0u, 0u, 0u};
-    range_.upload(0, sizeof reset, reset);
-    const gl::Program& program = gl::compute_program(
-        "render/minmax.comp", {{"WG_SIZE", std::to_string(kReduceGroupSize)}});
-    program.use();
-    program.set("count", static_cast<unsigned>(count));
+    const std::size_t needed = (count + kReduceGroupSize - 1) / kReduceGroupSize;
+    const unsigned groups = static_cast<unsigned>(std::clamp<std::size_t>(needed, 1, kReduceGroups));
+    const std::string wg = std::to_string(kReduceGroupSize);
+    const gl::Program& pass1 = gl::compute_program("render/minmax.comp", {{"WG_SIZE", wg}, {"PASS1", "1"}});
+    const gl::Program& pass2 = gl::compute_program("render/minmax.comp", {{"WG_SIZE", wg}});
     field.bind_storage(kFieldBinding);
     range_.bind_storage(kRangeBinding);
-    const std::size_t needed = (count + kReduceGroupSize - 1) / kReduceGroupSize;
-    gl::dispatch(static_cast<unsigned>(std::clamp<std::size_t>(needed, 1, kReduceGroups)));
+    partials_.bind_storage(kPartialsBinding);
+    pass1.use();
+    pass1.set("count", static_cast<unsigned>(count));
+    gl::dispatch(groups);
+    gl::memory_barrier(gl::Barrier::storage);
+    pass2.use();
+    pass2.set("count", groups);
+    gl::dispatch(1);
     gl::memory_barrier(gl::Barrier::storage);
 }
 
@@ -157,7 +164,8 @@ Range Renderer::measure(const gl::Buffer& buffer, std::size_t count) {
     return read_range();
 }
 
-void Renderer::draw(const FieldSource& source, const RenderSettings& settings, Rect viewport) {
+void Renderer::draw(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+                    const gl::Texture2D* target_image) {
     if (viewport.empty()) return;
     gl::set_scissor(true, viewport.x, viewport.y, viewport.width, viewport.height);
     gl::viewport(viewport.x, viewport.y, viewport.width, viewport.height);
@@ -171,7 +179,7 @@ void Renderer::draw(const FieldSource& source, const RenderSettings& settings, R
         if (draws_3d(source, settings))
             draw_3d(source, settings, viewport);
         else
-            draw_2d(source, settings, viewport);
+            draw_2d(source, settings, viewport, target_image);
     }
     gl::set_depth_test(false);
     gl::set_depth_write(true);
@@ -179,23 +187,48 @@ void Renderer::draw(const FieldSource& source, const RenderSettings& settings, R
     gl::set_scissor(false);
 }
 
-void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport) {
+void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+                       const gl::Texture2D* target_image) {
     const Layout layout = layout_2d(source, settings, viewport);
     gl::set_depth_test(false);
     gl::set_blending(false);
     const Rect area = layout.field_area;
-    gl::set_scissor(true, area.x, area.y, std::max(area.width, 0), std::max(area.height, 0));
-    const gl::Program& field = gl::graphics_program("render/quad.vert", "render/field2d.frag");
+    // The image is computed (field2d.comp), then blitted unless the caller's framebuffer
+    // texture can take it directly.
+    glm::ivec2 origin(viewport.x, viewport.y);
+    if (target_image == nullptr) {
+        if (flat_.id() == 0 || flat_.width() != viewport.width || flat_.height() != viewport.height)
+            flat_ = gl::Framebuffer(viewport.width, viewport.height);
+        target_image = &flat_.colour();
+        origin = glm::ivec2(0);
+    }
+    const gl::Program& field = gl::compute_program("render/field2d.comp");
     field.use();
-    field.set("rect_min", to_ndc(layout.domain_min, viewport));
-    field.set("rect_max", to_ndc(layout.domain_max, viewport));
+    field.set("origin", origin);
+    field.set("size", glm::ivec2(viewport.width, viewport.height));
+    const glm::vec2 corner(viewport.x, viewport.y);
+    field.set("domain_min", layout.domain_min - corner);
+    field.set("domain_max", layout.domain_max - corner);
+    field.set("area_origin", glm::ivec2(area.x - viewport.x, area.y - viewport.y));
+    field.set("area_size", glm::ivec2(std::max(area.width, 0), std::max(area.height, 0)));
+    const Rect bar = layout.bar;
+    field.set("bar_origin", glm::ivec2(bar.x - viewport.x, bar.y - viewport.y));
+    field.set("bar_size", bar.empty() ? glm::ivec2(0) : glm::ivec2(bar.width, bar.height));
+    field.set("background", settings.background);
     field.set("grid", glm::ivec2(source.nx, source.ny));
     field.set("map", static_cast<int>(settings.colormap));
     field.set("auto_range", settings.auto_range ? 1 : 0);
     field.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
     source.field->bind_storage(kFieldBinding);
     range_.bind_storage(kRangeBinding);
-    gl::draw_arrays(gl::Primitive::triangle_strip, 0, 4);
+    target_image->bind_image(0, true);
+    gl::dispatch((static_cast<unsigned>(viewport.width) + 15) / 16,
+                 (static_cast<unsigned>(viewport.height) + 15) / 16);
+    // The image feeds a blit or the framebuffer the arrows draw into.
+    gl::memory_barrier(gl::Barrier::all);
+    if (target_image == &flat_.colour())
+        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width, viewport.height);
+    gl::set_scissor(true, area.x, area.y, std::max(area.width, 0), std::max(area.height, 0));
 
     if (settings.show_velocity && source.velocity.kind != Velocity::Kind::none) {
         const Velocity& vel = source.velocity;
@@ -224,7 +257,6 @@ void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings
         gl::set_blending(false);
     }
     gl::set_scissor(true, viewport.x, viewport.y, viewport.width, viewport.height);
-    if (!layout.bar.empty()) draw_colour_bar(settings, viewport, layout.bar);
 }
 
 void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport) {
@@ -236,41 +268,42 @@ void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings
     const glm::vec2 extent = half_extent(source);
     const glm::vec3 light = glm::normalize(glm::vec3(-0.4f, -0.6f, 0.7f));
 
+    // The mesh (positions and normals of the visible surface) computed from the buffers.
+    const std::size_t mesh_bytes = static_cast<std::size_t>(mesh.x) * mesh.y * 4 * sizeof(float);
+    if (mesh_.size() != mesh_bytes) mesh_ = gl::Buffer(mesh_bytes);
+    const gl::Program& build = gl::compute_program("render/surface_mesh.comp");
+    build.use();
+    build.set("grid", grid);
+    build.set("mesh", mesh);
+    build.set("half_extent", extent);
+    build.set("height_scale", settings.height_scale);
+    build.set("base_level", settings.base_level);
+    build.set("has_bottom", source.bottom != nullptr ? 1 : 0);
+    // With no bottom buffer, a floor a little below the surface's base level.
+    build.set("floor_level", settings.base_level - 0.25f / std::max(settings.height_scale, 1e-6f));
     source.field->bind_storage(kFieldBinding);
-    range_.bind_storage(kRangeBinding);
     (source.bottom != nullptr ? *source.bottom : no_bottom_).bind_storage(kBottomBinding);
+    mesh_.bind_storage(kMeshBinding);
+    gl::dispatch((static_cast<unsigned>(mesh.x) + 15) / 16, (static_cast<unsigned>(mesh.y) + 15) / 16);
+    gl::memory_barrier(gl::Barrier::storage);
+
+    const gl::Program& surface = gl::graphics_program("render/surface.vert", "render/surface.frag");
+    surface.use();
+    surface.set("mesh", mesh);
+    surface.set("view_projection", view_projection);
+    surface.set("half_extent", extent);
+    surface.set("height_scale", settings.height_scale);
+    surface.set("base_level", settings.base_level);
+    surface.set("eye", settings.camera.eye());
+    surface.set("light_direction", light);
+    surface.set("map", static_cast<int>(settings.colormap));
+    surface.set("tint_by_value", settings.tint_water ? 1 : 0);
+    surface.set("auto_range", settings.auto_range ? 1 : 0);
+    surface.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
+    range_.bind_storage(kRangeBinding);
     gl::set_depth_test(true);
-
-    auto set_common = [&](const gl::Program& p) {
-        p.use();
-        p.set("grid", grid);
-        p.set("mesh", mesh);
-        p.set("view_projection", view_projection);
-        p.set("half_extent", extent);
-        p.set("height_scale", settings.height_scale);
-        p.set("base_level", settings.base_level);
-        p.set("has_bottom", source.bottom != nullptr ? 1 : 0);
-        // With no bottom buffer, a floor a little below the surface's base level.
-        p.set("floor_level", settings.base_level - 0.25f / std::max(settings.height_scale, 1e-6f));
-        p.set("eye", settings.camera.eye());
-        p.set("light_direction", light);
-        p.set("map", static_cast<int>(settings.colormap));
-        p.set("tint_by_value", settings.tint_water ? 1 : 0);
-        p.set("auto_range", settings.auto_range ? 1 : 0);
-        p.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
-    };
-    const int strip_vertices = 2 * mesh.x, strips = mesh.y - 1;
-    const gl::Program& terrain = gl::graphics_program("render/surface.vert", "render/surface.frag",
-                                                      {{"TERRAIN", "1"}});
-    set_common(terrain);
     gl::set_blending(false);
-    gl::draw_arrays_instanced(gl::Primitive::triangle_strip, 0, strip_vertices, strips);
-
-    const gl::Program& water = gl::graphics_program("render/surface.vert", "render/surface.frag");
-    set_common(water);
-    gl::set_blending(true);
-    gl::draw_arrays_instanced(gl::Primitive::triangle_strip, 0, strip_vertices, strips);
-    gl::set_blending(false);
+    gl::draw_arrays_instanced(gl::Primitive::triangle_strip, 0, 2 * mesh.x, mesh.y - 1);
     gl::set_depth_test(false);
 
     if (settings.colour_bar && settings.tint_water && viewport.width > 160) {

@@ -73,7 +73,9 @@ struct RenderSettings {
     OrbitCamera camera;
     float height_scale = 1;              // 3-D: world units per metre of height
     float base_level = 0;                // 3-D: the height drawn at z = 0
-    int max_mesh = 1024;                 // 3-D: mesh vertices per side at most
+    int max_mesh = 512;                  // 3-D: mesh vertices per side at most (about one per
+                                         // 2-4 pixels at 1080p; vertices are costly on GPUs
+                                         // with few graphics SMs)
     bool tint_water = true;              // 3-D: water coloured by the colormap of its height
     glm::vec3 background{0.08f, 0.09f, 0.11f};
 };
@@ -97,8 +99,11 @@ public:
     Renderer& operator=(const Renderer&) = delete;
 
     // Draws into the bound framebuffer inside `viewport` (cleared first). An empty viewport
-    // (minimised window) draws nothing.
-    void draw(const FieldSource& source, const RenderSettings& settings, Rect viewport);
+    // (minimised window) draws nothing. `target_image`: the bound framebuffer's rgba8 colour
+    // texture when the caller owns it (offscreen), so the flat view's compute pass writes it
+    // directly instead of into a texture that is then blitted.
+    void draw(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+              const gl::Texture2D* target_image = nullptr);
 
     // The range of the last draw's field, read back from the GPU (waits for that draw).
     Range read_range() const;
@@ -127,12 +132,16 @@ public:
 
 private:
     void reduce_range(const gl::Buffer& field, std::size_t count);
-    void draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport);
+    void draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+                 const gl::Texture2D* target_image);
     void draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport);
     void draw_colour_bar(const RenderSettings& settings, Rect viewport, Rect bar);
 
     gl::VertexArray empty_vao_;  // core profile draws need a bound VAO, even with no attributes
     gl::Buffer range_;           // 4 uints: min key, max key, non-finite count, pad
+    gl::Buffer partials_;        // the reduction's per-group results
+    gl::Buffer mesh_;            // 3-D: (z, normal.x, normal.y, depth) per mesh vertex
+    gl::Framebuffer flat_;       // 2-D: the computed image when the caller has no texture
     gl::Buffer no_bottom_;       // bound when there is no bottom buffer (binding must be valid)
 };
 

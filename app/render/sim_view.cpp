@@ -46,7 +46,8 @@ OffscreenView::OffscreenView(const sim::Simulation& sim, int width, int height)
 
 void OffscreenView::draw(const sim::Simulation& sim) {
     target_.bind();
-    renderer_.draw(source_of(sim), settings_, Rect{0, 0, target_.width(), target_.height()});
+    renderer_.draw(source_of(sim), settings_, Rect{0, 0, target_.width(), target_.height()},
+                   &target_.colour());
 }
 
 RenderedRun measure_rendered(sim::Simulation& sim, int width, int height, int frames,

@@ -66,3 +66,14 @@ void set_scissor(bool on, int x, int y, int width, int height) {
 void set_depth_write(bool on) { glDepthMask(on ? GL_TRUE : GL_FALSE); }
 
 }  // namespace adilab::gl
+
+namespace adilab::gl {
+void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width, int height) {
+    GLint previous_read = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, source.id());
+    glBlitFramebuffer(0, 0, width, height, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT,
+                      GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
+}
+}  // namespace adilab::gl

@@ -52,3 +52,9 @@ void set_scissor(bool on, int x = 0, int y = 0, int width = 0, int height = 0);
 void set_depth_write(bool on);
 
 }  // namespace adilab::gl
+
+namespace adilab::gl {
+// Copies `source`'s colour (0, 0, width, height) into the bound draw framebuffer at (x, y)
+// (glBlitFramebuffer, nearest). The viewer computes its flat view into a texture, then blits it.
+void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width, int height);
+}  // namespace adilab::gl
