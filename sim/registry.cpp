@@ -22,6 +22,16 @@ std::vector<std::string> solver_names() {
     return names;
 }
 
+bool solver_supports(const std::string& model, const std::string& solver, std::string* why) {
+    if (model == "advection" && solver.starts_with("cg")) {
+        if (why)
+            *why = "solver '" + solver + "' needs symmetric positive definite lines; advection's "
+                   "upwind systems are not symmetric";
+        return false;
+    }
+    return true;
+}
+
 std::unique_ptr<Simulation> make_simulation(const std::string& model, const std::string& solver) {
     const auto known = solver_names();
     if (std::find(known.begin(), known.end(), solver) == known.end()) {
@@ -29,6 +39,8 @@ std::unique_ptr<Simulation> make_simulation(const std::string& model, const std:
         for (const std::string& s : known) list += (list.empty() ? "" : ", ") + s;
         throw Error("unknown solver '" + solver + "' (available: " + list + ")");
     }
+    std::string why;
+    if (!solver_supports(model, solver, &why)) throw Error(why);
     std::unique_ptr<Simulation> sim;
     if (model == "heat") sim = detail::make_heat(solver);
     else if (model == "advection") sim = detail::make_advection(solver);

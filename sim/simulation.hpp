@@ -115,6 +115,11 @@ struct ModelInfo {
 std::span<const ModelInfo> models();
 // "fused" first (the default), then every GPU tridiagonal variant.
 std::vector<std::string> solver_names();
+// Whether `solver` can step `model`: the conjugate-gradient variants (cg, cg-1, cg-2) need
+// symmetric positive definite lines, which heat and shallow water have and upwind advection
+// has not. cg-1 and cg-2 run a fixed 1 or 2 iterations (the paper's Fig. 11 comparison): they
+// run in every symmetric model but only approximate its solve. `why` gets the reason.
+bool solver_supports(const std::string& model, const std::string& solver, std::string* why = nullptr);
 // Throws adilab::Error naming the unknown model or solver and listing the known ones. Needs a
 // current GL context. The simulation starts reset to its first scenario at 256 x 256.
 std::unique_ptr<Simulation> make_simulation(const std::string& model,

@@ -99,6 +99,8 @@ int run_headless(const Args& args) {
     const std::vector<std::string> solvers = sim::solver_names();
     if (std::find(solvers.begin(), solvers.end(), solver) == solvers.end())
         throw UsageError("unknown solver '" + solver + "' (available: " + list_of(solvers) + ")");
+    std::string why;
+    if (!sim::solver_supports(model, solver, &why)) throw UsageError(why);
     std::unique_ptr<sim::Simulation> simulation = sim::make_simulation(model, solver);
     sim::Simulation& s = *simulation;
 
