@@ -575,7 +575,10 @@ void Viewer::draw_simulation_tab() {
         }
     }
     std::string solver = sim_->solver();
-    if (combo("Solver", sim::solver_names(), solver)) {
+    std::vector<std::string> solvers;
+    for (const std::string& name : sim::solver_names())
+        if (sim::solver_supports(sim_->model(), name)) solvers.push_back(name);
+    if (combo("Solver", solvers, solver)) {
         try {
             make(sim_->model(), solver);
             reset();
