@@ -40,6 +40,7 @@ std::vector<cli::OptionSpec> options() {
         {"screenshot", "PATH", "with --frames: save the window after the last frame as PNG"},
         {"first-screenshot", "PATH", "with --frames: also save the first frame as PNG"},
         {"window", "WxH", "with --frames: the window size (default 1280x800)"},
+        {"save-settings", "", "with --frames: save the settings on exit as an interactive run does"},
         {"screenshot-area", "WHAT", "window (default) or viewport: what --screenshot captures"},
         {"inject", "EVENTS", "test hook, with --frames: synthetic input, ';'-separated: "
                              "drag@F:x0,y0:x1,y1 (viewport fractions, y down) or resize@F:WxH "
@@ -159,6 +160,7 @@ int run(const cli::Args& args) {
     if (!events.empty() && frames == 0) throw cli::UsageError("--inject needs --frames N");
     const ViewerStart start = viewer_start(args);
     const bool scripted = frames > 0;
+    const bool save_settings = !scripted || args.has("save-settings");
 
     // Settings and ImGui's layout file live together; scripted runs read them but never write
     // them, so a script cannot change what the user sees next time.
@@ -304,7 +306,7 @@ int run(const cli::Args& args) {
             break;
         }
     }
-    if (!scripted && !config.empty()) {
+    if (save_settings && !config.empty()) {
         viewer.save_settings();
         settings.set("window_width", window.framebuffer_width() > 0 ? window.framebuffer_width() : width);
         settings.set("window_height", window.framebuffer_height() > 0 ? window.framebuffer_height() : height);

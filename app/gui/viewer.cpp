@@ -473,7 +473,13 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
             playing_ = false;
             step_once_ = true;
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_R)) reset();
+        if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+            try {
+                reset();
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
         if (ImGui::IsKeyPressed(GLFW_KEY_H)) show_help_ = !show_help_;
         if (ImGui::IsKeyPressed(GLFW_KEY_F12)) screenshot_requested_ = true;
         if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {

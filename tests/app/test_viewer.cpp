@@ -203,6 +203,23 @@ TEST(Viewer, MinimiseAndResizeDoNotCrash) {
     EXPECT_GT(colour_count(after), 20u);
 }
 
+TEST(Viewer, PresetsLoadAndSettingsRoundTrip) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-settings");
+    // A preset from assets/presets (found beside the executable), the grid overridden.
+    auto r = run_viewer(dir + "/config", "--preset advection-river --grid 32 --frames 2 "
+                                         "--colormap grayscale --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_NE(saved.find("model = advection"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("scenario = river"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("colormap = 3"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("grid = 32"), std::string::npos) << saved;
+    auto bad = run_viewer(dir + "/config", "--preset no-such-preset --frames 2");
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_NE(bad.output.find("heat-two-heaters"), std::string::npos) << "lists the presets";
+}
+
 TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
     const std::string dir = temp_folder("viewer-bench-render");
     auto r = run_adilab("--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
