@@ -287,9 +287,12 @@ void Viewer::advance(std::int64_t frame) {
     step_once_ = false;
     const auto start = Clock::now();
     if (steps > 0) {
+        const bool profile = gpu_timers_ && profile_phases_ && show_overlay_;
+        if (profile) phase_profiler_.begin();
         sim_timer_.begin(frame);
         sim_->step(steps);
         sim_timer_.end();
+        if (profile) phase_profiler_.end();
         steps_this_frame_ = steps;
     }
     sim_cpu_ms_ = ms_since(start);
@@ -314,6 +317,7 @@ void Viewer::poll_timers() {
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
     }
     for (const auto& s : ui_timer_.collect()) ui_gpu_ms_ = s.ms;  // not recorded: UI only
+    if (auto phases = phase_profiler_.collect(); !phases.empty()) phases_ = std::move(phases);
 }
 
 void Viewer::check_stability() {
@@ -806,6 +810,17 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
             ImGui::Text("GPU ms: simulation %.3f (all phases, %d step(s)), render %.3f, UI %.3f",
                         sim_gpu_ms_.value_or(0), steps_per_frame_, render_gpu_ms_.value_or(0),
                         ui_gpu_ms_.value_or(0));
+            ImGui::Checkbox("GPU time per phase", &profile_phases_);
+            if (profile_phases_) {
+                for (const auto& phase : phases_) {
+                    // "sim/heat.comp DIRECTION=0 KERNEL_ROWS=1" -> "heat.comp DIRECTION=0 ..."
+                    std::string name = phase.label;
+                    if (const auto slash = name.find('/'); slash != std::string::npos && slash < name.find(' '))
+                        name = name.substr(slash + 1);
+                    ImGui::Text("  %-44.44s x%-3d %.3f ms", name.c_str(), phase.dispatches, phase.ms);
+                }
+                ImGui::Text("  %-44.44s      %.3f ms", "render (all passes)", render_gpu_ms_.value_or(0));
+            }
         } else {
             ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
                         sim_cpu_ms_, render_cpu_ms_);

@@ -105,6 +105,11 @@ private:
     double sim_cpu_ms_ = 0, render_cpu_ms_ = 0;
     bool gpu_timers_ = false;
     gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
+    // Per-dispatch GPU times of the simulation's step (its phases: the explicit part and the
+    // x and y sweeps, as the model's kernels are split), by program label.
+    gl::DispatchProfiler phase_profiler_;
+    std::vector<gl::DispatchProfiler::Phase> phases_;
+    bool profile_phases_ = true;
     std::optional<double> sim_gpu_ms_, render_gpu_ms_, ui_gpu_ms_;
     std::vector<Preset> presets_;
     int preset_index_ = -1;

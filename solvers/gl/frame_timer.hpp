@@ -10,6 +10,7 @@
 // ring is still in flight the phase is simply not measured that frame.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "solvers/gl/objects.hpp"
@@ -57,4 +58,56 @@ namespace adilab::gl {
 // Copies `source`'s colour (0, 0, width, height) into the bound draw framebuffer at (x, y)
 // (glBlitFramebuffer, nearest). The viewer computes its flat view into a texture, then blits it.
 void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width, int height);
+}  // namespace adilab::gl
+
+namespace adilab::gl {
+
+namespace detail {
+// The label of the program last made current with Program::use() (shader path and defines).
+inline thread_local const std::string* current_program_label = nullptr;
+}  // namespace detail
+
+// Per-dispatch GPU times for the viewer's phase breakdown (explicit / x sweep / y sweep /
+// render): while a profiler is active (between begin() and end()), every gl::dispatch is
+// followed by a GL_TIMESTAMP query, and the time between consecutive timestamps is charged to
+// the program that dispatched (its label, e.g. "sim/heat.comp [DIRECTION=0]"). Timestamps are
+// taken once the GPU has completed all earlier commands, so barrier waits count to the dispatch
+// before them. Results are read a few frames later when available; nothing ever waits.
+// The simulation needs no change: it only calls gl::dispatch, as everything does.
+class DispatchProfiler {
+public:
+    struct Phase {
+        std::string label;
+        double ms = 0;
+        int dispatches = 0;
+    };
+
+    explicit DispatchProfiler(int depth = 4, int max_dispatches = 96);
+    ~DispatchProfiler();
+    DispatchProfiler(const DispatchProfiler&) = delete;
+    DispatchProfiler& operator=(const DispatchProfiler&) = delete;
+
+    // Starts timing this frame's dispatches (skipped when every slot is still in flight).
+    void begin();
+    void end();
+    // The phases of the newest frame whose queries have all arrived, summed per label in the
+    // order first seen; empty when none is ready. Never waits.
+    std::vector<Phase> collect();
+
+    static DispatchProfiler* active() { return active_; }
+    void after_dispatch();  // called by gl::dispatch
+
+private:
+    struct Slot {
+        std::vector<Query> stamps;  // stamps[0]: begin(); stamps[k]: after dispatch k
+        std::vector<std::string> labels;
+        int count = 0;
+        bool pending = false;
+    };
+    std::vector<Slot> slots_;
+    int next_ = 0, current_ = -1;
+    int max_dispatches_;
+    static inline DispatchProfiler* active_ = nullptr;
+};
+
 }  // namespace adilab::gl

@@ -11,6 +11,8 @@
 #include "app/render/renderer.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/objects.hpp"
 #include "tests/support/gl_environment.hpp"
 
@@ -138,6 +140,43 @@ TEST(Renderer, OffscreenFramesWithASimulationAdvanceAndMeasure) {
         EXPECT_GT(run.draw_ms_per_frame, 0) << model;
         EXPECT_EQ(run.three_d, std::string(model) == "shallow-water");
     }
+}
+
+TEST(Renderer, DispatchProfilerChargesEachDispatchToItsProgram) {
+    ADILAB_NEED_GL();
+    std::vector<float> v = bump_field(33, 17);
+    gl::Buffer field = gl::Buffer::from(v);
+    render::Renderer renderer;
+    renderer.measure(field, v.size());  // compiles first
+    gl::DispatchProfiler profiler;
+    profiler.begin();
+    renderer.measure(field, v.size());  // the min/max reduction: pass 1, then pass 2
+    renderer.measure(field, v.size());
+    profiler.end();
+    renderer.measure(field, v.size());  // not profiled
+    gl::finish();
+    const auto phases = profiler.collect();
+    ASSERT_EQ(phases.size(), 2u);
+    EXPECT_NE(phases[0].label.find("render/minmax.comp"), std::string::npos) << phases[0].label;
+    EXPECT_NE(phases[0].label.find("PASS1"), std::string::npos) << phases[0].label;
+    EXPECT_EQ(phases[1].label.find("PASS1"), std::string::npos) << phases[1].label;
+    EXPECT_EQ(phases[0].dispatches, 2);
+    EXPECT_EQ(phases[1].dispatches, 2);
+    EXPECT_GE(phases[0].ms, 0.0);
+    EXPECT_EQ(gl::DispatchProfiler::active(), nullptr);
+    EXPECT_TRUE(profiler.collect().empty()) << "a frame is reported once";
+
+    // A simulation step needs no change to be profiled: its dispatches carry its programs.
+    auto sim = sim::make_simulation("heat");
+    sim->reset("two-heaters", 40, 24);
+    sim->step(1);
+    profiler.begin();
+    sim->step(2);
+    profiler.end();
+    gl::finish();
+    const auto steps = profiler.collect();
+    ASSERT_FALSE(steps.empty());
+    for (const auto& phase : steps) EXPECT_NE(phase.label.find("sim/"), std::string::npos);
 }
 
 }  // namespace
