@@ -7,11 +7,13 @@ namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
 Benchmark make_sim_benchmark();
+Benchmark make_matmul_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
         make_bandwidth_benchmark(),
         make_sim_benchmark(),
+        make_matmul_benchmark(),
     };
     return all;
 }

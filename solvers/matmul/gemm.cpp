@@ -1,0 +1,195 @@
+// matmul::gemm: the host side of shaders/matmul/gemm.comp (gpu-fast), reusable on sub-blocks.
+// Splits C into whole BM x BN blocks (the unguarded kernel) and the right and bottom strips
+// (the guarded one), so the hot loop carries no bounds checks.
+#include <climits>
+#include <sstream>
+#include <vector>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/matmul/matmul.hpp"
+
+namespace adilab::matmul {
+
+std::string GemmTiles::label() const {
+    std::ostringstream s;
+    s << bm << 'x' << bn << 'x' << bk << 'x' << tm << 'x' << tn;
+    if (apad != 1) s << 'x' << apad;
+    return s.str();
+}
+
+GemmTiles GemmTiles::parse(const std::string& text) {
+    GemmTiles t;
+    std::vector<int> numbers;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t x = text.find('x', start);
+        const std::string piece =
+            text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        if (piece.empty() || piece.size() > 6 ||
+            piece.find_first_not_of("0123456789") != std::string::npos)
+            numbers.clear();
+        else
+            numbers.push_back(std::stoi(piece));
+        if (piece.empty() || numbers.empty() || x == std::string::npos) break;
+        start = x + 1;
+    }
+    if (numbers.size() != 5 && numbers.size() != 6)
+        throw Error("tile configuration '" + text +
+                    "' is not BMxBNxBKxTMxTN[xAPAD] (e.g. 128x128x8x8x8)");
+    t.bm = numbers[0];
+    t.bn = numbers[1];
+    t.bk = numbers[2];
+    t.tm = numbers[3];
+    t.tn = numbers[4];
+    if (numbers.size() == 6) t.apad = numbers[5];
+    return t;
+}
+
+std::size_t GemmTiles::shared_bytes() const {
+    const std::size_t vec4 = 16;
+    // Two buffers of As[bk][bm/4 + apad] and Bs[bk][bn/4] (BPAD = 0).
+    return 2 * vec4 * static_cast<std::size_t>(bk) * (bm / 4 + apad + bn / 4);
+}
+
+std::span<const GemmTiles> tuned_tiles() {
+    // H200 sweep (2026-11-21, kernel TFLOP/s at N = 4096 / 2048 / 1024 / 512; cuBLAS fp32
+    // 51.2 / 49.3 / 32.5 / 11.3):
+    //   256x128x8x8x16  44.7 / 43.1 / 10.6 / 2.5
+    //   128x128x8x16x8  43.5 / 41.7 /  4.8 / 0.7 (first sweep; noisy at small N)
+    //   64x128x8x8x8    41.1 / 35.8 / 26.7 / 6.1
+    //   32x64x8x4x8     29.1 / 26.9 / 23.3 / 8.2
+    //   32x32x8x4x4     23.7 / 22.7 / 20.4 / 9.4
+    // Large blocks win once there are enough of them; below that, filling the SMs matters more.
+    // Sweep 3 (BK = 16, APAD = 0 to fit 48 KiB): 256x128x16x8x16 32.7, 128x256x16x8x16 34.5,
+    // 128x128x16x8x8 40.4, 64x128x16x8x8 40.0 at N = 4096: BK = 8 stays.
+    static const GemmTiles all[] = {{256, 128, 8, 8, 16},
+                                    {128, 128, 8, 16, 8},
+                                    {64, 128, 8, 8, 8},
+                                    {32, 64, 8, 4, 8},
+                                    {32, 32, 8, 4, 4}};
+    return all;
+}
+
+GemmTiles choose_tiles(int m, int l) {
+    for (const GemmTiles& t : tuned_tiles()) {
+        const long long groups =
+            static_cast<long long>((m + t.bm - 1) / t.bm) * ((l + t.bn - 1) / t.bn);
+        if (groups >= 128) return t;
+    }
+    return tuned_tiles().back();
+}
+
+void check_tiles(const GemmTiles& t, const gl::DeviceInfo& device) {
+    auto fail = [&](const std::string& why) {
+        throw Error("tile configuration " + t.label() + ": " + why);
+    };
+    if (t.bm <= 0 || t.bn <= 0 || t.bk <= 0 || t.tm <= 0 || t.tn <= 0)
+        fail("sizes must be positive");
+    if (t.apad < 0 || t.apad > 4) fail("APAD must be 0 to 4 vec4s");
+    if (t.tm % 4 != 0 || t.tn % 4 != 0 || t.bk % 4 != 0)
+        fail("TM, TN and BK must be multiples of 4");
+    if (t.bm % t.tm != 0 || t.bn % t.tn != 0) fail("BM must be a multiple of TM and BN of TN");
+    if (t.threads() > device.max_work_group_invocations ||
+        t.threads() > device.max_work_group_size[0])
+        fail(std::to_string(t.threads()) + " invocations per work group exceed the device's limit");
+    if (t.shared_bytes() > static_cast<std::size_t>(device.max_shared_memory_bytes))
+        fail(std::to_string(t.shared_bytes()) + " bytes of shared memory exceed the device's " +
+             std::to_string(device.max_shared_memory_bytes));
+}
+
+namespace {
+
+gl::Defines tile_defines(const GemmTiles& t, bool vec4, bool guarded) {
+    return {{"BM", std::to_string(t.bm)},
+            {"BN", std::to_string(t.bn)},
+            {"BK", std::to_string(t.bk)},
+            {"TM", std::to_string(t.tm)},
+            {"TN", std::to_string(t.tn)},
+            {"APAD", std::to_string(t.apad)},
+            {"BPAD", "0"},
+            {"VEC4", vec4 ? "1" : "0"},
+            {"GUARDED", guarded ? "1" : "0"},
+            {"WG_SIZE", std::to_string(t.threads())}};
+}
+
+void check_ref(const MatrixRef& r, int rows, int cols, const char* which) {
+    if (r.buffer == nullptr || r.buffer->empty())
+        throw Error(std::string("gemm: matrix ") + which + " has no buffer");
+    if (r.ld < cols)
+        throw Error(std::string("gemm: leading dimension of ") + which +
+                    " is below its column count");
+    const long long last =
+        static_cast<long long>(r.offset) + static_cast<long long>(rows - 1) * r.ld + cols;
+    if (last > INT_MAX)
+        throw Error(std::string("gemm: matrix ") + which + " reaches beyond 32-bit indices");
+    if (static_cast<std::size_t>(last) * sizeof(float) > r.buffer->size())
+        throw Error(std::string("gemm: matrix ") + which + " reaches beyond the end of its buffer");
+}
+
+void set_common(const gl::Program& p, int m, int n, int l, float alpha, const MatrixRef& a,
+                const MatrixRef& b, float beta, const MatrixRef& c) {
+    p.use();
+    p.set("M", m);
+    p.set("N", n);
+    p.set("L", l);
+    p.set("lda", a.ld);
+    p.set("ldb", b.ld);
+    p.set("ldc", c.ld);
+    p.set("a_offset", static_cast<int>(a.offset));
+    p.set("b_offset", static_cast<int>(b.offset));
+    p.set("c_offset", static_cast<int>(c.offset));
+    p.set("alpha", alpha);
+    p.set("beta", beta);
+}
+
+}  // namespace
+
+void gemm(int m, int n, int l, float alpha, const MatrixRef& a, const MatrixRef& b, float beta,
+          const MatrixRef& c, std::optional<GemmTiles> tiles) {
+    const GemmTiles t = tiles ? *tiles : choose_tiles(m, l);
+    if (m <= 0 || n <= 0 || l <= 0) throw Error("gemm: sizes must be positive");
+    check_ref(a, m, n, "A");
+    check_ref(b, n, l, "B");
+    check_ref(c, m, l, "C");
+    const bool vec4 = a.offset % 4 == 0 && b.offset % 4 == 0 && c.offset % 4 == 0 &&
+                      a.ld % 4 == 0 && b.ld % 4 == 0 && c.ld % 4 == 0;
+    const int full_rows = m / t.bm * t.bm, full_cols = l / t.bn * t.bn;
+    auto bind = [&](bool with_vec4) {
+        a.buffer->bind_storage(0);
+        b.buffer->bind_storage(1);
+        c.buffer->bind_storage(2);
+        if (with_vec4) {
+            a.buffer->bind_storage(3);
+            b.buffer->bind_storage(4);
+            c.buffer->bind_storage(5);
+        }
+    };
+    if (full_rows > 0 && full_cols > 0) {
+        const gl::Program& p =
+            gl::compute_program("matmul/gemm.comp", tile_defines(t, vec4, false));
+        set_common(p, m, n, l, alpha, a, b, beta, c);
+        p.set("origin", glm::ivec2(0, 0));
+        bind(vec4);
+        gl::dispatch(static_cast<unsigned>(full_cols / t.bn),
+                     static_cast<unsigned>(full_rows / t.bm));
+    }
+    if (full_rows < m || full_cols < l) {
+        const gl::Program& p =
+            gl::compute_program("matmul/gemm.comp", tile_defines(t, false, true));
+        set_common(p, m, n, l, alpha, a, b, beta, c);
+        bind(false);
+        if (full_cols < l) {  // right strip, every row
+            p.set("origin", glm::ivec2(0, full_cols));
+            gl::dispatch(1u, static_cast<unsigned>((m + t.bm - 1) / t.bm));
+        }
+        if (full_rows < m && full_cols > 0) {  // bottom strip left of the right one
+            p.set("origin", glm::ivec2(full_rows, 0));
+            gl::dispatch(static_cast<unsigned>(full_cols / t.bn), 1u);
+        }
+    }
+    gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
+}
+
+}  // namespace adilab::matmul

@@ -1,0 +1,81 @@
+// The matmul registry and the size checks every entry point runs before any work.
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+#include "solvers/gl/error.hpp"
+#include "solvers/matmul/variants.hpp"
+
+namespace adilab::matmul {
+
+std::span<const VariantInfo> variants() {
+    static const std::vector<VariantInfo> all = {
+        {"cpu-ijk", "naive i-j-k loop, one thread (seed 000 Alg. 3, seed 002 CPU1)", false, false,
+         true},
+        {"cpu-ikj", "i-k-j loop order, one thread (seed 002 CPU2)", false, false, true},
+        {"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false, false, true},
+        {"gpu-tiled32", "32x32 shared tiles, 64x64-group chunks (seed 000 Alg. 1-2)", true, true,
+         false},
+        {"gpu-fast",
+         "register-blocked GEMM: up to 256x128 blocks, 8x16 per invocation, vec4, double buffer",
+         true, true, false},
+        {"cpgpu",
+         "GPU takes the first g rows, CPU threads the rest, g from measured rates (seed 002)",
+         false, true, false},
+    };
+    return all;
+}
+
+const VariantInfo* find_variant(const std::string& name) {
+    auto all = variants();
+    auto found =
+        std::find_if(all.begin(), all.end(), [&](const VariantInfo& v) { return v.name == name; });
+    return found == all.end() ? nullptr : &*found;
+}
+
+std::unique_ptr<Multiplier> make_multiplier(const std::string& name,
+                                            std::optional<GemmTiles> tiles) {
+    if (name == "cpu-ijk") return make_cpu_ijk();
+    if (name == "cpu-ikj") return make_cpu_ikj();
+    if (name == "cpu-blocked") return make_cpu_blocked();
+    if (name == "gpu-tiled32") return make_gpu_tiled32();
+    if (name == "gpu-fast") return make_gpu_fast(tiles);
+    if (name == "cpgpu") return make_cpgpu(tiles);
+    std::string known;
+    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;
+    throw Error("unknown matmul implementation '" + name + "' (available: " + known + ")");
+}
+
+void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device, int copies) {
+    const std::string what =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.l);
+    if (s.m <= 0 || s.n <= 0 || s.l <= 0)
+        throw Error("matmul size " + what + ": m, n and l must be at least 1");
+    if (!on_gpu) return;
+    const long long counts[3] = {static_cast<long long>(s.m) * s.n,
+                                 static_cast<long long>(s.n) * s.l,
+                                 static_cast<long long>(s.m) * s.l};
+    long long total_bytes = 0;
+    for (long long count : counts) {
+        // Shaders index with 32-bit ints; keep a block of slack for the last tile's offsets.
+        if (count > INT_MAX - 4096)
+            throw Error("matmul size " + what +
+                        ": a matrix has more than 2^31 elements, beyond "
+                        "32-bit shader indices");
+        const long long bytes = count * static_cast<long long>(sizeof(float));
+        if (device.max_storage_block_bytes > 0 && bytes > device.max_storage_block_bytes)
+            throw Error("matmul size " + what + ": a matrix needs " + std::to_string(bytes >> 20) +
+                        " MiB, more than the largest storage block (" +
+                        std::to_string(device.max_storage_block_bytes >> 20) + " MiB)");
+        total_bytes += bytes;
+    }
+    total_bytes *= copies;
+    if (device.available_memory_mib > 0 &&
+        (total_bytes >> 20) > device.available_memory_mib * 9 / 10)
+        throw Error("matmul size " + what + ": A, B and C" +
+                    (copies > 1 ? " (" + std::to_string(copies) + " copies)" : "") + " need " +
+                    std::to_string(total_bytes >> 20) + " MiB, more than the GPU's free memory (" +
+                    std::to_string(device.available_memory_mib) + " MiB)");
+}
+
+}  // namespace adilab::matmul
