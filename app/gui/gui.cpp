@@ -229,7 +229,9 @@ int run(const cli::Args& args) {
                          ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                              ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
             if (ImGui::BeginTabBar("tabs")) {
-                if (ImGui::BeginTabItem("Simulation")) {
+                const bool simulation_tab = ImGui::BeginTabItem("Simulation");
+                viewer.set_tab_shown(simulation_tab);
+                if (simulation_tab) {
                     viewer.draw_simulation_tab();
                     ImGui::EndTabItem();
                 }

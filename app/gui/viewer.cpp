@@ -283,7 +283,7 @@ render::FieldSource Viewer::source() const { return render::source_of(*sim_); }
 void Viewer::advance(std::int64_t frame) {
     steps_this_frame_ = 0;
     if (unstable_) playing_ = false;
-    const int steps = playing_ ? steps_per_frame_ : (step_once_ ? 1 : 0);
+    const int steps = !tab_shown_ ? 0 : playing_ ? steps_per_frame_ : (step_once_ ? 1 : 0);
     step_once_ = false;
     const auto start = Clock::now();
     if (steps > 0) {
@@ -803,7 +803,9 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
         const double cells = static_cast<double>(sim_->nx()) * sim_->ny();
         ImGui::Text("%s  %s  %s  %d x %d", sim_->model().c_str(), scenario_.c_str(),
                     sim_->solver().c_str(), sim_->nx(), sim_->ny());
-        ImGui::Text("%.1f FPS   %.3f ms/frame   %s", fps_, frame_ms_, playing_ ? "" : "(paused)");
+        ImGui::Text("%.1f FPS   %.3f ms/frame   %s", fps_, frame_ms_,
+                    !tab_shown_ ? "(paused while another tab is open)"
+                                : playing_ ? "" : "(paused)");
         ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
                     format_rate(steps_per_s_ * cells).c_str());
         if (gpu_timers_) {

@@ -55,6 +55,9 @@ public:
     // ImGui: the Simulation tab's contents, the overlay over `viewport`, the help window, the
     // colour bar's labels. `scale` maps framebuffer pixels to ImGui units.
     void draw_simulation_tab();
+    // Whether the Simulation tab was shown this frame. While another tab is open the simulation
+    // does not step (the benchmark tabs get the GPU to themselves); the viewport still draws.
+    void set_tab_shown(bool shown) { tab_shown_ = shown; }
     void draw_overlay(render::Rect viewport, float framebuffer_height, float scale);
     void draw_help_window();
     // Mouse and keys for this frame (ImGui's IO; skipped when a widget has them).
@@ -100,6 +103,7 @@ private:
     int grid_ = 512;
     int steps_per_frame_ = 1;
     bool playing_ = true;
+    bool tab_shown_ = true;
     bool step_once_ = false;
     int steps_this_frame_ = 0;
     double sim_cpu_ms_ = 0, render_cpu_ms_ = 0;
