@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/bench/image.hpp"
+#include "app/gui/bench_panel.hpp"
 #include "app/gui/window.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/objects.hpp"
@@ -17,17 +18,19 @@
 namespace adilab::gui {
 
 std::vector<cli::OptionSpec> options() {
-    return {
+    std::vector<cli::OptionSpec> all = {
         {"frames", "N", "run the GUI for N frames, then exit 0 (scripted runs and tests)"},
         {"screenshot", "PATH", "with --frames: save the window after the last frame as PNG"},
     };
+    for (cli::OptionSpec& o : bench_tab_options()) all.push_back(std::move(o));
+    return all;
 }
 
 namespace {
 
 constexpr float kPanelWidth = 380.0f;
 
-void draw_side_panel(float x, float width, float height) {
+void draw_side_panel(float x, float width, float height, BenchTabs& bench_tabs) {
     ImGui::SetNextWindowPos(ImVec2(x, 0));
     ImGui::SetNextWindowSize(ImVec2(width, height));
     ImGui::Begin("adilab", nullptr,
@@ -39,21 +42,7 @@ void draw_side_panel(float x, float width, float height) {
                 "This tab will hold the model, scenario, parameters, solver and playback.");
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Matmul")) {
-            ImGui::TextWrapped("Matrix multiplication benchmark (seed 000 / 002): will hold "
-                               "sizes, implementations, a results table and a GFLOPS chart.");
-            ImGui::EndTabItem();
-        }
-        if (ImGui::BeginTabItem("LU")) {
-            ImGui::TextWrapped("Blocked LU decomposition benchmark (seed 003): will hold sizes, "
-                               "block sizes, a results table and a chart.");
-            ImGui::EndTabItem();
-        }
-        if (ImGui::BeginTabItem("Power method")) {
-            ImGui::TextWrapped("Power method on sparse matrices (seed 004): will hold the "
-                               "matrix choice, variants, a results table and a chart.");
-            ImGui::EndTabItem();
-        }
+        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (app/gui/bench_panel.hpp)
         ImGui::EndTabBar();
     }
     ImGui::End();
@@ -67,6 +56,7 @@ int run(const cli::Args& args) {
     if (!screenshot.empty() && frames == 0)
         throw cli::UsageError("--screenshot needs --frames N (the frame to capture)");
     if (!screenshot.empty()) bench::check_png_path(screenshot);
+    BenchTabs bench_tabs(args);  // checks --bench-tab/--bench-args/--bench-export first
 
     Window window(1280, 800, "adilab");
     for (long long frame = 1; !window.should_close(); ++frame) {
@@ -77,12 +67,12 @@ int run(const cli::Args& args) {
             const float panel = std::min(kPanelWidth * window.content_scale(), width * 0.5f);
             ImGuiIO& io = ImGui::GetIO();
             draw_side_panel(io.DisplaySize.x - panel / io.DisplayFramebufferScale.x,
-                            panel / io.DisplayFramebufferScale.x, io.DisplaySize.y);
+                            panel / io.DisplayFramebufferScale.x, io.DisplaySize.y, bench_tabs);
             gl::Framebuffer::bind_default(width, height);
             gl::clear(0.08f, 0.09f, 0.11f, 1.0f);
         }
         window.end_frame();
-        if (frames > 0 && frame >= frames) {
+        if (frames > 0 && frame >= frames && bench_tabs.scripted_run_finished()) {
             if (!screenshot.empty()) {
                 auto pixels = gl::read_pixels_rgba(0, 0, width, height);
                 bench::write_png(screenshot, width, height, pixels);
@@ -93,7 +83,8 @@ int run(const cli::Args& args) {
         }
         window.present();
     }
-    return 0;
+    bench_tabs.stop();  // cancel and join the benchmark workers before the window goes
+    return bench_tabs.exit_code();
 }
 
 }  // namespace adilab::gui
