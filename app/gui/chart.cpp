@@ -296,14 +296,29 @@ void draw_chart(const char* id, const std::vector<Series>& series, const ChartSp
     }
     draw->PopClipRect();
 
-    // Legend in the plot's top-left corner.
+    // Legend in the corner of the plot that hides the fewest points.
     float legend_width = 0.0f;
     for (const Series& s : series)
         legend_width = std::max(legend_width, ImGui::CalcTextSize(s.label.c_str()).x);
     const float swatch = line * 0.7f;
-    const ImVec2 l0(p0.x + pad, p0.y + pad);
-    const ImVec2 l1(l0.x + swatch + 3 * pad + legend_width,
-                    l0.y + pad + static_cast<float>(series.size()) * (line + 2.0f));
+    const ImVec2 legend_size(swatch + 3 * pad + legend_width,
+                             pad + static_cast<float>(series.size()) * (line + 2.0f));
+    ImVec2 l0(p0.x + pad, p0.y + pad);
+    int least_hidden = -1;
+    for (int corner = 0; corner < 4; ++corner) {
+        const ImVec2 c0(corner % 2 == 0 ? p0.x + pad : p1.x - pad - legend_size.x,
+                        corner < 2 ? p0.y + pad : p1.y - pad - legend_size.y);
+        int hidden = 0;
+        for (const Series& s : series) {
+            for (const ChartPoint& p : s.points) {
+                const ImVec2 q = to_screen(p);
+                hidden += q.x >= c0.x - 4 && q.x <= c0.x + legend_size.x + 4 && q.y >= c0.y - 4 &&
+                          q.y <= c0.y + legend_size.y + 4;
+            }
+        }
+        if (least_hidden < 0 || hidden < least_hidden) least_hidden = hidden, l0 = c0;
+    }
+    const ImVec2 l1(l0.x + legend_size.x, l0.y + legend_size.y);
     draw->AddRectFilled(l0, l1, IM_COL32(20, 22, 28, 210), 3.0f);
     for (std::size_t i = 0; i < series.size(); ++i) {
         const Rgb c = series_colour(i);
