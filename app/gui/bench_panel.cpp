@@ -775,6 +775,7 @@ void BenchTabs::draw_tab_items() {
         }
     }
     select_scripted_ = false;
+    if (scripted_ != nullptr && scripted_->running()) ++scripted_frames_during_run_;
     follow_scripted_run();
 }
 
@@ -792,7 +793,8 @@ void BenchTabs::follow_scripted_run() {
     switch (scripted_->last_state()) {
     case BenchRunner::State::done: {
         std::cout << "adilab: the " << name << " tab's run is done: "
-                  << scripted_->report()->rows.size() << " rows\n";
+                  << scripted_->report()->rows.size() << " rows (the GUI drew "
+                  << scripted_frames_during_run_ << " frames during the run)\n";
         if (!scripted_export_.empty()) {
             const std::string error = scripted_->export_report(scripted_export_);
             if (!error.empty()) {

@@ -223,6 +223,7 @@ private:
     std::filesystem::path scripted_export_;
     bool scripted_started_ = false;
     int scripted_frames_drawn_ = 0;  // frames that have drawn the run's outcome
+    int scripted_frames_during_run_ = 0;  // frames drawn while the worker ran
     bool scripted_finished_ = false;
     bool select_scripted_ = false;
     int exit_code_ = 0;
