@@ -459,7 +459,9 @@ std::string BenchPanel::export_report(const std::filesystem::path& path) {
         return export_message_ = e.what();
     }
     export_failed_ = false;
-    export_message_ = "report written to " + path.string();
+    std::error_code ignored;  // the message names the file wherever the GUI was started from
+    const std::filesystem::path shown = std::filesystem::absolute(path, ignored);
+    export_message_ = "report written to " + (shown.empty() ? path : shown).string();
     return {};
 }
 

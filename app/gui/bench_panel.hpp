@@ -9,6 +9,10 @@
 //  - OptionForm: the fields and the tokens they stand for;
 //  - BenchRunner: one run on a worker thread (progress, cancel, result or error);
 //  - BenchPanel / BenchTabs: the ImGui tab, and the tabs plus the scripted-run options.
+//
+// For benchmark authors: the tab reads everything from Benchmark::options. State a default in
+// the help as "(default X)" and the empty field shows it; give a name-list option (--impl,
+// --variant) its `choices` and the tab shows checkboxes instead of a text field.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
