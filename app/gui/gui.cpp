@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/bench/image.hpp"
+#include "app/gui/bench_panel.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/viewer.hpp"
 #include "app/gui/window.hpp"
@@ -25,7 +26,7 @@
 namespace adilab::gui {
 
 std::vector<cli::OptionSpec> options() {
-    return {
+    std::vector<cli::OptionSpec> all = {
         {"model", "M", "simulation model: heat, advection, shallow-water"},
         {"scenario", "S", "scenario (picks the model that has it when --model is not given)"},
         {"preset", "NAME", "a scenario preset from assets/presets/NAME.preset"},
@@ -46,17 +47,11 @@ std::vector<cli::OptionSpec> options() {
                              "drag@F:x0,y0:x1,y1 (viewport fractions, y down) or resize@F:WxH "
                              "(0x0 minimises)"},
     };
+    for (cli::OptionSpec& o : bench_tab_options()) all.push_back(std::move(o));
+    return all;
 }
 
 namespace {
-
-// The three benchmark tabs each call this one function, so that the benchmark panel (branch
-// `panels`, app/gui/bench_panel.*) replaces its body without touching the rest of the GUI.
-void draw_benchmark_tab(const char* name) {
-    ImGui::TextWrapped("%s benchmark: sizes, variants, a results table and a chart will be "
-                       "here (the same runs as `adilab --bench`).",
-                       name);
-}
 
 struct InjectedEvent {
     long long frame = 0;
@@ -160,6 +155,7 @@ int run(const cli::Args& args) {
     if (!events.empty() && frames == 0) throw cli::UsageError("--inject needs --frames N");
     const ViewerStart start = viewer_start(args);
     const bool scripted = frames > 0;
+    BenchTabs bench_tabs(args);  // checks --bench-tab/--bench-args/--bench-export first
     const bool save_settings = !scripted || args.has("save-settings");
 
     // Settings and ImGui's layout file live together; scripted runs read them but never write
@@ -235,18 +231,7 @@ int run(const cli::Args& args) {
                     viewer.draw_simulation_tab();
                     ImGui::EndTabItem();
                 }
-                if (ImGui::BeginTabItem("Matmul")) {
-                    draw_benchmark_tab("Matmul");
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("LU")) {
-                    draw_benchmark_tab("LU");
-                    ImGui::EndTabItem();
-                }
-                if (ImGui::BeginTabItem("Power method")) {
-                    draw_benchmark_tab("Power method");
-                    ImGui::EndTabItem();
-                }
+                bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_panel.hpp)
                 ImGui::EndTabBar();
             }
             ImGui::End();
@@ -259,7 +244,8 @@ int run(const cli::Args& args) {
         } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(scripted ? 1 : 30));
         }
-        const bool last = scripted && frame >= frames;
+        // A scripted benchmark-tab run also waits for its run to end and be drawn.
+        const bool last = scripted && frame >= frames && bench_tabs.scripted_run_finished();
         const bool shot = !minimised && viewer.take_screenshot_request();
         if (shot && viewer.screenshot_viewport_only()) {
             const auto path = viewer.next_screenshot_path();
@@ -315,7 +301,8 @@ int run(const cli::Args& args) {
         if (!settings.save(config / "viewer.ini"))
             std::cerr << "adilab: warning: could not save settings in " << config.string() << "\n";
     }
-    return exit_code;
+    bench_tabs.stop();  // cancel and join the benchmark workers before the window goes
+    return exit_code != 0 ? exit_code : bench_tabs.exit_code();
 }
 
 }  // namespace adilab::gui
