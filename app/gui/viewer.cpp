@@ -540,7 +540,11 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
 
 void Viewer::draw_simulation_tab() {
     const sim::ModelInfo& info = model_info();
-    ImGui::TextWrapped("%s", info.summary.c_str());
+    // ImGui's built-in font is ASCII: show an en dash ("Peaceman–Rachford") as a hyphen.
+    std::string summary = info.summary;
+    for (std::size_t at; (at = summary.find("\xE2\x80\x93")) != std::string::npos;)
+        summary.replace(at, 3, "-");
+    ImGui::TextWrapped("%s", summary.c_str());
 
     if (!presets_.empty()) {
         std::vector<std::string> names;
