@@ -3,6 +3,8 @@
 //   adilab                               the GUI
 //   adilab --info                        the headless GL device and its limits
 //   adilab --bench NAME [options]        a headless benchmark, optionally --report FILE
+//   adilab --headless --model M [...]    a scripted simulation run (app/cli/headless.hpp)
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/cli/args.hpp"
+#include "app/cli/headless.hpp"
 #include "app/gui/gui.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
@@ -18,7 +21,8 @@ namespace adilab {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]";
+    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]\n"
+    "       | --headless --model M [options]";
 
 std::vector<cli::OptionSpec> common_options() {
     return {
@@ -44,7 +48,8 @@ void print_help() {
               << " - real-time ADI simulations on the GPU and a bench for GPU linear algebra\n\n"
               << kUsage << "\n\nGeneral options:\n"
               << cli::format_options(common_options()) << "\nGUI options:\n"
-              << cli::format_options(gui::options()) << "\nBenchmarks (--bench NAME):\n";
+              << cli::format_options(gui::options()) << "\nScripted runs (--headless):\n"
+              << cli::format_options(cli::headless_options()) << "\nBenchmarks (--bench NAME):\n";
     for (const bench::Benchmark& b : bench::benchmarks()) {
         std::cout << "\n  " << b.name << ": " << b.summary << "\n"
                   << cli::format_options(concat(b.options, bench_common_options()));
@@ -96,6 +101,8 @@ int run(int argc, char** argv) {
             throw cli::UsageError("unknown benchmark '" + bench_name + "' (available: " + names + ")");
         }
         known = concat(concat(common_options(), b->options), bench_common_options());
+    } else if (std::find(tokens.begin(), tokens.end(), "--headless") != tokens.end()) {
+        known = concat(common_options(), cli::headless_options());
     }
     cli::Args args = cli::Args::parse(tokens, known);
     if (args.has("help")) {
@@ -108,6 +115,7 @@ int run(int argc, char** argv) {
     }
     if (args.has("info")) return run_info(args);
     if (!bench_name.empty()) return run_bench(bench_name, args);
+    if (args.has("headless")) return cli::run_headless(args);
     if (args.has("gpu")) throw cli::UsageError("--gpu applies to headless runs (--info, --bench)");
     return gui::run(args);
 }

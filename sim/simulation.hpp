@@ -2,8 +2,19 @@
 // The simulation interface (seed 001 §2). A model holds its state in GPU buffers from reset()
 // on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
 // same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
+//
+// Grid: cell-centred. Cell (i, j) has its centre at ((i + 0.5) dh, (j + 0.5) dh); the domain is
+// nx dh by ny dh with walls at its edges. Every field is nx * ny float32, element (i, j) at
+// j * nx + i (row j = y index), which is also the .npy layout (shape (ny, nx)).
+//
+// Models (make_simulation): "heat" (T), "advection" (C), "shallow-water" (h, surface height).
+// Solvers: "fused" (default: the explicit half step fused into a shared-memory line solve, one
+// dispatch per half step) or any GPU tridiagonal variant of solvers/tridiagonal (the generic
+// path: an explicit right-hand-side kernel, then Solver::solve).
 #include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,27 +34,105 @@ struct Stats {
     double time = 0;       // simulated seconds
     std::int64_t steps = 0;
     float min = 0, max = 0;
-    double sum = 0;        // total heat / mass / volume, for conservation checks
+    double sum = 0;        // total heat / mass / volume (sum over cells), for conservation checks
     bool stable = true;    // false once a NaN or Inf appeared
+    // The first step (1-based: the field after that many steps) whose field held a NaN or Inf,
+    // as flagged on the GPU; -1 while stable.
+    std::int64_t first_bad_step = -1;
+};
+
+// How the advected quantity moves, for the viewer's overlay (arrows / streamlines).
+// Velocity at a point (x, y) in metres: uniform -> (u, v); rotation -> omega * (-(y - cy), x - cx).
+struct Velocity {
+    enum class Kind { uniform, rotation };
+    Kind kind = Kind::uniform;
+    float u = 0, v = 0;              // m/s (uniform)
+    float omega = 0;                 // rad/s (rotation)
+    float center_x = 0, center_y = 0;  // m (rotation)
+};
+
+// A brush stroke from the viewer. Heat: adds strength (K) at the centre, a Gaussian of the
+// radius; advection: adds pollutant the same way; shallow water: raises (strength > 0, a drop)
+// or pushes down (strength < 0) the surface, volume added = what the brush paints. One GPU
+// dispatch; no read-back.
+struct Brush {
+    float center_x = 0, center_y = 0;  // in cells (0.5 = centre of the first cell)
+    float radius = 4;                  // in cells
+    float strength = 1;                // field units at the centre
 };
 
 class Simulation {
 public:
     virtual ~Simulation() = default;
     virtual std::string model() const = 0;
+    virtual std::string solver() const = 0;
     virtual std::vector<std::string> scenarios() const = 0;
+    virtual std::string scenario() const = 0;  // the one of the last reset
     virtual std::span<const ParamSpec> params() const = 0;
-    // Throws adilab::Error naming the parameter and its valid range.
+    // Throws adilab::Error naming the parameter and its valid range. Takes effect at the next
+    // step (no reset needed); geometry-only source parameters apply at the next reset.
     virtual void set_param(const std::string& name, double value) = 0;
     virtual double param(const std::string& name) const = 0;
 
+    // Terrain presets (shallow water: "flat", "slope", "island", "basin", "png"); empty for
+    // models without a bottom. The choice applies at the next reset.
+    virtual std::vector<std::string> terrains() const { return {}; }
+    virtual void set_terrain(const std::string& name);
+    virtual std::string terrain_name() const { return {}; }
+
+    // Throws adilab::Error for an unknown scenario or a grid outside 4 .. 8192.
     virtual void reset(const std::string& scenario, int nx, int ny) = 0;
     virtual void step(int count) = 0;
     virtual int nx() const = 0;
     virtual int ny() const = 0;
-    // The drawn field (T, C or h): nx * ny float32, element (i, j) at j * nx + i.
+    // The drawn field (T, C or h): nx * ny float32, element (i, j) at j * nx + i. May be a
+    // different buffer after step() (ping-pong): ask again each frame.
     virtual const gl::Buffer& field() const = 0;
+    // Bottom height b (shallow water), nx * ny float32, or nullptr.
+    virtual const gl::Buffer* terrain() const { return nullptr; }
+    // The advecting velocity (advection), or nothing.
+    virtual std::optional<Velocity> velocity() const { return std::nullopt; }
+    virtual void apply_brush(const Brush& brush) = 0;
+    // Replaces the field (nx * ny values); shallow water also sets the previous height to it
+    // (a still start). Throws adilab::Error on a size mismatch.
+    virtual void set_field(std::span<const float> values) = 0;
+    std::vector<float> read_field() const { return field().read<float>(std::size_t(nx()) * ny()); }
     virtual Stats stats() = 0;
+
+    // Every GPU buffer of the state, every parameter, time and step count, so that load_state
+    // continues bit-identically. Throws adilab::Error naming the file on failure (or, for load,
+    // a state of another model).
+    virtual void save_state(const std::filesystem::path& path) const = 0;
+    virtual void load_state(const std::filesystem::path& path) = 0;
 };
+
+struct ModelInfo {
+    std::string name;
+    std::string summary;
+    std::string field_name;  // "T", "C", "h"
+    std::string field_unit;
+};
+std::span<const ModelInfo> models();
+// "fused" first (the default), then every GPU tridiagonal variant.
+std::vector<std::string> solver_names();
+// Whether `solver` can step `model`: the conjugate-gradient variants (cg, cg-1, cg-2) need
+// symmetric positive definite lines, which heat and shallow water have and upwind advection
+// has not. cg-1 and cg-2 run a fixed 1 or 2 iterations (the paper's Fig. 11 comparison): they
+// run in every symmetric model but only approximate its solve. `why` gets the reason.
+bool solver_supports(const std::string& model, const std::string& solver, std::string* why = nullptr);
+// Throws adilab::Error naming the unknown model or solver and listing the known ones. Needs a
+// current GL context. The simulation starts reset to its first scenario at 256 x 256.
+std::unique_ptr<Simulation> make_simulation(const std::string& model,
+                                            const std::string& solver = "fused");
+
+// .npy float32 arrays, shape (ny, nx), C order (the field layout).
+struct NpyArray {
+    int nx = 0, ny = 0;
+    std::vector<float> values;
+};
+// Throws adilab::Error naming the file and the problem (not .npy, not float32/float64, not 2-D,
+// Fortran order). float64 files are converted.
+NpyArray read_npy(const std::filesystem::path& path);
+void write_npy(const std::filesystem::path& path, int nx, int ny, std::span<const float> values);
 
 }  // namespace adilab::sim

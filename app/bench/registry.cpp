@@ -6,12 +6,14 @@
 namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
+Benchmark make_sim_benchmark();
 Benchmark make_matmul_benchmark();
 Benchmark make_lu_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
         make_bandwidth_benchmark(),
+        make_sim_benchmark(),
         make_matmul_benchmark(),
         make_lu_benchmark(),
     };

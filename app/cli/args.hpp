@@ -18,13 +18,18 @@ public:
 };
 
 struct OptionSpec {
-    OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false)
+    OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false,
+               std::vector<std::string> choices = {})
         : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
-          repeatable(repeatable) {}
+          repeatable(repeatable), choices(std::move(choices)) {}
     std::string name;        // without the leading dashes
     std::string value_name;  // empty for a flag
     std::string help;
     bool repeatable;
+    // Optional: the names a comma list may hold (implementations, variants), from the solver's
+    // registry. The GUI's benchmark tabs show them as checkboxes instead of a text field. Only a
+    // hint for front ends: Args::parse does not check values against it (the benchmark does).
+    std::vector<std::string> choices;
 };
 
 class Args {

@@ -1,4 +1,5 @@
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/frame_timer.hpp"
 
 #include <glad/gl.h>
 
@@ -13,6 +14,8 @@ namespace adilab::gl {
 void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
     if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;
     glDispatchCompute(groups_x, groups_y, groups_z);
+    // The viewer's per-phase GPU times (frame_timer.hpp); one pointer test when not profiling.
+    if (DispatchProfiler* profiler = DispatchProfiler::active()) profiler->after_dispatch();
 }
 
 void memory_barrier(Barrier bits) {

@@ -1,4 +1,5 @@
 #include "solvers/gl/objects.hpp"
+#include "solvers/gl/frame_timer.hpp"
 
 #include <glad/gl.h>
 
@@ -99,7 +100,11 @@ void Buffer::bind_uniform(unsigned index) const {
 
 Program::Program(Id id, std::string label) : id_(id), label_(std::move(label)) {}
 
-void Program::use() const { glUseProgram(id()); }
+void Program::use() const {
+    glUseProgram(id());
+    // Names the phase of the next dispatches for the viewer's DispatchProfiler.
+    detail::current_program_label = &label_;
+}
 
 int Program::location(std::string_view name) const {
     auto found = locations_.find(std::string(name));

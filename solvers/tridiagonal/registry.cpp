@@ -1,17 +1,69 @@
+// The tridiagonal variants by name, for the CLI (--bench tridiag --solver NAME) and the GUI.
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "solvers/gl/error.hpp"
 #include "solvers/tridiagonal/solver.hpp"
+#include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::tridiag {
 
+namespace {
+
+struct Entry {
+    VariantInfo info;
+    std::function<std::unique_ptr<Solver>()> make;
+};
+
+const std::vector<Entry>& entries() {
+    static const std::vector<Entry> all = {
+        {{"cr-shared",
+          "one work group per line, CR -> PCR in shared memory, one dispatch "
+          "(global-memory fallback for long lines)"},
+         make_cr_shared},
+        {{"cr-pingpong",
+          "the paper's cyclic reduction: one dispatch per level, packed levels, ping-pong "
+          "buffers"},
+         make_cr_pingpong},
+        {{"lu-scan",
+          "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "
+          "recurrences as chunked scans, one dispatch (general coefficients -> cr-shared)"},
+         [] { return make_lu_scan("lu-scan", 32, 8); }},
+        {{"lu-scan-c16",
+          "lu-scan with 16-unknown chunks (more invocations per line)"},
+         [] { return make_lu_scan("lu-scan-c16", 16, 8); }},
+        {{"lu-scan-l2",
+          "lu-scan with at most 2 lines per work group (more work groups)"},
+         [] { return make_lu_scan("lu-scan-l2", 32, 2); }},
+        {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
+          false},
+         make_thomas_cpu},
+        {{"cg", "conjugate gradient to max|r| <= 1e-6 max|k|, one dispatch (symmetric "
+                "positive definite lines only)"},
+         [] { return make_cg(0); }},
+        {{"cg-1", "conjugate gradient, 1 iteration (the paper's Fig. 11)"},
+         [] { return make_cg(1); }},
+        {{"cg-2", "conjugate gradient, 2 iterations (the paper's Fig. 11)"},
+         [] { return make_cg(2); }},
+    };
+    return all;
+}
+
+}  // namespace
+
 std::span<const VariantInfo> variants() {
-    static const std::vector<VariantInfo> all = {};
+    static const std::vector<VariantInfo> all = [] {
+        std::vector<VariantInfo> infos;
+        for (const Entry& e : entries()) infos.push_back(e.info);
+        return infos;
+    }();
     return all;
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name) {
+    for (const Entry& e : entries())
+        if (e.info.name == name) return e.make();
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;
     throw Error("unknown tridiagonal solver '" + name + "' (available: " + known + ")");

@@ -26,8 +26,11 @@ bool gui_required() {
     } while (0)
 
 // Runs adilab under a fresh Xvfb display with the given arguments.
+// Its own empty config folder: the user's saved settings never leak into the test.
 ProcessResult run_gui(const std::string& arguments) {
-    return run_command(std::string("xvfb-run -a -s '-screen 0 1600x1000x24' '") + ADILAB_EXE + "' " +
+    const std::string config = temp_folder("gui-smoke-config");
+    return run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' " +
+                       std::string("xvfb-run -a -s '-screen 0 1600x1000x24' '") + ADILAB_EXE + "' " +
                        arguments);
 }
 
@@ -35,7 +38,7 @@ TEST(GuiSmoke, ScreenshotIsTheWindowAndNotFlat) {
     ADILAB_NEED_XVFB();
     std::string dir = temp_folder("gui-smoke");
     std::string png = dir + "/window.png";
-    auto r = run_gui("--frames 30 --screenshot " + png);
+    auto r = run_gui("--grid 64 --frames 30 --screenshot " + png);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     int w = 0, h = 0, channels = 0;
     unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);

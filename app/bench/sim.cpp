@@ -1,0 +1,190 @@
+// `adilab --bench sim`: simulation throughput, seed 001's measure. For each model / scenario /
+// grid / solver: reset, a few untimed steps (compiles, allocations, caches), then `steps` steps
+// timed as one GPU interval (GL_TIME_ELAPSED; the wall clock around glFinish where the driver's
+// timer reads 0), the median of three such intervals. No read-back inside the interval.
+//
+// Rows: name (solver), model, scenario, grid, steps, ms_per_step (= median_ms), steps_per_s,
+// cells_per_s, fps_one_step_per_frame (the paper's FPS with one step a frame, no drawing).
+//
+// Hook for drawing: measure_simulation() takes an optional per-step `frame` callback. A later
+// `--render WxH` option (the viewer's renderer) passes one that draws the field offscreen, so
+// the same rows then include the cost of visualisation as the paper's 35 / 17 FPS did.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <ostream>
+
+#include "app/bench/benchmark.hpp"
+#include "app/cli/headless.hpp"
+#include "app/render/sim_view.hpp"
+#include "sim/simulation.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/timer.hpp"
+
+namespace adilab::bench {
+
+namespace {
+
+struct Case {
+    std::string model, scenario;
+};
+
+// Every (model, scenario) the user asked for: "all" (every scenario but free), a model name
+// (all its scenarios but free), a scenario name, or model/scenario.
+std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
+    std::vector<Case> all;
+    for (const sim::ModelInfo& m : sim::models()) {
+        auto simulation = sim::make_simulation(m.name);
+        for (const std::string& s : simulation->scenarios()) all.push_back({m.name, s});
+    }
+    std::vector<Case> out;
+    auto add = [&](const Case& c) {
+        for (const Case& o : out)
+            if (o.model == c.model && o.scenario == c.scenario) return;
+        out.push_back(c);
+    };
+    for (const std::string& w : wanted) {
+        bool found = false;
+        for (const Case& c : all) {
+            const bool match = (w == "all" && c.scenario != "free") ||
+                               (w == c.model && c.scenario != "free") || w == c.scenario ||
+                               w == c.model + "/" + c.scenario;
+            if (match) {
+                add(c);
+                found = true;
+            }
+        }
+        if (!found) {
+            std::string names;
+            for (const Case& c : all) names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
+            throw cli::UsageError("--scenario: unknown '" + w + "' (all, a model, a scenario or one of: " + names + ")");
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// Milliseconds per step (median of `repeats` intervals of `steps` steps each).
+double measure_simulation(sim::Simulation& simulation, int steps, int repeats,
+                          const std::function<void(sim::Simulation&)>& frame = {}) {
+    auto work = [&] {
+        if (!frame) {
+            simulation.step(steps);
+            return;
+        }
+        for (int i = 0; i < steps; ++i) {
+            simulation.step(1);
+            frame(simulation);
+        }
+    };
+    simulation.step(std::min(steps, 20));  // untimed: first-use costs
+    gl::finish();
+    const auto samples = gl::time_runs(work, {.warmup = 0, .repeats = repeats});
+    return gl::median(samples) / steps;
+}
+
+namespace {
+
+Report run_sim(const cli::Args& args, BenchContext& ctx) {
+    const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 4, 8192);
+    const int steps = int(args.get_int("steps", 500, 1, 1'000'000));
+    const int repeats = int(args.get_int("repeats", 3, 1, 100));
+    const auto solvers = args.get_list("solver", {"fused"});
+    const auto known = sim::solver_names();
+    for (const std::string& s : solvers)
+        if (std::find(known.begin(), known.end(), s) == known.end()) {
+            std::string list;
+            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+            throw cli::UsageError("--solver: unknown '" + s + "' (available: " + list + ")");
+        }
+    const std::vector<Case> cases = select_cases(args.get_list("scenario", {"all"}));
+    // --render WxH: every step also draws a frame offscreen with the viewer's renderer.
+    int render_w = 0, render_h = 0;
+    if (args.has("render")) {
+        const std::string text = args.get("render");
+        int used = 0;
+        if (std::sscanf(text.c_str(), "%dx%d%n", &render_w, &render_h, &used) != 2 ||
+            used != int(text.size()) || render_w < 1 || render_h < 1 || render_w > 16384 ||
+            render_h > 16384)
+            throw cli::UsageError("--render expects WxH (e.g. 1920x1080), got '" + text + "'");
+    }
+
+    Report report = make_report("sim", ctx.device);
+    record_config(report, args);
+    const std::size_t total = cases.size() * grids.size() * solvers.size();
+    std::size_t done = 0;
+    for (const Case& c : cases)
+        for (long long n : grids)
+            for (const std::string& solver : solvers) {
+                ctx.check_cancelled();
+                if (!sim::solver_supports(c.model, solver)) {
+                    ++done;
+                    continue;  // cg on advection: not applicable, no row
+                }
+                ctx.progress(double(done++) / double(total),
+                             c.model + "/" + c.scenario + " " + std::to_string(n) + " " + solver);
+                const std::size_t bytes = std::size_t(n) * std::size_t(n) * 4;
+                if (std::int64_t(bytes) > ctx.device.max_storage_block_bytes)
+                    throw Error("grid " + std::to_string(n) + " exceeds the largest storage block");
+                auto simulation = sim::make_simulation(c.model, solver);
+                simulation->reset(c.scenario, int(n), int(n));
+                const double ms = measure_simulation(*simulation, steps, repeats);
+                const sim::Stats stats = simulation->stats();
+                if (!stats.stable)
+                    report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
+                                           " " + solver + " went unstable at step " +
+                                           std::to_string(stats.first_bad_step));
+                const double cells = double(n) * double(n);
+                Row row;
+                row.set("name", solver)
+                    .set("model", c.model)
+                    .set("scenario", c.scenario)
+                    .set("grid", n)
+                    .set("steps", steps)
+                    .set("median_ms", ms)
+                    .set("ms_per_step", ms)
+                    .set("steps_per_s", 1000.0 / ms)
+                    .set("cells_per_s", cells * 1000.0 / ms)
+                    .set("fps_one_step_per_frame", 1000.0 / ms)
+                    .set("stable", stats.stable);
+                if (render_w > 0) {
+                    render::OffscreenView view(*simulation, render_w, render_h);
+                    const double frame_ms = measure_simulation(
+                        *simulation, steps, repeats, [&](sim::Simulation& s) { view.draw(s); });
+                    row.set("render", std::to_string(render_w) + "x" + std::to_string(render_h))
+                        .set("render_3d", view.three_d(*simulation))
+                        .set("ms_per_frame_rendered", frame_ms)
+                        .set("draw_ms_per_frame", frame_ms - ms)
+                        .set("fps_rendered", 1000.0 / frame_ms);
+                }
+                report.rows.push_back(row);
+            }
+    ctx.progress(1.0, "done");
+    ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"steps"},
+                                          {"ms_per_step", "ms/step", 5}, {"steps_per_s", "steps/s", 0},
+                                          {"cells_per_s", "cells/s", 0}, {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}});
+    if (render_w > 0)
+        ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"render"},
+                                              {"draw_ms_per_frame", "draw ms/frame", 4},
+                                              {"fps_rendered", "FPS drawn (1 step/frame)", 0}});
+    return report;
+}
+
+}  // namespace
+
+Benchmark make_sim_benchmark() {
+    return {"sim",
+            "simulation steps per second: heat, advection, shallow water (seed 001 §2)",
+            {{"scenario", "LIST", "all (default), a model, a scenario, or model/scenario, comma-separated"},
+             {"grid", "LIST", "square grid sizes (default 256,1024,2048,4096)"},
+             {"steps", "N", "steps per timed interval (default 500)"},
+             {"repeats", "N", "timed intervals, the median is reported (default 3)"},
+             {"solver", "LIST", "fused (default) and/or GPU tridiagonal variants"},
+             {"render", "WxH", "also draw every step offscreen at WxH with the viewer's renderer "
+                               "(3-D water): FPS with visualisation"}},
+            run_sim};
+}
+
+}  // namespace adilab::bench

@@ -1,0 +1,170 @@
+#include "app/cli/headless.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "sim/simulation.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab::cli {
+
+namespace {
+
+// Steps between two reads of the GPU stability flag: a run stops within this many steps of
+// going unstable, and the read-back costs nothing measurable.
+constexpr long long kCheckEvery = 500;
+
+void check_output_path(const std::string& option, const std::filesystem::path& path) {
+    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    if (!std::filesystem::is_directory(folder))
+        throw UsageError("--" + option + ": folder '" + folder.string() + "' does not exist");
+}
+
+std::string list_of(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> headless_options() {
+    return {
+        {"headless", "", "run a simulation without a window (scripted run)"},
+        {"model", "M", "heat, advection or shallow-water"},
+        {"scenario", "S", "the model's scenario (default: its first; see --list-params)"},
+        {"grid", "N|NXxNY", "grid size in cells (default 256)"},
+        {"steps", "K", "time steps to run (default 100)"},
+        {"solver", "NAME", "fused (default) or a GPU tridiagonal variant"},
+        {"terrain", "T", "shallow water: flat, slope, island, basin, png or png:FILE"},
+        {"set", "NAME=VALUE", "set a parameter (repeatable)", true},
+        {"init", "FILE", "initial field from a float32 .npy of shape (ny, nx)"},
+        {"export", "FILE", "write the final field as float32 .npy (ny, nx)"},
+        {"save-state", "FILE", "write the full state at the end"},
+        {"load-state", "FILE", "continue from a saved state (its grid and scenario)"},
+        {"list-params", "", "list the model's parameters, scenarios and solvers, then exit"},
+    };
+}
+
+std::pair<int, int> parse_grid(std::string_view option, const std::string& text) {
+    const auto x = text.find_first_of("xX");
+    if (x == std::string::npos) {
+        const int n = int(parse_int(option, text));
+        return {n, n};
+    }
+    return {int(parse_int(option, text.substr(0, x))), int(parse_int(option, text.substr(x + 1)))};
+}
+
+int run_headless(const Args& args) {
+    // Everything that can be checked without a GPU, first.
+    if (!args.has("model")) {
+        std::string names;
+        for (const sim::ModelInfo& m : sim::models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw UsageError("--headless needs --model (one of: " + names + ")");
+    }
+    const std::string model = args.get("model");
+    bool known_model = false;
+    for (const sim::ModelInfo& m : sim::models()) known_model |= m.name == model;
+    if (!known_model) {
+        std::string names;
+        for (const sim::ModelInfo& m : sim::models()) names += (names.empty() ? "" : ", ") + m.name;
+        throw UsageError("unknown model '" + model + "' (available: " + names + ")");
+    }
+    const auto [nx, ny] = parse_grid("grid", args.get("grid", "256"));
+    if (nx < 4 || ny < 4 || nx > 8192 || ny > 8192)
+        throw UsageError("--grid: " + std::to_string(nx) + " x " + std::to_string(ny) +
+                         " is outside 4 .. 8192");
+    const long long steps = args.get_int("steps", 100, 0, 2'000'000'000LL);
+    std::vector<std::pair<std::string, double>> settings;
+    for (const std::string& item : args.all("set")) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError("--set: '" + item + "' is not NAME=VALUE");
+        settings.emplace_back(item.substr(0, eq), parse_double("set " + item.substr(0, eq), item.substr(eq + 1)));
+    }
+    for (const char* option : {"export", "save-state"})
+        if (args.has(option)) check_output_path(option, args.get(option));
+    for (const char* option : {"init", "load-state"})
+        if (args.has(option) && !std::filesystem::is_regular_file(args.get(option)))
+            throw UsageError("--" + std::string(option) + ": no file '" + args.get(option) + "'");
+
+    auto context = gl::HeadlessContext::create(static_cast<int>(args.get_int("gpu", -1, 0, 64)));
+    const std::string solver = args.get("solver", "fused");
+    const std::vector<std::string> solvers = sim::solver_names();
+    if (std::find(solvers.begin(), solvers.end(), solver) == solvers.end())
+        throw UsageError("unknown solver '" + solver + "' (available: " + list_of(solvers) + ")");
+    std::string why;
+    if (!sim::solver_supports(model, solver, &why)) throw UsageError(why);
+    std::unique_ptr<sim::Simulation> simulation = sim::make_simulation(model, solver);
+    sim::Simulation& s = *simulation;
+
+    if (args.has("list-params")) {
+        std::cout << "model " << model << "\nscenarios: " << list_of(s.scenarios())
+                  << "\nsolvers: " << list_of(sim::solver_names()) << "\n";
+        if (!s.terrains().empty()) std::cout << "terrains: " << list_of(s.terrains()) << ", png:FILE\n";
+        std::cout << "parameters:\n";
+        for (const sim::ParamSpec& p : s.params())
+            std::cout << "  " << std::left << std::setw(22) << p.name << std::setw(9) << p.unit
+                      << " default " << std::setw(8) << p.default_value << " range [" << p.min
+                      << ", " << p.max << "]  " << p.help << "\n";
+        return 0;
+    }
+
+    try {
+        if (args.has("terrain")) s.set_terrain(args.get("terrain"));
+        for (const auto& [name, value] : settings) s.set_param(name, value);
+        if (args.has("load-state")) {
+            if (args.has("scenario") || args.has("grid") || args.has("init"))
+                throw UsageError("--load-state takes the grid, scenario and field from the state file");
+            s.load_state(args.get("load-state"));
+            for (const auto& [name, value] : settings) s.set_param(name, value);  // --set wins
+        } else {
+            const std::string scenario = args.get("scenario", s.scenarios().front());
+            s.reset(scenario, nx, ny);
+        }
+    } catch (const Error& e) {
+        throw UsageError(e.what());  // unknown scenario / parameter / terrain, out of range
+    }
+    if (args.has("init")) {
+        const sim::NpyArray init = sim::read_npy(args.get("init"));
+        if (init.nx != s.nx() || init.ny != s.ny())
+            throw UsageError("--init: '" + args.get("init") + "' has shape (" +
+                             std::to_string(init.ny) + ", " + std::to_string(init.nx) +
+                             ") but the grid is (" + std::to_string(s.ny()) + ", " +
+                             std::to_string(s.nx()) + ")");
+        s.set_field(init.values);
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    for (long long done = 0; done < steps;) {
+        const long long chunk = std::min(kCheckEvery, steps - done);
+        s.step(int(chunk));
+        done += chunk;
+        const sim::Stats st = s.stats();
+        if (!st.stable)
+            throw Error(model + " went unstable at step " + std::to_string(st.first_bad_step) +
+                        " (NaN or Inf in the field); try a smaller dt");
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const sim::Stats st = s.stats();
+    if (!st.stable)
+        throw Error(model + " went unstable at step " + std::to_string(st.first_bad_step));
+    if (args.has("export")) sim::write_npy(args.get("export"), s.nx(), s.ny(), s.read_field());
+    if (args.has("save-state")) s.save_state(args.get("save-state"));
+    std::ostringstream line;
+    line << std::setprecision(9) << model << " " << s.scenario() << " solver=" << s.solver()
+         << " grid=" << s.nx() << "x" << s.ny() << " steps=" << st.steps << " time=" << st.time
+         << " min=" << st.min << " max=" << st.max << " sum=" << st.sum
+         << " wall_s=" << std::setprecision(4) << seconds << "\n";
+    std::cout << line.str();
+    return 0;
+}
+
+}  // namespace adilab::cli

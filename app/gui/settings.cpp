@@ -1,0 +1,94 @@
+#include "app/gui/settings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "app/bench/report.hpp"
+
+namespace adilab::gui {
+
+std::filesystem::path config_folder() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg == '/')
+        return std::filesystem::path(xdg) / "adilab";
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home)
+        return std::filesystem::path(home) / ".config" / "adilab";
+    return {};
+}
+
+namespace {
+std::string trim(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t\r");
+    if (first == std::string::npos) return {};
+    const auto last = s.find_last_not_of(" \t\r");
+    return s.substr(first, last - first + 1);
+}
+}  // namespace
+
+Settings Settings::load(const std::filesystem::path& path) {
+    Settings settings;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto eq = line.find('=');
+        if (eq == std::string::npos) continue;
+        settings.values_[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+    }
+    return settings;
+}
+
+bool Settings::save(const std::filesystem::path& path) const {
+    std::ostringstream out;
+    out << "# adilab viewer settings (written on exit; edit freely)\n";
+    for (const auto& [key, value] : values_) out << key << " = " << value << "\n";
+    try {
+        std::filesystem::create_directories(path.parent_path());
+        bench::write_file_atomically(path, out.str());
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+std::string Settings::get(const std::string& key, const std::string& fallback) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? fallback : it->second;
+}
+
+int Settings::get_int(const std::string& key, int fallback, int min, int max) const {
+    try {
+        auto it = values_.find(key);
+        if (it == values_.end()) return fallback;
+        std::size_t used = 0;
+        const int v = std::stoi(it->second, &used);
+        return used == it->second.size() && v >= min && v <= max ? v : fallback;
+    } catch (const std::exception&) {
+        return fallback;
+    }
+}
+
+float Settings::get_float(const std::string& key, float fallback, float min, float max) const {
+    try {
+        auto it = values_.find(key);
+        if (it == values_.end()) return fallback;
+        std::size_t used = 0;
+        const float v = std::stof(it->second, &used);
+        return used == it->second.size() && v >= min && v <= max ? v : fallback;
+    } catch (const std::exception&) {
+        return fallback;
+    }
+}
+
+bool Settings::get_bool(const std::string& key, bool fallback) const {
+    const std::string v = get(key, fallback ? "1" : "0");
+    return v == "1" || v == "true" || v == "yes" || v == "on";
+}
+
+void Settings::set(const std::string& key, float value) {
+    std::ostringstream s;
+    s << value;
+    values_[key] = s.str();
+}
+
+}  // namespace adilab::gui

@@ -1,0 +1,35 @@
+#pragma once
+// The viewer's persisted settings: a flat `key = value` text file in
+// $XDG_CONFIG_HOME/adilab/viewer.ini (else ~/.config/adilab/viewer.ini), next to Dear ImGui's
+// own layout file imgui.ini. Unknown keys are kept and written back; a malformed value falls
+// back to the default. No GLFW or ImGui here.
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace adilab::gui {
+
+// The folder, or empty when neither XDG_CONFIG_HOME nor HOME is set (nothing is persisted).
+std::filesystem::path config_folder();
+
+class Settings {
+public:
+    // Reads `path` if it exists; a missing file is an empty set of settings.
+    static Settings load(const std::filesystem::path& path);
+    // Writes atomically; returns false (and leaves the old file) when it cannot.
+    bool save(const std::filesystem::path& path) const;
+
+    std::string get(const std::string& key, const std::string& fallback) const;
+    int get_int(const std::string& key, int fallback, int min, int max) const;
+    float get_float(const std::string& key, float fallback, float min, float max) const;
+    bool get_bool(const std::string& key, bool fallback) const;
+    void set(const std::string& key, const std::string& value) { values_[key] = value; }
+    void set(const std::string& key, int value) { values_[key] = std::to_string(value); }
+    void set(const std::string& key, float value);
+    void set(const std::string& key, bool value) { values_[key] = value ? "1" : "0"; }
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+}  // namespace adilab::gui

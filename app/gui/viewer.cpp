@@ -1,0 +1,871 @@
+// The Simulation tab, the overlay, the help window and the viewport's mouse and keys.
+#include "app/gui/viewer.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+#include "app/cli/args.hpp"
+#include "app/render/sim_view.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::array<int, 5> kGridSizes = {256, 512, 1024, 2048, 4096};
+constexpr double kReadbackInterval_s = 0.25;  // colour-bar labels and stability: 4 per second
+constexpr std::size_t kPlotFrames = 240;
+
+double ms_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Text input into a std::string (ImGui 1.86 has no std::string overload without misc/cpp).
+bool input_path(const char* label, std::string& value) {
+    char buffer[1024];
+    std::snprintf(buffer, sizeof buffer, "%s", value.c_str());
+    if (ImGui::InputText(label, buffer, sizeof buffer)) {
+        value = buffer;
+        return true;
+    }
+    return false;
+}
+
+bool combo(const char* label, const std::vector<std::string>& items, std::string& value) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, value.c_str())) {
+        for (const std::string& item : items) {
+            const bool selected = item == value;
+            if (ImGui::Selectable(item.c_str(), selected)) {
+                changed = item != value;
+                value = item;
+            }
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+void help_marker(const std::string& text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+}
+
+std::string format_rate(double per_s) {
+    char buf[64];
+    if (per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", per_s / 1e9);
+    else if (per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", per_s / 1e6);
+    else if (per_s >= 1e3) std::snprintf(buf, sizeof buf, "%.2f k", per_s / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.1f ", per_s);
+    return buf;
+}
+
+}  // namespace
+
+// ---- Assets and presets ------------------------------------------------------------------------
+
+std::filesystem::path assets_folder() {
+    if (const char* env = std::getenv("ADILAB_ASSETS"); env != nullptr && *env)
+        return std::filesystem::path(env);
+    // The executable's folder and its parents: build/adilab and .dev/gui/adilab both find the
+    // source tree's assets/.
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    for (int up = 0; up < 4 && !ec && !dir.empty(); ++up, dir = dir.parent_path()) {
+        if (std::filesystem::is_directory(dir / "assets" / "presets")) return dir / "assets";
+        if (dir == dir.parent_path()) break;
+    }
+    return {};
+}
+
+std::vector<Preset> load_presets() {
+    std::vector<Preset> presets;
+    const std::filesystem::path folder = assets_folder() / "presets";
+    std::error_code ec;
+    if (assets_folder().empty() || !std::filesystem::is_directory(folder, ec)) return presets;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+        if (entry.path().extension() == ".preset") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+        Settings s = Settings::load(file);
+        Preset p;
+        p.name = file.stem().string();
+        p.model = s.get("model", "");
+        p.scenario = s.get("scenario", "");
+        p.solver = s.get("solver", "");
+        p.colormap = s.get("colormap", "");
+        p.grid = s.get_int("grid", 0, 4, 8192);
+        p.steps_per_frame = s.get_int("steps_per_frame", 0, 1, 1000);
+        // Parameters: every line `set.NAME = value`.
+        std::ifstream in(file);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!line.starts_with("set.")) continue;
+            const auto eq = line.find('=');
+            if (eq == std::string::npos) continue;
+            std::string name = line.substr(4, eq - 4);
+            name.erase(name.find_last_not_of(" \t") + 1);
+            try {
+                p.params.emplace_back(name, std::stod(line.substr(eq + 1)));
+            } catch (const std::exception&) {
+            }
+        }
+        if (!p.model.empty()) presets.push_back(std::move(p));
+    }
+    return presets;
+}
+
+// ---- Viewer ------------------------------------------------------------------------------------
+
+Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& renderer_name,
+               const std::string& gl_version)
+    : settings_(settings), renderer_name_(renderer_name), gl_version_(gl_version) {
+    gpu_timers_ = gl::Context::current().timer_queries_work();
+    presets_ = load_presets();
+
+    // Settings first, then a preset, then explicit options: the most specific wins.
+    std::string model = settings_.get("model", "heat");
+    std::string solver = settings_.get("solver", "fused");
+    scenario_ = settings_.get("scenario", "");
+    grid_ = settings_.get_int("grid", 512, 4, 8192);
+    steps_per_frame_ = settings_.get_int("steps_per_frame", 1, 1, 1000);
+    view_.colormap = static_cast<render::Colormap>(settings_.get_int("colormap", 0, 0, 3));
+    view_.show_velocity = settings_.get_bool("show_velocity", true);
+    view_.three_d = settings_.get_bool("three_d", true);
+    brush_radius_ = settings_.get_float("brush_radius", 8, 1, 256);
+    brush_strength_ = settings_.get_float("brush_strength", 1, 0.001f, 1000);
+    reports_folder_ = settings_.get("reports_folder", reports_folder_);
+    screenshots_folder_ = settings_.get("screenshots_folder", screenshots_folder_);
+    state_path_ = settings_.get("state_path", state_path_);
+    npy_path_ = settings_.get("npy_path", npy_path_);
+    record_seconds_ = settings_.get_float("record_seconds", 0, 0, 3600);
+    screenshot_viewport_only_ = settings_.get_bool("screenshot_viewport_only", false);
+    show_overlay_ = settings_.get_bool("show_overlay", true);
+    show_help_ = settings_.get_bool("show_help", false);
+    vsync_ = settings_.get_bool("vsync", true);
+    vsync_changed_ = true;
+    panel_width_ = settings_.get_float("panel_width", 400, 250, 900);
+
+    std::vector<std::pair<std::string, double>> params;
+    if (!start.preset.empty()) {
+        auto it = std::find_if(presets_.begin(), presets_.end(),
+                               [&](const Preset& p) { return p.name == start.preset; });
+        if (it == presets_.end()) {
+            std::string names;
+            for (const Preset& p : presets_) names += (names.empty() ? "" : ", ") + p.name;
+            throw cli::UsageError("unknown preset '" + start.preset + "' (available: " +
+                                  (names.empty() ? "none found under assets/presets" : names) +
+                                  ")");
+        }
+        preset_index_ = static_cast<int>(it - presets_.begin());
+        model = it->model;
+        if (!it->scenario.empty()) scenario_ = it->scenario;
+        if (!it->solver.empty()) solver = it->solver;
+        if (it->grid > 0) grid_ = it->grid;
+        if (it->steps_per_frame > 0) steps_per_frame_ = it->steps_per_frame;
+        if (!it->colormap.empty()) view_.colormap = render::colormap_from_name(it->colormap);
+        params = it->params;
+    }
+    if (!start.model.empty()) model = start.model;
+    if (!start.scenario.empty()) {
+        scenario_ = start.scenario;
+        if (start.model.empty() && start.preset.empty()) {
+            // --scenario alone: the model that has this scenario (each name belongs to one,
+            // except `free`, which stays with the current model).
+            for (const sim::ModelInfo& info : sim::models()) {
+                auto probe = sim::make_simulation(info.name, solver);
+                auto names = probe->scenarios();
+                if (std::find(names.begin(), names.end(), start.scenario) != names.end()) {
+                    if (start.scenario != "free" || info.name == model) {
+                        model = info.name;
+                        break;
+                    }
+                    if (model.empty()) model = info.name;
+                }
+            }
+        }
+    }
+    if (!start.solver.empty()) solver = start.solver;
+    if (start.grid > 0) grid_ = start.grid;
+    if (start.steps_per_frame > 0) steps_per_frame_ = start.steps_per_frame;
+    if (!start.colormap.empty()) view_.colormap = render::colormap_from_name(start.colormap);
+    params.insert(params.end(), start.params.begin(), start.params.end());
+
+    try {
+        make(model, solver);
+    } catch (const Error&) {
+        if (!start.model.empty() || !start.solver.empty() || !start.preset.empty()) throw;
+        make("heat", "fused");  // stale settings: fall back to the default
+    }
+    auto names = sim_->scenarios();
+    if (std::find(names.begin(), names.end(), scenario_) == names.end()) {
+        if (!start.scenario.empty() || !start.preset.empty()) {
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            throw cli::UsageError("model '" + sim_->model() + "' has no scenario '" + scenario_ +
+                                  "' (available: " + list + ")");
+        }
+        scenario_ = names.front();
+    }
+    for (const auto& [name, value] : params) sim_->set_param(name, value);
+    if (!start.terrain.empty()) {
+        auto terrains = sim_->terrains();
+        if (std::find(terrains.begin(), terrains.end(), start.terrain) == terrains.end()) {
+            std::string list;
+            for (const auto& n : terrains) list += (list.empty() ? "" : ", ") + n;
+            throw cli::UsageError("--terrain: model '" + sim_->model() + "' has no terrain '" +
+                                  start.terrain + "' (available: " +
+                                  (list.empty() ? "none" : list) + ")");
+        }
+        sim_->set_terrain(start.terrain);
+    }
+    reset();
+}
+
+Viewer::~Viewer() {
+    if (recorder_.active()) {
+        try {
+            stop_recording();
+        } catch (const std::exception&) {
+        }
+    }
+}
+
+const sim::ModelInfo& Viewer::model_info() const {
+    for (const sim::ModelInfo& info : sim::models())
+        if (info.name == sim_->model()) return info;
+    return sim::models().front();
+}
+
+void Viewer::make(const std::string& model, const std::string& solver) {
+    auto next = sim::make_simulation(model, solver);
+    // Keep the parameters the user set when only the solver changes.
+    if (sim_ && sim_->model() == model)
+        for (const sim::ParamSpec& p : sim_->params()) next->set_param(p.name, sim_->param(p.name));
+    sim_ = std::move(next);
+}
+
+void Viewer::reset() {
+    const std::int64_t cells = static_cast<std::int64_t>(grid_) * grid_;
+    const gl::DeviceInfo& device = gl::Context::current().info();
+    // About a dozen nx * ny float buffers per model (fields, coefficients, scratch).
+    const std::int64_t need_mib = cells * 4 * 12 >> 20;
+    if (device.available_memory_mib > 0 && need_mib > device.available_memory_mib)
+        error_ = "grid " + std::to_string(grid_) + " may need ~" + std::to_string(need_mib) +
+                 " MiB; the GPU reports " + std::to_string(device.available_memory_mib) +
+                 " MiB free";
+    sim_->reset(scenario_, grid_, grid_);
+    gl::finish();
+    unstable_ = false;
+    unstable_message_.clear();
+    since_readback_s_ = 1e9;
+    fit_height();
+}
+
+void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
+
+render::FieldSource Viewer::source() const { return render::source_of(*sim_); }
+
+void Viewer::advance(std::int64_t frame) {
+    steps_this_frame_ = 0;
+    if (unstable_) playing_ = false;
+    const int steps = !tab_shown_ ? 0 : playing_ ? steps_per_frame_ : (step_once_ ? 1 : 0);
+    step_once_ = false;
+    const auto start = Clock::now();
+    if (steps > 0) {
+        const bool profile = gpu_timers_ && profile_phases_ && show_overlay_;
+        if (profile) phase_profiler_.begin();
+        sim_timer_.begin(frame);
+        sim_->step(steps);
+        sim_timer_.end();
+        if (profile) phase_profiler_.end();
+        steps_this_frame_ = steps;
+    }
+    sim_cpu_ms_ = ms_since(start);
+}
+
+void Viewer::render(render::Rect viewport, std::int64_t frame) {
+    const auto start = Clock::now();
+    render_timer_.begin(frame);
+    renderer_.draw(source(), view_, viewport);
+    render_timer_.end();
+    render_cpu_ms_ = ms_since(start);
+}
+
+void Viewer::poll_timers() {
+    // Frame numbers of the timers are recording frame numbers while recording.
+    for (const auto& s : sim_timer_.collect()) {
+        sim_gpu_ms_ = s.ms;
+        if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
+    }
+    for (const auto& s : render_timer_.collect()) {
+        render_gpu_ms_ = s.ms;
+        if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
+    }
+    for (const auto& s : ui_timer_.collect()) ui_gpu_ms_ = s.ms;  // not recorded: UI only
+    if (auto phases = phase_profiler_.collect(); !phases.empty()) phases_ = std::move(phases);
+}
+
+void Viewer::check_stability() {
+    stats_ = sim_->stats();
+    range_ = renderer_.read_range();
+    if (!unstable_ && (!stats_.stable || range_.nonfinite > 0)) {
+        unstable_ = true;
+        playing_ = false;
+        unstable_message_ =
+            "instability: the field has NaN/Inf" +
+            (stats_.first_bad_step >= 0 ? " from step " + std::to_string(stats_.first_bad_step)
+                                        : std::string()) +
+            ". Paused; lower dt or reset (R).";
+    }
+}
+
+void Viewer::end_frame(double frame_ms, std::int64_t frame) {
+    frame_times_ms_.push_back(static_cast<float>(frame_ms));
+    while (frame_times_ms_.size() > kPlotFrames) frame_times_ms_.pop_front();
+    window_s_ += frame_ms / 1000.0;
+    ++window_frames_;
+    window_steps_ += steps_this_frame_;
+    if (window_s_ >= 0.5) {
+        fps_ = window_frames_ / window_s_;
+        frame_ms_ = 1000.0 * window_s_ / window_frames_;
+        steps_per_s_ = window_steps_ / window_s_;
+        window_s_ = 0;
+        window_frames_ = 0;
+        window_steps_ = 0;
+    }
+    if (recorder_.active()) {
+        FrameSample sample;
+        sample.frame = recorder_.next_frame();
+        // Timer results are tagged with the GUI's frame numbers; rows count from 1.
+        if (sample.frame == 1) record_offset_ = frame - 1;
+        sample.t_s = recorder_.elapsed_s() + frame_ms / 1000.0;
+        sample.frame_ms = frame_ms;
+        sample.sim_ms = sim_cpu_ms_;  // replaced by the GPU time when it arrives
+        sample.render_ms = render_cpu_ms_;
+        sample.steps = steps_this_frame_;
+        recorder_.add(sample);
+        if (recorder_.time_is_up()) stop_recording();
+    }
+    poll_timers();
+    since_readback_s_ += frame_ms / 1000.0;
+    if (since_readback_s_ >= kReadbackInterval_s) {
+        since_readback_s_ = 0;
+        check_stability();
+    }
+}
+
+void Viewer::start_recording(const std::filesystem::path& folder, double seconds) {
+    RecordingInfo info;
+    info.renderer = renderer_name_;
+    info.gl_version = gl_version_;
+    info.model = sim_->model();
+    info.scenario = scenario_;
+    info.solver = sim_->solver();
+    info.grid = grid_;
+    info.steps_per_frame = steps_per_frame_;
+    info.timing = gpu_timers_ ? "sim_ms and render_ms: GPU timer queries"
+                              : "sim_ms and render_ms: CPU time issuing the work (this driver's "
+                                "GPU timer reads 0)";
+    recorder_.start(folder, info, seconds);
+    // The timers' frame tags restart with the recording's frame numbers.
+    status_ = "recording to " + recorder_.csv_path().string();
+}
+
+std::filesystem::path Viewer::stop_recording() {
+    if (!recorder_.active()) return {};
+    // The last frames' GPU times: one wait at the end of the recording, not per frame.
+    for (const auto& s : sim_timer_.collect_all())
+        if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
+    for (const auto& s : render_timer_.collect_all())
+        if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
+    auto path = recorder_.stop();
+    status_ = "recorded " + path.string() + " and " + recorder_.json_path().filename().string();
+    return path;
+}
+
+std::filesystem::path Viewer::next_screenshot_path() {
+    std::filesystem::path folder = screenshots_folder_;
+    std::filesystem::create_directories(folder);
+    return folder / (timestamped_name("adilab") + ".png");
+}
+
+void Viewer::save_settings() {
+    settings_.set("model", sim_->model());
+    settings_.set("solver", sim_->solver());
+    settings_.set("scenario", scenario_);
+    settings_.set("grid", grid_);
+    settings_.set("steps_per_frame", steps_per_frame_);
+    settings_.set("colormap", static_cast<int>(view_.colormap));
+    settings_.set("show_velocity", view_.show_velocity);
+    settings_.set("three_d", view_.three_d);
+    settings_.set("brush_radius", brush_radius_);
+    settings_.set("brush_strength", brush_strength_);
+    settings_.set("reports_folder", reports_folder_);
+    settings_.set("screenshots_folder", screenshots_folder_);
+    settings_.set("state_path", state_path_);
+    settings_.set("npy_path", npy_path_);
+    settings_.set("record_seconds", record_seconds_);
+    settings_.set("screenshot_viewport_only", screenshot_viewport_only_);
+    settings_.set("show_overlay", show_overlay_);
+    settings_.set("show_help", show_help_);
+    settings_.set("vsync", vsync_);
+    settings_.set("panel_width", panel_width_);
+}
+
+void Viewer::apply_preset(const Preset& p) {
+    try {
+        make(p.model, p.solver.empty() ? sim_->solver() : p.solver);
+        if (!p.scenario.empty()) scenario_ = p.scenario;
+        auto names = sim_->scenarios();
+        if (std::find(names.begin(), names.end(), scenario_) == names.end())
+            scenario_ = names.front();
+        if (p.grid > 0) grid_ = p.grid;
+        if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
+        if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
+        for (const auto& [name, value] : p.params) sim_->set_param(name, value);
+        reset();
+        error_.clear();
+    } catch (const std::exception& e) {
+        error_ = e.what();
+    }
+}
+
+// ---- Input -------------------------------------------------------------------------------------
+
+void Viewer::brush_at(render::Rect viewport, glm::vec2 gl_pixel) {
+    auto cell = render::Renderer::pixel_to_cell(source(), view_, viewport, gl_pixel);
+    if (!cell) return;
+    sim::Brush brush;
+    brush.center_x = cell->x;
+    brush.center_y = cell->y;
+    brush.radius = brush_radius_;
+    brush.strength = brush_subtract_ ? -brush_strength_ : brush_strength_;
+    sim_->apply_brush(brush);
+}
+
+void Viewer::inject_drag(render::Rect viewport, float ax, float ay, float bx, float by) {
+    // Ten dabs along the segment, as a mouse drag over a few frames would give.
+    for (int k = 0; k <= 10; ++k) {
+        const float t = k / 10.0f;
+        const float fx = ax + t * (bx - ax), fy = ay + t * (by - ay);
+        brush_at(viewport, glm::vec2(viewport.x + fx * viewport.width,
+                                     viewport.y + (1.0f - fy) * viewport.height));
+    }
+}
+
+void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float scale) {
+    // ImGui 1.86 indexes keys by the backend's codes (GLFW_KEY_*).
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantCaptureKeyboard && !io.WantTextInput) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) playing_ = !playing_;
+        if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
+            playing_ = false;
+            step_once_ = true;
+        }
+        if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+            try {
+                reset();
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+        if (ImGui::IsKeyPressed(GLFW_KEY_H)) show_help_ = !show_help_;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F12)) screenshot_requested_ = true;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
+            try {
+                if (recorder_.active()) stop_recording();
+                else start_recording(reports_folder_, record_seconds_);
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+    }
+    if (viewport.empty()) return;
+    // ImGui positions are in its units (logical pixels), y down; the viewport is in
+    // framebuffer pixels, y up.
+    const glm::vec2 mouse(io.MousePos.x * scale, framebuffer_height - io.MousePos.y * scale);
+    const bool inside = mouse.x >= viewport.x && mouse.x < viewport.x + viewport.width &&
+                        mouse.y >= viewport.y && mouse.y < viewport.y + viewport.height;
+    if (io.WantCaptureMouse || !inside) {
+        dragging_camera_ = false;
+        return;
+    }
+    const render::FieldSource src = source();
+    const bool three_d = render::Renderer::draws_3d(src, view_);
+    if (io.MouseWheel != 0) {
+        if (three_d) {
+            view_.camera.zoom(std::pow(0.9f, io.MouseWheel));
+        } else {
+            // Zoom about the cursor: the point under it stays put.
+            auto before = render::Renderer::layout_2d(src, view_, viewport);
+            const glm::vec2 f = (mouse - before.domain_min) / (before.domain_max - before.domain_min);
+            view_.zoom = std::clamp(view_.zoom * std::pow(1.15f, io.MouseWheel), 0.2f, 64.0f);
+            auto after = render::Renderer::layout_2d(src, view_, viewport);
+            const glm::vec2 size = after.domain_max - after.domain_min;
+            view_.pan += (mouse - (after.domain_min + f * size)) / size;
+        }
+    }
+    // Left: paint (2-D) or orbit (3-D; with Shift it paints). Right or middle: pan (2-D) /
+    // orbit (3-D).
+    const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left) && (!three_d || io.KeyShift);
+    const bool orbit = three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+                                   (ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyShift));
+    if (paint) brush_at(viewport, mouse);
+    const glm::vec2 delta(io.MouseDelta.x * scale, io.MouseDelta.y * scale);
+    if (orbit) {
+        view_.camera.rotate(-delta.x * 0.01f, delta.y * 0.01f);
+    } else if (!three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+                            ImGui::IsMouseDown(ImGuiMouseButton_Middle))) {
+        auto layout = render::Renderer::layout_2d(src, view_, viewport);
+        view_.pan += glm::vec2(delta.x, -delta.y) / (layout.domain_max - layout.domain_min);
+    }
+}
+
+// ---- Panels ------------------------------------------------------------------------------------
+
+void Viewer::draw_simulation_tab() {
+    const sim::ModelInfo& info = model_info();
+    // ImGui's built-in font is ASCII: show an en dash ("Peaceman–Rachford") as a hyphen.
+    std::string summary = info.summary;
+    for (std::size_t at; (at = summary.find("\xE2\x80\x93")) != std::string::npos;)
+        summary.replace(at, 3, "-");
+    ImGui::TextWrapped("%s", summary.c_str());
+
+    if (!presets_.empty()) {
+        std::vector<std::string> names;
+        for (const Preset& p : presets_) names.push_back(p.name);
+        std::string current = preset_index_ >= 0 ? presets_[static_cast<std::size_t>(preset_index_)].name : "(none)";
+        if (combo("Preset", names, current)) {
+            preset_index_ = static_cast<int>(std::find(names.begin(), names.end(), current) - names.begin());
+            apply_preset(presets_[static_cast<std::size_t>(preset_index_)]);
+        }
+        help_marker("Scenario presets from assets/presets/*.preset");
+    }
+    std::vector<std::string> models;
+    for (const sim::ModelInfo& m : sim::models()) models.push_back(m.name);
+    std::string model = sim_->model();
+    if (combo("Model", models, model)) {
+        try {
+            make(model, sim_->solver());
+            scenario_ = sim_->scenarios().front();
+            reset();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    std::string scenario = scenario_;
+    if (combo("Scenario", sim_->scenarios(), scenario)) {
+        scenario_ = scenario;
+        try {
+            reset();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    if (!sim_->terrains().empty()) {
+        std::string terrain = sim_->terrain_name();
+        if (combo("Terrain", sim_->terrains(), terrain)) {
+            try {
+                sim_->set_terrain(terrain);
+                reset();
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+    }
+    std::string solver = sim_->solver();
+    std::vector<std::string> solvers;
+    for (const std::string& name : sim::solver_names())
+        if (sim::solver_supports(sim_->model(), name)) solvers.push_back(name);
+    if (combo("Solver", solvers, solver)) {
+        try {
+            make(sim_->model(), solver);
+            reset();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    help_marker("fused: explicit half step fused into a shared-memory line solve; the others use "
+                "the tridiagonal solver registry (cyclic reduction variants, ...)");
+    int grid_index = 0;
+    for (std::size_t i = 0; i < kGridSizes.size(); ++i)
+        if (kGridSizes[i] <= grid_) grid_index = static_cast<int>(i);
+    char grid_label[32];
+    std::snprintf(grid_label, sizeof grid_label, "%d x %d", grid_, grid_);
+    if (ImGui::SliderInt("Grid", &grid_index, 0, static_cast<int>(kGridSizes.size()) - 1, grid_label)) {
+        grid_ = kGridSizes[static_cast<std::size_t>(grid_index)];
+        try {
+            reset();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    ImGui::SliderInt("Steps / frame", &steps_per_frame_, 1, 64);
+
+    if (ImGui::Button(playing_ ? "Pause (Space)" : "Play (Space)")) playing_ = !playing_;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (S)")) {
+        playing_ = false;
+        step_once_ = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) {
+        try {
+            reset();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    }
+    ImGui::Text("t = %.4g s, step %lld", stats_.time, static_cast<long long>(stats_.steps));
+    ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats_.min,
+                stats_.max, info.field_unit.c_str(), stats_.sum);
+
+    if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (const sim::ParamSpec& p : sim_->params()) {
+            double value = sim_->param(p.name);
+            const std::string label = p.name + " (" + p.unit + ")";
+            // Drags rather than sliders: the valid ranges span many decades (1e-9 .. 1e9), so
+            // the speed follows the value (0.5 % of it per pixel); Ctrl+click types a number.
+            const double speed = std::max(std::abs(value), 1e-6 * std::min(p.max - p.min, 1e6)) * 0.005;
+            if (ImGui::DragScalar(label.c_str(), ImGuiDataType_Double, &value,
+                                  static_cast<float>(speed), &p.min, &p.max, "%.5g",
+                                  ImGuiSliderFlags_AlwaysClamp)) {
+                try {
+                    sim_->set_param(p.name, value);
+                } catch (const std::exception& e) {
+                    error_ = e.what();
+                }
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s\nrange %.4g .. %.4g %s, default %.4g (Ctrl+click to type)",
+                                  p.help.c_str(), p.min, p.max, p.unit.c_str(), p.default_value);
+        }
+    }
+    if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const bool water = sim_->model() == "shallow-water";
+        ImGui::TextWrapped("%s", water ? "Shift+drag on the water: drop (raise) or push (lower) it."
+                                       : "Drag in the viewport to paint.");
+        ImGui::SliderFloat("Radius (cells)", &brush_radius_, 1, 128, "%.1f",
+                           ImGuiSliderFlags_Logarithmic);
+        const std::string strength = "Strength (" + info.field_unit + ")";
+        ImGui::SliderFloat(strength.c_str(), &brush_strength_, 0.001f, 100, "%.3g",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::Checkbox(water ? "Push down instead of drop" : "Remove instead of add",
+                        &brush_subtract_);
+    }
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
+        int map = static_cast<int>(view_.colormap);
+        ImGui::Combo("Colormap", &map, render::kColormapNames.data(),
+                     static_cast<int>(render::kColormapNames.size()));
+        view_.colormap = static_cast<render::Colormap>(map);
+        ImGui::Checkbox("Auto range", &view_.auto_range);
+        if (!view_.auto_range) {
+            ImGui::DragFloatRange2("Range", &view_.range_min, &view_.range_max,
+                                   0.01f * std::max(1e-3f, std::abs(view_.range_max - view_.range_min)));
+        } else if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("min/max reduced on the GPU every frame");
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Fix current")) {
+            view_.auto_range = false;
+            view_.range_min = range_.min;
+            view_.range_max = range_.max;
+        }
+        if (sim_->velocity()) ImGui::Checkbox("Velocity arrows", &view_.show_velocity);
+        if (sim_->model() == "shallow-water") {
+            ImGui::Checkbox("3-D water", &view_.three_d);
+            if (view_.three_d) {
+                ImGui::Checkbox("Tint water by height", &view_.tint_water);
+                ImGui::SliderFloat("Height scale", &view_.height_scale, 1e-3f, 1e3f, "%.3g",
+                                   ImGuiSliderFlags_Logarithmic);
+                ImGui::SliderInt("Mesh (vertices/side)", &view_.max_mesh, 64, 4096);
+                ImGui::TextDisabled("Drag: orbit, wheel: zoom, Shift+drag: brush");
+            }
+        }
+        if (!render::Renderer::draws_3d(source(), view_)) {
+            ImGui::SliderFloat("Zoom", &view_.zoom, 0.2f, 64, "%.2f", ImGuiSliderFlags_Logarithmic);
+            ImGui::SameLine();
+            if (ImGui::Button("Fit")) {
+                view_.zoom = 1;
+                view_.pan = {0, 0};
+            }
+            ImGui::TextDisabled("Wheel: zoom, right-drag: pan");
+        }
+        if (ImGui::Checkbox("VSync", &vsync_)) vsync_changed_ = true;
+        ImGui::SameLine();
+        ImGui::Checkbox("Overlay", &show_overlay_);
+        ImGui::SameLine();
+        if (ImGui::Button("Help (H)")) show_help_ = !show_help_;
+        ImGui::SliderFloat("Panel width", &panel_width_, 250, 900, "%.0f");
+    }
+    if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
+        input_path("State file", state_path_);
+        if (ImGui::Button("Save state")) {
+            try {
+                sim_->save_state(state_path_);
+                status_ = "saved " + state_path_;
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Load state")) {
+            try {
+                sim_->load_state(state_path_);
+                unstable_ = false;
+                since_readback_s_ = 1e9;
+                status_ = "loaded " + state_path_;
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+        input_path("Field .npy", npy_path_);
+        if (ImGui::Button("Export field (.npy)")) {
+            try {
+                sim::write_npy(npy_path_, sim_->nx(), sim_->ny(), sim_->read_field());
+                status_ = "exported " + npy_path_;
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+        input_path("Screenshots", screenshots_folder_);
+        if (ImGui::Button("Screenshot (F12)")) screenshot_requested_ = true;
+        ImGui::SameLine();
+        ImGui::Checkbox("viewport only", &screenshot_viewport_only_);
+        input_path("Reports", reports_folder_);
+        ImGui::SliderFloat("Record for (s)", &record_seconds_, 0, 120, record_seconds_ == 0 ? "until stopped" : "%.0f s");
+        if (ImGui::Button(recorder_.active() ? "Stop recording (F9)" : "Record FPS (F9)")) {
+            try {
+                if (recorder_.active()) stop_recording();
+                else start_recording(reports_folder_, record_seconds_);
+            } catch (const std::exception& e) {
+                error_ = e.what();
+            }
+        }
+        if (recorder_.active())
+            ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s -> %s", recorder_.elapsed_s(),
+                               recorder_.csv_path().string().c_str());
+    }
+    if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
+    if (!error_.empty()) {
+        ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "%s", error_.c_str());
+        if (ImGui::SmallButton("dismiss")) error_.clear();
+    }
+}
+
+void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float scale) {
+    if (viewport.empty()) return;
+    const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
+    // The colour bar's labels, beside the bar the renderer drew.
+    const render::FieldSource src = source();
+    const bool bar = view_.colour_bar && (!render::Renderer::draws_3d(src, view_) || view_.tint_water);
+    if (bar) {
+        const auto layout = render::Renderer::layout_2d(src, view_, viewport);
+        if (!layout.bar.empty()) {
+            const float lo = view_.auto_range ? range_.min : view_.range_min;
+            const float hi = view_.auto_range ? range_.max : view_.range_max;
+            ImDrawList* draw = ImGui::GetBackgroundDrawList();
+            const float x = (layout.bar.x + layout.bar.width + 4) / scale;
+            for (int k = 0; k <= 4; ++k) {
+                const float t = k / 4.0f;
+                const float y = (framebuffer_height - layout.bar.y - t * layout.bar.height) / scale;
+                char text[32];
+                std::snprintf(text, sizeof text, "%.4g", lo + t * (hi - lo));
+                draw->AddText(ImVec2(x, y - ImGui::GetFontSize() * 0.5f), IM_COL32(230, 230, 230, 255), text);
+            }
+            const std::string unit = model_info().field_name + " (" + model_info().field_unit + ")";
+            draw->AddText(ImVec2(x - layout.bar.width / scale,
+                                 (framebuffer_height - layout.bar.y - layout.bar.height) / scale -
+                                     2.2f * ImGui::GetFontSize()),
+                          IM_COL32(230, 230, 230, 255), unit.c_str());
+        }
+    }
+    if (!show_overlay_ && !unstable_) return;
+    ImGui::SetNextWindowPos(ImVec2(origin.x + 10, origin.y + 10));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("Overlay", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+    if (unstable_) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", unstable_message_.c_str());
+    if (show_overlay_) {
+        const double cells = static_cast<double>(sim_->nx()) * sim_->ny();
+        ImGui::Text("%s  %s  %s  %d x %d", sim_->model().c_str(), scenario_.c_str(),
+                    sim_->solver().c_str(), sim_->nx(), sim_->ny());
+        ImGui::Text("%.1f FPS   %.3f ms/frame   %s", fps_, frame_ms_,
+                    !tab_shown_ ? "(paused while another tab is open)"
+                                : playing_ ? "" : "(paused)");
+        ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
+                    format_rate(steps_per_s_ * cells).c_str());
+        if (gpu_timers_) {
+            ImGui::Text("GPU ms: simulation %.3f (all phases, %d step(s)), render %.3f, UI %.3f",
+                        sim_gpu_ms_.value_or(0), steps_per_frame_, render_gpu_ms_.value_or(0),
+                        ui_gpu_ms_.value_or(0));
+            ImGui::Checkbox("GPU time per phase", &profile_phases_);
+            if (profile_phases_) {
+                for (const auto& phase : phases_) {
+                    // "sim/heat.comp DIRECTION=0 KERNEL_ROWS=1" -> "heat.comp DIRECTION=0 ..."
+                    std::string name = phase.label;
+                    if (const auto slash = name.find('/'); slash != std::string::npos && slash < name.find(' '))
+                        name = name.substr(slash + 1);
+                    ImGui::Text("  %-44.44s x%-3d %.3f ms", name.c_str(), phase.dispatches, phase.ms);
+                }
+                ImGui::Text("  %-44.44s      %.3f ms", "render (all passes)", render_gpu_ms_.value_or(0));
+            }
+        } else {
+            ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
+                        sim_cpu_ms_, render_cpu_ms_);
+        }
+        std::vector<float> plot(frame_times_ms_.begin(), frame_times_ms_.end());
+        float top = 0;
+        for (float v : plot) top = std::max(top, v);
+        char label[48];
+        std::snprintf(label, sizeof label, "frame ms (max %.2f)", top);
+        ImGui::PlotLines("##frames", plot.data(), static_cast<int>(plot.size()), 0, label, 0.0f,
+                         top * 1.1f + 1e-3f, ImVec2(260 * ImGui::GetIO().FontGlobalScale, 50 * ImGui::GetIO().FontGlobalScale));
+        const gl::DeviceInfo& device = gl::Context::current().info();
+        if (device.total_memory_mib > 0 && device.available_memory_mib * 10 < device.total_memory_mib)
+            ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "GPU memory low: %lld of %lld MiB free",
+                               static_cast<long long>(device.available_memory_mib),
+                               static_cast<long long>(device.total_memory_mib));
+        if (recorder_.active())
+            ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s", recorder_.elapsed_s());
+    }
+    ImGui::End();
+}
+
+void Viewer::draw_help_window() {
+    if (!show_help_) return;
+    ImGui::SetNextWindowSize(ImVec2(420 * ImGui::GetIO().FontGlobalScale, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Help", &show_help_);
+    ImGui::TextUnformatted(
+        "Space   play / pause\n"
+        "S       one step (pauses)\n"
+        "R       reset the scenario\n"
+        "F9      start / stop an FPS recording\n"
+        "F12     screenshot (whole window or viewport, see Files)\n"
+        "H       this help\n\n"
+        "2-D: drag paints with the brush, wheel zooms about the cursor,\n"
+        "     right-drag pans.\n"
+        "3-D water: drag orbits, wheel zooms, Shift+drag drops or pushes water.\n\n"
+        "Settings and the layout are saved on exit in\n"
+        "$XDG_CONFIG_HOME/adilab (default ~/.config/adilab).");
+    ImGui::End();
+}
+
+}  // namespace adilab::gui

@@ -1,0 +1,148 @@
+#pragma once
+// The viewer's renderer: draws a simulation's field straight from its GPU storage buffers into
+// whatever framebuffer is bound (the GUI's window or a headless offscreen one), with no host
+// read-back in the frame. No GLFW or ImGui here: `adilab --bench sim --render WxH` and the GUI
+// draw with this same code.
+//
+// 2-D: the field through a colormap (fragment shader reads the buffer), aspect preserved, zoom
+// and pan, a colour bar, optional velocity arrows. 3-D (height fields, shallow water): the water
+// surface and the bottom as lit meshes with normals computed in the vertex shader, seen through
+// an orbit camera. The auto colour range is a min/max reduction on the GPU that the shaders read
+// directly; the host reads it back only when asked (the GUI: a few times per second, for the
+// colour bar's labels and the NaN warning).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include <glm/glm.hpp>
+
+#include "solvers/gl/objects.hpp"
+
+namespace adilab::render {
+
+enum class Colormap { viridis = 0, inferno = 1, diverging = 2, grayscale = 3 };
+constexpr std::array<const char*, 4> kColormapNames = {"viridis", "inferno", "diverging",
+                                                       "grayscale"};
+// Throws adilab::Error naming the valid names.
+Colormap colormap_from_name(const std::string& name);
+
+// The flow the advection model uses, drawn as arrows.
+struct Velocity {
+    enum class Kind { none, uniform, rotation };
+    Kind kind = Kind::none;
+    float u = 0, v = 0;  // m/s (uniform)
+    float omega = 0;     // rad/s about the domain centre (rotation)
+};
+
+// What to draw: borrowed buffers, valid for the draw call.
+struct FieldSource {
+    const gl::Buffer* field = nullptr;   // nx * ny float32, (i, j) at j * nx + i
+    int nx = 0, ny = 0;
+    float dh = 1;                        // cell size (m)
+    const gl::Buffer* bottom = nullptr;  // bottom height b (shallow water), or null
+    Velocity velocity;
+    bool height_field = false;           // the field is a water surface: can be drawn in 3-D
+};
+
+struct OrbitCamera {
+    float yaw = -0.9f;      // radians about the vertical axis
+    float pitch = 0.65f;    // radians above the horizon
+    float distance = 2.8f;  // from the target, world units (the domain's longer side is 2)
+    glm::vec3 target{0.0f};
+    float fov_y = 0.75f;    // radians
+
+    void rotate(float dx_radians, float dy_radians);
+    void zoom(float factor);  // < 1 moves closer
+    glm::vec3 eye() const;
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;
+};
+
+struct RenderSettings {
+    Colormap colormap = Colormap::viridis;
+    bool auto_range = true;
+    float range_min = 0, range_max = 1;  // used when !auto_range
+    float zoom = 1;                      // 2-D: 1 fits the domain into the viewport
+    glm::vec2 pan{0.0f};                 // 2-D: offset of the domain centre, in domain fractions
+    bool show_velocity = false;
+    float arrow_spacing_px = 36;
+    bool colour_bar = true;
+    bool three_d = true;                 // height fields drawn in 3-D
+    OrbitCamera camera;
+    float height_scale = 1;              // 3-D: world units per metre of height
+    float base_level = 0;                // 3-D: the height drawn at z = 0
+    int max_mesh = 512;                  // 3-D: mesh vertices per side at most (about one per
+                                         // 2-4 pixels at 1080p; vertices are costly on GPUs
+                                         // with few graphics SMs)
+    bool tint_water = true;              // 3-D: water coloured by the colormap of its height
+    glm::vec3 background{0.08f, 0.09f, 0.11f};
+};
+
+// Pixel rectangle, GL convention (origin bottom-left of the framebuffer).
+struct Rect {
+    int x = 0, y = 0, width = 0, height = 0;
+    bool empty() const { return width <= 0 || height <= 0; }
+};
+
+struct Range {
+    float min = 0, max = 0;
+    std::uint32_t nonfinite = 0;  // cells that are NaN or Inf
+    bool valid = false;
+};
+
+class Renderer {
+public:
+    Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // Draws into the bound framebuffer inside `viewport` (cleared first). An empty viewport
+    // (minimised window) draws nothing. `target_image`: the bound framebuffer's rgba8 colour
+    // texture when the caller owns it (offscreen), so the flat view's compute pass writes it
+    // directly instead of into a texture that is then blitted.
+    void draw(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+              const gl::Texture2D* target_image = nullptr);
+
+    // The range of the last draw's field, read back from the GPU (waits for that draw).
+    Range read_range() const;
+    // Min/max of any buffer of `count` floats, read back (waits): for resets, not per frame.
+    Range measure(const gl::Buffer& buffer, std::size_t count);
+
+    // 2-D layout: where the domain lies in `viewport`, in pixels (GL convention).
+    struct Layout {
+        glm::vec2 domain_min, domain_max;  // the domain's rectangle
+        Rect bar;                          // the colour bar (empty when hidden)
+        Rect field_area;                   // the part of the viewport the field may use
+    };
+    static Layout layout_2d(const FieldSource& source, const RenderSettings& settings,
+                            Rect viewport);
+    // The cell coordinates (fractional, 0..nx, 0..ny) under pixel `p` (GL convention), or
+    // nothing outside the domain. 3-D: the ray through p hits the plane z = 0 (base level).
+    static std::optional<glm::vec2> pixel_to_cell(const FieldSource& source,
+                                                  const RenderSettings& settings, Rect viewport,
+                                                  glm::vec2 p);
+    // Whether this source is drawn in 3-D with these settings.
+    static bool draws_3d(const FieldSource& source, const RenderSettings& settings) {
+        return source.height_field && settings.three_d;
+    }
+    // World half-extent of the domain in 3-D (the longer side spans 2).
+    static glm::vec2 half_extent(const FieldSource& source);
+
+private:
+    void reduce_range(const gl::Buffer& field, std::size_t count);
+    void draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+                 const gl::Texture2D* target_image);
+    void draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport);
+    void draw_colour_bar(const RenderSettings& settings, Rect viewport, Rect bar);
+
+    gl::VertexArray empty_vao_;  // core profile draws need a bound VAO, even with no attributes
+    gl::Buffer range_;           // 4 uints: min key, max key, non-finite count, pad
+    gl::Buffer partials_;        // the reduction's per-group results
+    gl::Buffer mesh_;            // 3-D: (z, normal.x, normal.y, depth) per mesh vertex
+    gl::Framebuffer flat_;       // 2-D: the computed image when the caller has no texture
+    gl::Buffer no_bottom_;       // bound when there is no bottom buffer (binding must be valid)
+};
+
+}  // namespace adilab::render

@@ -1,0 +1,85 @@
+// Advection–diffusion C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8):
+// in each half step (dt/2) the implicit direction takes the upwind first derivative (an
+// M-matrix: unconditionally stable, no new extrema) and the explicit direction the central one.
+// Walls: zero-gradient ghost cells (the ghost equals the edge cell), folded into the first and
+// last diagonals; matter leaves through an outflow wall and the edge value enters through an
+// inflow one, so mass is conserved while the cloud stays off the walls.
+// Velocity: uniform (u, v), or solid-body rotation omega about the domain centre (vortex).
+// Source S: a Gaussian of source_radius cells around source_center, rate source_rate (C/s),
+// active while step_index <= source_steps.
+#include "sim/adi_common.glsl"
+
+layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
+layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
+
+uniform float half_dt;        // s
+uniform float dh;             // m
+uniform float diffusivity;    // D, m^2/s
+uniform int rotation;         // 0: uniform velocity, 1: solid-body rotation
+uniform vec2 flow;            // (u, v), m/s
+uniform float omega;          // rad/s
+uniform vec2 rotation_center; // m
+uniform vec2 source_center;   // cells
+uniform float source_radius;  // cells
+uniform float source_rate;    // C per second at the centre
+uniform int source_steps;     // the source is on while step_index <= source_steps
+
+vec2 velocity_at(ivec2 cell) {
+    if (rotation == 0) return flow;
+    const vec2 p = (vec2(cell) + 0.5) * dh - rotation_center;
+    return omega * vec2(-p.y, p.x);
+}
+
+float source_at(ivec2 cell) {
+    if (source_rate == 0.0 || step_index > source_steps) return 0.0;
+    const vec2 r = (vec2(cell) + 0.5 - source_center) / source_radius;
+    const float r2 = dot(r, r);
+    return r2 < 9.0 ? source_rate * exp(-r2) : 0.0;
+}
+
+float concentration(ivec2 cell) {
+    return field_in[clamped_index(cell)];
+}
+
+void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
+    const ivec2 cell = cell_of(line, pos);
+    const vec2 velocity = velocity_at(cell);
+#if DIRECTION == 0
+    const float w = velocity.x, e = velocity.y;
+    const ivec2 across = ivec2(0, 1);
+#else
+    const float w = velocity.y, e = velocity.x;
+    const ivec2 across = ivec2(1, 0);
+#endif
+    const float k = diffusivity / (dh * dh);
+    // Implicit: upwind u C_x (backward difference for u > 0, forward for u < 0) and D C_xx.
+    a = -half_dt * (max(w, 0.0) / dh + k);
+    c = -half_dt * (-min(w, 0.0) / dh + k);
+    b = 1.0 + half_dt * (abs(w) / dh + 2.0 * k);
+    if (pos == 0) b += a;                // ghost C_-1 = C_0
+    if (pos == LINE_LENGTH - 1) b += c;  // ghost C_N = C_N-1
+    // Explicit: central v C_y and D C_yy.
+    const float centre = concentration(cell);
+    const float low = concentration(cell - across), high = concentration(cell + across);
+    d = centre + half_dt * (-e * (high - low) / (2.0 * dh) + k * (low - 2.0 * centre + high) +
+                            source_at(cell));
+}
+
+void store(int line, int pos, float x) {
+    const ivec2 cell = cell_of(line, pos);
+#if DIRECTION == 1
+    flag_if_not_finite(x);
+#endif
+    field_out[index_of(cell)] = x;
+}
+
+float solved_value(int id) { return field_out[id]; }
+
+#if defined(KERNEL_FUSED)
+#include "sim/adi_fused.glsl"
+#elif defined(KERNEL_ROWS)
+#define WRITE_COEFFICIENTS
+#include "sim/adi_rows.glsl"
+#else
+#include "sim/adi_finish.glsl"
+#endif

@@ -1,0 +1,78 @@
+// Heat conduction dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI (seed 001 eq. 3): the x half
+// step is implicit in x and explicit in y over dt/2, the y half step the reverse. Insulated
+// (Neumann) walls: the ghost cell mirrors the edge cell, so the first and last rows have the
+// diagonal 1 + lambda. Heater cells (two discs, paper Fig. 12-13) are held at a uniform
+// temperature: read as it and written as it.
+//
+// Delta form: each half step solves for the increment, (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T,
+// then T* = T + dT. Same scheme as (1 - lambda d_xx) T* = (1 + lambda d_yy) T, but the solve
+// works on small increments and the right-hand side is a sum of neighbour differences, so fp32
+// round-off no longer biases the total heat (the full-value form drifts ~1e-7 per step).
+//
+// KERNEL_FUSED: row build + line solve (adi_fused.glsl); KERNEL_ROWS: right-hand side only for
+// a tridiagonal Solver (ConstantCoefficients); KERNEL_FINISH: T + dT, heaters and flag after a
+// Solver wrote dT into the output buffer.
+#include "sim/adi_common.glsl"
+
+layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
+layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
+
+uniform float lambda;              // c (dt / 2) / dh^2
+uniform vec2 heater_left;          // centres, in cells
+uniform vec2 heater_right;
+uniform float heater_radius;       // in cells; <= 0: no heaters
+uniform float heater_temperature;
+
+bool in_heater(ivec2 cell) {
+    if (heater_radius <= 0.0) return false;
+    const vec2 p = vec2(cell) + 0.5;
+    return distance(p, heater_left) <= heater_radius || distance(p, heater_right) <= heater_radius;
+}
+
+float temperature(ivec2 cell) {
+    cell = clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1));
+    return in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
+}
+
+void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
+    const ivec2 cell = cell_of(line, pos);
+#if DIRECTION == 0
+    const ivec2 across = ivec2(0, 1);
+#else
+    const ivec2 across = ivec2(1, 0);
+#endif
+#if DIRECTION == 0
+    const ivec2 along = ivec2(1, 0);
+#else
+    const ivec2 along = ivec2(0, 1);
+#endif
+    // Mirrored ghosts: the difference across a wall is zero.
+    const float centre = temperature(cell);
+    d = lambda * ((temperature(cell - across) - centre) + (temperature(cell + across) - centre) +
+                  (temperature(cell - along) - centre) + (temperature(cell + along) - centre));
+    a = -lambda;
+    c = -lambda;
+    b = 1.0 + 2.0 * lambda;
+    if (pos == 0) b -= lambda;
+    if (pos == LINE_LENGTH - 1) b -= lambda;
+}
+
+void store(int line, int pos, float increment) {
+    const ivec2 cell = cell_of(line, pos);
+    float x = temperature(cell) + increment;
+    if (in_heater(cell)) x = heater_temperature;
+#if DIRECTION == 1
+    flag_if_not_finite(x);
+#endif
+    field_out[index_of(cell)] = x;
+}
+
+float solved_value(int id) { return field_out[id]; }
+
+#if defined(KERNEL_FUSED)
+#include "sim/adi_fused.glsl"
+#elif defined(KERNEL_ROWS)
+#include "sim/adi_rows.glsl"
+#else
+#include "sim/adi_finish.glsl"
+#endif

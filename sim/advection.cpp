@@ -1,0 +1,156 @@
+// Model "advection": C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8)
+// (upwind in the implicit direction, central in the explicit one). Kernels:
+// shaders/sim/advection.comp. Scenarios:
+//   river  — v = 0, uniform u, a continuous source left of the centre (Fig. 15, 16);
+//   vortex — solid-body rotation omega about the centre, a short injection near the lower left
+//            (Fig. 17, 18);
+//   free   — uniform (u, v), no source, the field from --init (else initial_concentration).
+// The generic path rebuilds a, b, c, d every half step (GeneralCoefficients): the velocity may
+// vary along a line (vortex).
+#include <cmath>
+
+#include "sim/model.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab::sim::detail {
+namespace {
+
+class Advection final : public AdiModel {
+public:
+    explicit Advection(const std::string& solver)
+        : AdiModel("advection",
+                   {{"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6},
+                    {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6},
+                    {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3},
+                    {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
+                    {"dt", "s", "time step (unconditionally stable)", 0.5, 1e-9, 1e9},
+                    {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
+                    {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9, 1e9},
+                    {"source_rate", "C/s", "source strength at its centre", 1.0, -1e9, 1e9},
+                    {"source_radius", "1", "source radius, fraction of the smaller side", 0.01, 1e-4, 0.5},
+                    {"source_steps", "steps", "vortex injection length in steps", 200.0, 0.0, 2e9}},
+                   {"river", "vortex", "free"}, solver) {}
+
+    const gl::Buffer& field() const override { return field_; }
+    void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
+    std::optional<Velocity> velocity() const override {
+        Velocity v;
+        if (scenario_ == "vortex") {
+            v.kind = Velocity::Kind::rotation;
+            v.omega = float(param("omega"));
+            v.center_x = float(0.5 * nx_ * param("dh"));
+            v.center_y = float(0.5 * ny_ * param("dh"));
+        } else {
+            v.u = float(param("u"));
+            v.v = scenario_ == "river" ? 0.0f : float(param("v"));
+        }
+        return v;
+    }
+
+protected:
+    gl::Buffer& field_buffer() override { return field_; }
+    std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
+        return {{"C", &field_}};
+    }
+
+    void allocate() override {
+        field_ = gl::Buffer(cells() * sizeof(float));
+        half_ = gl::Buffer(cells() * sizeof(float));
+        for (int d = 0; d < 2; ++d) {
+            const std::string dir = std::to_string(d);
+            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_));
+            rows_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
+            finish_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
+        }
+        if (!fused()) {
+            rhs_ = gl::Buffer(cells() * sizeof(float));
+            a_ = gl::Buffer(cells() * sizeof(float));
+            b_ = gl::Buffer(cells() * sizeof(float));
+            c_ = gl::Buffer(cells() * sizeof(float));
+        }
+    }
+
+    void initialize() override { field_.fill(float(param("initial_concentration"))); }
+
+    void step_once() override {
+        half_step(0, field_, half_);
+        half_step(1, half_, field_);
+    }
+
+private:
+    void set_uniforms(const gl::Program& p) const {
+        const float dh = float(param("dh"));
+        p.set("half_dt", float(0.5 * param("dt")));
+        p.set("dh", dh);
+        p.set("diffusivity", float(param("D")));
+        const bool vortex = scenario_ == "vortex";
+        p.set("rotation", vortex ? 1 : 0);
+        p.set("flow", glm::vec2(float(param("u")), scenario_ == "river" ? 0.0f : float(param("v"))));
+        p.set("omega", float(param("omega")));
+        p.set("rotation_center", glm::vec2(0.5f * nx_ * dh, 0.5f * ny_ * dh));
+        const float side = float(std::min(nx_, ny_));
+        // river: left of the centre; vortex: near the lower left, inside the rotating disc.
+        const glm::vec2 centre = vortex ? glm::vec2(0.3f * nx_, 0.3f * ny_)
+                                        : glm::vec2(0.3f * nx_, 0.5f * ny_);
+        p.set("source_center", centre);
+        p.set("source_radius", std::max(0.5f, float(param("source_radius")) * side));
+        const bool source = scenario_ != "free";
+        p.set("source_rate", source ? float(param("source_rate")) : 0.0f);
+        p.set("source_steps", vortex ? int(param("source_steps")) : 0x7fffffff);
+    }
+
+    void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (fused()) {
+            const gl::Program& p = *fused_[direction];
+            p.use();
+            if (uniforms_stale(p)) {
+                set_grid_uniforms(p);
+                set_uniforms(p);
+            }
+            set_step_uniform(p);
+            in.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            gl::dispatch(fused_groups(direction, nx_, ny_));
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
+        const gl::Program& rows = *rows_[direction];
+        rows.use();
+        set_grid_uniforms(rows);
+        set_uniforms(rows);
+        in.bind_storage(0);
+        rhs_.bind_storage(3);
+        a_.bind_storage(4);
+        b_.bind_storage(5);
+        c_.bind_storage(6);
+        gl::dispatch(cell_groups());
+        gl::memory_barrier(gl::Barrier::storage);
+        solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
+                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_, out);
+        gl::memory_barrier(gl::Barrier::storage);
+        if (direction == 1) {  // only the stability flag to set
+            const gl::Program& finish = *finish_[direction];
+            finish.use();
+            set_grid_uniforms(finish);
+            out.bind_storage(1);
+            bind_flag();
+            gl::dispatch(cell_groups());
+            gl::memory_barrier(gl::Barrier::storage);
+        }
+    }
+
+    gl::Buffer field_, half_, rhs_, a_, b_, c_;
+    const gl::Program* fused_[2] = {};
+    const gl::Program* rows_[2] = {};
+    const gl::Program* finish_[2] = {};
+};
+
+}  // namespace
+
+std::unique_ptr<Simulation> make_advection(const std::string& solver) {
+    return std::make_unique<Advection>(solver);
+}
+
+}  // namespace adilab::sim::detail

@@ -1,0 +1,340 @@
+#include "sim/model.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab::sim {
+
+void Simulation::set_terrain(const std::string& name) {
+    throw Error("model '" + model() + "' has no terrain (asked for '" + name + "')");
+}
+
+namespace detail {
+
+namespace {
+
+constexpr std::int32_t kStable = std::numeric_limits<std::int32_t>::max();
+
+int next_power_of_two(int n) { return int(std::bit_ceil(unsigned(std::max(n, 1)))); }
+
+std::string format_double(double value) {
+    std::ostringstream out;
+    out << std::hexfloat << value;
+    return out.str();
+}
+
+double parse_hex_double(const std::string& text) {
+    return std::strtod(text.c_str(), nullptr);  // reads hexfloat exactly
+}
+
+}  // namespace
+
+FusedShape fused_shape(int length) {
+    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32).
+    int chunk = length <= 256 ? 4 : length <= 2048 ? 8 : length <= 4096 ? 16 : 32;
+    if (const char* env = std::getenv("ADILAB_FUSED_CHUNK")) {
+        const int wanted = std::atoi(env);
+        if (wanted == 4 || wanted == 8 || wanted == 16 || wanted == 32) chunk = wanted;
+    }
+    FusedShape shape;
+    shape.chunk = chunk;
+    shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
+    // Registers: about 3 * chunk floats per thread; the work group shrinks as they grow.
+    const int max_threads = chunk <= 8 ? 1024 : chunk == 16 ? 512 : 256;
+    int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
+    if (const char* env = std::getenv("ADILAB_FUSED_LINES")) {
+        const int wanted = std::atoi(env);
+        if (wanted >= 1 && wanted <= 32 && wanted * shape.threads_per_line <= 1024) lines = wanted;
+    }
+    shape.lines = lines;
+    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
+    return shape;
+}
+
+gl::Defines fused_defines(int direction, int nx, int ny) {
+    const FusedShape shape = fused_shape(direction == 0 ? nx : ny);
+    return {{"DIRECTION", std::to_string(direction)},
+            {"KERNEL_FUSED", "1"},
+            {"LINES", std::to_string(shape.lines)},
+            {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
+            {"CHUNK", std::to_string(shape.chunk)},
+            {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)}};
+}
+
+unsigned fused_groups(int direction, int nx, int ny) {
+    const int length = direction == 0 ? nx : ny;
+    const int count = direction == 0 ? ny : nx;
+    const FusedShape shape = fused_shape(length);
+    return unsigned((count + shape.lines - 1) / shape.lines);
+}
+
+void check_scenario(const std::string& model, const std::vector<std::string>& known,
+                    const std::string& scenario) {
+    if (std::find(known.begin(), known.end(), scenario) != known.end()) return;
+    std::string list;
+    for (const std::string& s : known) list += (list.empty() ? "" : ", ") + s;
+    throw Error("unknown scenario '" + scenario + "' for model '" + model + "' (available: " +
+                list + ")");
+}
+
+AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
+                   std::vector<std::string> scenarios, const std::string& solver)
+    : model_(std::move(model)), specs_(std::move(specs)), scenarios_(std::move(scenarios)),
+      solver_name_(solver) {
+    for (const ParamSpec& spec : specs_) values_.push_back(spec.default_value);
+    if (solver != "fused") {
+        solver_ = tridiag::make_solver(solver);  // throws naming the unknown variant
+        for (const tridiag::VariantInfo& v : tridiag::variants())
+            if (v.name == solver && !v.on_gpu)
+                throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+    }
+    flag_ = gl::Buffer(sizeof(std::int32_t));
+    flag_.fill(kStable);
+    parameters_changed();
+}
+
+void AdiModel::set_param(const std::string& name, double value) {
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+        if (specs_[i].name != name) continue;
+        const ParamSpec& s = specs_[i];
+        if (!std::isfinite(value) || value < s.min || value > s.max) {
+            std::ostringstream out;
+            out << "parameter '" << name << "' = " << value << " is out of range [" << s.min
+                << ", " << s.max << "]" << (s.unit.empty() ? "" : " " + s.unit);
+            throw Error(out.str());
+        }
+        values_[i] = value;
+        parameters_changed();
+        return;
+    }
+    std::string list;
+    for (const ParamSpec& s : specs_) list += (list.empty() ? "" : ", ") + s.name;
+    throw Error("unknown parameter '" + name + "' for model '" + model_ + "' (available: " + list + ")");
+}
+
+double AdiModel::param(const std::string& name) const {
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+        if (specs_[i].name == name) return values_[i];
+    throw Error("unknown parameter '" + name + "' for model '" + model_ + "'");
+}
+
+void AdiModel::reset(const std::string& scenario, int nx, int ny) {
+    check_scenario(model_, scenarios_, scenario);
+    if (nx < kMinGrid || ny < kMinGrid || nx > kMaxGrid || ny > kMaxGrid)
+        throw Error("grid " + std::to_string(nx) + " x " + std::to_string(ny) + " is outside " +
+                    std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
+    scenario_ = scenario;
+    parameters_changed();
+    if (nx != nx_ || ny != ny_ || field_buffer().empty()) {
+        nx_ = nx;
+        ny_ = ny;
+        allocate();
+    }
+    steps_ = 0;
+    time_ = 0;
+    flag_.fill(kStable);
+    initialize();
+    gl::memory_barrier(gl::Barrier::all);
+}
+
+void AdiModel::step(int count) {
+    for (int i = 0; i < count; ++i) {
+        ++steps_;
+        step_once();
+        time_ += time_step();
+    }
+}
+
+namespace {
+std::uint64_t next_version() {
+    static std::uint64_t counter = 0;
+    return ++counter;
+}
+// program id -> the version of the model that last set its uniforms
+std::map<gl::Id, std::uint64_t>& uniform_owners() {
+    static std::map<gl::Id, std::uint64_t> owners;
+    return owners;
+}
+}  // namespace
+
+void AdiModel::parameters_changed() { version_ = next_version(); }
+
+bool AdiModel::uniforms_stale(const gl::Program& program) const {
+    std::uint64_t& owner = uniform_owners()[program.id()];
+    if (owner == version_) return false;
+    owner = version_;
+    return true;
+}
+
+void AdiModel::set_step_uniform(const gl::Program& program) const {
+    program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
+}
+
+void AdiModel::set_grid_uniforms(const gl::Program& program) const {
+    program.set("nx", nx_);
+    program.set("ny", ny_);
+    program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
+}
+
+Stats AdiModel::stats() {
+    gl::memory_barrier(gl::Barrier::buffer_update);
+    Stats s;
+    s.time = time_;
+    s.steps = steps_;
+    const std::vector<float> values = read_field();
+    double sum = 0;
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    bool finite = true;
+    for (float v : values) {
+        if (!std::isfinite(v)) {
+            finite = false;
+            continue;
+        }
+        sum += v;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    s.min = values.empty() ? 0 : lo;
+    s.max = values.empty() ? 0 : hi;
+    s.sum = sum;
+    const std::int32_t bad = flag_.read<std::int32_t>(1)[0];
+    s.stable = finite && bad == kStable;
+    if (bad != kStable) s.first_bad_step = bad;
+    else if (!finite) s.first_bad_step = steps_;
+    return s;
+}
+
+void AdiModel::set_field(std::span<const float> values) {
+    if (values.size() != cells())
+        throw Error("field of " + std::to_string(values.size()) + " values given for a " +
+                    std::to_string(nx_) + " x " + std::to_string(ny_) + " grid");
+    field_buffer().write(values);
+    after_set_field();
+    gl::memory_barrier(gl::Barrier::all);
+}
+
+void AdiModel::dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second) {
+    if (!(brush.radius > 0) || !std::isfinite(brush.strength)) return;
+    const gl::Program& program = gl::compute_program(
+        "sim/brush.comp", second ? gl::Defines{{"TWO_FIELDS", "1"}} : gl::Defines{});
+    program.use();
+    program.set("nx", nx_);
+    program.set("ny", ny_);
+    program.set("center", glm::vec2(brush.center_x, brush.center_y));
+    program.set("radius", brush.radius);
+    program.set("strength", brush.strength);
+    first.bind_storage(0);
+    if (second) second->bind_storage(1);
+    gl::dispatch(cell_groups());
+    gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
+}
+
+// State file: a text header, then raw buffers.
+//   ADILAB-STATE 1 / model M / solver S / scenario S / terrain T / grid NX NY / steps N /
+//   time HEX / param NAME HEX (each) / buffer NAME BYTES, then BYTES raw bytes and a newline.
+void AdiModel::save_state(const std::filesystem::path& path) const {
+    auto* self = const_cast<AdiModel*>(this);  // buffers are read, not changed
+    gl::memory_barrier(gl::Barrier::buffer_update);
+    std::ostringstream out;
+    out << "ADILAB-STATE 1\nmodel " << model_ << "\nsolver " << solver_name_ << "\nscenario "
+        << scenario_ << "\nterrain " << terrain_ << "\ngrid " << nx_ << " " << ny_ << "\nsteps "
+        << steps_ << "\ntime " << format_double(time_) << "\n";
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+        out << "param " << specs_[i].name << " " << format_double(values_[i]) << "\n";
+    auto buffers = self->state_buffers();
+    buffers.emplace_back("flag", &self->flag_);
+    for (auto& [name, buffer] : buffers) {
+        const std::vector<char> bytes = buffer->read<char>(buffer->size());
+        out << "buffer " << name << " " << bytes.size() << "\n";
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        out << "\n";
+    }
+    out << "end\n";
+    std::ofstream file(path, std::ios::binary);
+    file << out.str();
+    file.close();
+    if (!file) throw Error("cannot write state file '" + path.string() + "'");
+}
+
+void AdiModel::load_state(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw Error("cannot read state file '" + path.string() + "'");
+    auto fail = [&](const std::string& why) {
+        throw Error("state file '" + path.string() + "': " + why);
+    };
+    std::string line;
+    std::getline(file, line);
+    if (line != "ADILAB-STATE 1") fail("not an adilab state file");
+    std::string model, scenario, terrain;
+    int nx = 0, ny = 0;
+    std::int64_t steps = 0;
+    double time = 0;
+    std::vector<std::pair<std::string, double>> params;
+    std::map<std::string, std::vector<char>> buffers;
+    while (std::getline(file, line)) {
+        std::istringstream in(line);
+        std::string key;
+        in >> key;
+        if (key == "end") break;
+        if (key == "model") in >> model;
+        else if (key == "solver") {}
+        else if (key == "scenario") in >> scenario;
+        else if (key == "terrain") in >> terrain;
+        else if (key == "grid") in >> nx >> ny;
+        else if (key == "steps") in >> steps;
+        else if (key == "time") {
+            std::string v;
+            in >> v;
+            time = parse_hex_double(v);
+        } else if (key == "param") {
+            std::string name, v;
+            in >> name >> v;
+            params.emplace_back(name, parse_hex_double(v));
+        } else if (key == "buffer") {
+            std::string name;
+            std::size_t bytes = 0;
+            in >> name >> bytes;
+            std::vector<char> data(bytes);
+            file.read(data.data(), std::streamsize(bytes));
+            file.get();
+            if (!file) fail("truncated buffer '" + name + "'");
+            buffers[name] = std::move(data);
+        } else {
+            fail("unexpected line '" + line + "'");
+        }
+    }
+    if (model != model_) fail("holds model '" + model + "', not '" + model_ + "'");
+    check_scenario(model_, scenarios_, scenario);
+    if (nx < kMinGrid || ny < kMinGrid || nx > kMaxGrid || ny > kMaxGrid) fail("bad grid");
+    for (const auto& [name, value] : params) set_param(name, value);
+    scenario_ = scenario;
+    terrain_ = terrain.empty() ? "flat" : terrain;
+    if (nx != nx_ || ny != ny_ || field_buffer().empty()) {
+        nx_ = nx;
+        ny_ = ny;
+        allocate();
+    }
+    auto all = state_buffers();
+    all.emplace_back("flag", &flag_);
+    for (auto& [name, buffer] : all) {
+        auto found = buffers.find(name);
+        if (found == buffers.end()) fail("has no buffer '" + name + "'");
+        if (found->second.size() != buffer->size()) fail("buffer '" + name + "' has the wrong size");
+        buffer->upload(0, found->second.size(), found->second.data());
+    }
+    steps_ = steps;
+    time_ = time;
+    parameters_changed();
+    gl::memory_barrier(gl::Barrier::all);
+}
+
+}  // namespace detail
+}  // namespace adilab::sim

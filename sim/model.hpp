@@ -1,0 +1,111 @@
+#pragma once
+// The common machinery of the three ADI models (internal to sim/): parameters by name, grid and
+// scenario checks, the solver choice (fused kernel or a tridiagonal Solver), the GPU stability
+// flag, stats and save/load of the state. A model adds its buffers, scenarios and step.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/tridiagonal/solver.hpp"
+
+namespace adilab::sim::detail {
+
+constexpr int kMinGrid = 4;
+constexpr int kMaxGrid = 8192;
+
+// How the fused kernel splits a line of `length` unknowns: CHUNK rows per thread (registers),
+// THREADS_PER_LINE threads per line (a power of two), LINES lines per work group. Larger chunks
+// need more registers, so they get smaller work groups.
+struct FusedShape {
+    int chunk = 8;
+    int threads_per_line = 128;
+    int lines = 8;
+};
+FusedShape fused_shape(int length);
+// The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.
+gl::Defines fused_defines(int direction, int nx, int ny);
+// Work groups of the fused kernel for one direction.
+unsigned fused_groups(int direction, int nx, int ny);
+
+class AdiModel : public Simulation {
+public:
+    AdiModel(std::string model, std::vector<ParamSpec> specs, std::vector<std::string> scenarios,
+             const std::string& solver);
+
+    std::string model() const override { return model_; }
+    std::string solver() const override { return solver_name_; }
+    std::vector<std::string> scenarios() const override { return scenarios_; }
+    std::string scenario() const override { return scenario_; }
+    std::span<const ParamSpec> params() const override { return specs_; }
+    void set_param(const std::string& name, double value) override;
+    double param(const std::string& name) const override;
+    void reset(const std::string& scenario, int nx, int ny) override;
+    void step(int count) override;
+    int nx() const override { return nx_; }
+    int ny() const override { return ny_; }
+    Stats stats() override;
+    void set_field(std::span<const float> values) override;
+    void save_state(const std::filesystem::path& path) const override;
+    void load_state(const std::filesystem::path& path) override;
+
+protected:
+    // Allocates every buffer for the grid and resolves the programs (nx_, ny_ are set).
+    virtual void allocate() = 0;
+    // Fills the state for scenario_ (buffers allocated).
+    virtual void initialize() = 0;
+    // One time step; steps_ already counts it (1-based index of this step).
+    virtual void step_once() = 0;
+    // Every buffer of the state, by name, in a fixed order.
+    virtual std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() = 0;
+    virtual gl::Buffer& field_buffer() = 0;
+    virtual void after_set_field() {}
+    virtual double time_step() const { return param("dt"); }
+
+    bool fused() const { return solver_ == nullptr; }
+    tridiag::Solver& solver_ref() { return *solver_; }
+    std::size_t cells() const { return std::size_t(nx_) * std::size_t(ny_); }
+    unsigned cell_groups() const { return unsigned((cells() + 255) / 256); }
+    // Sets nx, ny, step_index on `program` (after use()).
+    void set_grid_uniforms(const gl::Program& program) const;
+    void set_step_uniform(const gl::Program& program) const;
+    // Whether `program` (after use()) needs its uniforms set: true when another model set them
+    // last, or when this model's parameters or grid changed since. Keeps a step's host work at
+    // a few GL calls (the fused heat step is ~20 us on the GPU).
+    bool uniforms_stale(const gl::Program& program) const;
+    void parameters_changed();
+    void bind_flag() const { flag_.bind_storage(7); }
+    void dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second);
+
+    std::string model_;
+    std::vector<ParamSpec> specs_;
+    std::vector<double> values_;
+    std::vector<std::string> scenarios_;
+    std::string solver_name_;
+    std::unique_ptr<tridiag::Solver> solver_;
+    std::string scenario_;
+    std::string terrain_ = "flat";
+    int nx_ = 0, ny_ = 0;
+    std::int64_t steps_ = 0;
+    double time_ = 0;
+    gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable)
+    std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
+};
+
+// Checks a model name against the list of scenarios; throws adilab::Error listing them.
+void check_scenario(const std::string& model, const std::vector<std::string>& known,
+                    const std::string& scenario);
+
+// Bottom heights for a terrain preset (flat, slope, island, basin, png, png:FILE), relative to a
+// still water level `level`: nx * ny values. Throws adilab::Error for an unknown preset or an
+// unreadable PNG.
+std::vector<float> make_terrain(const std::string& name, int nx, int ny, float level);
+std::vector<std::string> terrain_presets();
+
+std::unique_ptr<Simulation> make_heat(const std::string& solver);
+std::unique_ptr<Simulation> make_advection(const std::string& solver);
+std::unique_ptr<Simulation> make_shallow_water(const std::string& solver);
+
+}  // namespace adilab::sim::detail

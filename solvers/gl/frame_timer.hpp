@@ -1,0 +1,113 @@
+#pragma once
+// Small GL wrappers the real-time viewer needs (app/render, app/gui), kept here because only
+// solvers/gl includes the loader.
+//
+// FrameTimer: GPU time of one phase of a frame (a simulation step, the drawing) from
+// GL_TIME_ELAPSED queries, read back a few frames later without ever waiting for the GPU.
+// GpuTimer (timer.hpp) calls glGetQueryObject(GL_QUERY_RESULT), which stalls until the GPU is
+// done: right for a benchmark, wrong inside a 1 ms frame. Here each phase owns a ring of queries;
+// a result is collected only once GL_QUERY_RESULT_AVAILABLE says so, and when every query of the
+// ring is still in flight the phase is simply not measured that frame.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solvers/gl/objects.hpp"
+
+namespace adilab::gl {
+
+class FrameTimer {
+public:
+    struct Sample {
+        std::int64_t frame;  // the tag given to begin()
+        double ms;           // GPU milliseconds between begin() and end()
+    };
+
+    explicit FrameTimer(int depth = 6);
+    // GL_TIME_ELAPSED queries cannot nest: time phases one after another.
+    void begin(std::int64_t frame);
+    void end();
+    // Results that became available since the last call, oldest first. Never waits.
+    std::vector<Sample> collect();
+    // Waits for every query in flight (at the end of a recording), then returns them.
+    std::vector<Sample> collect_all();
+    // The latest collected result in milliseconds.
+    std::optional<double> latest_ms() const { return latest_; }
+
+private:
+    struct Slot {
+        Query query;
+        std::int64_t frame = 0;
+        bool pending = false;
+    };
+    std::vector<Slot> slots_;
+    int next_ = 0;
+    int active_ = -1;  // slot between begin() and end(), or -1
+    std::optional<double> latest_;
+};
+
+// Restricts clears and draws to a rectangle (glScissor), or lifts the restriction.
+void set_scissor(bool on, int x = 0, int y = 0, int width = 0, int height = 0);
+// Whether draws write the depth buffer (off for the translucent water surface).
+void set_depth_write(bool on);
+
+}  // namespace adilab::gl
+
+namespace adilab::gl {
+// Copies `source`'s colour (0, 0, width, height) into the bound draw framebuffer at (x, y)
+// (glBlitFramebuffer, nearest). The viewer computes its flat view into a texture, then blits it.
+void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width, int height);
+}  // namespace adilab::gl
+
+namespace adilab::gl {
+
+namespace detail {
+// The label of the program last made current with Program::use() (shader path and defines).
+inline thread_local const std::string* current_program_label = nullptr;
+}  // namespace detail
+
+// Per-dispatch GPU times for the viewer's phase breakdown (explicit / x sweep / y sweep /
+// render): while a profiler is active (between begin() and end()), every gl::dispatch is
+// followed by a GL_TIMESTAMP query, and the time between consecutive timestamps is charged to
+// the program that dispatched (its label, e.g. "sim/heat.comp [DIRECTION=0]"). Timestamps are
+// taken once the GPU has completed all earlier commands, so barrier waits count to the dispatch
+// before them. Results are read a few frames later when available; nothing ever waits.
+// The simulation needs no change: it only calls gl::dispatch, as everything does.
+class DispatchProfiler {
+public:
+    struct Phase {
+        std::string label;
+        double ms = 0;
+        int dispatches = 0;
+    };
+
+    explicit DispatchProfiler(int depth = 4, int max_dispatches = 96);
+    ~DispatchProfiler();
+    DispatchProfiler(const DispatchProfiler&) = delete;
+    DispatchProfiler& operator=(const DispatchProfiler&) = delete;
+
+    // Starts timing this frame's dispatches (skipped when every slot is still in flight).
+    void begin();
+    void end();
+    // The phases of the newest frame whose queries have all arrived, summed per label in the
+    // order first seen; empty when none is ready. Never waits.
+    std::vector<Phase> collect();
+
+    static DispatchProfiler* active() { return active_; }
+    void after_dispatch();  // called by gl::dispatch
+
+private:
+    struct Slot {
+        std::vector<Query> stamps;  // stamps[0]: begin(); stamps[k]: after dispatch k
+        std::vector<std::string> labels;
+        int count = 0;
+        bool pending = false;
+    };
+    std::vector<Slot> slots_;
+    int next_ = 0, current_ = -1;
+    int max_dispatches_;
+    static inline DispatchProfiler* active_ = nullptr;
+};
+
+}  // namespace adilab::gl

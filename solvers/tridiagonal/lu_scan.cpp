@@ -1,0 +1,167 @@
+// `lu-scan`: the fast path for constant coefficients (heat, advection-diffusion): one dispatch,
+// every line, no coefficient arrays read. The Thomas factorisation A = L U is the same for every
+// line, so it is computed once on the host in float64 (and cached while a, b, c, b_first,
+// b_last and N stay the same), and the per-line work is the two linear recurrences of Thomas,
+// split into chunks of CHUNK unknowns and joined by a short carry scan
+// (shaders/tridiagonal/lu_scan.comp explains the algebra). Beyond the paper.
+// Numerics: fp32 like the others; the recurrences are those of Thomas (stable for diagonally
+// dominant systems, where |m_i|, |q_i| < 1 and the carry products only shrink). A zero or
+// non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
+// reported through the same flag as the GPU variants (line 0: every line shares the matrix).
+// Limits: general coefficients, and lines too long for a work group's shared tile
+// (N > CHUNK * 1024 or the tile above shared memory), go to cr-shared (which itself falls back to
+// cr-pingpong): slower, never an error.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/variants.hpp"
+
+namespace adilab::tridiag {
+
+namespace {
+
+struct Tables {
+    unsigned n = 0, chunk = 0;
+    ConstantCoefficients coefficients;
+    bool ok = true;  // every pivot u_i non-zero and finite
+    gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
+};
+
+bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.b_first == y.b_first &&
+           x.b_last == y.b_last;
+}
+
+class LuScanSolver final : public GpuSolver {
+public:
+    LuScanSolver(std::string name, unsigned chunk, unsigned max_lines)
+        : name_(std::move(name)), chunk_(chunk), max_lines_(max_lines) {}
+
+    std::string name() const override { return name_; }
+
+    void solve(Grid grid, Direction direction, const Coefficients& coefficients,
+               const gl::Buffer& rhs, gl::Buffer& solution) override {
+        validate(grid, coefficients, rhs, solution);
+        const LineLayout layout = line_layout(grid, direction);
+        // Chunks per line rounded up to a power of two (the spare invocations own no unknowns)
+        // so that a handful of programs cover every N.
+        const unsigned chunks = std::bit_ceil((layout.n + chunk_ - 1) / chunk_);
+        const unsigned lines = lines_per_group(chunks);
+        const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+        if (constant == nullptr || lines == 0) {
+            if (!fallback_) fallback_ = make_cr_shared();
+            fallback_->solve(grid, direction, coefficients, rhs, solution);
+            return;
+        }
+        const Tables& tables = tables_for(layout.n, *constant);
+        gl::Defines defines = {{"CONSTANT_COEFFICIENTS", "1"},
+                               {"LINES", std::to_string(lines)},
+                               {"CHUNKS", std::to_string(chunks)},
+                               {"CHUNK", std::to_string(chunk_)},
+                               {"WG_SIZE", std::to_string(lines * chunks)}};
+        const gl::Program& program = gl::compute_program("tridiagonal/lu_scan.comp", defines);
+        bind_lines(program, layout, coefficients, rhs, solution);
+        program.set("lines_fastest", direction == Direction::y ? 1u : 0u);
+        if (!tables.ok) {
+            // The shared factorisation has a zero / non-finite pivot: every line fails alike
+            // (found on the host, so this costs an upload only on failure, never a read-back).
+            const std::vector<std::uint32_t> flag = {1u, 1u};
+            pivot_flag().write(flag);
+        }
+        tables.forward.bind_storage(6);
+        tables.backward.bind_storage(7);
+        dispatch_spread((layout.lines + lines - 1) / lines);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    std::optional<PivotFailure> check_pivots() override {
+        auto own = GpuSolver::check_pivots();
+        if (fallback_) {
+            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
+        }
+        return own;
+    }
+
+private:
+    // Lines per work group: a power of two (whole 32-byte sectors per row of a y tile when it
+    // reaches 8), at most max_lines_, 1024 invocations and the shared memory.
+    unsigned lines_per_group(unsigned chunks) const {
+        if (chunks == 0 || chunks > 1024) return 0;
+        const std::size_t span = std::size_t(chunks) * chunk_;
+        const std::size_t bytes_per_line = (span + span / 32 + 1 + chunks) * sizeof(float);
+        const auto shared = static_cast<std::size_t>(
+            gl::Context::current().info().max_shared_memory_bytes);
+        unsigned lines = max_lines_;
+        while (lines > 0 && (lines * chunks > 1024 || lines * bytes_per_line > shared)) lines /= 2;
+        return lines;
+    }
+
+    const Tables& tables_for(unsigned n, const ConstantCoefficients& k) {
+        for (Tables& t : tables_)
+            if (t.n == n && t.chunk == chunk_ && same(t.coefficients, k)) return t;
+        if (tables_.size() >= 4) tables_.erase(tables_.begin());
+        Tables t;
+        t.n = n;
+        t.chunk = chunk_;
+        t.coefficients = k;
+        const unsigned span = (n + chunk_ - 1) / chunk_ * chunk_;
+        std::vector<float> forward(2 * std::size_t(span), 0.0f);
+        std::vector<float> backward(4 * std::size_t(span), 0.0f);
+        std::vector<double> m(n), r(n), q(n);
+        bool ok = true;
+        double u = k.b_first;
+        for (unsigned i = 0; i < n; ++i) {
+            if (i > 0) {
+                const double diagonal = i + 1 == n ? k.b_last : k.b;
+                const double l = k.a / u;
+                u = diagonal - l * k.c;
+                m[i] = -l;
+            } else {
+                m[i] = 0.0;
+            }
+            ok = ok && u != 0.0 && std::isfinite(u) && std::isfinite(float(1.0 / u));
+            r[i] = 1.0 / u;
+            q[i] = i + 1 < n ? -k.c / u : 0.0;
+        }
+        for (unsigned s = 0; s < n; s += chunk_) {
+            const unsigned e = std::min(s + chunk_, n) - 1;
+            double g = 1.0;
+            for (unsigned i = s; i <= e; ++i) {
+                g *= m[i];
+                forward[2 * i] = float(m[i]);
+                forward[2 * i + 1] = float(g);
+            }
+            double h = 1.0;
+            for (unsigned i = e + 1; i-- > s;) {
+                h *= q[i];
+                backward[4 * i] = float(r[i]);
+                backward[4 * i + 1] = float(q[i]);
+                backward[4 * i + 2] = float(h);
+            }
+        }
+        t.forward = gl::Buffer::from(forward);
+        t.backward = gl::Buffer::from(backward);
+        t.ok = ok;
+        tables_.push_back(std::move(t));
+        return tables_.back();
+    }
+
+    std::string name_;
+    unsigned chunk_, max_lines_;
+    std::vector<Tables> tables_;
+    std::unique_ptr<Solver> fallback_;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines) {
+    return std::make_unique<LuScanSolver>(name, chunk, lines);
+}
+
+}  // namespace adilab::tridiag

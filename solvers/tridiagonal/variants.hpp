@@ -1,0 +1,32 @@
+#pragma once
+// Factories of the variants listed in registry.cpp (one .cpp per variant), and the CPU
+// baseline's host entry point for the bench.
+#include <memory>
+#include <string>
+
+#include "solvers/tridiagonal/solver.hpp"
+
+namespace adilab::tridiag {
+
+std::unique_ptr<Solver> make_cr_shared();
+std::unique_ptr<Solver> make_cr_pingpong();
+std::unique_ptr<Solver> make_thomas_cpu();
+// chunk: unknowns per invocation; lines: at most this many lines per work group.
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines);
+// Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
+std::unique_ptr<Solver> make_cg(int iterations);
+
+// A grid's systems in host memory: general coefficients when a, b, c are set, else `constant`.
+struct HostSystem {
+    const float* a = nullptr;
+    const float* b = nullptr;
+    const float* c = nullptr;
+    ConstantCoefficients constant;
+    const float* k = nullptr;
+    float* x = nullptr;
+};
+// thomas-cpu's arithmetic on host arrays, threaded over lines; returns the first line with a
+// zero or non-finite pivot, or -1.
+int thomas_cpu_solve_host(Grid grid, Direction direction, const HostSystem& system);
+
+}  // namespace adilab::tridiag

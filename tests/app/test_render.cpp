@@ -1,0 +1,183 @@
+// The viewer's renderer on a headless context (llvmpipe in CI): it draws a field straight from a
+// storage buffer into an offscreen framebuffer, in 2-D and 3-D, and never draws NaN as a colour.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+#include "app/bench/image.hpp"
+#include "app/render/renderer.hpp"
+#include "app/render/sim_view.hpp"
+#include "sim/simulation.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/frame_timer.hpp"
+#include "solvers/gl/objects.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::test {
+namespace {
+
+std::vector<float> bump_field(int nx, int ny) {
+    std::vector<float> v(static_cast<std::size_t>(nx) * ny);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const float x = (i + 0.5f) / nx - 0.3f, y = (j + 0.5f) / ny - 0.6f;
+            v[static_cast<std::size_t>(j) * nx + i] = 1.0f + 0.2f * std::exp(-40 * (x * x + y * y));
+        }
+    return v;
+}
+
+std::set<unsigned> colours_of(const std::vector<std::uint8_t>& rgba) {
+    std::set<unsigned> colours;
+    for (std::size_t i = 0; i + 3 < rgba.size(); i += 4)
+        colours.insert(rgba[i] << 16 | rgba[i + 1] << 8 | rgba[i + 2]);
+    return colours;
+}
+
+TEST(Renderer, RangeReductionMatchesTheHostAndCountsNonFinite) {
+    ADILAB_NEED_GL();
+    std::vector<float> v = bump_field(37, 23);  // awkward sizes: not multiples of a group
+    v[5] = std::numeric_limits<float>::quiet_NaN();
+    v[400] = -std::numeric_limits<float>::infinity();
+    v[11] = -3.25f;
+    gl::Buffer field = gl::Buffer::from(v);
+    render::Renderer renderer;
+    render::Range r = renderer.measure(field, v.size());
+    float lo = 1e30f, hi = -1e30f;
+    for (float x : v)
+        if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+    ASSERT_TRUE(r.valid);
+    EXPECT_EQ(r.min, lo);  // min/max are exact: no arithmetic, only comparisons
+    EXPECT_EQ(r.max, hi);
+    EXPECT_EQ(r.nonfinite, 2u);
+}
+
+TEST(Renderer, Draws2DAnd3DFromTheBufferAndNeverNaN) {
+    ADILAB_NEED_GL();
+    const int nx = 48, ny = 32, w = 200, h = 140;
+    std::vector<float> v = bump_field(nx, ny);
+    gl::Buffer field = gl::Buffer::from(v);
+    std::vector<float> b(v.size(), 0.8f);
+    gl::Buffer bottom = gl::Buffer::from(b);
+    gl::Framebuffer target(w, h);
+    render::Renderer renderer;
+    render::FieldSource source{&field, nx, ny, 1.0f, &bottom, {}, true};
+    render::RenderSettings settings;
+
+    target.bind();
+    settings.three_d = false;
+    renderer.draw(source, settings, {0, 0, w, h});
+    auto flat = target.read_rgba();
+    EXPECT_GT(colours_of(flat).size(), 20u) << "2-D field drawn as too few colours";
+    // Aspect preserved: 48:32 in a 110x140 field area (200 - 90 for the bar) fills the width,
+    // so the top and bottom rows are background.
+    auto pixel = [&](const std::vector<std::uint8_t>& img, int x, int y) {
+        const std::size_t k = 4 * (static_cast<std::size_t>(y) * w + x);
+        return img[k] << 16 | img[k + 1] << 8 | img[k + 2];
+    };
+    EXPECT_EQ(pixel(flat, 50, 2), pixel(flat, 10, 1));
+
+    settings.three_d = true;
+    settings.base_level = 1.0f;  // the calm surface at z = 0, the 0.2 m bump 0.2 world units up
+    renderer.draw(source, settings, {0, 0, w, h});
+    auto solid = target.read_rgba();
+    EXPECT_GT(colours_of(solid).size(), 20u) << "3-D water drawn as too few colours";
+    EXPECT_NE(flat, solid);
+    if (const char* dump = std::getenv("ADILAB_TEST_DUMP")) {  // for looking at the pictures
+        bench::write_png(std::string(dump) + "/render-2d.png", w, h, flat);
+        bench::write_png(std::string(dump) + "/render-3d.png", w, h, solid);
+    }
+
+    // A field of NaN: the range has no finite value and nothing is drawn as a colormap colour.
+    std::vector<float> bad(v.size(), std::numeric_limits<float>::quiet_NaN());
+    field.write(bad);
+    settings.three_d = false;
+    settings.colour_bar = false;
+    renderer.draw(source, settings, {0, 0, w, h});
+    render::Range r = renderer.read_range();
+    EXPECT_FALSE(r.valid);
+    EXPECT_EQ(r.nonfinite, static_cast<unsigned>(nx * ny));
+    for (unsigned c : colours_of(target.read_rgba())) {
+        const unsigned red = c >> 16, green = (c >> 8) & 255, blue = c & 255;
+        EXPECT_TRUE((red == green && green == blue) || (red < 40 && green < 40 && blue < 40))
+            << "NaN cells must be grey checker or background, got " << std::hex << c;
+    }
+}
+
+TEST(Renderer, PixelToCellInvertsTheLayout) {
+    render::FieldSource source;
+    source.nx = 100;
+    source.ny = 50;
+    render::RenderSettings settings;
+    settings.colour_bar = false;
+    settings.zoom = 2;
+    settings.pan = {0.1f, -0.2f};
+    const render::Rect viewport{10, 20, 400, 300};
+    auto layout = render::Renderer::layout_2d(source, settings, viewport);
+    const glm::vec2 middle = 0.5f * (layout.domain_min + layout.domain_max);
+    auto cell = render::Renderer::pixel_to_cell(source, settings, viewport, middle);
+    ASSERT_TRUE(cell.has_value());
+    EXPECT_NEAR(cell->x, 50.0f, 1e-3f);
+    EXPECT_NEAR(cell->y, 25.0f, 1e-3f);
+    // Square cells: the domain's pixel size keeps the grid's 2:1 aspect.
+    const glm::vec2 size = layout.domain_max - layout.domain_min;
+    EXPECT_NEAR(size.x / size.y, 2.0f, 1e-4f);
+    EXPECT_FALSE(render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
+}
+
+TEST(Renderer, OffscreenFramesWithASimulationAdvanceAndMeasure) {
+    ADILAB_NEED_GL();
+    for (const char* model : {"heat", "shallow-water"}) {
+        auto sim = sim::make_simulation(model);
+        sim->reset(sim->scenarios().front(), 48, 40);
+        const auto before = sim->stats().steps;
+        render::RenderedRun run = render::measure_rendered(*sim, 160, 100, 2, 1);
+        // 1 warm-up + 3 timed runs of 2 frames, one step each.
+        EXPECT_EQ(sim->stats().steps - before, 8) << model;
+        EXPECT_GT(run.ms_per_frame, 0) << model;
+        EXPECT_GT(run.draw_ms_per_frame, 0) << model;
+        EXPECT_EQ(run.three_d, std::string(model) == "shallow-water");
+    }
+}
+
+TEST(Renderer, DispatchProfilerChargesEachDispatchToItsProgram) {
+    ADILAB_NEED_GL();
+    std::vector<float> v = bump_field(33, 17);
+    gl::Buffer field = gl::Buffer::from(v);
+    render::Renderer renderer;
+    renderer.measure(field, v.size());  // compiles first
+    gl::DispatchProfiler profiler;
+    profiler.begin();
+    renderer.measure(field, v.size());  // the min/max reduction: pass 1, then pass 2
+    renderer.measure(field, v.size());
+    profiler.end();
+    renderer.measure(field, v.size());  // not profiled
+    gl::finish();
+    const auto phases = profiler.collect();
+    ASSERT_EQ(phases.size(), 2u);
+    EXPECT_NE(phases[0].label.find("render/minmax.comp"), std::string::npos) << phases[0].label;
+    EXPECT_NE(phases[0].label.find("PASS1"), std::string::npos) << phases[0].label;
+    EXPECT_EQ(phases[1].label.find("PASS1"), std::string::npos) << phases[1].label;
+    EXPECT_EQ(phases[0].dispatches, 2);
+    EXPECT_EQ(phases[1].dispatches, 2);
+    EXPECT_GE(phases[0].ms, 0.0);
+    EXPECT_EQ(gl::DispatchProfiler::active(), nullptr);
+    EXPECT_TRUE(profiler.collect().empty()) << "a frame is reported once";
+
+    // A simulation step needs no change to be profiled: its dispatches carry its programs.
+    auto sim = sim::make_simulation("heat");
+    sim->reset("two-heaters", 40, 24);
+    sim->step(1);
+    profiler.begin();
+    sim->step(2);
+    profiler.end();
+    gl::finish();
+    const auto steps = profiler.collect();
+    ASSERT_FALSE(steps.empty());
+    for (const auto& phase : steps) EXPECT_NE(phase.label.find("sim/"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace adilab::test

@@ -1,0 +1,245 @@
+// The simulation viewer end to end under Xvfb + llvmpipe: scripted GUI runs (--frames) that
+// screenshot the viewport, record FPS reports, inject a mouse drag and a minimise. Small grids
+// and a small window keep each run to a few seconds on the 2-core CI machine.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tests/support/process.hpp"
+
+namespace adilab::test {
+namespace {
+
+bool have_xvfb() { return run_command("command -v xvfb-run").exit_code == 0; }
+
+#define ADILAB_NEED_XVFB()                                                         \
+    do {                                                                           \
+        if (!have_xvfb()) {                                                        \
+            const char* v = std::getenv("ADILAB_REQUIRE_GUI");                      \
+            if (v != nullptr && std::string(v) == "1") FAIL() << "xvfb-run missing"; \
+            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)";       \
+        }                                                                          \
+    } while (0)
+
+// A scripted viewer run with its own empty config folder (the user's settings never leak in,
+// and the run must not write any).
+ProcessResult run_viewer(const std::string& config, const std::string& arguments) {
+    return run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config +
+                       "' xvfb-run -a -s '-screen 0 1024x768x24' '" + ADILAB_EXE + "' " +
+                       "--window 480x300 " + arguments);
+}
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<unsigned char> rgba;
+    bool ok() const { return !rgba.empty(); }
+};
+
+Image load(const std::string& path) {
+    Image image;
+    int channels = 0;
+    unsigned char* p = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
+    if (p == nullptr) return image;
+    image.rgba.assign(p, p + 4 * image.width * image.height);
+    stbi_image_free(p);
+    return image;
+}
+
+std::size_t colour_count(const Image& image) {
+    std::set<unsigned> colours;
+    for (std::size_t i = 0; i + 3 < image.rgba.size(); i += 4)
+        colours.insert(image.rgba[i] << 16 | image.rgba[i + 1] << 8 | image.rgba[i + 2]);
+    return colours.size();
+}
+
+// Mean absolute difference per channel, 0..255.
+double difference(const Image& a, const Image& b) {
+    if (a.width != b.width || a.height != b.height) return 255;
+    double sum = 0;
+    for (std::size_t i = 0; i < a.rgba.size(); ++i) sum += std::abs(a.rgba[i] - b.rgba[i]);
+    return sum / static_cast<double>(a.rgba.size());
+}
+
+std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-models");
+    const std::map<std::string, std::string> runs = {
+        {"heat", "--model heat --scenario two-heaters --colormap inferno"},
+        {"advection", "--model advection --scenario vortex --set source_radius=0.05 --set omega=0.05 --steps-per-frame 4"},
+        {"shallow-water", "--model shallow-water --scenario drops"},
+    };
+    std::map<std::string, Image> last;
+    for (const auto& [model, options] : runs) {
+        const std::string first = dir + "/" + model + "-first.png";
+        const std::string final = dir + "/" + model + "-last.png";
+        auto r = run_viewer(dir + "/config", options +
+                                                 " --grid 64 --frames 12 --screenshot-area viewport"
+                                                 " --first-screenshot " + first +
+                                                 " --screenshot " + final);
+        ASSERT_EQ(r.exit_code, 0) << model << ": " << r.output;
+        Image a = load(first), b = load(final);
+        ASSERT_TRUE(a.ok() && b.ok()) << model << ": screenshots not readable";
+        EXPECT_GT(colour_count(b), 20u) << model << ": the last frame is (nearly) flat";
+        // The fields evolve over 11 steps: a visible change, not round-off (> 0.05 of a level).
+        EXPECT_GT(difference(a, b), 0.05) << model << ": the picture did not change";
+        last[model] = std::move(b);
+    }
+    EXPECT_GT(difference(last["heat"], last["advection"]), 2.0);
+    EXPECT_GT(difference(last["heat"], last["shallow-water"]), 2.0);
+    EXPECT_GT(difference(last["advection"], last["shallow-water"]), 2.0);
+    EXPECT_FALSE(std::filesystem::exists(dir + "/config/adilab/viewer.ini"))
+        << "a scripted run must not write the user's settings";
+}
+
+TEST(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-record");
+    const int frames = 15;
+    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 "
+                                         "--steps-per-frame 2 --frames " + std::to_string(frames) +
+                                         " --record " + dir + "/reports");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::filesystem::path csv, json;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/reports")) {
+        if (e.path().extension() == ".csv") csv = e.path();
+        if (e.path().extension() == ".json") json = e.path();
+    }
+    ASSERT_FALSE(csv.empty() || json.empty()) << "no CSV/JSON in the reports folder";
+    EXPECT_TRUE(csv.filename().string().starts_with("adilab-fps-2")) << csv << " not timestamped";
+    EXPECT_NE(r.output.find(csv.string()), std::string::npos) << "the path is not reported";
+
+    std::istringstream lines(read_text(csv));
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "frame,t_s,frame_ms,sim_ms,render_ms,steps");
+    int count = 0;
+    double previous_t = 0;
+    while (std::getline(lines, line)) {
+        ++count;
+        double t = 0, frame_ms = 0, sim_ms = 0, render_ms = 0;
+        int frame = 0, steps = 0;
+        ASSERT_EQ(std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &frame_ms,
+                              &sim_ms, &render_ms, &steps), 6) << line;
+        EXPECT_EQ(frame, count);
+        EXPECT_GT(t, previous_t) << "time must increase";
+        EXPECT_GT(frame_ms, 0);
+        EXPECT_GE(sim_ms, 0);
+        EXPECT_GE(render_ms, 0);
+        EXPECT_EQ(steps, 2);
+        previous_t = t;
+    }
+    EXPECT_EQ(count, frames);
+
+    const std::string text = read_text(json);
+    for (const char* key : {"renderer", "gl_version", "model", "scenario", "grid", "solver",
+                            "steps_per_frame", "fps_mean", "fps_median", "fps_p5", "fps_p95",
+                            "frame_ms_median", "steps_per_s", "duration_s"})
+        EXPECT_NE(text.find(std::string("\"") + key + "\":"), std::string::npos) << key;
+    auto number = [&](const std::string& key) {
+        const auto at = text.find("\"" + key + "\":");
+        return at == std::string::npos ? -1.0 : std::atof(text.c_str() + at + key.size() + 3);
+    };
+    EXPECT_NE(text.find("\"model\": \"heat\""), std::string::npos);
+    EXPECT_EQ(number("grid"), 64);
+    EXPECT_EQ(number("steps_per_frame"), 2);
+    EXPECT_GT(number("fps_mean"), 0);
+    EXPECT_LE(number("fps_p5"), number("fps_median"));
+    EXPECT_LE(number("fps_median"), number("fps_p95"));
+    // Two steps every frame: steps/s is twice the frame rate.
+    EXPECT_NEAR(number("steps_per_s"), 2 * number("fps_mean"), 1e-6 * number("steps_per_s"));
+    EXPECT_GT(number("duration_s"), 0);
+}
+
+TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-drag");
+    // The persisted settings choose the grayscale colormap (id 3): every field pixel is grey.
+    std::filesystem::create_directories(dir + "/config/adilab");
+    std::ofstream(dir + "/config/adilab/viewer.ini") << "colormap = 3\nbrush_radius = 4\n";
+    // `free` heat starts uniform: flat until the drag at frame 2 paints a stroke across it.
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario free --grid 64 --frames 4 --screenshot-area "
+                        "viewport --inject 'drag@2:0.2,0.5:0.6,0.5' --first-screenshot " + dir +
+                            "/before.png --screenshot " + dir + "/after.png");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    Image before = load(dir + "/before.png"), after = load(dir + "/after.png");
+    ASSERT_TRUE(before.ok() && after.ok());
+    EXPECT_GT(difference(before, after), 1.0) << "the drag did not change the field";
+    EXPECT_GT(colour_count(after), colour_count(before));
+    std::size_t coloured = 0;
+    for (std::size_t i = 0; i + 3 < after.rgba.size(); i += 4)
+        coloured += !(after.rgba[i] == after.rgba[i + 1] && after.rgba[i + 1] == after.rgba[i + 2]) &&
+                    // the viewport's background (0.08, 0.09, 0.11) around the domain
+                    !(after.rgba[i] == 20 && after.rgba[i + 1] == 23 && after.rgba[i + 2] == 28);
+    EXPECT_EQ(coloured, 0u) << "the grayscale setting was not applied";
+}
+
+TEST(Viewer, MinimiseAndResizeDoNotCrash) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-resize");
+    auto r = run_viewer(dir + "/config",
+                        "--model shallow-water --scenario drops --grid 64 --frames 12 "
+                        "--inject 'resize@3:0x0;resize@6:320x200;resize@8:520x330' "
+                        "--screenshot " + dir + "/after.png");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    Image after = load(dir + "/after.png");
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after.width, 520);  // the last resize took effect
+    EXPECT_EQ(after.height, 330);
+    EXPECT_GT(colour_count(after), 20u);
+}
+
+TEST(Viewer, PresetsLoadAndSettingsRoundTrip) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-settings");
+    // A preset from assets/presets (found beside the executable), the grid overridden.
+    auto r = run_viewer(dir + "/config", "--preset advection-river --grid 32 --frames 2 "
+                                         "--colormap grayscale --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_NE(saved.find("model = advection"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("scenario = river"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("colormap = 3"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("grid = 32"), std::string::npos) << saved;
+    auto bad = run_viewer(dir + "/config", "--preset no-such-preset --frames 2");
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_NE(bad.output.find("heat-two-heaters"), std::string::npos) << "lists the presets";
+}
+
+TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
+    const std::string dir = temp_folder("viewer-bench-render");
+    auto r = run_adilab("--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
+                        "--render 96x64 --report " + dir + "/r.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string text = read_text(dir + "/r.json");
+    // Heat is drawn flat, shallow water in 3-D.
+    for (const char* key : {"\"fps_rendered\"", "\"draw_ms_per_frame\"",
+                            "\"render_3d\": true", "\"render_3d\": false"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
+}
+
+TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
+    EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --colormap jet").exit_code, 2);
+    EXPECT_EQ(run_adilab("--record /tmp").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --grid 8").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace adilab::test

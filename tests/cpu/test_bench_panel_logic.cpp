@@ -1,0 +1,210 @@
+// The benchmark tabs' logic that needs no window: option fields <-> command-line tokens, and the
+// chart's series and axes (app/gui/bench_panel.hpp, app/gui/chart.hpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/gui/bench_panel.hpp"
+#include "app/gui/chart.hpp"
+
+namespace adilab::gui {
+namespace {
+
+using Tokens = std::vector<std::string>;
+
+std::vector<cli::OptionSpec> matmul_like_options() {
+    return {
+        {"sizes", "LIST", "matrix sizes N (default 128,256,512)"},
+        {"impl", "LIST", "implementations (default all)", false, {"cpu-ijk", "gpu-tiled32", "gpu-fast"}},
+        {"block", "LIST", "block sizes (default: 32)", false, {"8", "16", "32", "64"}},
+        {"verify", "", "compare with the CPU"},
+        {"mtx", "FILE", "a Matrix Market file"},
+        {"set", "K=V", "a parameter", true},
+    };
+}
+
+TEST(BenchForm, DefaultComesFromTheHelpText) {
+    EXPECT_EQ(default_from_help("buffer sizes in MiB (default 16,256)"), "16,256");
+    EXPECT_EQ(default_from_help("block sizes (default: 32)"), "32");
+    EXPECT_EQ(default_from_help("tolerance (default 1e-9 (relative))"), "1e-9 (relative)");
+    EXPECT_EQ(default_from_help("a Matrix Market file"), "");
+}
+
+TEST(BenchForm, SplitsCommandLinesWithQuotes) {
+    EXPECT_EQ(split_command_line("  --mib 1,2   --repeats=3 "), (Tokens{"--mib", "1,2", "--repeats=3"}));
+    EXPECT_EQ(split_command_line("--mtx 'my file.mtx' --name \"a \\\"b\\\"\""),
+              (Tokens{"--mtx", "my file.mtx", "--name", "a \"b\""}));
+    EXPECT_EQ(split_command_line("--x ''"), (Tokens{"--x", ""}));
+    EXPECT_TRUE(split_command_line("   ").empty());
+    EXPECT_THROW(split_command_line("--mtx 'open"), cli::UsageError);
+}
+
+TEST(BenchForm, FieldsAtTheirDefaultsGiveNoTokens) {
+    OptionForm form(matmul_like_options());
+    EXPECT_TRUE(form.tokens().empty());
+    // The "all" default checks every choice; "(default: 32)" checks only 32.
+    EXPECT_EQ(form.fields()[1].chosen, (std::vector<bool>{true, true, true}));
+    EXPECT_EQ(form.fields()[2].chosen, (std::vector<bool>{false, false, true, false}));
+    EXPECT_EQ(form.fields()[0].hint, "128,256,512");
+}
+
+TEST(BenchForm, FieldsBecomeTheTokensTheCliParses) {
+    OptionForm form(matmul_like_options());
+    auto& f = form.fields();
+    f[0].text = " 64,100 ";
+    f[1].chosen = {false, true, true};
+    f[2].chosen = {true, false, true, false};
+    f[3].flag = true;
+    f[4].text = "dir with space/a.mtx";
+    f[5].text = "a=1; b=2;";
+    EXPECT_EQ(form.tokens(), (Tokens{"--sizes", "64,100", "--impl", "gpu-tiled32,gpu-fast", "--block",
+                                     "8,32", "--verify", "--mtx", "dir with space/a.mtx", "--set",
+                                     "a=1", "--set", "b=2"}));
+    const cli::Args args = form.args();
+    EXPECT_EQ(args.get_int_list("sizes", {}, 1, 100000), (std::vector<long long>{64, 100}));
+    EXPECT_EQ(args.all("set"), (Tokens{"a=1", "b=2"}));
+    EXPECT_TRUE(args.has("verify"));
+}
+
+TEST(BenchForm, NothingCheckedIsAUsageErrorNamingTheOption) {
+    OptionForm form(matmul_like_options());
+    form.fields()[1].chosen = {false, false, false};
+    try {
+        form.tokens();
+        FAIL() << "no implementation checked was accepted";
+    } catch (const cli::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--impl"), std::string::npos) << e.what();
+    }
+}
+
+TEST(BenchForm, SetFromTokensRoundTrips) {
+    OptionForm form(matmul_like_options());
+    const Tokens given = {"--impl", "gpu-fast", "--sizes=7,33", "--verify", "--set", "x=1", "--set", "y=2"};
+    form.set(given);
+    EXPECT_EQ(form.fields()[0].text, "7,33");
+    EXPECT_EQ(form.fields()[1].chosen, (std::vector<bool>{false, false, true}));
+    EXPECT_TRUE(form.fields()[3].flag);
+    EXPECT_EQ(form.tokens(), (Tokens{"--sizes", "7,33", "--impl", "gpu-fast", "--verify", "--set",
+                                     "x=1", "--set", "y=2"}));
+    form.set({"--impl", "all"});  // unnamed fields go back to their defaults
+    EXPECT_TRUE(form.tokens().empty());
+}
+
+TEST(BenchForm, SetRejectsWhatTheCliRejectsAndLeavesTheFormAlone) {
+    OptionForm form(matmul_like_options());
+    form.set({"--sizes", "9"});
+    EXPECT_THROW(form.set({"--nope", "1"}), cli::UsageError);
+    EXPECT_THROW(form.set({"--sizes"}), cli::UsageError);
+    try {
+        form.set({"--sizes", "1", "--impl", "gpu-slow"});
+        FAIL() << "an unknown implementation was accepted";
+    } catch (const cli::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("gpu-slow"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(form.fields()[0].text, "9");
+}
+
+ChartSpec chart_of(std::string x, std::string y, std::vector<std::string> series = {"name"}) {
+    ChartSpec spec;
+    spec.x_key = std::move(x);
+    spec.y_key = std::move(y);
+    spec.series_keys = std::move(series);
+    return spec;
+}
+
+bench::Row row(const std::string& name, long long n, double gflops) {
+    bench::Row r;
+    r.set("name", name).set("n", n).set("gflops", gflops);
+    return r;
+}
+
+TEST(Chart, SeriesGroupByNameInFirstSeenOrderSortedByX) {
+    std::vector<bench::Row> rows = {row("gpu", 256, 10), row("cpu", 256, 1), row("gpu", 128, 5),
+                                    row("cpu", 128, 0.5), row("gpu", 512, 0.0)};
+    rows.push_back(bench::Row().set("name", "gpu").set("n", 64));  // no gflops
+    ChartSpec spec = chart_of("n", "gflops");
+    int skipped = -1;
+    const auto series = make_series(rows, spec, &skipped);
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(series[0].label, "gpu");
+    EXPECT_EQ(series[1].label, "cpu");
+    ASSERT_EQ(series[0].points.size(), 2u);  // 0 GFLOPS has no place on a log axis
+    EXPECT_EQ(series[0].points[0].x, 128);
+    EXPECT_EQ(series[0].points[1].y, 10);
+    EXPECT_EQ(skipped, 2);
+    spec.log_y = false;  // on a linear axis 0 is a point
+    EXPECT_EQ(make_series(rows, spec)[0].points.size(), 3u);
+}
+
+TEST(Chart, SeriesLabelsJoinSeveralKeysAndLeaveMissingOnesOut) {
+    std::vector<bench::Row> rows;
+    rows.push_back(bench::Row().set("name", "gpu-blocked").set("block", 32).set("n", 64).set("gflops", 1.0));
+    rows.push_back(bench::Row().set("name", "gpu-unblocked").set("n", 64).set("gflops", 1.0));
+    const auto series = make_series(rows, chart_of("n", "gflops", {"name", "block"}));
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(series[0].label, "gpu-blocked block=32");
+    EXPECT_EQ(series[1].label, "gpu-unblocked");
+}
+
+TEST(Chart, NumericKeysAreTheNumberFields) {
+    std::vector<bench::Row> rows = {row("a", 1, 2.0)};
+    rows[0].set("ok", true);
+    EXPECT_EQ(numeric_keys(rows), (Tokens{"n", "gflops"}));
+}
+
+std::vector<double> tick_values(const std::vector<Tick>& ticks) {
+    std::vector<double> out;
+    for (const Tick& t : ticks) out.push_back(t.value);
+    return out;
+}
+
+TEST(Chart, Log2AxisTicksArePowersOfTwoThinnedToFit) {
+    const Axis axis = Axis::fit({128, 4096}, true, 2);
+    EXPECT_LT(axis.lo, 128);
+    EXPECT_GT(axis.hi, 4096);
+    EXPECT_EQ(tick_values(axis.ticks(10)), (std::vector<double>{128, 256, 512, 1024, 2048, 4096}));
+    // Three ticks at most: every other power, on even exponents.
+    EXPECT_EQ(tick_values(axis.ticks(3)), (std::vector<double>{256, 1024, 4096}));
+    EXPECT_NEAR(axis.fraction(axis.lo), 0.0, 1e-12);
+    EXPECT_NEAR(axis.fraction(axis.hi), 1.0, 1e-12);
+    // 128 and 4096 are 5 octaves apart and the margins are equal: 1024 sits at 3/5 of the data.
+    const double f128 = axis.fraction(128), f4096 = axis.fraction(4096);
+    EXPECT_NEAR((axis.fraction(1024) - f128) / (f4096 - f128), 0.6, 1e-12);
+}
+
+TEST(Chart, Log10AxisAddsTwoAndFiveUnderTwoDecades) {
+    EXPECT_EQ(tick_values(Axis::fit({1, 1000}, true, 10).ticks(8)), (std::vector<double>{1, 10, 100, 1000}));
+    const auto fine = tick_values(Axis::fit({1.5, 60}, true, 10).ticks(8));
+    EXPECT_EQ(fine, (std::vector<double>{2, 5, 10, 20, 50}));
+    // A single value still gets an axis with a tick or two around it.
+    const Axis single = Axis::fit({300}, true, 10);
+    EXPECT_LT(single.lo, 300);
+    EXPECT_GT(single.hi, 300);
+    EXPECT_FALSE(single.ticks(5).empty());
+}
+
+TEST(Chart, LinearTicksStepByOneTwoOrFive) {
+    const Axis axis = Axis::fit({0.84, 0.89}, false, 10);
+    const auto values = tick_values(axis.ticks(7));
+    ASSERT_GE(values.size(), 3u);
+    const double step = values[1] - values[0];
+    EXPECT_NEAR(step, 0.01, 1e-12);
+    for (double v : values) {
+        EXPECT_GE(v, axis.lo);
+        EXPECT_LE(v, axis.hi);
+    }
+    EXPECT_EQ(tick_values(Axis::fit({-1, 1}, false, 10).ticks(5)), (std::vector<double>{-1, 0, 1}));
+}
+
+TEST(Chart, TickLabelsAreShort) {
+    EXPECT_EQ(format_tick(1024), "1024");
+    EXPECT_EQ(format_tick(131072), "131k");
+    EXPECT_EQ(format_tick(2000000), "2M");
+    EXPECT_EQ(format_tick(0.25), "0.25");
+    EXPECT_EQ(format_tick(1e-5), "1e-05");
+    EXPECT_EQ(format_tick(0), "0");
+    EXPECT_EQ(format_tick(-3e9), "-3G");
+}
+
+}  // namespace
+}  // namespace adilab::gui

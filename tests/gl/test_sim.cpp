@@ -1,0 +1,420 @@
+// The three simulations on a real headless context (llvmpipe in CI, small grids): every solver
+// (the fused kernel and each GPU tridiagonal variant) against the float64 CPU steppers of
+// sim/reference.hpp, then the physics the schemes promise.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
+#include "solvers/gl/error.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
+    double worst = 0;
+    for (std::size_t k = 0; k < gpu.size(); ++k)
+        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
+    return worst;
+}
+
+std::vector<float> random_field(int nx, int ny, float lo, float hi, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float> v(std::size_t(nx) * ny);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+// Grids: awkward sizes (not powers of two, x != y) so that the fused kernel's padding rows and
+// partial work groups are exercised, and one line long enough for several chunks per thread.
+const std::pair<int, int> kGrids[] = {{37, 29}, {70, 9}};
+
+// The solvers to check against the reference: the fused kernel on every grid and scenario, the
+// first generic variant likewise (the generic model code is shared by all variants), every other
+// exact variant on one grid and scenario. cg-1 / cg-2 stop after 1 / 2 iterations by design
+// (the paper's comparison), so they are only checked to run (SolversThatOnlyApproximate...).
+struct SolverCase {
+    std::string name;
+    bool thorough;
+};
+std::vector<SolverCase> exact_solvers(const std::string& model) {
+    std::vector<SolverCase> out;
+    for (const std::string& s : solver_names()) {
+        if (s == "cg-1" || s == "cg-2" || !solver_supports(model, s)) continue;
+        out.push_back({s, out.size() < 2});
+    }
+    return out;
+}
+
+// fp32 agreement: each step is O(10) operations per cell plus a diagonally dominant solve
+// (condition number < 3 here), so round-off grows by about 1e-6 relative per step; 6 steps at
+// unit magnitude stay below 2e-5 with a factor-3 margin.
+constexpr double kStepTolerance = 2e-5;
+
+TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    for (const auto& [solver, thorough] : exact_solvers("heat")) {
+        for (auto [nx, ny] : kGrids) {
+            if (!thorough && nx != kGrids[0].first) continue;
+            for (const std::string scenario : {"two-heaters", "free"}) {
+                if (!thorough && scenario == "free") continue;
+                auto sim = make_simulation("heat", solver);
+                sim->set_param("dt", 0.8);
+                sim->set_param("c", 1.3);
+                sim->reset(scenario, nx, ny);
+                const auto start = random_field(nx, ny, 0, 1, 7);
+                sim->set_field(start);
+                reference::HeatSetup setup{nx, ny, 1.3 * 0.4};
+                if (scenario == "two-heaters") {
+                    const double offset = sim->param("heater_offset") * nx;
+                    setup.left_x = 0.5 * nx - offset;
+                    setup.right_x = 0.5 * nx + offset;
+                    setup.left_y = setup.right_y = 0.5 * ny;
+                    setup.radius = float(sim->param("heater_radius") * std::min(nx, ny));
+                    setup.temperature = sim->param("heater_temperature");
+                }
+                std::vector<double> ref = to_double(start);
+                for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
+                sim->step(6);
+                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                    << solver << " " << scenario << " " << nx << "x" << ny;
+                EXPECT_TRUE(sim->stats().stable);
+            }
+        }
+    }
+}
+
+TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    for (const auto& [solver, thorough] : exact_solvers("advection")) {
+        for (auto [nx, ny] : kGrids) {
+            if (!thorough && nx != kGrids[0].first) continue;
+            for (const std::string scenario : {"vortex", "free", "river"}) {
+                if (!thorough && scenario != "vortex") continue;
+                auto sim = make_simulation("advection", solver);
+                sim->set_param("u", 0.7);
+                sim->set_param("v", -0.4);
+                sim->set_param("omega", 0.05);
+                sim->set_param("D", 0.2);
+                sim->set_param("dt", 0.9);
+                sim->set_param("source_steps", 3);
+                sim->set_param("source_radius", 0.1);
+                sim->reset(scenario, nx, ny);
+                const auto start = random_field(nx, ny, 0, 1, 11);
+                sim->set_field(start);
+                reference::AdvectionSetup setup;
+                setup.nx = nx;
+                setup.ny = ny;
+                setup.half_dt = 0.45;
+                setup.dh = 1;
+                setup.diffusivity = 0.2;
+                setup.rotation = scenario == "vortex";
+                setup.u = 0.7;
+                setup.v = scenario == "river" ? 0.0 : -0.4;
+                setup.omega = 0.05;
+                setup.center_x = 0.5 * nx;
+                setup.center_y = 0.5 * ny;
+                if (scenario != "free") {
+                    setup.source_x = 0.3 * nx;
+                    setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
+                    setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
+                    setup.source_rate = sim->param("source_rate");
+                    setup.source_steps = scenario == "vortex" ? 3 : 1LL << 40;
+                }
+                std::vector<double> ref = to_double(start);
+                for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
+                sim->step(6);
+                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                    << solver << " " << scenario << " " << nx << "x" << ny;
+            }
+        }
+    }
+}
+
+TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    for (const auto& [solver, thorough] : exact_solvers("shallow-water")) {
+        for (auto [nx, ny] : kGrids) {
+            if (!thorough && nx != kGrids[0].first) continue;
+            auto sim = make_simulation("shallow-water", solver);
+            sim->set_param("dt", 0.2);
+            sim->set_param("damping", 0.01);
+            sim->reset("free", nx, ny);
+            // A wet surface around 1 m with some dry-bottom coupling left out: flat bottom 0.
+            const auto start = random_field(nx, ny, 0.9f, 1.1f, 5);
+            sim->set_field(start);
+            reference::ShallowWaterSetup setup{nx, ny, 9.81 * 0.04 / 2, 0.01,
+                                               std::vector<double>(start.size(), 0.0)};
+            std::vector<double> h = to_double(start), previous = h;
+            for (int s = 0; s < 6; ++s) reference::shallow_water_step(setup, h, previous);
+            sim->step(6);
+            EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance)
+                << solver << " " << nx << "x" << ny;
+        }
+    }
+}
+
+// A cosine mode cos(kx (i + 1/2) dh) cos(ky (j + 1/2) dh) satisfies the mirrored (Neumann) walls
+// exactly and is an eigenvector of the discrete Laplacian, so one PR step multiplies it by
+// g = (1 - ax)(1 - ay) / ((1 + ax)(1 + ay)), a = 4 lambda sin^2(theta / 2).
+TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
+    ADILAB_NEED_GL();
+    const int nx = 40, ny = 24, steps = 20;
+    const double lambda = 0.5 * 0.7;  // c = 1, dt = 0.7, dh = 1
+    auto sim = make_simulation("heat");
+    sim->set_param("dt", 0.7);
+    sim->reset("free", nx, ny);
+    const double tx = std::numbers::pi * 3 / nx, ty = std::numbers::pi * 2 / ny;
+    std::vector<float> mode(std::size_t(nx) * ny);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) mode[j * nx + i] = float(std::cos(tx * (i + 0.5)) * std::cos(ty * (j + 0.5)));
+    sim->set_field(mode);
+    sim->step(steps);
+    const double ax = 4 * lambda * std::pow(std::sin(tx / 2), 2);
+    const double ay = 4 * lambda * std::pow(std::sin(ty / 2), 2);
+    const double g = (1 - ax) * (1 - ay) / ((1 + ax) * (1 + ay));
+    std::vector<double> expected(mode.size());
+    for (std::size_t k = 0; k < mode.size(); ++k) expected[k] = std::pow(g, steps) * mode[k];
+    // fp32 round-off: about 1e-7 relative per operation, some 30 operations a step, 20 steps.
+    EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << "g = " << g;
+}
+
+TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
+    ADILAB_NEED_GL();
+    auto sim = make_simulation("heat");
+    sim->set_param("dt", 3.0);
+    sim->reset("free", 33, 27);
+    sim->set_field(random_field(33, 27, 0, 2, 3));
+    const double before = sim->stats().sum;
+    sim->step(200);
+    // Every column of the Neumann PR matrices sums to 1; what remains is fp32 round-off of the
+    // values (1e-7 relative each, a random walk over 200 steps).
+    EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before);
+}
+
+// Against T = exp(-c (kx^2 + ky^2) t) cos(kx x) cos(ky y): PR ADI is second order in dt and
+// dh, so halving both divides the error by about 4.
+TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
+    ADILAB_NEED_GL();
+    const double length = 1.0, end_time = 0.05;
+    auto error_for = [&](int n, int steps) {
+        auto sim = make_simulation("heat");
+        const double dh = length / n, dt = end_time / steps;
+        sim->set_param("dh", dh);
+        sim->set_param("dt", dt);
+        sim->reset("free", n, n);
+        const double k = std::numbers::pi / length;
+        std::vector<float> start(std::size_t(n) * n);
+        std::vector<double> exact(start.size());
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                const double v = std::cos(k * (i + 0.5) * dh) * std::cos(k * (j + 0.5) * dh);
+                start[j * n + i] = float(v);
+                exact[j * n + i] = v * std::exp(-2 * k * k * end_time);
+            }
+        sim->set_field(start);
+        sim->step(steps);
+        return max_abs_diff(sim->read_field(), exact);
+    };
+    const double coarse = error_for(16, 10), fine = error_for(32, 20);
+    EXPECT_GT(coarse, 1e-4);  // well above fp32 round-off, so the ratio means something
+    EXPECT_NEAR(coarse / fine, 4.0, 0.6) << coarse << " " << fine;
+}
+
+struct Moments {
+    double mass = 0, x = 0, y = 0, var_x = 0, var_y = 0, min = 0;
+};
+Moments moments(const std::vector<float>& c, int nx, int ny) {
+    Moments m;
+    m.min = *std::min_element(c.begin(), c.end());
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const double v = c[j * nx + i];
+            m.mass += v;
+            m.x += v * i;
+            m.y += v * j;
+        }
+    m.x /= m.mass;
+    m.y /= m.mass;
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const double v = c[j * nx + i];
+            m.var_x += v * (i - m.x) * (i - m.x);
+            m.var_y += v * (j - m.y) * (j - m.y);
+        }
+    m.var_x /= m.mass;
+    m.var_y /= m.mass;
+    return m;
+}
+
+// A Gaussian pulse far from the walls in uniform flow. Moments of the eq. (8) scheme, exactly
+// (Fourier symbols expanded to second order): per half step the implicit upwind direction moves
+// the centroid by sigma = u dt / (2 dh) cells and adds sigma + 2 kappa + sigma^2 to the variance
+// (kappa = D dt / (2 dh^2)); the explicit central direction moves it by sigma and adds
+// 2 kappa - sigma^2. Per step: shift u dt, variance 2 (D + |u| dh / 4) dt: the upwind's
+// numerical diffusion acts in one half step of two. With cell Peclet u dh / D <= 2 and
+// 2 kappa <= 1 the explicit half step has no negative weights: no negative values.
+TEST(SimAdvection, PulseMovesWithTheFlowConservesMassAndStaysPositive) {
+    ADILAB_NEED_GL();
+    const int nx = 128, ny = 96, steps = 80;
+    const double u = 0.5, v = 0.25, D = 0.3, dt = 1.0;
+    auto sim = make_simulation("advection");
+    sim->set_param("u", u);
+    sim->set_param("v", v);
+    sim->set_param("D", D);
+    sim->set_param("dt", dt);
+    sim->reset("free", nx, ny);
+    std::vector<float> pulse(std::size_t(nx) * ny);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i)
+            pulse[j * nx + i] = float(std::exp(-((i - 30.0) * (i - 30.0) + (j - 30.0) * (j - 30.0)) / 18.0));
+    sim->set_field(pulse);
+    const Moments a = moments(pulse, nx, ny);
+    sim->step(steps);
+    const Moments b = moments(sim->read_field(), nx, ny);
+    const double t = steps * dt;
+    // fp32 sums of ~1e4 cells: 1e-5 relative.
+    EXPECT_NEAR(b.mass, a.mass, 1e-5 * a.mass);
+    EXPECT_NEAR(b.x - a.x, u * t, 1e-3);
+    EXPECT_NEAR(b.y - a.y, v * t, 1e-3);
+    EXPECT_NEAR(b.var_x - a.var_x, 2 * (D + std::abs(u) / 4) * t, 0.01 * a.var_x);
+    EXPECT_NEAR(b.var_y - a.var_y, 2 * (D + std::abs(v) / 4) * t, 0.01 * a.var_y);
+    EXPECT_GE(b.min, -1e-6);  // round-off only
+}
+
+TEST(SimShallowWater, VolumeIsConservedOverAThousandSteps) {
+    ADILAB_NEED_GL();
+    const int n = 24;
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("dt", 0.1);
+    sim->reset("free", n, n);
+    sim->apply_brush({9.5f, 12.0f, 3.0f, 0.2f});
+    const double before = sim->stats().sum;
+    sim->step(1000);
+    const Stats s = sim->stats();
+    ASSERT_TRUE(s.stable);
+    // Rows and columns of the Kass–Miller matrices sum to 1; fp32 round-off of ~1 m heights
+    // accumulates as a random walk: well under 1e-5 relative after 1000 steps.
+    EXPECT_NEAR(s.sum, before, 1e-5 * before);
+}
+
+// A small bump on still water of depth d sends out a ring at sqrt(g d). The ring's crest is
+// tracked along the row through the centre at two times; the speed is their difference
+// (which cancels the start-up offset of the crest).
+TEST(SimShallowWater, RingTravelsAtSqrtGD) {
+    ADILAB_NEED_GL();
+    const int n = 96, centre = 48, steps = 60;
+    const double g = 9.81, depth = 1.0, dt = 0.1;  // Courant number 0.31
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("dt", dt);
+    sim->reset("free", n, n);
+    sim->apply_brush({float(centre), float(centre), 3.0f, 0.01f});
+    auto crest = [&] {  // the highest cell right of the bump, refined by a parabola
+        const auto h = sim->read_field();
+        const std::size_t row = std::size_t(centre) * n;
+        int best = centre + 6;
+        for (int i = best; i < n - 1; ++i)
+            if (h[row + i] > h[row + best]) best = i;
+        const double l = h[row + best - 1], c = h[row + best], r = h[row + best + 1];
+        return best + 0.5 * (l - r) / (l - 2 * c + r) + 0.5 - centre;
+    };
+    sim->step(steps);
+    const double r1 = crest();
+    sim->step(steps);
+    const double r2 = crest();
+    const double speed = (r2 - r1) / (steps * dt);
+    EXPECT_NEAR(speed, std::sqrt(g * depth), 0.05 * std::sqrt(g * depth)) << r1 << " " << r2;
+}
+
+TEST(SimShallowWater, TenThousandLargeStepsStayFinite) {
+    ADILAB_NEED_GL();
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("dt", 2.0);  // Courant number about 6
+    sim->set_param("drop_interval", 50);
+    sim->set_terrain("island");
+    sim->reset("drops", 12, 10);
+    sim->step(10000);
+    const Stats s = sim->stats();
+    EXPECT_TRUE(s.stable) << "first bad step " << s.first_bad_step;
+    EXPECT_EQ(s.steps, 10000);
+}
+
+TEST(SimSolvers, SolversThatOnlyApproximateRunAndStayFinite) {
+    ADILAB_NEED_GL();
+    for (const std::string& solver : solver_names()) {
+        if (solver != "cg-1" && solver != "cg-2") continue;
+        for (const std::string model : {"heat", "shallow-water"}) {
+            auto sim = make_simulation(model, solver);
+            sim->reset(model == "heat" ? "two-heaters" : "drops", 20, 14);
+            sim->step(5);
+            EXPECT_TRUE(sim->stats().stable) << solver << " " << model;
+        }
+    }
+    for (const std::string& solver : solver_names())
+        if (solver.starts_with("cg")) {
+            EXPECT_FALSE(solver_supports("advection", solver));
+            EXPECT_THROW(make_simulation("advection", solver), Error);
+        }
+}
+
+TEST(SimInterface, ErrorsNameTheProblem) {
+    ADILAB_NEED_GL();
+    auto expect_error = [](auto&& f, const std::string& text) {
+        try {
+            f();
+            ADD_FAILURE() << "no error; expected one naming " << text;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+        }
+    };
+    expect_error([] { make_simulation("plasma"); }, "plasma");
+    expect_error([] { make_simulation("heat", "gauss-seidel"); }, "gauss-seidel");
+    auto sim = make_simulation("heat");
+    expect_error([&] { sim->set_param("dt", -1); }, "dt");
+    expect_error([&] { sim->set_param("viscosity", 1); }, "viscosity");
+    expect_error([&] { sim->reset("volcano", 16, 16); }, "volcano");
+    expect_error([&] { sim->reset("free", 2, 16); }, "grid");
+    expect_error([&] { sim->set_terrain("island"); }, "terrain");
+    auto water = make_simulation("shallow-water");
+    expect_error([&] { water->set_terrain("moon"); }, "moon");
+}
+
+TEST(SimInterface, NanInTheFieldIsFlaggedOnTheGpuWithItsStep) {
+    ADILAB_NEED_GL();
+    auto sim = make_simulation("advection");
+    sim->reset("free", 20, 12);
+    sim->step(3);
+    EXPECT_TRUE(sim->stats().stable);
+    std::vector<float> field = sim->read_field();
+    field[5] = NAN;
+    sim->set_field(field);
+    sim->step(2);
+    const Stats s = sim->stats();
+    EXPECT_FALSE(s.stable);
+    EXPECT_EQ(s.first_bad_step, 4);
+}
+
+TEST(SimInterface, TerrainPresetsAndTheHeightMapLoad) {
+    ADILAB_NEED_GL();
+    auto sim = make_simulation("shallow-water");
+    for (const std::string& t : sim->terrains()) {
+        sim->set_terrain(t);
+        sim->reset("diagonal-push", 24, 16);
+        const auto b = sim->terrain()->read<float>(24 * 16);
+        const float top = *std::max_element(b.begin(), b.end());
+        if (t == "flat") EXPECT_EQ(top, 0.0f);
+        else EXPECT_GT(top, 0.1f) << t;
+        EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](float x) { return std::isfinite(x) && x >= 0; })) << t;
+    }
+}
+
+}  // namespace
+}  // namespace adilab::sim

@@ -1,0 +1,223 @@
+// Every GPU tridiagonal variant against the float64 CPU Thomas (solvers/reference) on fresh
+// random diagonally dominant systems of awkward sizes, both directions, both coefficient forms,
+// solutions poisoned with NaN before each run; and the pivot-failure flag.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "solvers/gl/error.hpp"
+#include "solvers/reference/tridiagonal.hpp"
+#include "solvers/tridiagonal/solver.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab {
+namespace {
+
+using tridiag::Direction;
+
+std::vector<std::string> gpu_exact_variants() {
+    std::vector<std::string> names;
+    for (const auto& v : tridiag::variants())
+        // cg-1 / cg-2 stop after a fixed number of iterations: not exact solvers (own test).
+        // cg needs symmetric positive definite lines: its own test below.
+        if (!v.name.starts_with("cg")) names.push_back(v.name);
+    return names;
+}
+
+// Tolerance from the fp32 arithmetic: each CR level (each Thomas step) rounds a few operations
+// (relative error ~2 eps per level, eps = 2^-24 ~ 6e-8, backward stable for diagonally dominant
+// systems), ~log2(N) + 1 levels lie on the path of any unknown, and the result's error is the
+// backward error amplified at most by the condition number, below (2 + 2.5) / 0.5 = 9 for these
+// systems (|b| >= |a| + |c| + 0.5 * U[1,2], |a|, |c| <= 1). So 2 eps * 9 * (log2 N + 1):
+// 1e-6 at N = 1, 1.4e-5 at N = 4096 (the errors seen are ~3e-7; a wrong unknown is O(1)).
+double tolerance(int n) {
+    const double eps = std::ldexp(1.0, -24);
+    return 2.0 * eps * 9.0 * (std::log2(double(n)) + 1.0);
+}
+
+struct Case {
+    int n;
+    Direction direction;
+    bool constant;
+};
+
+void check_variant(const std::string& name, const Case& c, unsigned seed, double allowed,
+                   bool symmetric = false) {
+    const int lines = c.n >= 1000 ? 3 : 7;  // few lines at big N: llvmpipe is slow
+    const bool along_x = c.direction == Direction::x;
+    const int nx = along_x ? c.n : lines, ny = along_x ? lines : c.n;
+    const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, symmetric);
+    const auto expected =
+        c.constant ? reference::solve_grid_constant(nx, ny, along_x, p.const_a, p.const_b,
+                                                    p.const_c, p.const_b_first, p.const_b_last,
+                                                    p.k)
+                   : reference::solve_grid_general(nx, ny, along_x, p.a, p.b, p.c, p.k);
+    ASSERT_EQ(expected.failed_line, -1);
+    gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), cc = gl::Buffer::from(p.c);
+    gl::Buffer k = gl::Buffer::from(p.k);
+    gl::Buffer x(k.size());
+    x.poison();
+    tridiag::Coefficients coefficients =
+        c.constant ? tridiag::Coefficients(tridiag::ConstantCoefficients{
+                         float(p.const_a), float(p.const_b), float(p.const_c),
+                         float(p.const_b_first), float(p.const_b_last)})
+                   : tridiag::Coefficients(tridiag::GeneralCoefficients{&a, &b, &cc});
+    auto solver = tridiag::make_solver(name);
+    solver->solve({nx, ny}, c.direction, coefficients, k, x);
+    const auto got = x.read_all<float>();
+    const double error = reference::max_relative_error(got, expected.x);
+    if (std::getenv("ADILAB_PRINT_ERRORS")) std::printf("%s %d %.3g\n", name.c_str(), c.n, error);
+    EXPECT_LE(error, allowed)
+        << name << " N=" << c.n << (along_x ? " x " : " y ")
+        << (c.constant ? "constant" : "general");
+    EXPECT_FALSE(solver->check_pivots().has_value()) << name << " N=" << c.n;
+    // The right-hand side is left unchanged.
+    EXPECT_EQ(k.read_all<float>(), p.k) << name;
+}
+
+TEST(Tridiagonal, RegistryListsTheVariantsAndRejectsUnknownNames) {
+    ADILAB_NEED_GL();
+    std::vector<std::string> names;
+    for (const auto& v : tridiag::variants()) names.push_back(v.name);
+    for (const char* expected : {"cr-shared", "cr-pingpong"})
+        EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+    try {
+        tridiag::make_solver("no-such-solver");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no-such-solver"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("cr-shared"), std::string::npos);
+    }
+}
+
+TEST(Tridiagonal, EveryVariantMatchesFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 100;
+    for (const std::string& name : gpu_exact_variants()) {
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096}) {
+            for (Direction d : {Direction::x, Direction::y}) {
+                for (bool constant : {false, true})
+                    check_variant(name, {n, d, constant}, ++seed, tolerance(n));
+            }
+        }
+    }
+}
+
+TEST(Tridiagonal, ConjugateGradientToToleranceMatchesFloat64Thomas) {
+    ADILAB_NEED_GL();
+    // Stopping rule max|r| <= 1e-6 max|k|. Rows dominant by delta >= 0.5 give
+    // max|x - x*| <= max|r| / delta <= 2e-6 max|k|, and max|k| <= (row sum of |A| <= 5) max|x*|,
+    // so 1e-5 relative; fp32 makes the updated residual drift from the true one by about
+    // eps * iterations * |A| |x| (~30 iterations: 1e-5 more after dividing by delta). So 2e-5 + the
+    // exact solvers' rounding bound.
+    unsigned seed = 500;
+    for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096})
+        for (Direction d : {Direction::x, Direction::y})
+            for (bool constant : {false, true})
+                check_variant("cg", {n, d, constant}, ++seed, 2e-5 + tolerance(n), true);
+}
+
+TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
+    ADILAB_NEED_GL();
+    // cg-1 and cg-2 are the paper's fixed-iteration comparators: not solvers to a tolerance,
+    // but CG minimises the A-norm of the error over a growing Krylov space, so the A-norm error
+    // (computed here in float64) must fall from x0 = 0 to 1 to 2 iterations.
+    const int nx = 33, ny = 6;
+    const auto p = reference::random_dominant_problem(nx, ny, true, 77, 0.5, true);
+    const auto exact = reference::solve_grid_general(nx, ny, true, p.a, p.b, p.c, p.k);
+    gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), c = gl::Buffer::from(p.c);
+    gl::Buffer k = gl::Buffer::from(p.k);
+    auto energy_error = [&](const std::vector<float>& x) {
+        double sum = 0;
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                auto e = [&](int ii) {
+                    if (ii < 0 || ii >= nx) return 0.0;
+                    const std::size_t at = std::size_t(j) * nx + ii;
+                    return double(x[at]) - exact.x[at];
+                };
+                const std::size_t at = std::size_t(j) * nx + i;
+                const double Ae = p.b[at] * e(i) + (i > 0 ? p.a[at] * e(i - 1) : 0.0) +
+                                  (i + 1 < nx ? p.c[at] * e(i + 1) : 0.0);
+                sum += e(i) * Ae;
+            }
+        return sum;
+    };
+    double previous = energy_error(std::vector<float>(p.k.size(), 0.0f));
+    for (const char* name : {"cg-1", "cg-2"}) {
+        gl::Buffer x(k.size());
+        x.poison();
+        auto solver = tridiag::make_solver(name);
+        solver->solve({nx, ny}, Direction::x, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
+        const double now = energy_error(x.read_all<float>());
+        EXPECT_LT(now, 0.9 * previous) << name;
+        previous = now;
+        EXPECT_FALSE(solver->check_pivots().has_value()) << name;
+    }
+    auto cg = tridiag::make_solver("cg");
+    gl::Buffer x(k.size());
+    const tridiag::ConstantCoefficients asymmetric{-1.0f, 4.0f, -0.5f, 4.0f, 4.0f};
+    EXPECT_THROW(cg->solve({nx, ny}, Direction::x, asymmetric, k, x), Error);
+    // Asymmetric general coefficients are reported, not silently solved wrong.
+    auto q = reference::random_dominant_problem(nx, ny, true, 78, 0.5, false);
+    for (float& v : q.b) v = std::abs(v);
+    gl::Buffer qa = gl::Buffer::from(q.a), qb = gl::Buffer::from(q.b), qc = gl::Buffer::from(q.c);
+    cg->solve({nx, ny}, Direction::x, tridiag::GeneralCoefficients{&qa, &qb, &qc}, k, x);
+    EXPECT_TRUE(cg->check_pivots().has_value());
+}
+
+TEST(Tridiagonal, ZeroPivotOfConstantCoefficientsIsReported) {
+    ADILAB_NEED_GL();
+    // b_first = 0 with a != 0 below it: the first pivot of every line is zero.
+    const tridiag::ConstantCoefficients singular{-1.0f, 4.0f, -1.0f, 0.0f, 4.0f};
+    gl::Buffer k(64 * sizeof(float)), x(64 * sizeof(float));
+    k.fill(1.0f);
+    for (const auto& v : tridiag::variants()) {
+        if (v.name.starts_with("cg")) continue;  // b > 0 is checked separately, same flag
+        auto solver = tridiag::make_solver(v.name);
+        solver->solve({16, 4}, Direction::y, singular, k, x);
+        EXPECT_TRUE(solver->check_pivots().has_value()) << v.name;
+    }
+}
+
+TEST(Tridiagonal, ZeroPivotIsReportedWithItsLine) {
+    ADILAB_NEED_GL();
+    // Line 2 of 5 (x direction, N = 37) has a zero row: b_i = a_i = c_i = 0, a singular
+    // system; every elimination order meets the zero pivot.
+    const int nx = 37, ny = 5;
+    for (const auto& v : tridiag::variants()) {
+        auto p = reference::random_dominant_problem(nx, ny, true, 7, 0.5, true);
+        const int bad = 2 * nx + 17;
+        p.a[bad] = p.b[bad] = p.c[bad] = 0.0f;
+        p.c[bad - 1] = 0.0f;
+        p.a[bad + 1] = 0.0f;  // row and column zero: a zero pivot for CR, Thomas and CG alike
+        gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), c = gl::Buffer::from(p.c);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+        auto solver = tridiag::make_solver(v.name);
+        solver->solve({nx, ny}, Direction::x, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
+        const auto failure = solver->check_pivots();
+        ASSERT_TRUE(failure.has_value()) << v.name;
+        EXPECT_EQ(failure->line, 2) << v.name;
+        EXPECT_FALSE(solver->check_pivots().has_value()) << v.name << ": the flag is cleared";
+    }
+}
+
+TEST(Tridiagonal, BadInputIsAClearError) {
+    ADILAB_NEED_GL();
+    auto solver = tridiag::make_solver("cr-shared");
+    gl::Buffer k(16 * sizeof(float)), x(16 * sizeof(float));
+    EXPECT_THROW(solver->solve({0, 4}, Direction::x, tridiag::ConstantCoefficients{}, k, x),
+                 Error);
+    EXPECT_THROW(solver->solve({8, 4}, Direction::x, tridiag::ConstantCoefficients{}, k, x),
+                 Error);  // buffers hold 16 floats, the grid needs 32
+    EXPECT_THROW(solver->solve({4, 4}, Direction::x, tridiag::GeneralCoefficients{}, k, x),
+                 Error);
+}
+
+}  // namespace
+}  // namespace adilab
