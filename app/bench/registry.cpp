@@ -6,10 +6,12 @@
 namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
+Benchmark make_power_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
         make_bandwidth_benchmark(),
+        make_power_benchmark(),
     };
     return all;
 }
