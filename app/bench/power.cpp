@@ -52,14 +52,27 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.max_iter = static_cast<int>(args.get_int("max-iter", 1000, 1, 100000000));
     c.options.check_every = static_cast<int>(args.get_int("check-every", 16, 1, 1000000));
     c.options.no_subgroups = args.has("no-subgroups");
-    const std::string tpr = args.get("threads-per-row", "auto");
-    if (tpr != "auto") {
-        const long long t = cli::parse_int("threads-per-row", tpr);
-        if (t < 1 || t > 32 || (t & (t - 1)) != 0)
-            throw cli::UsageError("--threads-per-row must be auto or a power of two from 1 to 32, "
-                                  "not '" + tpr + "'");
+    const std::string layout = args.get("layout", "auto");
+    if (layout == "auto")
+        c.options.layout = power::Options::Layout::automatic;
+    else if (layout == "stream")
+        c.options.layout = power::Options::Layout::stream;
+    else if (layout == "rows")
+        c.options.layout = power::Options::Layout::rows;
+    else
+        throw cli::UsageError("--layout must be auto, stream or rows, not '" + layout + "'");
+    if (args.has("threads-per-row")) {
+        const long long t = args.get_int("threads-per-row", 32, 1, 32);
+        if ((t & (t - 1)) != 0)
+            throw cli::UsageError("--threads-per-row must be a power of two from 1 to 32, not " +
+                                  std::to_string(t));
         c.options.threads_per_row = static_cast<int>(t);
     }
+    c.options.max_groups = static_cast<int>(args.get_int("max-groups", 2048, 1, 16384));
+    c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
+    if (c.options.stream_chunk % 256 != 0)
+        throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
+                              std::to_string(c.options.stream_chunk));
     c.repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
     c.spmv_sweep = args.has("spmv-sweep");
@@ -241,7 +254,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 .set("rows", static_cast<long long>(a.rows))
                 .set("nnz", static_cast<long long>(a.nnz()))
                 .set("nnz_per_row", per_row)
-                .set("threads_per_row", variant->threads_per_row())
+                .set("spmv", variant->spmv_layout())
                 .set("iterations", result.iterations)
                 .set("converged", result.converged)
                 .set("breakdown", result.breakdown)
@@ -262,19 +275,34 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             // The SpMV kernel alone, once per matrix, on the first GPU variant's buffers.
             if (variant->on_gpu() && !spmv_done) {
                 spmv_done = true;
-                std::vector<int> layouts = {variant->threads_per_row()};
-                if (c.spmv_sweep) layouts = {1, 2, 4, 8, 16, 32};
-                for (int tpr : layouts) {
+                using Layout = power::Options::Layout;
+                std::vector<std::pair<std::string, power::Options>> layouts = {
+                    {"spmv", c.options}};
+                if (c.spmv_sweep) {
+                    layouts.clear();
+                    for (int chunk : {256, 512, 1024, 2048, 4096}) {
+                        power::Options o = c.options;
+                        o.layout = Layout::stream;
+                        o.stream_chunk = chunk;
+                        layouts.push_back({"spmv-stream" + std::to_string(chunk), o});
+                    }
+                    for (int tpr : {1, 2, 4, 8, 32}) {
+                        power::Options o = c.options;
+                        o.layout = Layout::rows;
+                        o.threads_per_row = tpr;
+                        layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
+                    }
+                }
+                for (const auto& [label, o] : layouts) {
                     ctx.check_cancelled();
-                    const double spmv_ms = power::time_spmv(*variant, tpr, std::max(5, c.repeats));
+                    const double spmv_ms = power::time_spmv(*variant, o, std::max(5, c.repeats));
                     Row s;
-                    s.set("name", c.spmv_sweep ? "spmv-tpr" + std::to_string(tpr) : std::string("spmv"))
+                    s.set("name", label)
                         .set("kind", "spmv")
                         .set("matrix", spec.label)
                         .set("rows", static_cast<long long>(a.rows))
                         .set("nnz", static_cast<long long>(a.nnz()))
                         .set("nnz_per_row", per_row)
-                        .set("threads_per_row", tpr)
                         .set("median_ms", spmv_ms)
                         .set("gb_per_s", compulsory_bytes(a) / (spmv_ms * 1e6));
                     report.rows.push_back(s);
@@ -291,7 +319,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
     ctx.progress(1.0, "done");
     std::vector<Row> solves, spmvs;
     for (const Row& r : report.rows) (r.text("kind") == "solve" ? solves : spmvs).push_back(r);
-    ctx.out << format_table(solves, {{"name"}, {"matrix"}, {"rows"}, {"nnz"}, {"threads_per_row", "tpr", 0},
+    ctx.out << format_table(solves, {{"name"}, {"matrix"}, {"rows"}, {"nnz"}, {"spmv"},
                                      {"iterations", "iters"}, {"converged"}, {"lambda", "", 10},
                                      {"residual", "", 2}, {"ms_per_iteration", "ms/it", 4},
                                      {"median_ms", "", 3}, {"speedup_vs_host", "speed-up", 2},
@@ -299,7 +327,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                                      {"newx_stop_ms", "newx+stop ms", 4}});
     if (!spmvs.empty()) {
         ctx.out << "\nSpMV alone (float64, ms per product; GB/s of compulsory traffic):\n";
-        ctx.out << format_table(spmvs, {{"name"}, {"matrix"}, {"rows"}, {"nnz"}, {"threads_per_row", "tpr", 0},
+        ctx.out << format_table(spmvs, {{"name"}, {"matrix"}, {"rows"}, {"nnz"},
                                         {"median_ms", "ms", 4}, {"gb_per_s", "GB/s", 1}});
     }
     if (std::find(c.variants.begin(), c.variants.end(), "host") != c.variants.end()) {
@@ -325,8 +353,11 @@ Benchmark make_power_benchmark() {
              {"tol", "T", "stop when max |x_new - x| < T (default 1e-10; 0 never stops)"},
              {"max-iter", "K", "at most K iterations (default 1000)"},
              {"check-every", "K", "gpu-opt-async reads the flag every K iterations (default 16)"},
-             {"threads-per-row", "N", "GPU SpMV threads per row: auto or 1,2,4,8,16,32"},
-             {"spmv-sweep", "", "time the SpMV kernel with every threads-per-row"},
+             {"layout", "L", "GPU SpMV layout: auto (default), stream (CSR-stream) or rows"},
+             {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default 32)"},
+             {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
+             {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 2048)"},
+             {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},

@@ -1,6 +1,8 @@
 // The power method's state on the GPU (gpu-opt, gpu-opt-async), std430, 24 bytes; the host
 // mirror is ControlBlock in solvers/power/power_gpu.cpp.
-layout(std430, binding = 6) coherent buffer Control {
+// Not `coherent`: kernels only read what earlier dispatches wrote (glMemoryBarrier orders that),
+// and a coherent read would send every thread's load of these words to one L2 line.
+layout(std430, binding = 6) buffer Control {
     double c_lambda;         // lambda of the latest iteration (kept once frozen)
     uint c_iteration;        // iterations done (Step2 counts them)
     uint c_not_converged;    // Step3's flag for the latest iteration

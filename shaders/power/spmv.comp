@@ -7,14 +7,19 @@
 // that the column and value loads of neighbouring lanes coalesce and long rows are split.
 // Work groups stride over the rows (at most a few thousand groups), so that the fused first
 // reduction stage leaves few partial results for Step2.
+// STREAM = 1 (CSR-stream, after Greathouse & Daga's CSR-Adaptive): a work group takes WG_SIZE
+// consecutive rows; its threads walk the rows' nonzeros as one contiguous range, CHUNK entries
+// at a time, so that every column and value load is coalesced and each thread has CHUNK/WG_SIZE
+// independent gathers of x in flight; the products go to shared memory, and then each thread
+// adds up its own row's products left to right (the host's order).
 // FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
 // rows to partials[group], and the kernel does nothing once the method is frozen.
 layout(local_size_x = WG_SIZE) in;
 
-layout(std430, binding = 0) readonly buffer RowOffsets { int row_offsets[]; };
-layout(std430, binding = 1) readonly buffer Columns { int columns[]; };
-layout(std430, binding = 2) readonly buffer Values { double values[]; };
-layout(std430, binding = 3) readonly buffer X { double x[]; };
+layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
+layout(std430, binding = 1) restrict readonly buffer Columns { int columns[]; };
+layout(std430, binding = 2) restrict readonly buffer Values { double values[]; };
+layout(std430, binding = 3) restrict readonly buffer X { double x[]; };
 layout(std430, binding = 4) writeonly buffer Y { double y[]; };
 #if FUSE_MAX
 layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
@@ -24,6 +29,53 @@ layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
 uniform uint rows;
 
 #include "power/reduce.glsl"
+
+#if STREAM
+const int kPerThread = CHUNK / WG_SIZE;
+shared double s_product[CHUNK];
+
+void main() {
+#if FUSE_MAX
+    if (frozen()) return;
+#endif
+    const int lid = int(gl_LocalInvocationIndex);
+    double best = 0.0;
+    for (uint first = gl_WorkGroupID.x * uint(WG_SIZE); first < rows;
+         first += gl_NumWorkGroups.x * uint(WG_SIZE)) {
+        const uint last = min(first + uint(WG_SIZE), rows);
+        const int base = row_offsets[first], end = row_offsets[last];
+        const uint row = first + uint(lid);
+        const int my_begin = row < rows ? row_offsets[row] : end;
+        const int my_end = row < rows ? row_offsets[row + 1u] : end;
+        double sum = 0.0;
+        for (int chunk = base; chunk < end; chunk += CHUNK) {
+            // Unrolled: the column loads, then the x gathers, all independent.
+            int column[kPerThread];
+            for (int u = 0; u < kPerThread; ++u) {
+                int k = chunk + lid + u * WG_SIZE;
+                column[u] = k < end ? columns[k] : -1;
+            }
+            for (int u = 0; u < kPerThread; ++u) {
+                int k = chunk + lid + u * WG_SIZE;
+                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x[column[u]] : 0.0;
+            }
+            barrier();
+            const int lo = max(my_begin, chunk), hi = min(my_end, chunk + CHUNK);
+            for (int k = lo; k < hi; ++k) sum += s_product[k - chunk];
+            barrier();
+        }
+        if (row < rows) {
+            y[row] = sum;
+            best = maxmag(best, sum);
+        }
+    }
+#if FUSE_MAX
+    best = group_maxmag(best);
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+#endif
+}
+
+#else
 
 void main() {
 #if FUSE_MAX
@@ -53,3 +105,5 @@ void main() {
     if (group_leader()) partials[gl_WorkGroupID.x] = best;
 #endif
 }
+
+#endif

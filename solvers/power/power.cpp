@@ -100,13 +100,9 @@ double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x)
     return worst;
 }
 
-int choose_threads_per_row(const CsrMatrix& a) {
-    if (a.rows == 0) return 1;
-    const double mean = static_cast<double>(a.nnz()) / a.rows;
-    if (mean < 4.0) return 1;
-    int tpr = 1;
-    while (tpr < 32 && tpr * 2 <= mean / 2.0 * 1.5) tpr *= 2;
-    return tpr;
+Options::Layout choose_layout(const CsrMatrix& a) {
+    const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+    return mean <= 128.0 ? Options::Layout::stream : Options::Layout::rows;
 }
 
 void check_problem(const CsrMatrix& a, std::span<const double> start) {

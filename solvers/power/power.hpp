@@ -18,9 +18,14 @@
 //   gpu-opt-async   gpu-opt, reading the flag only every Options::check_every iterations. The
 //                   GPU records the iteration where the flag first stayed clear and freezes x and
 //                   lambda there, so the result is the same as gpu-opt's, iteration included.
-// GPU variants pick the SpMV layout from the mean nonzeros per row: one thread per row when
-// rows are short, a cluster of 2..32 threads of one subgroup per row (summed with subgroup
-// shuffles, or shared memory where subgroups are missing) when they are longer.
+// GPU SpMV layouts (Options::layout):
+//   stream  CSR-stream: a work group walks the nonzeros of 256 consecutive rows as one
+//           contiguous range (coalesced loads, many independent gathers of x in flight), then
+//           each thread adds up its row from shared memory;
+//   rows    a cluster of threads_per_row (1..32) threads of one subgroup per row, summed with
+//           subgroup shuffles (shared memory where subgroups are missing); 1 is the paper's
+//           one-thread-per-row kernel;
+//   automatic: stream up to 128 nonzeros per row on average, rows with 32 threads above.
 //
 // Breakdown: when A x_k = 0 (lambda = 0: a zero start, a nilpotent or zero matrix), the method
 // stops with lambda = 0, x = x_k, converged = false and breakdown = true. A zero start vector is
@@ -39,7 +44,11 @@ struct Options {
     double tol = 1e-10;
     int max_iter = 1000;
     int check_every = 16;     // gpu-opt-async: iterations between two reads of the flag
-    int threads_per_row = 0;  // GPU SpMV threads per row: 0 = choose from nnz / row; 1..32
+    enum class Layout { automatic, stream, rows };
+    Layout layout = Layout::automatic;
+    int threads_per_row = 0;  // rows layout: 1..32 (0: 32)
+    int stream_chunk = 1024;  // stream layout: nonzeros per pass (a multiple of 256, <= 4096)
+    int max_groups = 2048;    // SpMV work groups at most (they stride over the rows)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
 };
 
@@ -72,8 +81,8 @@ public:
     virtual std::vector<double> eigenvector() = 0;
     // Times `iterations` non-converging iterations part by part; medians.
     virtual PhaseTimes phase_times(const Options& options, int iterations) = 0;
-    // The SpMV threads per row the variant uses (0 for host).
-    virtual int threads_per_row() const { return 0; }
+    // The SpMV layout the variant uses: "stream", "rows-tpr<N>" ("" for host).
+    virtual std::string spmv_layout() const { return ""; }
 };
 
 std::vector<std::string> variant_names();
@@ -84,12 +93,12 @@ std::unique_ptr<Variant> make_variant(std::string_view name);
 double max_magnitude(std::span<const double> y);
 // ||A x - lambda x||_inf.
 double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x);
-// Threads per row for the GPU SpMV: 1 below 4 nonzeros per row on average, else the power of
-// two nearest to half the mean, at most 32 (one subgroup).
-int choose_threads_per_row(const CsrMatrix& a);
-// Times the GPU SpMV kernel alone (ms per product, median) with `threads_per_row`, on a
-// prepared GPU variant's matrix; throws adilab::Error for the host variant.
-double time_spmv(Variant& variant, int threads_per_row, int repeats);
+// The layout `automatic` resolves to for `a` (stream, or rows with 32 threads per row).
+Options::Layout choose_layout(const CsrMatrix& a);
+// Times the GPU SpMV kernel alone (ms per product, median) in `layout` (threads_per_row and
+// stream_chunk from `options`), on a prepared GPU variant's matrix; throws adilab::Error for
+// the host variant.
+double time_spmv(Variant& variant, const Options& options, int repeats);
 // Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
 void check_problem(const CsrMatrix& a, std::span<const double> start);
 

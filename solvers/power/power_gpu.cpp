@@ -37,8 +37,10 @@ namespace {
 constexpr unsigned kWorkGroup = 256;
 // Work groups stride over the rows: enough groups to fill an H100/H200 twice over, few enough
 // that Step2's single work group reads only a handful of partial results per thread.
-constexpr unsigned kMaxGroups = 2048;
+constexpr unsigned kMaxGroups = 2048;      // element-wise kernels
+constexpr unsigned kMaxSpmvGroups = 16384;  // the most Options::max_groups may ask for
 constexpr unsigned kReduceGroups = 1024;
+constexpr unsigned kStep2WorkGroup = 1024;  // Step2 reads up to max_groups partials
 
 // Host mirror of shaders/power/control.glsl (std430).
 struct ControlBlock {
@@ -65,7 +67,7 @@ std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 
 class GpuVariant : public Variant {
 public:
     bool on_gpu() const override { return true; }
-    int threads_per_row() const override { return tpr_; }
+    std::string spmv_layout() const override { return spmv_config_.label(); }
 
     void prepare(const CsrMatrix& a, const Options& options) override {
         check_problem(a, {});
@@ -88,37 +90,31 @@ public:
                         std::to_string(info.available_memory_mib) + " MiB are free");
         a_ = &a;
         rows_ = static_cast<unsigned>(n);
-        tpr_ = options.threads_per_row > 0 ? options.threads_per_row : choose_threads_per_row(a);
-        if (tpr_ > 32 || (tpr_ & (tpr_ - 1)) != 0)
-            throw Error("threads per row must be a power of two from 1 to 32, not " +
-                        std::to_string(tpr_));
-        // Shuffles need the cluster inside one subgroup, and group_maxmag needs at most
-        // subgroup-size subgroups per work group.
-        subgroups_ = info.subgroups && info.subgroup_size >= tpr_ &&
-                     info.subgroup_size * info.subgroup_size >= static_cast<int>(kWorkGroup) &&
-                     !options.no_subgroups;
+        spmv_config_ = resolve(a, options, info);
         offsets_ = gl::Buffer::from(a.row_offsets);
         columns_ = nnz ? gl::Buffer::from(a.columns) : gl::Buffer(4);
         values_ = nnz ? gl::Buffer::from(a.values) : gl::Buffer(8);
         x_ = gl::Buffer(n * sizeof(double));
         y_ = gl::Buffer(n * sizeof(double));
-        partials_ = gl::Buffer(std::max(kMaxGroups, kReduceGroups) * sizeof(double));
+        partials_ = gl::Buffer(kMaxSpmvGroups * sizeof(double));
         control_ = gl::Buffer(sizeof(ControlBlock));
         // NaN-filled until written, so an element a kernel forgets shows in every result.
         y_.poison();
         partials_.poison();
-        spmv_groups_ = groups_for(n, kWorkGroup / static_cast<unsigned>(tpr_), kMaxGroups);
+        spmv_groups_ = spmv_groups(spmv_config_);
         vector_groups_ = groups_for(n, kWorkGroup, kMaxGroups);
-        spmv_ = &gl::compute_program("power/spmv.comp", defines(tpr_, false));
+        spmv_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, false));
         prepared(options);
     }
 
     std::vector<double> eigenvector() override { return x_.read<double>(rows_); }
 
-    // Times the SpMV kernel alone (no fusion) with `tpr` threads per row: a --bench row.
-    double time_spmv(int tpr, int repeats) {
-        const gl::Program& program = gl::compute_program("power/spmv.comp", defines(tpr, false));
-        const unsigned groups = groups_for(rows_, kWorkGroup / static_cast<unsigned>(tpr), kMaxGroups);
+    // Times the SpMV kernel alone (no fusion) in the layout `options` asks for: a --bench row.
+    double time_spmv(const Options& options, int repeats) {
+        const SpmvConfig config = resolve(*a_, options, gl::Context::current().info());
+        const gl::Program& program =
+            gl::compute_program("power/spmv.comp", spmv_defines(config, false));
+        const unsigned groups = spmv_groups(config);
         x_.write(std::vector<double>(rows_, 1.0));
         // Many products under one timer query: the per-dispatch launch cost is part of the
         // figure, as it is in an iteration, but the query's own cost is not.
@@ -132,14 +128,68 @@ public:
     }
 
 protected:
-    virtual void prepared(const Options&) {}
+    struct SpmvConfig {
+        bool stream = true;
+        int tpr = 1;       // rows layout
+        int chunk = 1024;  // stream layout
+        unsigned max_groups = kMaxGroups;
+        bool subgroups = false;
+        std::string label() const {
+            return stream ? "stream" + std::to_string(chunk) : "rows-tpr" + std::to_string(tpr);
+        }
+    };
 
-    gl::Defines defines(int tpr, bool fuse) const {
-        return {{"WG_SIZE", std::to_string(kWorkGroup)},
-                {"TPR", std::to_string(tpr)},
-                {"USE_SUBGROUPS", subgroups_ && tpr <= 32 ? "1" : "0"},
-                {"FUSE_MAX", fuse ? "1" : "0"}};
+    static SpmvConfig resolve(const CsrMatrix& a, const Options& options,
+                              const gl::DeviceInfo& info) {
+        SpmvConfig c;
+        Options::Layout layout =
+            options.layout == Options::Layout::automatic ? choose_layout(a) : options.layout;
+        c.stream = layout == Options::Layout::stream;
+        c.tpr = c.stream ? 1 : (options.threads_per_row > 0 ? options.threads_per_row : 32);
+        if (c.tpr > 32 || (c.tpr & (c.tpr - 1)) != 0)
+            throw Error("threads per row must be a power of two from 1 to 32, not " +
+                        std::to_string(c.tpr));
+        c.chunk = options.stream_chunk;
+        if (options.max_groups < 1 || options.max_groups > static_cast<int>(kMaxSpmvGroups))
+            throw Error("max_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
+        c.max_groups = static_cast<unsigned>(options.max_groups);
+        if (c.chunk < static_cast<int>(kWorkGroup) || c.chunk % kWorkGroup != 0 || c.chunk > 4096)
+            throw Error("the stream chunk must be a multiple of 256 up to 4096, not " +
+                        std::to_string(c.chunk));
+        const int shared_bytes = (c.chunk + static_cast<int>(kWorkGroup)) * 8;
+        if (c.stream && shared_bytes > info.max_shared_memory_bytes)
+            throw Error("a stream chunk of " + std::to_string(c.chunk) + " nonzeros needs " +
+                        std::to_string(shared_bytes) + " bytes of shared memory; this GPU has " +
+                        std::to_string(info.max_shared_memory_bytes));
+        // Shuffles need the cluster inside one subgroup, and group_maxmag needs at most
+        // subgroup-size subgroups per work group.
+        c.subgroups = info.subgroups && info.subgroup_size >= c.tpr &&
+                      info.subgroup_size * info.subgroup_size >= static_cast<int>(kStep2WorkGroup) &&
+                      !options.no_subgroups;
+        return c;
     }
+    unsigned spmv_groups(const SpmvConfig& c) const {
+        return groups_for(rows_, c.stream ? kWorkGroup : kWorkGroup / static_cast<unsigned>(c.tpr),
+                          c.max_groups);
+    }
+    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse) const {
+        return {{"WG_SIZE", std::to_string(kWorkGroup)},
+                {"TPR", std::to_string(c.tpr)},
+                {"USE_SUBGROUPS", c.subgroups ? "1" : "0"},
+                {"FUSE_MAX", fuse ? "1" : "0"},
+                {"STREAM", c.stream ? "1" : "0"},
+                {"CHUNK", std::to_string(c.chunk)}};
+    }
+    // The reduction kernels (one value per thread, TPR 1).
+    gl::Defines defines(unsigned work_group = kWorkGroup) const {
+        SpmvConfig c = spmv_config_;
+        c.tpr = 1;
+        c.stream = false;
+        gl::Defines d = spmv_defines(c, false);
+        d[0].second = std::to_string(work_group);
+        return d;
+    }
+    virtual void prepared(const Options&) {}
 
     void load_start(std::span<const double> start) {
         check_problem(*a_, start);
@@ -163,8 +213,7 @@ protected:
 
     const CsrMatrix* a_ = nullptr;
     unsigned rows_ = 0;
-    int tpr_ = 1;
-    bool subgroups_ = false;
+    SpmvConfig spmv_config_;
     gl::Buffer offsets_, columns_, values_, x_, y_, partials_, control_;
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
@@ -289,8 +338,8 @@ public:
 
 protected:
     void prepared(const Options&) override {
-        reduce_ = &gl::compute_program("power/reduce_maxmag.comp", defines(1, false));
-        update_ = &gl::compute_program("power/update.comp", defines(1, false));
+        reduce_ = &gl::compute_program("power/reduce_maxmag.comp", defines());
+        update_ = &gl::compute_program("power/update.comp", defines());
         scalar_ = gl::Buffer(sizeof(double));
     }
 
@@ -383,9 +432,9 @@ public:
 
 protected:
     void prepared(const Options&) override {
-        step1_ = &gl::compute_program("power/spmv.comp", defines(tpr_, true));
-        step2_ = &gl::compute_program("power/step2.comp", defines(1, false));
-        step3_ = &gl::compute_program("power/step3.comp", defines(1, false));
+        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
+        step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
+        step3_ = &gl::compute_program("power/step3.comp", defines());
     }
 
 private:
@@ -435,10 +484,10 @@ std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
     return nullptr;
 }
 
-double time_spmv(Variant& variant, int threads_per_row, int repeats) {
+double time_spmv(Variant& variant, const Options& options, int repeats) {
     auto* gpu = dynamic_cast<GpuVariant*>(&variant);
     if (gpu == nullptr) throw Error("time_spmv needs a prepared GPU variant");
-    return gpu->time_spmv(threads_per_row, repeats);
+    return gpu->time_spmv(options, repeats);
 }
 
 }  // namespace adilab::power

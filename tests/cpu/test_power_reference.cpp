@@ -131,10 +131,11 @@ TEST(HostPower, BreakdownNonConvergenceAndBadInput) {
     EXPECT_THROW(power::make_variant("gpu-fastest"), Error);
 }
 
-TEST(HostPower, ThreadsPerRowFollowsTheRowLength) {
-    EXPECT_EQ(power::choose_threads_per_row(random_csr(100, 2)), 1);
-    EXPECT_GT(power::choose_threads_per_row(random_csr(100, 10)), 1);
-    EXPECT_EQ(power::choose_threads_per_row(random_csr(100, 90)), 32);
+TEST(HostPower, LayoutFollowsTheRowLength) {
+    using Layout = power::Options::Layout;
+    EXPECT_EQ(power::choose_layout(random_csr(1000, 2)), Layout::stream);
+    EXPECT_EQ(power::choose_layout(random_csr(1000, 100)), Layout::stream);
+    EXPECT_EQ(power::choose_layout(random_csr(1000, 300)), Layout::rows);
 }
 
 }  // namespace

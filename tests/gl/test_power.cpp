@@ -46,6 +46,14 @@ CsrMatrix with_dominant_entry(CsrMatrix a, int per_row) {
     return a;
 }
 
+// 0: automatic; > 0: stream with that chunk; < 0: rows with -layout threads per row.
+void set_layout(power::Options& options, int layout) {
+    using Layout = power::Options::Layout;
+    options.layout = layout == 0 ? Layout::automatic : layout > 0 ? Layout::stream : Layout::rows;
+    if (layout > 0) options.stream_chunk = layout;
+    if (layout < 0) options.threads_per_row = -layout;
+}
+
 power::Solution run(const std::string& variant, const CsrMatrix& a, power::Options options,
                     std::span<const double> start = {}) {
     auto v = power::make_variant(variant);
@@ -69,12 +77,13 @@ TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
             ASSERT_TRUE(host.result.converged) << n << " " << per_row;
             for (const auto& name : kGpuVariants) {
                 // Every layout on the small sizes, the automatic one on the large (llvmpipe time);
-                // OneProductMatchesTheHostSpmvExactly covers each layout at n = 777.
-                for (int tpr : n <= 33 ? std::vector<int>{0, 1, 4, 32} : std::vector<int>{0}) {
-                    options.threads_per_row = tpr;
+                // OneProductMatchesTheHostSpmv covers each layout at n = 777.
+                for (int layout : n <= 33 ? std::vector<int>{0, 256, -1, -4, -32} : std::vector<int>{0}) {
+                    set_layout(options, layout);
+                    const int tpr = layout;
                     auto s = run(name, a, options);
                     SCOPED_TRACE(name + " n=" + std::to_string(n) + " per_row=" +
-                                 std::to_string(per_row) + " tpr=" + std::to_string(tpr));
+                                 std::to_string(per_row) + " layout=" + std::to_string(tpr));
                     // fp64 sums in another order differ by ~1e-16 relative per product; the
                     // requirement is 1e-10.
                     EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
@@ -94,11 +103,26 @@ TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
     }
 }
 
-TEST(PowerGpu, OneProductMatchesTheHostSpmvExactly) {
+TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     ADILAB_NEED_GL();
     // One iteration: x_1 = A x_0 / lambda, so this checks SpMV (every layout) entry by entry,
-    // empty rows included (they must come out 0, not the NaN the buffers are poisoned with).
+    // empty rows included (they must come out 0, not the NaN the buffers are poisoned with),
+    // and a full row (777 entries) that spans several stream chunks.
     CsrMatrix a = random_csr(777, 6, 5);
+    {
+        const int r = 5, removed = a.row_offsets[r + 1] - a.row_offsets[r];
+        a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
+        a.values.erase(a.values.begin() + a.row_offsets[r], a.values.begin() + a.row_offsets[r + 1]);
+        std::vector<std::int32_t> full(777);
+        std::vector<double> full_values(777);
+        for (int c = 0; c < 777; ++c) {
+            full[c] = c;
+            full_values[c] = 0.001 * (c % 13);
+        }
+        a.columns.insert(a.columns.begin() + a.row_offsets[r], full.begin(), full.end());
+        a.values.insert(a.values.begin() + a.row_offsets[r], full_values.begin(), full_values.end());
+        for (int q = r + 1; q <= a.rows; ++q) a.row_offsets[q] += 777 - removed;
+    }
     for (int r = 0; r < a.rows; r += 10) {  // empty every tenth row
         const int removed = a.row_offsets[r + 1] - a.row_offsets[r];
         a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
@@ -109,15 +133,16 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmvExactly) {
     options.max_iter = 1;
     auto host = reference::power_method(a, {}, 0.0, 1);
     for (const auto& name : kGpuVariants)
-        for (int tpr : {1, 2, 8, 16, 32}) {
-            options.threads_per_row = tpr;
+        for (int layout : {256, 512, 1024, 2048, -1, -2, -8, -16, -32}) {
+            set_layout(options, layout);
             auto s = run(name, a, options);
-            SCOPED_TRACE(name + " tpr=" + std::to_string(tpr));
+            SCOPED_TRACE(name + " layout=" + std::to_string(layout));
             EXPECT_FALSE(s.result.converged);
             EXPECT_EQ(s.result.iterations, 1);
             for (std::size_t i = 0; i < s.vector.size(); ++i) {
-                // Sums of <= 6 products in another order: a few ulps.
-                ASSERT_NEAR(s.vector[i], host.vector[i], 1e-14) << "row " << i;
+                // Sums in another order: a few ulps of the row's magnitude (the full row adds 777
+                // terms: 777 * 2^-53 * |sum| < 1e-13).
+                ASSERT_NEAR(s.vector[i], host.vector[i], 1e-13) << "row " << i;
                 if (i % 10 == 0) {
                     ASSERT_EQ(s.vector[i], 0.0);
                 }
