@@ -68,7 +68,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
                                   std::to_string(t));
         c.options.threads_per_row = static_cast<int>(t);
     }
-    c.options.max_groups = static_cast<int>(args.get_int("max-groups", 2048, 1, 16384));
+    c.options.x_texture = args.has("x-texture");
+    c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
         throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
@@ -281,6 +282,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 if (c.spmv_sweep) {
                     layouts.clear();
                     for (int chunk : {256, 512, 1024, 2048, 4096}) {
+                        if ((chunk + 256) * 8 > ctx.device.max_shared_memory_bytes) continue;
                         power::Options o = c.options;
                         o.layout = Layout::stream;
                         o.stream_chunk = chunk;
@@ -291,6 +293,13 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                         o.layout = Layout::rows;
                         o.threads_per_row = tpr;
                         layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
+                    }
+                    // The same with x through the texture path (the other one when given).
+                    const std::size_t count = layouts.size();
+                    for (std::size_t i = 0; i < count; ++i) {
+                        auto [label, o] = layouts[i];
+                        o.x_texture = !o.x_texture;
+                        layouts.push_back({label + (o.x_texture ? "-xtex" : "-xssbo"), o});
                     }
                 }
                 for (const auto& [label, o] : layouts) {
@@ -354,9 +363,10 @@ Benchmark make_power_benchmark() {
              {"max-iter", "K", "at most K iterations (default 1000)"},
              {"check-every", "K", "gpu-opt-async reads the flag every K iterations (default 16)"},
              {"layout", "L", "GPU SpMV layout: auto (default), stream (CSR-stream) or rows"},
-             {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default 32)"},
+             {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default from nnz/row)"},
              {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
-             {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 2048)"},
+             {"x-texture", "", "SpMV gathers x through a buffer texture"},
+             {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},

@@ -19,7 +19,14 @@ layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
 layout(std430, binding = 1) restrict readonly buffer Columns { int columns[]; };
 layout(std430, binding = 2) restrict readonly buffer Values { double values[]; };
+#if X_TEXTURE
+// x through the texture path: texel i = x[i] as two 32-bit words (a GL_RG32UI buffer texture).
+uniform usamplerBuffer x_texture;
+double x_at(int i) { return packDouble2x32(texelFetch(x_texture, i).xy); }
+#else
 layout(std430, binding = 3) restrict readonly buffer X { double x[]; };
+double x_at(int i) { return x[i]; }
+#endif
 layout(std430, binding = 4) writeonly buffer Y { double y[]; };
 #if FUSE_MAX
 layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
@@ -57,7 +64,7 @@ void main() {
             }
             for (int u = 0; u < kPerThread; ++u) {
                 int k = chunk + lid + u * WG_SIZE;
-                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x[column[u]] : 0.0;
+                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x_at(column[u]) : 0.0;
             }
             barrier();
             const int lo = max(my_begin, chunk), hi = min(my_end, chunk + CHUNK);
@@ -92,7 +99,7 @@ void main() {
         if (row < rows) {
             int end = row_offsets[row + 1u];
             for (int k = row_offsets[row] + int(lane); k < end; k += TPR)
-                sum += values[k] * x[columns[k]];
+                sum += values[k] * x_at(columns[k]);
         }
         sum = cluster_sum(sum);
         if (row < rows && lane == 0u) {

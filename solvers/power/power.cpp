@@ -102,7 +102,17 @@ double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x)
 
 Options::Layout choose_layout(const CsrMatrix& a) {
     const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
-    return mean <= 128.0 ? Options::Layout::stream : Options::Layout::rows;
+    std::int32_t longest = 0;
+    for (std::int32_t r = 0; r < a.rows; ++r)
+        longest = std::max(longest, a.row_offsets[r + 1] - a.row_offsets[r]);
+    return longest > 64.0 * mean + 64.0 ? Options::Layout::stream : Options::Layout::rows;
+}
+
+int choose_threads_per_row(const CsrMatrix& a) {
+    const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+    int tpr = 1;
+    while (tpr < 32 && tpr * 2 <= mean / 16.0) tpr *= 2;
+    return tpr;
 }
 
 void check_problem(const CsrMatrix& a, std::span<const double> start) {

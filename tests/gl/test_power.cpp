@@ -133,10 +133,14 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     options.max_iter = 1;
     auto host = reference::power_method(a, {}, 0.0, 1);
     for (const auto& name : kGpuVariants)
-        for (int layout : {256, 512, 1024, 2048, -1, -2, -8, -16, -32}) {
+        for (bool x_texture : {false, true})
+          for (int layout : x_texture ? std::vector<int>{1024, -1, -32}
+                                      : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32}) {
             set_layout(options, layout);
+            options.x_texture = x_texture;
             auto s = run(name, a, options);
-            SCOPED_TRACE(name + " layout=" + std::to_string(layout));
+            SCOPED_TRACE(name + " layout=" + std::to_string(layout) +
+                         (x_texture ? " x-texture" : ""));
             EXPECT_FALSE(s.result.converged);
             EXPECT_EQ(s.result.iterations, 1);
             for (std::size_t i = 0; i < s.vector.size(); ++i) {
@@ -147,7 +151,7 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
                     ASSERT_EQ(s.vector[i], 0.0);
                 }
             }
-        }
+          }
 }
 
 TEST(PowerGpu, KnownSpectra) {
