@@ -37,6 +37,7 @@ struct PowerConfig {
     int host_repeats = 1;
     bool spmv_sweep = false;
     std::uint64_t seed = 1;
+    std::int32_t band = 0;
     std::string mtx;
 };
 
@@ -78,6 +79,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
     c.spmv_sweep = args.has("spmv-sweep");
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
+    c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
     const auto names = args.get_list("variant", {"all"});
     const auto known = power::variant_names();
@@ -161,7 +163,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
 
 CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
     if (spec.kind == "random")
-        return random_csr(static_cast<std::int32_t>(spec.rows), static_cast<std::int32_t>(spec.per_row), c.seed);
+        return random_csr(static_cast<std::int32_t>(spec.rows),
+                          static_cast<std::int32_t>(spec.per_row), c.seed, c.band);
     if (spec.kind == "pagerank") return pagerank_csr(static_cast<std::int32_t>(spec.rows), 0.85, c.seed);
     CsrMatrix a = mm::to_csr(mm::read(c.mtx));
     if (spec.kind == "mtx-pagerank") return pagerank_csr(a, 0.85);
@@ -371,7 +374,9 @@ Benchmark make_power_benchmark() {
              {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},
-             {"seed", "S", "random matrix seed (default 1)"}},
+             {"seed", "S", "random matrix seed (default 1)"},
+             {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
+                           "anywhere)"}},
             run_power};
 }
 

@@ -57,7 +57,8 @@ void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<
     }
 }
 
-CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed) {
+CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed,
+                     std::int32_t band) {
     if (n < 0 || per_row < 0) throw Error("random_csr: negative size");
     if (n > 0 && static_cast<std::int64_t>(n) * per_row > std::numeric_limits<std::int32_t>::max())
         throw Error("random_csr: " + std::to_string(n) + " rows x " + std::to_string(per_row) +
@@ -71,7 +72,12 @@ CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed) {
     for (std::int32_t r = 0; r < n; ++r) {
         row.clear();
         for (std::int32_t k = 0; k < per_row; ++k) {
-            const std::int32_t col = rng.below(n);
+            std::int32_t col = rng.below(n);
+            if (band > 0) {
+                const std::int64_t lo = std::max<std::int64_t>(0, std::int64_t{r} - band);
+                const std::int64_t hi = std::min<std::int64_t>(n - 1, std::int64_t{r} + band);
+                col = static_cast<std::int32_t>(lo + rng.below(static_cast<std::int32_t>(hi - lo + 1)));
+            }
             row.emplace_back(col, rng.uniform());
         }
         append_row(row, m);

@@ -32,7 +32,10 @@ void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<
 // `per_row` columns drawn uniformly from [0, n) with values uniform in [0, 1); a column drawn
 // twice in a row is one entry with the values added, so a row may hold slightly fewer than
 // `per_row` entries. The same seed gives the same matrix on every machine (splitmix64).
-CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed = 1);
+// band > 0 draws row r's columns from [r - band, r + band] instead (clipped to [0, n)): the
+// same work with local gathers of x, to tell gather cost from streaming cost.
+CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed = 1,
+                     std::int32_t band = 0);
 
 // PageRank as an eigenproblem with sparse rows only (seed 004's motivating use).
 // A random directed graph on `n` pages with power-law out-degrees (P(d) ~ d^-2.1, some pages

@@ -49,6 +49,16 @@ TEST(RandomCsr, SeededSortedAndWithinBounds) {
     }
 }
 
+TEST(RandomCsr, BandKeepsColumnsNearTheDiagonal) {
+    CsrMatrix a = random_csr(500, 6, 2, 3);
+    for (int r = 0; r < a.rows; ++r)
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
+            EXPECT_LE(std::abs(a.columns[k] - r), 3);
+            EXPECT_GE(a.columns[k], 0);
+            EXPECT_LT(a.columns[k], 500);
+        }
+}
+
 TEST(PageRank, ColumnStochasticAndEqualToGooglesFormula) {
     const int n = 300;
     const double d = 0.85;
