@@ -11,7 +11,8 @@
 // consecutive rows; its threads walk the rows' nonzeros as one contiguous range, CHUNK entries
 // at a time, so that every column and value load is coalesced and each thread has CHUNK/WG_SIZE
 // independent gathers of x in flight; the products go to shared memory, and then each thread
-// adds up its own row's products left to right (the host's order).
+// adds up its own row's products left to right (the host's order); a row that covers a whole
+// chunk is added up by the whole group as a tree.
 // FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
 // rows to partials[group], and the kernel does nothing once the method is frozen.
 layout(local_size_x = WG_SIZE) in;
@@ -40,12 +41,21 @@ uniform uint rows;
 #if STREAM
 const int kPerThread = CHUNK / WG_SIZE;
 shared double s_product[CHUNK];
+// The thread whose row covers a whole chunk, or -1, double-buffered by chunk parity so that the
+// reset of one slot and the next write of the other never race (see the barriers below).
+shared int s_whole_row[2];
 
 void main() {
 #if FUSE_MAX
     if (frozen()) return;
 #endif
     const int lid = int(gl_LocalInvocationIndex);
+    if (lid == 0) {
+        s_whole_row[0] = -1;
+        s_whole_row[1] = -1;
+    }
+    barrier();
+    int parity = 0;
     double best = 0.0;
     for (uint first = gl_WorkGroupID.x * uint(WG_SIZE); first < rows;
          first += gl_NumWorkGroups.x * uint(WG_SIZE)) {
@@ -66,10 +76,31 @@ void main() {
                 int k = chunk + lid + u * WG_SIZE;
                 s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x_at(column[u]) : 0.0;
             }
+            if (my_begin <= chunk && my_end >= chunk + CHUNK) s_whole_row[parity] = lid;
             barrier();
-            const int lo = max(my_begin, chunk), hi = min(my_end, chunk + CHUNK);
-            for (int k = lo; k < hi; ++k) sum += s_product[k - chunk];
+            // Uniform: every thread reads the same slot after the barrier. The other slot was
+            // last read before the previous chunk's closing barrier and is next written after
+            // this chunk's: resetting it here is safe.
+            const int owner = s_whole_row[parity];
+            if (lid == 0) s_whole_row[1 - parity] = -1;
+            if (owner >= 0) {
+                // One row holds the whole chunk (a long row, e.g. PageRank's teleport row):
+                // the work group adds it up as a tree instead of leaving it to one thread.
+                double part = 0.0;
+                for (int u = 0; u < kPerThread; ++u) part += s_product[lid + u * WG_SIZE];
+                s_partial[lid] = part;
+                for (int m = WG_SIZE / 2; m > 0; m >>= 1) {
+                    barrier();
+                    if (lid < m) s_partial[lid] += s_partial[lid + m];
+                }
+                barrier();
+                if (lid == owner) sum += s_partial[0];
+            } else {
+                const int lo = max(my_begin, chunk), hi = min(my_end, chunk + CHUNK);
+                for (int k = lo; k < hi; ++k) sum += s_product[k - chunk];
+            }
             barrier();
+            parity ^= 1;
         }
         if (row < rows) {
             y[row] = sum;

@@ -16,9 +16,10 @@
 //   dispatches each).
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
-// reports. In the stream layout a row is added up by one thread from shared memory, so a row
-// with millions of entries (PageRank's teleport row) is serial work for that thread (about
-// 10 cycles per entry); in the rows layout it is serial work for one cluster's gathers.
+// reports. In the stream layout the parts of a long row that cover whole chunks are added up by
+// the work group as a tree, but the chunks of one block of rows are still walked by one work
+// group in turn, so a row with millions of entries (PageRank's teleport row) is serial work for
+// that group; in the rows layout it is serial work for one cluster's gathers.
 #include <chrono>
 #include <cmath>
 #include <cstring>

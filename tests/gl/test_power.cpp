@@ -154,6 +154,28 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
           }
 }
 
+TEST(PowerGpu, PageRankAgreesWithHost) {
+    ADILAB_NEED_GL();
+    // The teleport row holds all 2000 pages: it covers whole stream chunks, which the work group
+    // adds up as a tree.
+    const CsrMatrix a = pagerank_csr(2000, 0.85, 4);
+    power::Options options;
+    options.tol = 1e-12;
+    options.max_iter = 1000;
+    auto host = reference::power_method(a, {}, options.tol, options.max_iter);
+    ASSERT_TRUE(host.result.converged);
+    for (int layout : {0, 256, 1024, -4}) {
+        set_layout(options, layout);
+        auto s = run("gpu-opt", a, options);
+        SCOPED_TRACE(layout);
+        EXPECT_TRUE(s.result.converged);
+        EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+        EXPECT_NEAR(s.result.iterations, host.result.iterations, 1);
+        for (std::size_t i = 0; i < s.vector.size(); ++i)
+            ASSERT_NEAR(s.vector[i], host.vector[i], 1e-9) << "entry " << i;
+    }
+}
+
 TEST(PowerGpu, KnownSpectra) {
     ADILAB_NEED_GL();
     power::Options options;
