@@ -39,6 +39,7 @@ struct PowerConfig {
     std::uint64_t seed = 1;
     std::int32_t band = 0;
     std::string mtx;
+    std::string vector_path;  // --vector: where the eigenvector goes
 };
 
 std::string variant_list() {
@@ -96,6 +97,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         }
     }
 
+    c.vector_path = args.get("vector");
     const bool pagerank = args.has("pagerank");
     if (args.has("mtx")) {
         if (args.has("rows") || args.has("nnz-per-row") || args.has("density"))
@@ -161,6 +163,28 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     return c;
 }
 
+void check_vector_option(const PowerConfig& c) {
+    if (!c.vector_path.empty() && (c.matrices.size() != 1 || c.variants.size() != 1))
+        throw cli::UsageError("--vector writes one eigenvector: give one matrix (one --rows and "
+                              "one --nnz-per-row, or --mtx) and one --variant");
+    if (!c.vector_path.empty()) {
+        const auto folder = std::filesystem::absolute(c.vector_path).parent_path();
+        if (!std::filesystem::is_directory(folder))
+            throw cli::UsageError("--vector: folder '" + folder.string() + "' does not exist");
+    }
+}
+
+void write_vector(const std::string& path, const std::vector<double>& x) {
+    std::string text;
+    text.reserve(x.size() * 24);
+    char line[40];
+    for (double v : x) {
+        std::snprintf(line, sizeof line, "%.17g\n", v);
+        text += line;
+    }
+    write_file_atomically(path, text);
+}
+
 CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
     if (spec.kind == "random")
         return random_csr(static_cast<std::int32_t>(spec.rows),
@@ -211,6 +235,7 @@ std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::
 
 Report run_power(const cli::Args& args, BenchContext& ctx) {
     const PowerConfig c = parse(args, ctx.device);
+    check_vector_option(c);
     Report report = make_report("power", ctx.device);
     record_config(report, args);
     report.notes.push_back(
@@ -250,6 +275,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             const double ms = gl::median(samples);
             if (name == "host") host_ms = ms;
             const std::vector<double> x = variant->eigenvector();
+            if (!c.vector_path.empty()) write_vector(c.vector_path, x);
             const power::PhaseTimes phases = variant->phase_times(c.options, 10);
             Row row;
             row.set("name", name)
@@ -380,6 +406,8 @@ Benchmark make_power_benchmark() {
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},
              {"seed", "S", "random matrix seed (default 1)"},
+             {"vector", "FILE", "write the eigenvector (one value per line; one matrix and one "
+                                "variant)"},
              {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
                            "anywhere)"}},
             run_power};

@@ -2,6 +2,7 @@
 // code and a message naming the problem; a small run writes a report with the promised fields.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -33,6 +34,8 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
         {"--mtx " + bad_mtx + " --rows 5", 2, "--mtx takes its size"},
         {"--mtx " + bad_mtx, 1, bad_mtx + ":4: row index 4 is out of range 1..3"},
         {"--rows 2000000000 --nnz-per-row 1000", 1, "2^31 - 1 nonzeros"},
+        {"--rows 100,200 --vector " + folder + "/x.txt", 2, "--vector writes one eigenvector"},
+        {"--rows 100 --variant host --vector /no/such/folder/x.txt", 2, "does not exist"},
     };
     for (const Case& c : cases) {
         auto r = run_adilab("--bench power " + c.args);
@@ -58,6 +61,19 @@ TEST(PowerCli, SmallRunWritesTheReport) {
                             "\"converged\": true", "\"name\": \"spmv\""})
         EXPECT_NE(json.find(key), std::string::npos) << key;
     EXPECT_NE(r.output.find("Speed-up over host"), std::string::npos) << r.output;
+
+    // The eigenvector on request, one line per entry: a random positive matrix has a positive
+    // Perron vector, and the max normalisation makes its largest entry exactly 1.
+    const std::string vector = folder + "/x.txt";
+    auto v = run_adilab("--bench power --rows 50 --nnz-per-row 4 --variant gpu-opt --repeats 1 "
+                        "--vector " + vector);
+    ASSERT_EQ(v.exit_code, 0) << v.output;
+    std::ifstream vf(vector);
+    std::vector<double> x;
+    for (double value; vf >> value;) x.push_back(value);
+    ASSERT_EQ(x.size(), 50u);
+    EXPECT_EQ(*std::max_element(x.begin(), x.end()), 1.0);
+    EXPECT_GT(*std::min_element(x.begin(), x.end()), 0.0);
 
     // A Matrix Market file as the matrix, and as a PageRank graph.
     const std::string mtx = folder + "/cycle.mtx";
