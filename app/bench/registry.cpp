@@ -9,6 +9,7 @@ Benchmark make_bandwidth_benchmark();
 Benchmark make_sim_benchmark();
 Benchmark make_matmul_benchmark();
 Benchmark make_lu_benchmark();
+Benchmark make_power_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
@@ -16,6 +17,7 @@ std::span<const Benchmark> benchmarks() {
         make_sim_benchmark(),
         make_matmul_benchmark(),
         make_lu_benchmark(),
+        make_power_benchmark(),
     };
     return all;
 }

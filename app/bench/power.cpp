@@ -1,0 +1,416 @@
+// `adilab --bench power`: the power method's variants (seed 004) on random sparse matrices,
+// a Matrix Market file or a PageRank matrix, with the paper's figures: speed-up over the host
+// by size (Fig. 12) and by density (Fig. 13), and the per-iteration split (Fig. 14). SpMV rows
+// measure the GPU kernel alone (the figure cuSPARSE is compared with).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "app/bench/benchmark.hpp"
+#include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/timer.hpp"
+#include "solvers/power/power.hpp"
+
+namespace adilab::bench {
+
+namespace {
+
+struct MatrixSpec {
+    std::string kind;  // "random", "pagerank", "mtx", "mtx-pagerank"
+    std::string label;
+    std::int64_t rows = 0;
+    std::int64_t per_row = 0;  // random only
+};
+
+struct PowerConfig {
+    std::vector<MatrixSpec> matrices;
+    std::vector<std::string> variants;
+    power::Options options;
+    int repeats = 5;
+    int host_repeats = 1;
+    bool spmv_sweep = false;
+    std::uint64_t seed = 1;
+    std::int32_t band = 0;
+    std::string mtx;
+    std::string vector_path;  // --vector: where the eigenvector goes
+};
+
+std::string variant_list() {
+    std::string out;
+    for (const auto& n : power::variant_names()) out += (out.empty() ? "" : ",") + n;
+    return out;
+}
+
+PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
+    PowerConfig c;
+    c.options.tol = args.get_double("tol", 1e-10, 0.0, 1e300);
+    c.options.max_iter = static_cast<int>(args.get_int("max-iter", 1000, 1, 100000000));
+    c.options.check_every = static_cast<int>(args.get_int("check-every", 16, 1, 1000000));
+    c.options.no_subgroups = args.has("no-subgroups");
+    const std::string layout = args.get("layout", "auto");
+    if (layout == "auto")
+        c.options.layout = power::Options::Layout::automatic;
+    else if (layout == "stream")
+        c.options.layout = power::Options::Layout::stream;
+    else if (layout == "rows")
+        c.options.layout = power::Options::Layout::rows;
+    else
+        throw cli::UsageError("--layout must be auto, stream or rows, not '" + layout + "'");
+    if (args.has("threads-per-row")) {
+        const long long t = args.get_int("threads-per-row", 32, 1, 32);
+        if ((t & (t - 1)) != 0)
+            throw cli::UsageError("--threads-per-row must be a power of two from 1 to 32, not " +
+                                  std::to_string(t));
+        c.options.threads_per_row = static_cast<int>(t);
+    }
+    c.options.x_texture = args.has("x-texture");
+    c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
+    c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
+    if (c.options.stream_chunk % 256 != 0)
+        throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
+                              std::to_string(c.options.stream_chunk));
+    c.repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
+    c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
+    c.spmv_sweep = args.has("spmv-sweep");
+    c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
+    c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
+
+    const auto names = args.get_list("variant", {"all"});
+    const auto known = power::variant_names();
+    for (const auto& name : names) {
+        if (name == "all") {
+            for (const auto& k : known)
+                if (std::find(c.variants.begin(), c.variants.end(), k) == c.variants.end())
+                    c.variants.push_back(k);
+        } else if (std::find(known.begin(), known.end(), name) == known.end()) {
+            throw cli::UsageError("--variant: unknown variant '" + name + "' (known: all," +
+                                  variant_list() + ")");
+        } else if (std::find(c.variants.begin(), c.variants.end(), name) == c.variants.end()) {
+            c.variants.push_back(name);
+        }
+    }
+
+    c.vector_path = args.get("vector");
+    const bool pagerank = args.has("pagerank");
+    if (args.has("mtx")) {
+        if (args.has("rows") || args.has("nnz-per-row") || args.has("density"))
+            throw cli::UsageError("--mtx takes its size from the file: leave out --rows, "
+                                  "--nnz-per-row and --density");
+        c.mtx = args.get("mtx");
+        if (!std::filesystem::is_regular_file(c.mtx))
+            throw cli::UsageError("--mtx: no such file '" + c.mtx + "'");
+        const std::string label = std::filesystem::path(c.mtx).filename().string();
+        c.matrices.push_back({pagerank ? "mtx-pagerank" : "mtx", label, 0, 0});
+        return c;
+    }
+    const auto rows = args.get_int_list("rows", {100000, 200000, 500000, 1000000, 2000000}, 1,
+                                        std::numeric_limits<std::int32_t>::max() - 1);
+    if (pagerank) {
+        if (args.has("nnz-per-row") || args.has("density"))
+            throw cli::UsageError("--pagerank makes its own power-law graph: leave out "
+                                  "--nnz-per-row and --density");
+        for (long long n : rows) c.matrices.push_back({"pagerank", "pagerank", n, 0});
+    } else {
+        if (args.has("nnz-per-row") && args.has("density"))
+            throw cli::UsageError("give --nnz-per-row or --density, not both");
+        std::vector<double> densities;
+        for (const auto& d : args.get_list("density", {}))
+            densities.push_back(cli::parse_double("density", d));
+        const auto per_rows = args.get_int_list("nnz-per-row", {10}, 1, 100000);
+        for (long long n : rows) {
+            if (!densities.empty()) {
+                for (double d : densities) {
+                    if (!(d > 0.0 && d <= 1.0))
+                        throw cli::UsageError("--density must lie in (0, 1], not " + std::to_string(d));
+                    const auto p = std::max<long long>(1, std::llround(d * static_cast<double>(n)));
+                    c.matrices.push_back({"random", "random", n, p});
+                }
+            } else {
+                for (long long p : per_rows) {
+                    if (p > n)
+                        throw cli::UsageError("--nnz-per-row " + std::to_string(p) +
+                                              " exceeds --rows " + std::to_string(n));
+                    c.matrices.push_back({"random", "random", n, p});
+                }
+            }
+        }
+    }
+    // Sizes the GPU cannot hold are refused before anything is generated.
+    for (const auto& m : c.matrices) {
+        const std::int64_t nnz = m.kind == "pagerank" ? m.rows * 8 : m.rows * m.per_row;
+        if (nnz > std::numeric_limits<std::int32_t>::max())
+            throw Error("--rows " + std::to_string(m.rows) + " x " + std::to_string(m.per_row) +
+                        " nonzeros per row exceeds 2^31 - 1 nonzeros (32-bit CSR indices)");
+        const std::int64_t value_bytes = nnz * 8;
+        if (value_bytes > device.max_storage_block_bytes)
+            throw Error("--rows " + std::to_string(m.rows) + " with " + std::to_string(nnz) +
+                        " nonzeros needs a " + std::to_string(value_bytes >> 20) +
+                        " MiB value buffer; this GPU's largest storage block is " +
+                        std::to_string(device.max_storage_block_bytes >> 20) + " MiB");
+        const std::int64_t total_mib = (nnz * 12 + m.rows * 20) >> 20;
+        if (device.available_memory_mib > 0 && total_mib > device.available_memory_mib)
+            throw Error("--rows " + std::to_string(m.rows) + " needs about " +
+                        std::to_string(total_mib) + " MiB of GPU memory; " +
+                        std::to_string(device.available_memory_mib) + " MiB are free");
+    }
+    return c;
+}
+
+void check_vector_option(const PowerConfig& c) {
+    if (!c.vector_path.empty() && (c.matrices.size() != 1 || c.variants.size() != 1))
+        throw cli::UsageError("--vector writes one eigenvector: give one matrix (one --rows and "
+                              "one --nnz-per-row, or --mtx) and one --variant");
+    if (!c.vector_path.empty()) {
+        const auto folder = std::filesystem::absolute(c.vector_path).parent_path();
+        if (!std::filesystem::is_directory(folder))
+            throw cli::UsageError("--vector: folder '" + folder.string() + "' does not exist");
+    }
+}
+
+void write_vector(const std::string& path, const std::vector<double>& x) {
+    std::string text;
+    text.reserve(x.size() * 24);
+    char line[40];
+    for (double v : x) {
+        std::snprintf(line, sizeof line, "%.17g\n", v);
+        text += line;
+    }
+    write_file_atomically(path, text);
+}
+
+CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
+    if (spec.kind == "random")
+        return random_csr(static_cast<std::int32_t>(spec.rows),
+                          static_cast<std::int32_t>(spec.per_row), c.seed, c.band);
+    if (spec.kind == "pagerank") return pagerank_csr(static_cast<std::int32_t>(spec.rows), 0.85, c.seed);
+    CsrMatrix a = mm::to_csr(mm::read(c.mtx));
+    if (spec.kind == "mtx-pagerank") return pagerank_csr(a, 0.85);
+    return a;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+// Compulsory bytes of one CSR SpMV: values and columns (12 B per nonzero), row offsets, x and y
+// once each: the convention of the cuSPARSE peer figure.
+double compulsory_bytes(const CsrMatrix& a) {
+    return static_cast<double>(a.nnz()) * 12.0 + (a.rows + 1.0) * 4.0 + 2.0 * a.rows * 8.0;
+}
+
+std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::string>& variants) {
+    // One line per matrix (rows, nnz/row), one column per variant: read down a column for
+    // Fig. 12 (by size), across the nnz/row values of one size for Fig. 13 (by density).
+    std::vector<Row> table;
+    std::map<std::pair<std::string, std::pair<std::int64_t, double>>, std::size_t> where;
+    for (const Row& r : rows) {
+        if (r.text("kind") != "solve") continue;
+        const auto key = std::make_pair(r.text("matrix"),
+                                        std::make_pair(static_cast<std::int64_t>(r.number("rows")),
+                                                       r.number("nnz_per_row")));
+        auto [it, inserted] = where.try_emplace(key, table.size());
+        if (inserted) {
+            Row t;
+            t.set("matrix", r.text("matrix"))
+                .set("rows", static_cast<long long>(r.number("rows")))
+                .set("nnz_per_row", r.number("nnz_per_row"));
+            table.push_back(t);
+        }
+        const double s = r.number("speedup_vs_host");
+        if (!std::isnan(s)) table[it->second].set(r.text("name"), s);
+    }
+    std::vector<Column> columns = {{"matrix"}, {"rows"}, {"nnz_per_row", "nnz/row", 1}};
+    for (const auto& v : variants)
+        if (v != "host") columns.push_back({v, v, 1});
+    return format_table(table, columns);
+}
+
+Report run_power(const cli::Args& args, BenchContext& ctx) {
+    const PowerConfig c = parse(args, ctx.device);
+    check_vector_option(c);
+    Report report = make_report("power", ctx.device);
+    record_config(report, args);
+    report.notes.push_back(
+        "median_ms: wall-clock median of whole solves (host timed host-repeats times, GPU "
+        "variants after one warm-up solve); ms_per_iteration = median_ms / iterations; "
+        "spmv/max/newx_stop: medians of 10 non-converging iterations (GPU timer queries for "
+        "gpu-opt, wall clock after glFinish for the variants with host round trips); "
+        "speedup_vs_host = host median_ms / variant median_ms on the same matrix.");
+    const std::size_t steps = c.matrices.size() * (c.variants.size() + 1);
+    std::size_t step = 0;
+    for (const MatrixSpec& spec : c.matrices) {
+        ctx.check_cancelled();
+        ctx.progress(static_cast<double>(step) / steps, "building " + spec.label + " " +
+                                                            std::to_string(spec.rows) + " rows");
+        const CsrMatrix a = build(spec, c);
+        const double per_row = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+        double host_ms = std::nan("");
+        bool spmv_done = false;
+        for (const std::string& name : c.variants) {
+            ctx.check_cancelled();
+            ++step;
+            ctx.progress(static_cast<double>(step) / steps,
+                         name + " on " + spec.label + " " + std::to_string(a.rows) + " rows");
+            auto variant = power::make_variant(name);
+            variant->prepare(a, c.options);
+            const int repeats = variant->on_gpu() ? c.repeats : c.host_repeats;
+            if (variant->on_gpu()) variant->solve({}, c.options);  // warm-up: compiles, caches
+            std::vector<double> samples;
+            power::Result result;
+            for (int r = 0; r < repeats; ++r) {
+                ctx.check_cancelled();
+                if (variant->on_gpu()) gl::finish();
+                auto t0 = std::chrono::steady_clock::now();
+                result = variant->solve({}, c.options);
+                samples.push_back(ms_since(t0));
+            }
+            const double ms = gl::median(samples);
+            if (name == "host") host_ms = ms;
+            const std::vector<double> x = variant->eigenvector();
+            if (!c.vector_path.empty()) write_vector(c.vector_path, x);
+            const power::PhaseTimes phases = variant->phase_times(c.options, 10);
+            Row row;
+            row.set("name", name)
+                .set("kind", "solve")
+                .set("matrix", spec.label)
+                .set("rows", static_cast<long long>(a.rows))
+                .set("nnz", static_cast<long long>(a.nnz()))
+                .set("nnz_per_row", per_row)
+                .set("spmv", variant->spmv_layout())
+                .set("iterations", result.iterations)
+                .set("converged", result.converged)
+                .set("breakdown", result.breakdown)
+                .set("lambda", result.lambda)
+                .set("residual", power::residual(a, result.lambda, x))
+                .set("ms_per_iteration", ms / std::max(1, result.iterations))
+                .set("median_ms", ms)
+                .set("speedup_vs_host", std::isnan(host_ms) ? Value() : Value(host_ms / ms))
+                .set("spmv_ms", phases.spmv_ms)
+                .set("max_ms", phases.max_ms)
+                .set("newx_stop_ms", phases.newx_stop_ms);
+            report.rows.push_back(row);
+            if (!result.converged)
+                report.notes.push_back(name + " on " + spec.label + " " + std::to_string(a.rows) +
+                                       " rows did not converge in " +
+                                       std::to_string(result.iterations) + " iterations" +
+                                       (result.breakdown ? " (breakdown: A x = 0)" : ""));
+            // The SpMV kernel alone, once per matrix, on the first GPU variant's buffers other
+            // than gpu-naive's (whose x is uploaded every iteration, which the driver may answer
+            // by moving it: measured 3x slower SpMVs on the H200) unless it is the only one.
+            const bool others = std::any_of(c.variants.begin(), c.variants.end(), [](const auto& v) {
+                return v != "host" && v != "gpu-naive";
+            });
+            if (variant->on_gpu() && !spmv_done && (name != "gpu-naive" || !others)) {
+                spmv_done = true;
+                using Layout = power::Options::Layout;
+                std::vector<std::pair<std::string, power::Options>> layouts = {
+                    {"spmv", c.options}};
+                if (c.spmv_sweep) {
+                    layouts.clear();
+                    for (int chunk : {256, 512, 1024, 2048, 4096}) {
+                        if ((chunk + 256) * 8 > ctx.device.max_shared_memory_bytes) continue;
+                        power::Options o = c.options;
+                        o.layout = Layout::stream;
+                        o.stream_chunk = chunk;
+                        layouts.push_back({"spmv-stream" + std::to_string(chunk), o});
+                    }
+                    for (int tpr : {1, 2, 4, 8, 32}) {
+                        power::Options o = c.options;
+                        o.layout = Layout::rows;
+                        o.threads_per_row = tpr;
+                        layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
+                    }
+                    // The same with x through the texture path (the other one when given).
+                    const std::size_t count = layouts.size();
+                    for (std::size_t i = 0; i < count; ++i) {
+                        auto [label, o] = layouts[i];
+                        o.x_texture = !o.x_texture;
+                        layouts.push_back({label + (o.x_texture ? "-xtex" : "-xssbo"), o});
+                    }
+                }
+                for (const auto& [label, o] : layouts) {
+                    ctx.check_cancelled();
+                    const double spmv_ms = power::time_spmv(*variant, o, std::max(5, c.repeats));
+                    Row s;
+                    s.set("name", label)
+                        .set("kind", "spmv")
+                        .set("matrix", spec.label)
+                        .set("rows", static_cast<long long>(a.rows))
+                        .set("nnz", static_cast<long long>(a.nnz()))
+                        .set("nnz_per_row", per_row)
+                        .set("median_ms", spmv_ms)
+                        .set("gb_per_s", compulsory_bytes(a) / (spmv_ms * 1e6));
+                    report.rows.push_back(s);
+                }
+            }
+        }
+        // Speed-ups need the host time, which may come after a GPU variant in --variant order.
+        for (Row& r : report.rows)
+            if (r.text("kind") == "solve" && r.text("matrix") == spec.label &&
+                r.number("rows") == a.rows && r.number("nnz_per_row") == per_row &&
+                !std::isnan(host_ms))
+                r.set("speedup_vs_host", host_ms / r.number("median_ms"));
+    }
+    ctx.progress(1.0, "done");
+    std::vector<Row> solves, spmvs;
+    for (const Row& r : report.rows) (r.text("kind") == "solve" ? solves : spmvs).push_back(r);
+    ctx.out << format_table(solves, {{"name"}, {"matrix"}, {"rows"}, {"nnz"}, {"spmv"},
+                                     {"iterations", "iters"}, {"converged"}, {"lambda", "", 10},
+                                     {"residual", "", 2}, {"ms_per_iteration", "ms/it", 4},
+                                     {"median_ms", "", 3}, {"speedup_vs_host", "speed-up", 2},
+                                     {"spmv_ms", "", 4}, {"max_ms", "", 4},
+                                     {"newx_stop_ms", "newx+stop ms", 4}});
+    if (!spmvs.empty()) {
+        ctx.out << "\nSpMV alone (float64, ms per product; GB/s of compulsory traffic):\n";
+        ctx.out << format_table(spmvs, {{"name"}, {"matrix"}, {"rows"}, {"nnz"},
+                                        {"median_ms", "ms", 4}, {"gb_per_s", "GB/s", 1}});
+    }
+    if (std::find(c.variants.begin(), c.variants.end(), "host") != c.variants.end()) {
+        ctx.out << "\nSpeed-up over host (Fig. 12: down a column, by size; Fig. 13: across "
+                   "nnz/row, by density):\n";
+        ctx.out << speedup_tables(report.rows, c.variants);
+    }
+    return report;
+}
+
+}  // namespace
+
+Benchmark make_power_benchmark() {
+    return {"power",
+            "power method (seed 004): host, gpu-naive, gpu-full, gpu-opt, gpu-opt-async; fp64 CSR",
+            {{"rows", "LIST", "matrix sizes (default 100000,200000,500000,1000000,2000000)"},
+             {"nnz-per-row", "LIST", "nonzeros per row of the random matrices (default 10)"},
+             {"density", "LIST", "instead of --nnz-per-row: fractions of a full row, e.g. 1e-5"},
+             {"variant", "LIST", "all or names: " + variant_list() + " (default all)"},
+             {"mtx", "FILE", "a Matrix Market file instead of random matrices"},
+             {"pagerank", "", "the PageRank matrix (damping 0.85) of a random power-law graph "
+                              "with --rows pages, or of the --mtx graph"},
+             {"tol", "T", "stop when max |x_new - x| < T (default 1e-10; 0 never stops)"},
+             {"max-iter", "K", "at most K iterations (default 1000)"},
+             {"check-every", "K", "gpu-opt-async reads the flag every K iterations (default 16)"},
+             {"layout", "L", "GPU SpMV layout: auto (default), stream (CSR-stream) or rows"},
+             {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default from nnz/row)"},
+             {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
+             {"x-texture", "", "SpMV gathers x through a buffer texture"},
+             {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
+             {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
+             {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
+             {"repeats", "N", "timed solves per GPU variant (default 5)"},
+             {"host-repeats", "N", "timed solves for host (default 1)"},
+             {"seed", "S", "random matrix seed (default 1)"},
+             {"vector", "FILE", "write the eigenvector (one value per line; one matrix and one "
+                                "variant)"},
+             {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
+                           "anywhere)"}},
+            run_power};
+}
+
+}  // namespace adilab::bench

@@ -1,0 +1,147 @@
+#if USE_SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+// y = A x for a CSR matrix in float64 (seed 004's SpMV). TPR threads per row: TPR = 1 is the
+// paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup walk a row, so
+// that the column and value loads of neighbouring lanes coalesce and long rows are split.
+// Work groups stride over the rows (at most a few thousand groups), so that the fused first
+// reduction stage leaves few partial results for Step2.
+// STREAM = 1 (CSR-stream, after Greathouse & Daga's CSR-Adaptive): a work group takes WG_SIZE
+// consecutive rows; its threads walk the rows' nonzeros as one contiguous range, CHUNK entries
+// at a time, so that every column and value load is coalesced and each thread has CHUNK/WG_SIZE
+// independent gathers of x in flight; the products go to shared memory, and then each thread
+// adds up its own row's products left to right (the host's order); a row that covers a whole
+// chunk is added up by the whole group as a tree.
+// FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
+// rows to partials[group], and the kernel does nothing once the method is frozen.
+layout(local_size_x = WG_SIZE) in;
+
+layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
+layout(std430, binding = 1) restrict readonly buffer Columns { int columns[]; };
+layout(std430, binding = 2) restrict readonly buffer Values { double values[]; };
+#if X_TEXTURE
+// x through the texture path: texel i = x[i] as two 32-bit words (a GL_RG32UI buffer texture).
+uniform usamplerBuffer x_texture;
+double x_at(int i) { return packDouble2x32(texelFetch(x_texture, i).xy); }
+#else
+layout(std430, binding = 3) restrict readonly buffer X { double x[]; };
+double x_at(int i) { return x[i]; }
+#endif
+layout(std430, binding = 4) writeonly buffer Y { double y[]; };
+#if FUSE_MAX
+layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
+#include "power/control.glsl"
+#endif
+
+uniform uint rows;
+
+#include "power/reduce.glsl"
+
+#if STREAM
+const int kPerThread = CHUNK / WG_SIZE;
+shared double s_product[CHUNK];
+// The thread whose row covers a whole chunk, or -1, double-buffered by chunk parity so that the
+// reset of one slot and the next write of the other never race (see the barriers below).
+shared int s_whole_row[2];
+
+void main() {
+#if FUSE_MAX
+    if (frozen()) return;
+#endif
+    const int lid = int(gl_LocalInvocationIndex);
+    if (lid == 0) {
+        s_whole_row[0] = -1;
+        s_whole_row[1] = -1;
+    }
+    barrier();
+    int parity = 0;
+    double best = 0.0;
+    for (uint first = gl_WorkGroupID.x * uint(WG_SIZE); first < rows;
+         first += gl_NumWorkGroups.x * uint(WG_SIZE)) {
+        const uint last = min(first + uint(WG_SIZE), rows);
+        const int base = row_offsets[first], end = row_offsets[last];
+        const uint row = first + uint(lid);
+        const int my_begin = row < rows ? row_offsets[row] : end;
+        const int my_end = row < rows ? row_offsets[row + 1u] : end;
+        double sum = 0.0;
+        for (int chunk = base; chunk < end; chunk += CHUNK) {
+            // Unrolled: the column loads, then the x gathers, all independent.
+            int column[kPerThread];
+            for (int u = 0; u < kPerThread; ++u) {
+                int k = chunk + lid + u * WG_SIZE;
+                column[u] = k < end ? columns[k] : -1;
+            }
+            for (int u = 0; u < kPerThread; ++u) {
+                int k = chunk + lid + u * WG_SIZE;
+                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x_at(column[u]) : 0.0;
+            }
+            if (my_begin <= chunk && my_end >= chunk + CHUNK) s_whole_row[parity] = lid;
+            barrier();
+            // Uniform: every thread reads the same slot after the barrier. The other slot was
+            // last read before the previous chunk's closing barrier and is next written after
+            // this chunk's: resetting it here is safe.
+            const int owner = s_whole_row[parity];
+            if (lid == 0) s_whole_row[1 - parity] = -1;
+            if (owner >= 0) {
+                // One row holds the whole chunk (a long row, e.g. PageRank's teleport row):
+                // the work group adds it up as a tree instead of leaving it to one thread.
+                double part = 0.0;
+                for (int u = 0; u < kPerThread; ++u) part += s_product[lid + u * WG_SIZE];
+                s_partial[lid] = part;
+                for (int m = WG_SIZE / 2; m > 0; m >>= 1) {
+                    barrier();
+                    if (lid < m) s_partial[lid] += s_partial[lid + m];
+                }
+                barrier();
+                if (lid == owner) sum += s_partial[0];
+            } else {
+                const int lo = max(my_begin, chunk), hi = min(my_end, chunk + CHUNK);
+                for (int k = lo; k < hi; ++k) sum += s_product[k - chunk];
+            }
+            barrier();
+            parity ^= 1;
+        }
+        if (row < rows) {
+            y[row] = sum;
+            best = maxmag(best, sum);
+        }
+    }
+#if FUSE_MAX
+    best = group_maxmag(best);
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+#endif
+}
+
+#else
+
+void main() {
+#if FUSE_MAX
+    if (frozen()) return;
+#endif
+    const uint rows_per_group = uint(WG_SIZE) / uint(TPR);
+    const uint lane = cluster_lane();
+    const uint cluster = cluster_index();
+    double best = 0.0;
+    for (uint first = gl_WorkGroupID.x * rows_per_group; first < rows;
+         first += gl_NumWorkGroups.x * rows_per_group) {
+        uint row = first + cluster;
+        double sum = 0.0;
+        if (row < rows) {
+            int end = row_offsets[row + 1u];
+            for (int k = row_offsets[row] + int(lane); k < end; k += TPR)
+                sum += values[k] * x_at(columns[k]);
+        }
+        sum = cluster_sum(sum);
+        if (row < rows && lane == 0u) {
+            y[row] = sum;
+            best = maxmag(best, sum);
+        }
+    }
+#if FUSE_MAX
+    best = group_maxmag(best);
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+#endif
+}
+
+#endif

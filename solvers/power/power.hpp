@@ -1,0 +1,122 @@
+#pragma once
+// The power method for the dominant eigenpair of a square sparse matrix (seed 004):
+//   y = A x_k;  lambda_k = the element of y of largest magnitude (sign kept);
+//   x_{k+1} = y / lambda_k;  converged when max_i |x_{k+1,i} - x_{k,i}| < tol.
+// Keeping lambda's sign lets a negative dominant eigenvalue converge too (normalising by
+// max |y_i| would flip x every iteration). Ties in magnitude pick the positive element, so
+// every variant and every reduction order picks the same element.
+//
+// Variants (a registry of names, listed by variant_names()):
+//   host            everything on the CPU (float64), the reference;
+//   gpu-naive       SpMV on the GPU, lambda, scaling and the stop test on the host (paper's
+//                   G-NAIVE): x goes up and y comes down every iteration;
+//   gpu-full        SpMV, max-reduction and the update + error reduction as separate GPU kernels,
+//                   the host reads lambda and the error each iteration (G-FULL);
+//   gpu-opt         three kernels (G-OPT): Step1 SpMV fused with the first reduction stage,
+//                   Step2 the rest of the reduction, Step3 scale and set a not-converged flag
+//                   (no norm); the host reads the flag every iteration;
+//   gpu-opt-async   gpu-opt, reading the flag only every Options::check_every iterations. The
+//                   GPU records the iteration where the flag first stayed clear and freezes x and
+//                   lambda there, so the result is the same as gpu-opt's, iteration included.
+// GPU SpMV layouts (Options::layout):
+//   stream  CSR-stream: a work group walks the nonzeros of 256 consecutive rows as one
+//           contiguous range (coalesced loads, many independent gathers of x in flight), then
+//           each thread adds up its row from shared memory;
+//   rows    a cluster of threads_per_row (1..32) threads of one subgroup per row, summed with
+//           subgroup shuffles (shared memory where subgroups are missing); 1 is the paper's
+//           one-thread-per-row kernel;
+//   automatic: rows with threads_per_row from choose_threads_per_row, unless a row is far
+//           longer than the mean (a power-law graph, PageRank's teleport row): then stream,
+//           whose coalesced walk does not leave one cluster gathering a whole long row.
+// Measured on an H200 (2M rows, float64): rows-tpr1 0.42 ms, stream 0.43 ms at 10 per row;
+// rows-tpr2 1.93 ms, stream 2.11 ms at 50 per row.
+//
+// Breakdown: when A x_k = 0 (lambda = 0: a zero start, a nilpotent or zero matrix), the method
+// stops with lambda = 0, x = x_k, converged = false and breakdown = true. A zero start vector is
+// refused up front (adilab::Error).
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solvers/common/csr.hpp"
+
+namespace adilab::power {
+
+struct Options {
+    double tol = 1e-10;
+    int max_iter = 1000;
+    int check_every = 16;     // gpu-opt-async: iterations between two reads of the flag
+    enum class Layout { automatic, stream, rows };
+    Layout layout = Layout::automatic;
+    int threads_per_row = 0;  // rows layout: 1..32 (0: choose_threads_per_row)
+    int stream_chunk = 1024;  // stream layout: nonzeros per pass (a multiple of 256, <= 4096)
+    int max_groups = 8192;    // SpMV work groups at most (they stride over the rows)
+    bool x_texture = false;   // SpMV gathers x through a buffer texture (the texture path)
+    bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
+};
+
+struct Result {
+    double lambda = 0.0;
+    int iterations = 0;       // y = A x products done until the stop
+    bool converged = false;
+    bool breakdown = false;   // A x = 0 met
+    double error = 0.0;       // max |x_{k+1} - x_k| of the last iteration (NaN where the
+                              // variant never computes it: gpu-opt has no norm)
+};
+
+// Milliseconds of one iteration's parts (the paper's Fig. 14): SpMV (with the first reduction
+// stage where fused), the max-reduction, and the new x + stop test, host round trips included.
+struct PhaseTimes {
+    double spmv_ms = 0.0, max_ms = 0.0, newx_stop_ms = 0.0;
+};
+
+class Variant {
+public:
+    virtual ~Variant() = default;
+    virtual std::string name() const = 0;
+    virtual bool on_gpu() const = 0;
+    // Takes the matrix (uploads it, allocates scratch). `a` must outlive the variant's use.
+    // Throws adilab::Error for a non-square matrix or one too large for the device.
+    virtual void prepare(const CsrMatrix& a, const Options& options) = 0;
+    // Runs the method from `start` (empty: all ones). The eigenvector stays where the variant
+    // keeps it until eigenvector() is asked for (the timed part excludes that download).
+    virtual Result solve(std::span<const double> start, const Options& options) = 0;
+    virtual std::vector<double> eigenvector() = 0;
+    // Times `iterations` non-converging iterations part by part; medians.
+    virtual PhaseTimes phase_times(const Options& options, int iterations) = 0;
+    // The SpMV layout the variant uses: "stream", "rows-tpr<N>" ("" for host).
+    virtual std::string spmv_layout() const { return ""; }
+};
+
+std::vector<std::string> variant_names();
+// Throws adilab::Error listing the names when `name` is unknown.
+std::unique_ptr<Variant> make_variant(std::string_view name);
+
+// The element of largest magnitude, ties to the positive one (0 for an empty span).
+double max_magnitude(std::span<const double> y);
+// ||A x - lambda x||_inf.
+double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x);
+// The layout `automatic` resolves to for `a`: stream when the longest row exceeds 64 times the
+// mean plus 64, else rows.
+Options::Layout choose_layout(const CsrMatrix& a);
+// Threads per row for the rows layout: the power of two at most mean / 16, from 1 to 32.
+int choose_threads_per_row(const CsrMatrix& a);
+// Times the GPU SpMV kernel alone (ms per product, median) in `layout` (threads_per_row and
+// stream_chunk from `options`), on a prepared GPU variant's matrix; throws adilab::Error for
+// the host variant.
+double time_spmv(Variant& variant, const Options& options, int repeats);
+// Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
+void check_problem(const CsrMatrix& a, std::span<const double> start);
+
+// Convenience: prepare, solve, download the eigenvector and compute the residual.
+struct Solution {
+    Result result;
+    std::vector<double> vector;
+    double residual = 0.0;
+};
+Solution solve(Variant& variant, const CsrMatrix& a, const Options& options,
+               std::span<const double> start = {});
+
+}  // namespace adilab::power

@@ -1,0 +1,520 @@
+// The GPU variants of the power method (seed 004), float64 (GLSL double) throughout.
+//
+// gpu-naive (G-NAIVE): only y = A x runs on the GPU; x goes up and y comes down every
+//   iteration, lambda, the scaling and the stop test run on the host. Bound by PCIe traffic.
+// gpu-full (G-FULL): SpMV, a two-stage max-magnitude reduction, the update
+//   (x = y / lambda, |x_new - x_old|) and a two-stage error reduction are separate kernels;
+//   the host reads lambda and the error every iteration (two round trips).
+// gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
+//   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
+//   a not-converged flag without any norm (step3.comp). The host reads the 24-byte control
+//   block after every iteration.
+// gpu-opt-async: the same kernels; the host reads the control block every check_every
+//   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
+//   kernel returns at once from then on, so lambda, x and the iteration count are exactly
+//   gpu-opt's; the price is up to check_every - 1 queued no-op iterations (three empty
+//   dispatches each).
+// Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
+// GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
+// reports. In the stream layout the parts of a long row that cover whole chunks are added up by
+// the work group as a tree, but the chunks of one block of rows are still walked by one work
+// group in turn, so a row with millions of entries (PageRank's teleport row) is serial work for
+// that group; in the rows layout it is serial work for one cluster's gathers.
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "solvers/gl/buffer_texture.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/gl/timer.hpp"
+#include "solvers/power/power.hpp"
+
+namespace adilab::power {
+
+namespace {
+
+constexpr unsigned kWorkGroup = 256;
+// Work groups stride over the rows: enough groups to fill an H100/H200 twice over, few enough
+// that Step2's single work group reads only a handful of partial results per thread.
+constexpr unsigned kMaxGroups = 2048;      // element-wise kernels
+constexpr unsigned kMaxSpmvGroups = 16384;  // the most Options::max_groups may ask for
+// (8192 groups measured 3-5% faster than 2048 for 2M rows on an H200; Step2 then reads 8 partial
+// results per thread.)
+constexpr unsigned kReduceGroups = 1024;
+constexpr unsigned kStep2WorkGroup = 1024;  // Step2 reads up to max_groups partials
+
+// Host mirror of shaders/power/control.glsl (std430).
+struct ControlBlock {
+    double lambda = 0.0;
+    std::uint32_t iteration = 0;
+    std::uint32_t not_converged = 1;
+    std::uint32_t converged_at = 0;
+    std::uint32_t breakdown_at = 0;
+};
+static_assert(sizeof(ControlBlock) == 24);
+
+unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
+    const std::size_t groups = (items + per_group - 1) / per_group;
+    return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(groups, cap)));
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+
+class GpuVariant : public Variant {
+public:
+    bool on_gpu() const override { return true; }
+    std::string spmv_layout() const override { return spmv_config_.label(); }
+
+    void prepare(const CsrMatrix& a, const Options& options) override {
+        check_problem(a, {});
+        const auto& info = gl::Context::current().info();
+        if (!info.fp64)
+            throw Error("the power method runs in float64 and this GPU has no GLSL double "
+                        "(ARB_gpu_shader_fp64)");
+        const std::size_t n = static_cast<std::size_t>(a.rows);
+        const std::size_t nnz = static_cast<std::size_t>(a.nnz());
+        const std::size_t largest = std::max({nnz * sizeof(double), (n + 1) * sizeof(int)});
+        if (static_cast<std::int64_t>(largest) > info.max_storage_block_bytes)
+            throw Error("the matrix (" + std::to_string(n) + " rows, " + std::to_string(nnz) +
+                        " nonzeros) needs a " + mib(largest) + " storage buffer; this GPU allows " +
+                        mib(static_cast<std::size_t>(info.max_storage_block_bytes)) +
+                        " (GL_MAX_SHADER_STORAGE_BLOCK_SIZE)");
+        const std::size_t total = nnz * 12 + (n + 1) * 4 + 2 * n * 8;
+        if (info.available_memory_mib > 0 &&
+            static_cast<std::int64_t>(total >> 20) > info.available_memory_mib)
+            throw Error("the matrix and vectors need " + mib(total) + " of GPU memory; " +
+                        std::to_string(info.available_memory_mib) + " MiB are free");
+        a_ = &a;
+        rows_ = static_cast<unsigned>(n);
+        spmv_config_ = resolve(a, options, info);
+        offsets_ = gl::Buffer::from(a.row_offsets);
+        columns_ = nnz ? gl::Buffer::from(a.columns) : gl::Buffer(4);
+        values_ = nnz ? gl::Buffer::from(a.values) : gl::Buffer(8);
+        x_ = gl::Buffer(n * sizeof(double));
+        // The default start (all ones) is kept on the GPU and copied into x for every solve:
+        // re-uploading x from the host each solve measured slower later SpMVs on the H200 (the
+        // driver appears to move often-uploaded buffers), and costs a PCIe transfer besides.
+        ones_ = gl::Buffer::from(std::vector<double>(n, 1.0));
+        x_texture_ = gl::BufferTexture(x_, gl::BufferTextureFormat::rg32ui);
+        y_ = gl::Buffer(n * sizeof(double));
+        partials_ = gl::Buffer(kMaxSpmvGroups * sizeof(double));
+        control_ = gl::Buffer(sizeof(ControlBlock));
+        // NaN-filled until written, so an element a kernel forgets shows in every result.
+        y_.poison();
+        partials_.poison();
+        spmv_groups_ = spmv_groups(spmv_config_);
+        vector_groups_ = groups_for(n, kWorkGroup, kMaxGroups);
+        spmv_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, false));
+        prepared(options);
+    }
+
+    std::vector<double> eigenvector() override { return x_.read<double>(rows_); }
+
+    // Times the SpMV kernel alone (no fusion) in the layout `options` asks for: a --bench row.
+    double time_spmv(const Options& options, int repeats) {
+        const SpmvConfig config = resolve(*a_, options, gl::Context::current().info());
+        const gl::Program& program =
+            gl::compute_program("power/spmv.comp", spmv_defines(config, false));
+        const unsigned groups = spmv_groups(config);
+        reset_x();
+        // Many products under one timer query: the per-dispatch launch cost is part of the
+        // figure, as it is in an iteration, but the query's own cost is not.
+        constexpr int batch = 20;
+        auto samples = gl::time_runs(
+            [&] {
+                for (int i = 0; i < batch; ++i) dispatch_spmv(program, groups);
+            },
+            {.warmup = 2, .repeats = repeats});
+        return gl::median(samples) / batch;
+    }
+
+protected:
+    struct SpmvConfig {
+        bool stream = true;
+        int tpr = 1;       // rows layout
+        int chunk = 1024;  // stream layout
+        unsigned max_groups = kMaxGroups;
+        bool x_texture = false;
+        bool subgroups = false;
+        std::string label() const {
+            return (stream ? "stream" + std::to_string(chunk) : "rows-tpr" + std::to_string(tpr)) +
+                   (x_texture ? "-xtex" : "");
+        }
+    };
+
+    static SpmvConfig resolve(const CsrMatrix& a, const Options& options,
+                              const gl::DeviceInfo& info) {
+        SpmvConfig c;
+        Options::Layout layout =
+            options.layout == Options::Layout::automatic ? choose_layout(a) : options.layout;
+        c.stream = layout == Options::Layout::stream;
+        c.tpr = c.stream ? 1
+                         : (options.threads_per_row > 0 ? options.threads_per_row
+                                                        : choose_threads_per_row(a));
+        if (c.tpr > 32 || (c.tpr & (c.tpr - 1)) != 0)
+            throw Error("threads per row must be a power of two from 1 to 32, not " +
+                        std::to_string(c.tpr));
+        c.chunk = options.stream_chunk;
+        if (options.max_groups < 1 || options.max_groups > static_cast<int>(kMaxSpmvGroups))
+            throw Error("max_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
+        c.max_groups = static_cast<unsigned>(options.max_groups);
+        c.x_texture = options.x_texture;
+        if (c.chunk < static_cast<int>(kWorkGroup) || c.chunk % kWorkGroup != 0 || c.chunk > 4096)
+            throw Error("the stream chunk must be a multiple of 256 up to 4096, not " +
+                        std::to_string(c.chunk));
+        const int shared_bytes = (c.chunk + static_cast<int>(kWorkGroup)) * 8;
+        if (c.stream && shared_bytes > info.max_shared_memory_bytes)
+            throw Error("a stream chunk of " + std::to_string(c.chunk) + " nonzeros needs " +
+                        std::to_string(shared_bytes) + " bytes of shared memory; this GPU has " +
+                        std::to_string(info.max_shared_memory_bytes));
+        // Shuffles need the cluster inside one subgroup, and group_maxmag needs at most
+        // subgroup-size subgroups per work group.
+        c.subgroups = info.subgroups && info.subgroup_size >= c.tpr &&
+                      info.subgroup_size * info.subgroup_size >= static_cast<int>(kStep2WorkGroup) &&
+                      !options.no_subgroups;
+        return c;
+    }
+    unsigned spmv_groups(const SpmvConfig& c) const {
+        return groups_for(rows_, c.stream ? kWorkGroup : kWorkGroup / static_cast<unsigned>(c.tpr),
+                          c.max_groups);
+    }
+    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse) const {
+        return {{"WG_SIZE", std::to_string(kWorkGroup)},
+                {"TPR", std::to_string(c.tpr)},
+                {"USE_SUBGROUPS", c.subgroups ? "1" : "0"},
+                {"FUSE_MAX", fuse ? "1" : "0"},
+                {"STREAM", c.stream ? "1" : "0"},
+                {"CHUNK", std::to_string(c.chunk)},
+                {"X_TEXTURE", c.x_texture ? "1" : "0"}};
+    }
+    // The reduction kernels (one value per thread, TPR 1).
+    gl::Defines defines(unsigned work_group = kWorkGroup) const {
+        SpmvConfig c = spmv_config_;
+        c.tpr = 1;
+        c.stream = false;
+        gl::Defines d = spmv_defines(c, false);
+        d[0].second = std::to_string(work_group);
+        return d;
+    }
+    virtual void prepared(const Options&) {}
+
+    void load_start(std::span<const double> start) {
+        check_problem(*a_, start);
+        if (start.empty())
+            reset_x();
+        else
+            x_.write(start);
+    }
+
+    void reset_x() {
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        x_.copy_from(ones_, ones_.size());
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    void dispatch_spmv(const gl::Program& program, unsigned groups) {
+        program.use();
+        program.set("rows", rows_);
+        // Texture unit 0 for x_texture (ignored by the storage-buffer build, which optimises
+        // the uniform away).
+        x_texture_.bind(0);
+        program.set("x_texture", 0);
+        offsets_.bind_storage(0);
+        columns_.bind_storage(1);
+        values_.bind_storage(2);
+        x_.bind_storage(3);
+        y_.bind_storage(4);
+        gl::dispatch(groups);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    const CsrMatrix* a_ = nullptr;
+    unsigned rows_ = 0;
+    SpmvConfig spmv_config_;
+    gl::Buffer offsets_, columns_, values_, x_, y_, partials_, control_, ones_;
+    gl::BufferTexture x_texture_;
+    unsigned spmv_groups_ = 1, vector_groups_ = 1;
+    const gl::Program* spmv_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+class GpuNaive final : public GpuVariant {
+public:
+    std::string name() const override { return "gpu-naive"; }
+
+    Result solve(std::span<const double> start, const Options& options) override {
+        load_start(start);
+        x_host_ = start.empty() ? std::vector<double>(rows_, 1.0)
+                                : std::vector<double>(start.begin(), start.end());
+        Result r;
+        std::vector<double> y;
+        for (int k = 0; k < options.max_iter; ++k) {
+            product(y);
+            ++r.iterations;
+            const double lambda = max_magnitude(y);
+            if (lambda == 0.0 || !std::isfinite(lambda)) {
+                r.lambda = 0.0;
+                r.breakdown = true;
+                return r;
+            }
+            r.lambda = lambda;
+            r.error = update(y, lambda);
+            if (r.error < options.tol) {
+                r.converged = true;
+                return r;
+            }
+        }
+        return r;
+    }
+    std::vector<double> eigenvector() override { return x_host_; }
+
+    PhaseTimes phase_times(const Options&, int iterations) override {
+        x_host_.assign(rows_, 1.0);
+        std::vector<double> y, spmv, max, newx;
+        for (int k = 0; k < iterations; ++k) {
+            gl::finish();
+            auto t0 = std::chrono::steady_clock::now();
+            product(y);
+            spmv.push_back(ms_since(t0));
+            auto t1 = std::chrono::steady_clock::now();
+            double lambda = max_magnitude(y);
+            max.push_back(ms_since(t1));
+            auto t2 = std::chrono::steady_clock::now();
+            update(y, lambda == 0.0 ? 1.0 : lambda);
+            newx.push_back(ms_since(t2));
+        }
+        return {gl::median(spmv), gl::median(max), gl::median(newx)};
+    }
+
+private:
+    void product(std::vector<double>& y) {
+        x_.write(x_host_);
+        dispatch_spmv(*spmv_, spmv_groups_);
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        y = y_.read<double>(rows_);
+    }
+    double update(const std::vector<double>& y, double lambda) {
+        double error = 0.0;
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            const double next = y[i] / lambda;
+            const double d = std::abs(next - x_host_[i]);
+            if (!(d <= error)) error = d;
+            x_host_[i] = next;
+        }
+        return error;
+    }
+    std::vector<double> x_host_;
+};
+
+// ---------------------------------------------------------------------------------------------
+class GpuFull final : public GpuVariant {
+public:
+    std::string name() const override { return "gpu-full"; }
+
+    Result solve(std::span<const double> start, const Options& options) override {
+        load_start(start);
+        Result r;
+        for (int k = 0; k < options.max_iter; ++k) {
+            dispatch_spmv(*spmv_, spmv_groups_);
+            ++r.iterations;
+            const double lambda = reduce_y();
+            if (lambda == 0.0 || !std::isfinite(lambda)) {
+                r.lambda = 0.0;
+                r.breakdown = true;
+                return r;
+            }
+            r.lambda = lambda;
+            dispatch_update(lambda);
+            r.error = reduce_y();
+            if (r.error < options.tol) {
+                r.converged = true;
+                return r;
+            }
+        }
+        return r;
+    }
+
+    PhaseTimes phase_times(const Options&, int iterations) override {
+        reset_x();
+        std::vector<double> spmv, max, newx;
+        for (int k = 0; k < iterations; ++k) {
+            gl::finish();
+            auto t0 = std::chrono::steady_clock::now();
+            dispatch_spmv(*spmv_, spmv_groups_);
+            gl::finish();
+            spmv.push_back(ms_since(t0));
+            auto t1 = std::chrono::steady_clock::now();
+            double lambda = reduce_y();
+            max.push_back(ms_since(t1));
+            auto t2 = std::chrono::steady_clock::now();
+            dispatch_update(lambda == 0.0 ? 1.0 : lambda);
+            reduce_y();
+            newx.push_back(ms_since(t2));
+        }
+        return {gl::median(spmv), gl::median(max), gl::median(newx)};
+    }
+
+protected:
+    void prepared(const Options&) override {
+        reduce_ = &gl::compute_program("power/reduce_maxmag.comp", defines());
+        update_ = &gl::compute_program("power/update.comp", defines());
+        scalar_ = gl::Buffer(sizeof(double));
+    }
+
+private:
+    // maxmag over y in two stages; the host reads the result (a round trip, as G-FULL has).
+    double reduce_y() {
+        const unsigned groups = groups_for(rows_, kWorkGroup, kReduceGroups);
+        reduce_->use();
+        reduce_->set("count", rows_);
+        y_.bind_storage(0);
+        partials_.bind_storage(1);
+        gl::dispatch(groups);
+        gl::memory_barrier(gl::Barrier::storage);
+        reduce_->set("count", groups);
+        partials_.bind_storage(0);
+        scalar_.bind_storage(1);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        return scalar_.read<double>(1)[0];
+    }
+    void dispatch_update(double lambda) {
+        update_->use();
+        update_->set("rows", rows_);
+        update_->set("lambda", lambda);
+        x_.bind_storage(3);
+        y_.bind_storage(4);
+        gl::dispatch(vector_groups_);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+    const gl::Program* reduce_ = nullptr;
+    const gl::Program* update_ = nullptr;
+    gl::Buffer scalar_;
+};
+
+// ---------------------------------------------------------------------------------------------
+class GpuOpt final : public GpuVariant {
+public:
+    explicit GpuOpt(bool async) : async_(async) {}
+    std::string name() const override { return async_ ? "gpu-opt-async" : "gpu-opt"; }
+
+    Result solve(std::span<const double> start, const Options& options) override {
+        load_start(start);
+        control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        const int check_every = async_ ? std::max(1, options.check_every) : 1;
+        for (int k = 0; k < options.max_iter; ++k) {
+            step1();
+            step2(false);
+            step3(options.tol);
+            if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
+                const ControlBlock c = read_control();
+                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
+                    break;
+            }
+        }
+        step2(true);  // records whether the last queued iteration converged
+        const ControlBlock c = read_control();
+        Result r;
+        r.converged = c.converged_at != 0;
+        r.breakdown = c.breakdown_at != 0;
+        r.iterations = static_cast<int>(r.converged ? c.converged_at
+                                        : r.breakdown ? c.breakdown_at
+                                                      : c.iteration);
+        r.lambda = r.breakdown ? 0.0 : c.lambda;
+        r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
+        return r;
+    }
+
+    PhaseTimes phase_times(const Options&, int iterations) override {
+        reset_x();
+        control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        gl::GpuTimer t1, t2, t3;
+        std::vector<double> spmv, max, newx;
+        for (int k = 0; k < iterations; ++k) {
+            // tol = 0: the flag is always raised, so nothing freezes while we time.
+            t1.begin();
+            step1();
+            t1.end();
+            t2.begin();
+            step2(false);
+            t2.end();
+            t3.begin();
+            step3(0.0);
+            t3.end();
+            spmv.push_back(t1.elapsed_ms());
+            max.push_back(t2.elapsed_ms());
+            newx.push_back(t3.elapsed_ms());
+        }
+        return {gl::median(spmv), gl::median(max), gl::median(newx)};
+    }
+
+protected:
+    void prepared(const Options&) override {
+        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
+        step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
+        step3_ = &gl::compute_program("power/step3.comp", defines());
+    }
+
+private:
+    void step1() {
+        partials_.bind_storage(5);
+        control_.bind_storage(6);
+        dispatch_spmv(*step1_, spmv_groups_);
+    }
+    void step2(bool finalize) {
+        step2_->use();
+        step2_->set("partial_count", spmv_groups_);
+        step2_->set("finalize", finalize ? 1u : 0u);
+        partials_.bind_storage(5);
+        control_.bind_storage(6);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+    void step3(double tol) {
+        step3_->use();
+        step3_->set("rows", rows_);
+        step3_->set("tol", tol);
+        x_.bind_storage(3);
+        y_.bind_storage(4);
+        control_.bind_storage(6);
+        gl::dispatch(vector_groups_);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+    ControlBlock read_control() {
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        ControlBlock c;
+        control_.download(0, sizeof c, &c);
+        return c;
+    }
+    bool async_;
+    const gl::Program* step1_ = nullptr;
+    const gl::Program* step2_ = nullptr;
+    const gl::Program* step3_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
+    if (name == "gpu-naive") return std::make_unique<GpuNaive>();
+    if (name == "gpu-full") return std::make_unique<GpuFull>();
+    if (name == "gpu-opt") return std::make_unique<GpuOpt>(false);
+    if (name == "gpu-opt-async") return std::make_unique<GpuOpt>(true);
+    return nullptr;
+}
+
+double time_spmv(Variant& variant, const Options& options, int repeats) {
+    auto* gpu = dynamic_cast<GpuVariant*>(&variant);
+    if (gpu == nullptr) throw Error("time_spmv needs a prepared GPU variant");
+    return gpu->time_spmv(options, repeats);
+}
+
+}  // namespace adilab::power

@@ -1,0 +1,277 @@
+// Every GPU power-method variant against the float64 host method: random matrices of awkward
+// sizes, each SpMV layout, known spectra, empty rows, breakdown, non-convergence, and the exact
+// iteration count of gpu-opt-async. Sizes stay small for llvmpipe.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "solvers/common/csr.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/power/power.hpp"
+#include "solvers/reference/power_reference.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab {
+namespace {
+
+const std::vector<std::string> kGpuVariants = {"gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
+
+CsrMatrix from_dense(int n, const std::vector<double>& dense) {
+    CsrMatrix m;
+    m.rows = m.cols = n;
+    for (int r = 0; r < n; ++r) {
+        for (int c = 0; c < n; ++c)
+            if (dense[static_cast<std::size_t>(r * n + c)] != 0.0) {
+                m.columns.push_back(c);
+                m.values.push_back(dense[static_cast<std::size_t>(r * n + c)]);
+            }
+        m.row_offsets.push_back(static_cast<std::int32_t>(m.columns.size()));
+    }
+    return m;
+}
+
+// With one entry per row a random matrix is often a permutation-like, reducible one whose
+// eigenvalues share the top magnitude. A diagonal entry a_00 = 4p + 1 (p entries per row) puts
+// one eigenvalue alone in Gershgorin disc 0 ([3p + 1, 5p + 1]), apart from the others
+// (|z| <= 2p): a strictly dominant eigenvalue, whatever the random part.
+CsrMatrix with_dominant_entry(CsrMatrix a, int per_row) {
+    const double big = 4.0 * per_row + 1.0;
+    if (a.row_offsets[1] > 0 && a.columns[0] == 0) {
+        a.values[0] += big;
+        return a;
+    }
+    a.columns.insert(a.columns.begin(), 0);
+    a.values.insert(a.values.begin(), big);
+    for (std::size_t r = 1; r < a.row_offsets.size(); ++r) ++a.row_offsets[r];
+    return a;
+}
+
+// 0: automatic; > 0: stream with that chunk; < 0: rows with -layout threads per row.
+void set_layout(power::Options& options, int layout) {
+    using Layout = power::Options::Layout;
+    options.layout = layout == 0 ? Layout::automatic : layout > 0 ? Layout::stream : Layout::rows;
+    if (layout > 0) options.stream_chunk = layout;
+    if (layout < 0) options.threads_per_row = -layout;
+}
+
+power::Solution run(const std::string& variant, const CsrMatrix& a, power::Options options,
+                    std::span<const double> start = {}) {
+    auto v = power::make_variant(variant);
+    return power::solve(*v, a, options, start);
+}
+
+// Relative difference of two eigenvalue estimates.
+double relative(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
+
+TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
+    ADILAB_NEED_GL();
+    power::Options options;
+    options.tol = 1e-12;
+    options.max_iter = 500;
+    options.check_every = 5;
+    for (int n : {1, 2, 3, 31, 33, 1000, 1025}) {
+        for (int per_row : {1, 5, 40}) {
+            CsrMatrix a = random_csr(n, per_row, static_cast<std::uint64_t>(n * 100 + per_row));
+            if (per_row == 1) a = with_dominant_entry(std::move(a), per_row);
+            auto host = reference::power_method(a, {}, options.tol, options.max_iter);
+            ASSERT_TRUE(host.result.converged) << n << " " << per_row;
+            for (const auto& name : kGpuVariants) {
+                // Every layout on the small sizes, the automatic one on the large (llvmpipe time);
+                // OneProductMatchesTheHostSpmv covers each layout at n = 777.
+                for (int layout : n <= 33 ? std::vector<int>{0, 256, -1, -4, -32} : std::vector<int>{0}) {
+                    set_layout(options, layout);
+                    const int tpr = layout;
+                    auto s = run(name, a, options);
+                    SCOPED_TRACE(name + " n=" + std::to_string(n) + " per_row=" +
+                                 std::to_string(per_row) + " layout=" + std::to_string(tpr));
+                    // fp64 sums in another order differ by ~1e-16 relative per product; the
+                    // requirement is 1e-10.
+                    EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+                    EXPECT_TRUE(s.result.converged);
+                    EXPECT_FALSE(s.result.breakdown);
+                    // The same arithmetic up to rounding stops at the same step, give or take
+                    // one where the last update sits at tol.
+                    EXPECT_NEAR(s.result.iterations, host.result.iterations, 1);
+                    ASSERT_EQ(s.vector.size(), host.vector.size());
+                    for (std::size_t i = 0; i < s.vector.size(); ++i)
+                        ASSERT_NEAR(s.vector[i], host.vector[i], 1e-9) << "entry " << i;
+                    // ||Ax - lambda x|| is about |lambda| * tol at convergence.
+                    EXPECT_LT(s.residual, 1e-9 * std::max(1.0, std::abs(s.result.lambda)));
+                }
+            }
+        }
+    }
+}
+
+TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
+    ADILAB_NEED_GL();
+    // One iteration: x_1 = A x_0 / lambda, so this checks SpMV (every layout) entry by entry,
+    // empty rows included (they must come out 0, not the NaN the buffers are poisoned with),
+    // and a full row (777 entries) that spans several stream chunks.
+    CsrMatrix a = random_csr(777, 6, 5);
+    {
+        const int r = 5, removed = a.row_offsets[r + 1] - a.row_offsets[r];
+        a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
+        a.values.erase(a.values.begin() + a.row_offsets[r], a.values.begin() + a.row_offsets[r + 1]);
+        std::vector<std::int32_t> full(777);
+        std::vector<double> full_values(777);
+        for (int c = 0; c < 777; ++c) {
+            full[c] = c;
+            full_values[c] = 0.001 * (c % 13);
+        }
+        a.columns.insert(a.columns.begin() + a.row_offsets[r], full.begin(), full.end());
+        a.values.insert(a.values.begin() + a.row_offsets[r], full_values.begin(), full_values.end());
+        for (int q = r + 1; q <= a.rows; ++q) a.row_offsets[q] += 777 - removed;
+    }
+    for (int r = 0; r < a.rows; r += 10) {  // empty every tenth row
+        const int removed = a.row_offsets[r + 1] - a.row_offsets[r];
+        a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
+        a.values.erase(a.values.begin() + a.row_offsets[r], a.values.begin() + a.row_offsets[r + 1]);
+        for (int q = r + 1; q <= a.rows; ++q) a.row_offsets[q] -= removed;
+    }
+    power::Options options;
+    options.max_iter = 1;
+    auto host = reference::power_method(a, {}, 0.0, 1);
+    for (const auto& name : kGpuVariants)
+        for (bool x_texture : {false, true})
+          for (int layout : x_texture ? std::vector<int>{1024, -1, -32}
+                                      : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32}) {
+            set_layout(options, layout);
+            options.x_texture = x_texture;
+            auto s = run(name, a, options);
+            SCOPED_TRACE(name + " layout=" + std::to_string(layout) +
+                         (x_texture ? " x-texture" : ""));
+            EXPECT_FALSE(s.result.converged);
+            EXPECT_EQ(s.result.iterations, 1);
+            for (std::size_t i = 0; i < s.vector.size(); ++i) {
+                // Sums in another order: a few ulps of the row's magnitude (the full row adds 777
+                // terms: 777 * 2^-53 * |sum| < 1e-13).
+                ASSERT_NEAR(s.vector[i], host.vector[i], 1e-13) << "row " << i;
+                if (i % 10 == 0) {
+                    ASSERT_EQ(s.vector[i], 0.0);
+                }
+            }
+          }
+}
+
+TEST(PowerGpu, PageRankAgreesWithHost) {
+    ADILAB_NEED_GL();
+    // The teleport row holds all 2000 pages: it covers whole stream chunks, which the work group
+    // adds up as a tree.
+    const CsrMatrix a = pagerank_csr(2000, 0.85, 4);
+    power::Options options;
+    options.tol = 1e-12;
+    options.max_iter = 1000;
+    auto host = reference::power_method(a, {}, options.tol, options.max_iter);
+    ASSERT_TRUE(host.result.converged);
+    for (int layout : {0, 256, 1024, -4}) {
+        set_layout(options, layout);
+        auto s = run("gpu-opt", a, options);
+        SCOPED_TRACE(layout);
+        EXPECT_TRUE(s.result.converged);
+        EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+        EXPECT_NEAR(s.result.iterations, host.result.iterations, 1);
+        for (std::size_t i = 0; i < s.vector.size(); ++i)
+            ASSERT_NEAR(s.vector[i], host.vector[i], 1e-9) << "entry " << i;
+    }
+}
+
+TEST(PowerGpu, KnownSpectra) {
+    ADILAB_NEED_GL();
+    power::Options options;
+    options.tol = 1e-13;
+    options.max_iter = 5000;
+    // Row-stochastic: A 1 = 1, so lambda = 1 (a positive matrix: simple and dominant).
+    CsrMatrix stochastic = random_csr(300, 7, 77);
+    for (int r = 0; r < stochastic.rows; ++r) {
+        double sum = 0.0;
+        for (int k = stochastic.row_offsets[r]; k < stochastic.row_offsets[r + 1]; ++k)
+            sum += stochastic.values[k];
+        for (int k = stochastic.row_offsets[r]; k < stochastic.row_offsets[r + 1]; ++k)
+            stochastic.values[k] /= sum;
+    }
+    // Diagonal with a negative dominant entry; constructed: tridiagonal (-1, 2, -1), n = 8.
+    CsrMatrix diagonal = from_dense(4, {3, 0, 0, 0, 0, -7, 0, 0, 0, 0, 1, 0, 0, 0, 0, 6.5});
+    std::vector<double> t(64, 0.0);
+    for (int i = 0; i < 8; ++i) {
+        t[static_cast<std::size_t>(i * 8 + i)] = 2;
+        if (i > 0) t[static_cast<std::size_t>(i * 8 + i - 1)] = -1;
+        if (i < 7) t[static_cast<std::size_t>(i * 8 + i + 1)] = -1;
+    }
+    CsrMatrix tridiagonal = from_dense(8, t);
+    const std::vector<double> skewed = {1, 0.5, 0.25, 0.125, 0.1, 0.2, 0.3, 0.4};
+    for (const auto& name : kGpuVariants) {
+        SCOPED_TRACE(name);
+        auto s = run(name, stochastic, options);
+        EXPECT_TRUE(s.result.converged);
+        EXPECT_NEAR(s.result.lambda, 1.0, 1e-12);
+        for (double v : s.vector) EXPECT_NEAR(v, 1.0, 1e-10);
+        auto d = run(name, diagonal, options);
+        EXPECT_TRUE(d.result.converged);
+        EXPECT_NEAR(d.result.lambda, -7.0, 1e-12);
+        auto c = run(name, tridiagonal, options, skewed);
+        EXPECT_TRUE(c.result.converged);
+        // |lambda2 / lambda1| = 0.91: the eigenvalue error is ~ tol-level in the quotient.
+        EXPECT_NEAR(c.result.lambda, 2 + 2 * std::cos(M_PI / 9), 1e-10);
+    }
+}
+
+TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
+    ADILAB_NEED_GL();
+    power::Options options;
+    options.tol = 1e-12;
+    options.max_iter = 40;
+    options.check_every = 6;
+    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
+    const CsrMatrix flip = from_dense(2, {1, 0, 0, -1});                 // |l1| = |l2|
+    const CsrMatrix one = from_dense(1, {-2.5});
+    CsrMatrix empty_rows = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});   // the zero matrix
+    for (const auto& name : kGpuVariants) {
+        SCOPED_TRACE(name);
+        auto b = run(name, shift, options);
+        EXPECT_TRUE(b.result.breakdown);
+        EXPECT_FALSE(b.result.converged);
+        EXPECT_EQ(b.result.iterations, 3);
+        EXPECT_EQ(b.result.lambda, 0.0);
+        for (double v : b.vector) EXPECT_TRUE(std::isfinite(v));
+
+        auto f = run(name, flip, options);
+        EXPECT_FALSE(f.result.converged);  // reported, not hidden
+        EXPECT_FALSE(f.result.breakdown);
+        EXPECT_EQ(f.result.iterations, 40);
+
+        auto o = run(name, one, options);
+        EXPECT_TRUE(o.result.converged);
+        EXPECT_EQ(o.result.lambda, -2.5);
+        EXPECT_EQ(o.result.iterations, 1);  // the signed lambda leaves x = 1 unchanged
+
+        auto z = run(name, empty_rows, options);
+        EXPECT_TRUE(z.result.breakdown);
+        EXPECT_EQ(z.result.iterations, 1);
+
+        const std::vector<double> zero(3, 0.0);
+        auto v = power::make_variant(name);
+        EXPECT_THROW(power::solve(*v, shift, options, zero), Error);
+    }
+}
+
+TEST(PowerGpu, AsyncReportsTheExactIteration) {
+    ADILAB_NEED_GL();
+    const CsrMatrix a = random_csr(500, 3, 21);
+    power::Options options;
+    options.tol = 1e-11;
+    options.max_iter = 300;
+    auto sync = run("gpu-opt", a, options);
+    ASSERT_TRUE(sync.result.converged);
+    for (int k : {1, 2, 7, 64, 1000}) {
+        options.check_every = k;
+        auto async = run("gpu-opt-async", a, options);
+        SCOPED_TRACE(k);
+        EXPECT_EQ(async.result.iterations, sync.result.iterations);
+        EXPECT_EQ(async.result.lambda, sync.result.lambda);  // the same kernels: bit for bit
+        EXPECT_EQ(async.vector, sync.vector);
+    }
+}
+
+}  // namespace
+}  // namespace adilab
