@@ -283,7 +283,12 @@ Benchmark make_lu_benchmark() {
         "lu",
         "LU decomposition with partial pivoting (seed 003): unblocked vs blocked, solve, residuals",
         {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
-         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)"},
+         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)", false,
+          [] {
+              std::vector<std::string> names;
+              for (const auto& v : lu::variants()) names.push_back(v.name);
+              return names;
+          }()},
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
          {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
          {"mtx", "FILE",

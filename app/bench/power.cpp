@@ -389,7 +389,8 @@ Benchmark make_power_benchmark() {
             {{"rows", "LIST", "matrix sizes (default 100000,200000,500000,1000000,2000000)"},
              {"nnz-per-row", "LIST", "nonzeros per row of the random matrices (default 10)"},
              {"density", "LIST", "instead of --nnz-per-row: fractions of a full row, e.g. 1e-5"},
-             {"variant", "LIST", "all or names: " + variant_list() + " (default all)"},
+             {"variant", "LIST", "all or names: " + variant_list() + " (default all)", false,
+              power::variant_names()},
              {"mtx", "FILE", "a Matrix Market file instead of random matrices"},
              {"pagerank", "", "the PageRank matrix (damping 0.85) of a random power-law graph "
                               "with --rows pages, or of the --mtx graph"},

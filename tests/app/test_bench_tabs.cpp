@@ -11,29 +11,12 @@
 #include <sstream>
 
 #include "app/gui/chart.hpp"
-#include "tests/support/process.hpp"
+#include "tests/support/gui.hpp"
 
 namespace adilab::test {
 namespace {
 
-bool have_xvfb() { return run_command("command -v xvfb-run").exit_code == 0; }
-bool gui_required() {
-    const char* v = std::getenv("ADILAB_REQUIRE_GUI");
-    return v != nullptr && std::string(v) == "1";
-}
-
-#define ADILAB_NEED_XVFB()                                                      \
-    do {                                                                        \
-        if (!have_xvfb()) {                                                     \
-            if (gui_required()) FAIL() << "xvfb-run is not installed";          \
-            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)"; \
-        }                                                                       \
-    } while (0)
-
-ProcessResult run_gui(const std::string& arguments) {
-    return run_command(std::string("xvfb-run -a -s '-screen 0 1600x1000x24' '") + ADILAB_EXE +
-                       "' " + arguments);
-}
+ProcessResult run_gui(const std::string& arguments) { return run_adilab_gui(arguments); }
 
 std::string read_file(const std::string& path) {
     std::ifstream f(path);

@@ -6,32 +6,17 @@
 #include <filesystem>
 #include <set>
 
-#include "tests/support/process.hpp"
+#include "tests/support/gui.hpp"
 
 namespace adilab::test {
 namespace {
-
-bool have_xvfb() { return run_command("command -v xvfb-run").exit_code == 0; }
-bool gui_required() {
-    const char* v = std::getenv("ADILAB_REQUIRE_GUI");
-    return v != nullptr && std::string(v) == "1";
-}
-
-#define ADILAB_NEED_XVFB()                                                    \
-    do {                                                                      \
-        if (!have_xvfb()) {                                                   \
-            if (gui_required()) FAIL() << "xvfb-run is not installed";        \
-            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)"; \
-        }                                                                     \
-    } while (0)
 
 // Runs adilab under a fresh Xvfb display with the given arguments.
 // Its own empty config folder: the user's saved settings never leak into the test.
 ProcessResult run_gui(const std::string& arguments) {
     const std::string config = temp_folder("gui-smoke-config");
-    return run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' " +
-                       std::string("xvfb-run -a -s '-screen 0 1600x1000x24' '") + ADILAB_EXE + "' " +
-                       arguments);
+    return run_adilab_gui(arguments, "1600x1000x24",
+                          "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
 }
 
 TEST(GuiSmoke, ScreenshotIsTheWindowAndNotFlat) {

@@ -12,28 +12,16 @@
 #include <set>
 #include <sstream>
 
-#include "tests/support/process.hpp"
+#include "tests/support/gui.hpp"
 
 namespace adilab::test {
 namespace {
 
-bool have_xvfb() { return run_command("command -v xvfb-run").exit_code == 0; }
-
-#define ADILAB_NEED_XVFB()                                                         \
-    do {                                                                           \
-        if (!have_xvfb()) {                                                        \
-            const char* v = std::getenv("ADILAB_REQUIRE_GUI");                      \
-            if (v != nullptr && std::string(v) == "1") FAIL() << "xvfb-run missing"; \
-            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)";       \
-        }                                                                          \
-    } while (0)
-
 // A scripted viewer run with its own empty config folder (the user's settings never leak in,
 // and the run must not write any).
 ProcessResult run_viewer(const std::string& config, const std::string& arguments) {
-    return run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config +
-                       "' xvfb-run -a -s '-screen 0 1024x768x24' '" + ADILAB_EXE + "' " +
-                       "--window 480x300 " + arguments);
+    return run_adilab_gui("--window 480x300 " + arguments, "1024x768x24",
+                          "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
 }
 
 struct Image {
