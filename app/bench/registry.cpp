@@ -6,10 +6,11 @@
 namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
+Benchmark make_tridiag_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
-        make_bandwidth_benchmark(),
+        make_bandwidth_benchmark(), make_tridiag_benchmark(),
     };
     return all;
 }

@@ -9,6 +9,8 @@
 // constant-coefficient fast variants exist for that (see registry.cpp).
 #include <algorithm>
 #include <bit>
+#include <cstdint>
+#include <unordered_map>
 
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/commands.hpp"
@@ -37,10 +39,17 @@ public:
         // programs cover every n and short lines do not pay a big shared footprint (occupancy).
         const unsigned max_n = std::min(capacity, std::max(32u, std::bit_ceil(layout.n)));
         const unsigned wg = std::clamp(std::bit_ceil(layout.n) / 4u, 32u, 256u);
-        gl::Defines defines = coefficient_defines(coefficients);
-        defines.push_back({"WG_SIZE", std::to_string(wg)});
-        defines.push_back({"MAX_N", std::to_string(max_n)});
-        const gl::Program& program = gl::compute_program("tridiagonal/cr_shared.comp", defines);
+        // Looked up once per shape: the registry's key building costs about what a small
+        // solve costs on the GPU.
+        const gl::Program*& cached =
+            programs_[std::uint64_t(max_n) << 32 | wg << 1 | (is_constant(coefficients) ? 1 : 0)];
+        if (cached == nullptr) {
+            gl::Defines defines = coefficient_defines(coefficients);
+            defines.push_back({"WG_SIZE", std::to_string(wg)});
+            defines.push_back({"MAX_N", std::to_string(max_n)});
+            cached = &gl::compute_program("tridiagonal/cr_shared.comp", defines);
+        }
+        const gl::Program& program = *cached;
         bind_lines(program, layout, coefficients, rhs, solution);
         dispatch_spread(layout.lines);
         gl::memory_barrier(gl::Barrier::storage);
@@ -59,6 +68,7 @@ private:
         const int bytes = gl::Context::current().info().max_shared_memory_bytes;
         return static_cast<unsigned>(std::max(bytes, 1024)) / 16u;
     }
+    std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
     std::unique_ptr<Solver> fallback_;  // cr-pingpong, for lines longer than shared memory
 };
 

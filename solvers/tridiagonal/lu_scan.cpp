@@ -15,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -60,12 +61,18 @@ public:
             return;
         }
         const Tables& tables = tables_for(layout.n, *constant);
-        gl::Defines defines = {{"CONSTANT_COEFFICIENTS", "1"},
-                               {"LINES", std::to_string(lines)},
-                               {"CHUNKS", std::to_string(chunks)},
-                               {"CHUNK", std::to_string(chunk_)},
-                               {"WG_SIZE", std::to_string(lines * chunks)}};
-        const gl::Program& program = gl::compute_program("tridiagonal/lu_scan.comp", defines);
+        // The program is looked up once per shape, not per call (the registry's key building
+        // costs about what the GPU spends on a small solve).
+        const gl::Program*& cached = programs_[std::uint64_t(lines) << 32 | chunks];
+        if (cached == nullptr) {
+            cached = &gl::compute_program("tridiagonal/lu_scan.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"LINES", std::to_string(lines)},
+                                           {"CHUNKS", std::to_string(chunks)},
+                                           {"CHUNK", std::to_string(chunk_)},
+                                           {"WG_SIZE", std::to_string(lines * chunks)}});
+        }
+        const gl::Program& program = *cached;
         bind_lines(program, layout, coefficients, rhs, solution);
         program.set("lines_fastest", direction == Direction::y ? 1u : 0u);
         if (!tables.ok) {
@@ -155,6 +162,8 @@ private:
     std::string name_;
     unsigned chunk_, max_lines_;
     std::vector<Tables> tables_;
+    // Programs of the current context's shader cache (which outlives no solver that uses it).
+    std::unordered_map<std::uint64_t, const gl::Program*> programs_;
     std::unique_ptr<Solver> fallback_;
 };
 
