@@ -216,6 +216,38 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     }
     ctx.progress(1.0, "done");
 
+    // Where cr-pingpong's time goes: 2 floor(log2 N) dependent dispatches, each with a memory
+    // barrier. An empty dispatch + barrier, timed the same way, is the floor per level.
+    double empty_us = 0;
+    {
+        const gl::Program& copy = gl::compute_program("common/copy_vec4.comp");
+        const int batch = 200;
+        const auto samples = gl::time_runs(
+            [&] {
+                copy.use();
+                copy.set("count", 0u);
+                for (int i = 0; i < batch; ++i) {
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
+            },
+            {.warmup = 2, .repeats = repeats});
+        empty_us = gl::median(samples) / batch * 1e3;
+        report.notes.push_back("empty dispatch + storage barrier: " + std::to_string(empty_us) +
+                               " us");
+    }
+    for (const Row& r : report.rows) {
+        if (r.text("name") != "cr-pingpong") continue;
+        const int n = int(r.number("grid"));
+        const int dispatches = n > 1 ? 2 * int(std::floor(std::log2(double(n)))) : 1;
+        const double per = r.number("median_ms") * 1e3 / dispatches;
+        report.notes.push_back("cr-pingpong " + std::to_string(n) + " " + r.text("direction") +
+                               " " + r.text("coefficients") + ": " + std::to_string(dispatches) +
+                               " dispatches, " + std::to_string(per) + " us each (" +
+                               std::to_string(per / std::max(empty_us, 1e-9)) +
+                               " x an empty dispatch)");
+    }
+
     ctx.out << format_table(report.rows, {{"name"},
                                           {"grid"},
                                           {"direction", "dir"},
@@ -256,7 +288,6 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                          {"cg-2", "CG 2 it", 4},
                                          {"thomas-cpu", "Thomas CPU", 4}});
     }
-    for (const std::string& note : report.notes) ctx.out << "note: " << note << "\n";
     return report;
 }
 
