@@ -50,10 +50,11 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const LineLayout layout = line_layout(grid, direction);
-        // Chunks per line rounded up to a power of two (the spare invocations own no unknowns)
-        // so that a handful of programs cover every N.
+        // Chunks per line rounded up to a power of two (the scan's steps; the spare invocations
+        // own only padding) so that a handful of programs cover every N.
         const unsigned chunks = std::bit_ceil((layout.n + chunk_ - 1) / chunk_);
-        const unsigned lines = lines_per_group(chunks);
+        const bool lines_fastest = direction == Direction::y;
+        const unsigned lines = lines_per_group(chunks, lines_fastest);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
         if (constant == nullptr || lines == 0) {
             if (!fallback_) fallback_ = make_cr_shared();
@@ -63,18 +64,19 @@ public:
         const Tables& tables = tables_for(layout.n, *constant);
         // The program is looked up once per shape, not per call (the registry's key building
         // costs about what the GPU spends on a small solve).
-        const gl::Program*& cached = programs_[std::uint64_t(lines) << 32 | chunks];
+        const gl::Program*& cached =
+            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 1 | lines_fastest];
         if (cached == nullptr) {
             cached = &gl::compute_program("tridiagonal/lu_scan.comp",
                                           {{"CONSTANT_COEFFICIENTS", "1"},
                                            {"LINES", std::to_string(lines)},
                                            {"CHUNKS", std::to_string(chunks)},
                                            {"CHUNK", std::to_string(chunk_)},
+                                           {"LINES_FASTEST", lines_fastest ? "1" : "0"},
                                            {"WG_SIZE", std::to_string(lines * chunks)}});
         }
         const gl::Program& program = *cached;
         bind_lines(program, layout, coefficients, rhs, solution);
-        program.set("lines_fastest", direction == Direction::y ? 1u : 0u);
         if (!tables.ok) {
             // The shared factorisation has a zero / non-finite pivot: every line fails alike
             // (found on the host, so this costs an upload only on failure, never a read-back).
@@ -96,16 +98,18 @@ public:
     }
 
 private:
-    // Lines per work group: a power of two (whole 32-byte sectors per row of a y tile when it
-    // reaches 8), at most max_lines_, 1024 invocations and the shared memory.
-    unsigned lines_per_group(unsigned chunks) const {
+    // Lines per work group: a power of two (8 lines of a y grid fill whole 32-byte sectors), at
+    // most max_lines_, 1024 invocations, and the shared memory: the scan's two vec2 per
+    // invocation, plus the x tile.
+    unsigned lines_per_group(unsigned chunks, bool lines_fastest) const {
         if (chunks == 0 || chunks > 1024) return 0;
         const std::size_t span = std::size_t(chunks) * chunk_;
-        const std::size_t bytes_per_line = (span + span / 32 + 1 + chunks) * sizeof(float);
+        const std::size_t per_line =
+            chunks * 16 + (lines_fastest ? 0 : (span + span / 32 + 1) * sizeof(float));
         const auto shared = static_cast<std::size_t>(
             gl::Context::current().info().max_shared_memory_bytes);
         unsigned lines = max_lines_;
-        while (lines > 0 && (lines * chunks > 1024 || lines * bytes_per_line > shared)) lines /= 2;
+        while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
     }
 
@@ -117,8 +121,10 @@ private:
         t.n = n;
         t.chunk = chunk_;
         t.coefficients = k;
-        const unsigned span = (n + chunk_ - 1) / chunk_ * chunk_;
-        std::vector<float> forward(2 * std::size_t(span), 0.0f);
+        // Sized for every invocation's chunk; past n the forward map is the identity (m = 1, so
+        // a chunk's last y is y_{n-1}) and the backward one zero.
+        const unsigned span = std::bit_ceil((n + chunk_ - 1) / chunk_) * chunk_;
+        std::vector<float> forward(2 * std::size_t(span), 1.0f);
         std::vector<float> backward(4 * std::size_t(span), 0.0f);
         std::vector<double> m(n), r(n), q(n);
         bool ok = true;
