@@ -3,7 +3,7 @@
 // (seed 001's odd-even reduction, any N) switching to PCR when at most 32 equations are left
 // (Zhang, Cohen & Owens 2010). fp32, no pivoting (diagonally dominant systems); pivot failures
 // set the flag that check_pivots() reads.
-// Limits: a line needs 16 bytes of shared memory per unknown (3072 unknowns in 48 KiB); longer
+// Limits: a line needs 16.5 bytes of shared memory per unknown (2974 unknowns in 48 KiB); longer
 // lines are solved by the global-memory path (cr-pingpong), not refused.
 // In the strided y direction each work group reads a column, so loads do not coalesce: the
 // constant-coefficient fast variants exist for that (see registry.cpp).
@@ -65,8 +65,9 @@ public:
 
 private:
     static unsigned shared_line_capacity() {
+        // Four padded arrays: 16 bytes per unknown plus one word per 32 each (line_solve.glsl).
         const int bytes = gl::Context::current().info().max_shared_memory_bytes;
-        return static_cast<unsigned>(std::max(bytes, 1024)) / 16u;
+        return static_cast<unsigned>((std::max(bytes, 1024) - 64) * 2 / 33);
     }
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
     std::unique_ptr<Solver> fallback_;  // cr-pingpong, for lines longer than shared memory

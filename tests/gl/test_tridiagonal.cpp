@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
 #include "solvers/reference/tridiagonal.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -204,6 +206,36 @@ TEST(Tridiagonal, ZeroPivotIsReportedWithItsLine) {
         ASSERT_TRUE(failure.has_value()) << v.name;
         EXPECT_EQ(failure->line, 2) << v.name;
         EXPECT_FALSE(solver->check_pivots().has_value()) << v.name << ": the flag is cleared";
+    }
+}
+
+TEST(Tridiagonal, LineSolveIncludeWorksAsDocumented) {
+    ADILAB_NEED_GL();
+    // shaders/tridiagonal/line_solve_example.comp uses the include's public API unpadded, as the
+    // fused simulation kernels do; same tolerance reasoning as the solvers (it is the same CR).
+    const gl::Program& program = gl::compute_program("tridiagonal/line_solve_example.comp");
+    unsigned seed = 900;
+    for (int n : {1, 2, 3, 33, 1000, 1024}) {
+        const int rows = 3;
+        auto p = reference::random_dominant_problem(n, rows, true, ++seed);
+        const auto expected = reference::solve_grid_general(n, rows, true, p.a, p.b, p.c, p.k);
+        gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), c = gl::Buffer::from(p.c);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size()), failures(sizeof(unsigned));
+        x.poison();
+        failures.zero();
+        program.use();
+        program.set("nx", unsigned(n));
+        a.bind_storage(0);
+        b.bind_storage(1);
+        c.bind_storage(2);
+        k.bind_storage(3);
+        x.bind_storage(4);
+        failures.bind_storage(5);
+        gl::dispatch(rows);
+        gl::memory_barrier(gl::Barrier::storage);
+        EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(n))
+            << n;
+        EXPECT_EQ(failures.read<unsigned>(1)[0], 0u) << n;
     }
 }
 
