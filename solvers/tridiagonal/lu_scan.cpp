@@ -41,27 +41,77 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
 
 class LuScanSolver final : public GpuSolver {
 public:
-    LuScanSolver(std::string name, unsigned chunk, unsigned max_lines)
-        : name_(std::move(name)), chunk_(chunk), max_lines_(max_lines) {}
+    LuScanSolver(std::string name, unsigned chunk, unsigned max_lines, bool transpose_y)
+        : name_(std::move(name)), chunk_(chunk), max_lines_(max_lines),
+          transpose_y_(transpose_y) {}
 
     std::string name() const override { return name_; }
 
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
+        const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+        if (constant != nullptr && direction == Direction::y && transpose_y_ &&
+            fits(grid.ny, false)) {
+            // y lines as x lines of the transposed grid (transpose.comp explains why).
+            const std::size_t bytes = std::size_t(grid.nx) * grid.ny * sizeof(float);
+            if (transposed_rhs_.size() < bytes) {
+                transposed_rhs_ = gl::Buffer(bytes);
+                transposed_x_ = gl::Buffer(bytes);
+            }
+            transpose(rhs, transposed_rhs_, grid.nx, grid.ny);
+            solve_lines({grid.ny, grid.nx}, Direction::x, *constant, transposed_rhs_,
+                        transposed_x_);
+            transpose(transposed_x_, solution, grid.ny, grid.nx);
+            return;
+        }
+        if (constant == nullptr || !fits(direction == Direction::x ? grid.nx : grid.ny,
+                                         direction == Direction::y)) {
+            if (!fallback_) fallback_ = make_cr_shared();
+            fallback_->solve(grid, direction, coefficients, rhs, solution);
+            return;
+        }
+        solve_lines(grid, direction, *constant, rhs, solution);
+    }
+
+    std::optional<PivotFailure> check_pivots() override {
+        auto own = GpuSolver::check_pivots();
+        if (fallback_) {
+            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
+        }
+        return own;
+    }
+
+private:
+    bool fits(int n, bool lines_fastest) const {
+        const unsigned chunks = std::bit_ceil((unsigned(n) + chunk_ - 1) / chunk_);
+        return lines_per_group(chunks, lines_fastest) > 0;
+    }
+
+    // destination (height x width) = source (width x height)^T, then a storage barrier.
+    void transpose(const gl::Buffer& source, gl::Buffer& destination, int width, int height) {
+        if (transpose_ == nullptr) transpose_ = &gl::compute_program("tridiagonal/transpose.comp");
+        transpose_->use();
+        if (uniforms_changed(*transpose_, {float(width), float(height), 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0})) {
+            transpose_->set("width", unsigned(width));
+            transpose_->set("height", unsigned(height));
+        }
+        source.bind_storage(0);
+        destination.bind_storage(1);
+        gl::dispatch((unsigned(width) + 31) / 32, (unsigned(height) + 31) / 32);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    void solve_lines(Grid grid, Direction direction, const ConstantCoefficients& constant,
+                     const gl::Buffer& rhs, gl::Buffer& solution) {
         const LineLayout layout = line_layout(grid, direction);
         // Chunks per line rounded up to a power of two (the scan's steps; the spare invocations
         // own only padding) so that a handful of programs cover every N.
         const unsigned chunks = std::bit_ceil((layout.n + chunk_ - 1) / chunk_);
         const bool lines_fastest = direction == Direction::y;
         const unsigned lines = lines_per_group(chunks, lines_fastest);
-        const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-        if (constant == nullptr || lines == 0) {
-            if (!fallback_) fallback_ = make_cr_shared();
-            fallback_->solve(grid, direction, coefficients, rhs, solution);
-            return;
-        }
-        const Tables& tables = tables_for(layout.n, *constant);
+        const Tables& tables = tables_for(layout.n, constant);
         // The program is looked up once per shape, not per call (the registry's key building
         // costs about what the GPU spends on a small solve).
         const gl::Program*& cached =
@@ -76,7 +126,7 @@ public:
                                            {"WG_SIZE", std::to_string(lines * chunks)}});
         }
         const gl::Program& program = *cached;
-        bind_lines(program, layout, coefficients, rhs, solution);
+        bind_lines(program, layout, constant, rhs, solution);
         if (!tables.ok) {
             // The shared factorisation has a zero / non-finite pivot: every line fails alike
             // (found on the host, so this costs an upload only on failure, never a read-back).
@@ -89,15 +139,6 @@ public:
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-    std::optional<PivotFailure> check_pivots() override {
-        auto own = GpuSolver::check_pivots();
-        if (fallback_) {
-            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
-        }
-        return own;
-    }
-
-private:
     // Lines per work group: a power of two (8 lines of a y grid fill whole 32-byte sectors), at
     // most max_lines_, 1024 invocations, and the shared memory: the scan's two vec2 per
     // invocation, plus the x tile.
@@ -142,20 +183,23 @@ private:
             r[i] = 1.0 / u;
             q[i] = i + 1 < n ? -k.c / u : 0.0;
         }
+        // Transposed storage (lu_scan.comp): unknown i = p * chunk + t at t * chunks + p.
+        const unsigned chunks = span / chunk_;
+        auto at = [&](unsigned i) { return (i % chunk_) * chunks + i / chunk_; };
         for (unsigned s = 0; s < n; s += chunk_) {
             const unsigned e = std::min(s + chunk_, n) - 1;
             double g = 1.0;
             for (unsigned i = s; i <= e; ++i) {
                 g *= m[i];
-                forward[2 * i] = float(m[i]);
-                forward[2 * i + 1] = float(g);
+                forward[2 * at(i)] = float(m[i]);
+                forward[2 * at(i) + 1] = float(g);
             }
             double h = 1.0;
             for (unsigned i = e + 1; i-- > s;) {
                 h *= q[i];
-                backward[4 * i] = float(r[i]);
-                backward[4 * i + 1] = float(q[i]);
-                backward[4 * i + 2] = float(h);
+                backward[4 * at(i)] = float(r[i]);
+                backward[4 * at(i) + 1] = float(q[i]);
+                backward[4 * at(i) + 2] = float(h);
             }
         }
         t.forward = gl::Buffer::from(forward);
@@ -167,6 +211,9 @@ private:
 
     std::string name_;
     unsigned chunk_, max_lines_;
+    bool transpose_y_;
+    const gl::Program* transpose_ = nullptr;
+    gl::Buffer transposed_rhs_, transposed_x_;
     std::vector<Tables> tables_;
     // Programs of the current context's shader cache (which outlives no solver that uses it).
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;
@@ -175,8 +222,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines) {
-    return std::make_unique<LuScanSolver>(name, chunk, lines);
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines,
+                                     bool transpose_y) {
+    return std::make_unique<LuScanSolver>(name, chunk, lines, transpose_y);
 }
 
 }  // namespace adilab::tridiag

@@ -11,8 +11,10 @@ namespace adilab::tridiag {
 std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
 std::unique_ptr<Solver> make_thomas_cpu();
-// chunk: unknowns per invocation; lines: at most this many lines per work group.
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines);
+// chunk: unknowns per invocation; lines: at most this many lines per work group; transpose_y:
+// solve y lines as x lines of the transposed grid (two extra coalesced passes).
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines,
+                                     bool transpose_y = false);
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
 std::unique_ptr<Solver> make_cg(int iterations);
 
