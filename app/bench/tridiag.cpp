@@ -294,11 +294,13 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_tridiag_benchmark() {
+    std::string names;
+    for (const auto& v : tridiag::variants()) names += (names.empty() ? "" : ", ") + v.name;
     return {"tridiag",
             "batched tridiagonal solves (n lines of n unknowns, x and y, constant and general "
             "coefficients) of every solver, checked against float64 Thomas",
             {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
-             {"solver", "LIST", "all, or solver names (see --help's list), default all"},
+             {"solver", "LIST", "all (default), or some of: " + names},
              {"repeats", "N", "timed batches per measurement (default 15)"}},
             run_tridiag};
 }

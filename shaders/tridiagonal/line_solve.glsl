@@ -32,6 +32,10 @@
 // (ls_solve zeroes them). On return ls_d[i] holds x_i and ls_a/ls_b/ls_c are overwritten.
 // `ok` is false in every invocation that met a zero or non-finite pivot (OR it over the group
 // if you need one answer; each failing invocation reporting is enough for a flag).
+// Call ls_solve once per invocation, straight from main() (not inside a loop): on NVIDIA's GL
+// compiler a barrier-holding function called repeatedly inside a loop gave wrong results in this
+// project's CG kernel (fixed by writing its reductions out in main); one call like the example
+// in line_solve_example.comp is what is tested on the H200 (cr-shared) and on llvmpipe.
 // Cost: ~2 log2(n) barriers; work O(n) for the CR part plus O(m log m) for PCR.
 // ---------------------------------------------------------------------------------------------
 
