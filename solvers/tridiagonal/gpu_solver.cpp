@@ -63,14 +63,6 @@ gl::Buffer& GpuSolver::pivot_flag() {
     return pivot_flag_;
 }
 
-bool GpuSolver::uniforms_changed(const gl::Program& program, std::array<float, 12> values) {
-    auto [it, inserted] = last_uniforms_.try_emplace(program.id(), values);
-    if (inserted) return true;
-    if (it->second == values) return false;
-    it->second = values;
-    return true;
-}
-
 std::optional<PivotFailure> GpuSolver::check_pivots() {
     if (pivot_flag_.empty()) return std::nullopt;
     const auto flag = pivot_flag_.read<std::uint32_t>(2);
@@ -86,21 +78,19 @@ void GpuSolver::bind_lines(const gl::Program& program, const LineLayout& layout,
     rhs.bind_storage(0);
     solution.bind_storage(1);
     const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-    const ConstantCoefficients k = constant != nullptr ? *constant : ConstantCoefficients{};
-    if (uniforms_changed(program, {float(layout.n), float(layout.lines), float(layout.line_stride),
-                                   float(layout.element_stride), k.a, k.b, k.c, k.b_first,
-                                   k.b_last, constant != nullptr ? 1.0f : 0.0f, 0, 0})) {
-        program.set("n", layout.n);
-        program.set("line_count", layout.lines);
-        program.set("line_stride", layout.line_stride);
-        program.set("element_stride", layout.element_stride);
-        if (constant != nullptr) {
-            program.set("coef_a", constant->a);
-            program.set("coef_b", constant->b);
-            program.set("coef_c", constant->c);
-            program.set("coef_b_first", constant->b_first);
-            program.set("coef_b_last", constant->b_last);
-        }
+    // Set on every call: programs are shared by every solver instance of the context (an x and
+    // a y solver use the same cr-shared program with different strides), so a per-instance
+    // "unchanged, skip" cache would leave the other instance's values in place.
+    program.set("n", layout.n);
+    program.set("line_count", layout.lines);
+    program.set("line_stride", layout.line_stride);
+    program.set("element_stride", layout.element_stride);
+    if (constant != nullptr) {
+        program.set("coef_a", constant->a);
+        program.set("coef_b", constant->b);
+        program.set("coef_c", constant->c);
+        program.set("coef_b_first", constant->b_first);
+        program.set("coef_b_last", constant->b_last);
     }
     if (constant == nullptr) {
         const auto& general = std::get<GeneralCoefficients>(coefficients);

@@ -2,9 +2,7 @@
 // What the GPU variants share: input validation, the line addressing of
 // shaders/tridiagonal/lines.glsl (uniforms and bindings), the 2-D spread of lines over work
 // groups, and the pivot-failure flag buffer that check_pivots() reads.
-#include <array>
 #include <optional>
-#include <unordered_map>
 
 #include "solvers/gl/shaders.hpp"
 #include "solvers/tridiagonal/solver.hpp"
@@ -44,14 +42,10 @@ protected:
                     const Coefficients& coefficients, const gl::Buffer& rhs,
                     const gl::Buffer& solution);
     gl::Buffer& pivot_flag();
-    // False when `program` already holds exactly these uniform values from this solver's last
-    // call (a program keeps its uniforms): a per-step solve then skips the uniform updates, so
-    // the CPU's submission cost stays below the GPU's few microseconds.
-    bool uniforms_changed(const gl::Program& program, std::array<float, 12> values);
 
 private:
     gl::Buffer pivot_flag_;
-    std::unordered_map<unsigned, std::array<float, 12>> last_uniforms_;
+
 };
 
 }  // namespace adilab::tridiag
