@@ -6,6 +6,7 @@
 namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
+Benchmark make_tridiag_benchmark();
 Benchmark make_sim_benchmark();
 Benchmark make_matmul_benchmark();
 Benchmark make_lu_benchmark();
@@ -13,11 +14,8 @@ Benchmark make_power_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
-        make_bandwidth_benchmark(),
-        make_sim_benchmark(),
-        make_matmul_benchmark(),
-        make_lu_benchmark(),
-        make_power_benchmark(),
+        make_bandwidth_benchmark(), make_tridiag_benchmark(), make_sim_benchmark(),
+        make_matmul_benchmark(),    make_lu_benchmark(),      make_power_benchmark(),
     };
     return all;
 }
