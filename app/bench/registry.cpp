@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -32,6 +34,16 @@ void record_config(Report& report, const cli::Args& args) {
             report.config.push_back({name, Value(true)});
         else
             report.config.push_back({name, Value(value)});
+    }
+    // Tuning overrides read from the environment (ADILAB_LU_*, ADILAB_FUSED_*, ...) change what
+    // is measured, so a report says which were set.
+    for (char** entry = environ; *entry != nullptr; ++entry) {
+        const std::string_view text = *entry;
+        const std::size_t eq = text.find('=');
+        if (!text.starts_with("ADILAB_") || eq == std::string_view::npos) continue;
+        const std::string name(text.substr(0, eq));
+        if (name.starts_with("ADILAB_REQUIRE_") || name == "ADILAB_ASSETS") continue;
+        report.config.push_back({"env." + name, Value(std::string(text.substr(eq + 1)))});
     }
 }
 
