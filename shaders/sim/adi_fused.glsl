@@ -41,15 +41,21 @@ void main() {
     const int first = chunk * CHUNK;
     const int n = LINE_LENGTH;
 
-    // Forward sweep inside the chunk while the rows are built.
+    // Forward sweep inside the chunk while the rows are built. Rows are built at clamped
+    // positions with no branch around them, so that the compiler can issue every row's loads
+    // at once instead of one L2 round trip per row; padding rows are replaced afterwards.
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];
+    const int safe_line = min(line, LINE_COUNT - 1);
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
-        float a = 0.0, b = 1.0, c = 0.0, d = 0.0;
-        if (line_active && pos < n) {
-            row_system(line, pos, a, b, c, d);
-            if (pos == 0) a = 0.0;
-            if (pos == n - 1) c = 0.0;
+        float a, b, c, d;
+        row_system(safe_line, min(pos, n - 1), a, b, c, d);
+        if (pos == 0) a = 0.0;
+        if (pos >= n - 1) c = 0.0;
+        if (!line_active || pos >= n) {
+            a = 0.0;
+            b = 1.0;
+            d = 0.0;
         }
         if (k < 2) {
             const float r = 1.0 / b;
@@ -131,7 +137,6 @@ void main() {
     if (!line_active) return;
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
-        if (pos >= n) break;
         float x;
         if (k == 0)
             x = x_first;
@@ -139,6 +144,6 @@ void main() {
             x = x_last;
         else
             x = cd[k] - ca[k] * x_first - cc[k] * x_last;
-        store(line, pos, x);
+        if (pos < n) store(line, pos, x);
     }
 }
