@@ -6,11 +6,12 @@
 namespace adilab::bench {
 
 Benchmark make_bandwidth_benchmark();
+Benchmark make_tridiag_benchmark();
 Benchmark make_sim_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
-        make_bandwidth_benchmark(),
+        make_bandwidth_benchmark(), make_tridiag_benchmark(),
         make_sim_benchmark(),
     };
     return all;

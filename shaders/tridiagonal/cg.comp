@@ -21,27 +21,28 @@ uniform uint to_tolerance;   // 1: stop at the tolerance
 uniform float tolerance;
 
 shared float p_line[WG_SIZE * ELEMENTS];
-shared vec2 partial[WG_SIZE];
+// One array per reduction of an iteration (p.Ap, then r.r with max|r|), so that no reduction
+// ever overwrites partial sums another invocation may still be reading.
+shared vec2 partial_pq[WG_SIZE];
+shared vec2 partial_rr[WG_SIZE];
 
-// (sum of v.x, max of v.y) over the work group.
-vec2 group_reduce(vec2 v) {
-    const uint tid = gl_LocalInvocationID.x;
-    partial[tid] = v;
-    memoryBarrierShared();
+// (sum of .x, max of .y) over the work group, written out in main() at each use rather than as
+// a function holding barriers (kept simple for every driver's uniform-control-flow analysis).
+#define GROUP_REDUCE(ARRAY, VALUE, RESULT)                                                    \
+    ARRAY[tid] = VALUE;                                                                       \
+    memoryBarrierShared();                                                                    \
+    barrier();                                                                                \
+    for (uint half_size = WG_SIZE / 2u; half_size > 0u; half_size /= 2u) {                    \
+        if (tid < half_size) {                                                                \
+            const vec2 mine = ARRAY[tid], other = ARRAY[tid + half_size];                     \
+            ARRAY[tid] = vec2(mine.x + other.x, max(mine.y, other.y));                        \
+        }                                                                                     \
+        memoryBarrierShared();                                                                \
+        barrier();                                                                            \
+    }                                                                                         \
+    RESULT = ARRAY[0];                                                                        \
+    memoryBarrierShared();                                                                    \
     barrier();
-    for (uint half_size = WG_SIZE / 2u; half_size > 0u; half_size /= 2u) {
-        if (tid < half_size) {
-            const vec2 other = partial[tid + half_size];
-            partial[tid] = vec2(partial[tid].x + other.x, max(partial[tid].y, other.y));
-        }
-        memoryBarrierShared();
-        barrier();
-    }
-    const vec2 result = partial[0];
-    memoryBarrierShared();
-    barrier();  // everyone has read partial[0] before the next reduction overwrites it
-    return result;
-}
 
 void main() {
     const uint line = work_group_line();
@@ -55,7 +56,11 @@ void main() {
         const uint i = tid + e * WG_SIZE;
         a[e] = 0.0; b[e] = 1.0; c[e] = 0.0; x[e] = 0.0; r[e] = 0.0;
         if (i < n) {
-            load_coefficients(line, i, a[e], b[e], c[e]);
+            float ai, bi, ci;  // via scalars: out parameters bound to array elements are
+            load_coefficients(line, i, ai, bi, ci);  // a corner some compilers get wrong
+            a[e] = ai;
+            b[e] = bi;
+            c[e] = ci;
             ok = ok && b[e] > 0.0 && !isinf(b[e]);
 #if !CONSTANT_COEFFICIENTS
             if (i > 0u) ok = ok && a[e] == coef_c_buf[element_index(line, i - 1u)];
@@ -69,7 +74,8 @@ void main() {
     {
         float sum = 0.0;
         for (uint e = 0u; e < ELEMENTS; ++e) sum += r[e] * r[e];
-        const vec2 reduced = group_reduce(vec2(sum, k_max));
+        vec2 reduced;
+        GROUP_REDUCE(partial_rr, vec2(sum, k_max), reduced)
         rr = reduced.x;
         k_max = reduced.y;
     }
@@ -88,7 +94,9 @@ void main() {
                 p_q += p_line[i] * q[e];
             }
         }
-        const float pAp = group_reduce(vec2(p_q, 0.0)).x;
+        vec2 reduced_pq;
+        GROUP_REDUCE(partial_pq, vec2(p_q, 0.0), reduced_pq)
+        const float pAp = reduced_pq.x;
         if (!(pAp > 0.0) || isinf(pAp)) {
             ok = false;
             break;  // uniform: every invocation sees the same pAp
@@ -104,7 +112,8 @@ void main() {
                 r_max = max(r_max, abs(r[e]));
             }
         }
-        const vec2 reduced = group_reduce(vec2(sum, r_max));  // also orders the p reads above
+        vec2 reduced;  // the reduction's barriers also order the p reads above
+        GROUP_REDUCE(partial_rr, vec2(sum, r_max), reduced)
         const float beta = reduced.x / rr;
         rr = reduced.x;
         converged = rr == 0.0 || (to_tolerance != 0u && reduced.y <= tolerance * k_max);

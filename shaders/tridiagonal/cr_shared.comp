@@ -6,6 +6,7 @@ layout(local_size_x = WG_SIZE) in;
 
 #include "tridiagonal/lines.glsl"
 #define LS_MAX_N MAX_N
+#define LS_PADDED  // bank-conflict padding: equation i at ls_index(i)
 #include "tridiagonal/line_solve.glsl"
 
 void main() {
@@ -14,13 +15,14 @@ void main() {
     for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
         float a, b, c;
         load_coefficients(line, i, a, b, c);
-        ls_a[i] = a;
-        ls_b[i] = b;
-        ls_c[i] = c;
-        ls_d[i] = rhs[element_index(line, i)];
+        const uint at = ls_index(i);
+        ls_a[at] = a;
+        ls_b[at] = b;
+        ls_c[at] = c;
+        ls_d[at] = rhs[element_index(line, i)];
     }
     const bool ok = ls_solve(n);
     for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-        solution[element_index(line, i)] = ls_d[i];
+        solution[element_index(line, i)] = ls_d[ls_index(i)];
     if (!ok) report_pivot_failure(line);
 }

@@ -16,6 +16,10 @@
 //     (solvers/tridiagonal falls back to its global-memory path).
 //   - optionally #define LS_PCR_SIZE <m>  (default 32, must be <= WG): CR runs until at most m
 //     equations are left, PCR solves those.
+//   - optionally #define LS_PADDED: the arrays get one padding word per 32 (CR's stride-2^s
+//     accesses then spread over the shared-memory banks instead of piling onto one: several
+//     times faster on NVIDIA). Equation i then lives at ls_a[ls_index(i)] etc. (not [i]), and
+//     the arrays take 16 * (LS_MAX_N + LS_MAX_N / 32 + 1) bytes. Without it ls_index(i) == i.
 // Then, in main(), with the SAME n in every invocation of the work group (uniform control
 // flow: the function contains barriers):
 //     for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
@@ -28,6 +32,10 @@
 // (ls_solve zeroes them). On return ls_d[i] holds x_i and ls_a/ls_b/ls_c are overwritten.
 // `ok` is false in every invocation that met a zero or non-finite pivot (OR it over the group
 // if you need one answer; each failing invocation reporting is enough for a flag).
+// Call ls_solve once per invocation, straight from main() (not inside a loop): on NVIDIA's GL
+// compiler a barrier-holding function called repeatedly inside a loop gave wrong results in this
+// project's CG kernel (fixed by writing its reductions out in main); one call like the example
+// in line_solve_example.comp is what is tested on the H200 (cr-shared) and on llvmpipe.
 // Cost: ~2 log2(n) barriers; work O(n) for the CR part plus O(m log m) for PCR.
 // ---------------------------------------------------------------------------------------------
 
@@ -38,10 +46,20 @@
 #define LS_PCR_SIZE 32u
 #endif
 
-shared float ls_a[LS_MAX_N];
-shared float ls_b[LS_MAX_N];
-shared float ls_c[LS_MAX_N];
-shared float ls_d[LS_MAX_N];
+#ifdef LS_PADDED
+#define LS_SLOT(p) ((p) + ((p) >> 5u))
+#define LS_ARRAY_SIZE (LS_MAX_N + LS_MAX_N / 32 + 1)
+#else
+#define LS_SLOT(p) (p)
+#define LS_ARRAY_SIZE LS_MAX_N
+#endif
+shared float ls_a[LS_ARRAY_SIZE];
+shared float ls_b[LS_ARRAY_SIZE];
+shared float ls_c[LS_ARRAY_SIZE];
+shared float ls_d[LS_ARRAY_SIZE];
+
+// Where equation i lives in the ls_ arrays.
+uint ls_index(uint i) { return LS_SLOT(i); }
 
 // A pivot must be non-zero and finite (NaN fails the comparisons too).
 bool ls_pivot_ok(float pivot) {
@@ -55,8 +73,8 @@ bool ls_solve(uint n) {
     memoryBarrierShared();
     barrier();
     if (tid == 0u) {
-        ls_a[0] = 0.0;
-        ls_c[n - 1u] = 0.0;
+        ls_a[LS_SLOT(0)] = 0.0;
+        ls_c[LS_SLOT(n - 1u)] = 0.0;
     }
     memoryBarrierShared();
     barrier();
@@ -76,25 +94,25 @@ bool ls_solve(uint n) {
             const uint p = 2u * h * (j + 1u) - 1u;
             const uint l = p - h;
             const uint r = p + h;
-            const float bl = ls_b[l];
+            const float bl = ls_b[LS_SLOT(l)];
             ok = ok && ls_pivot_ok(bl);
-            const float alpha = -ls_a[p] / bl;
-            float a_new = alpha * ls_a[l];
-            float b_new = ls_b[p] + alpha * ls_c[l];
-            float d_new = ls_d[p] + alpha * ls_d[l];
+            const float alpha = -ls_a[LS_SLOT(p)] / bl;
+            float a_new = alpha * ls_a[LS_SLOT(l)];
+            float b_new = ls_b[LS_SLOT(p)] + alpha * ls_c[LS_SLOT(l)];
+            float d_new = ls_d[LS_SLOT(p)] + alpha * ls_d[LS_SLOT(l)];
             float c_new = 0.0;
             if (r < n) {
-                const float br = ls_b[r];
+                const float br = ls_b[LS_SLOT(r)];
                 ok = ok && ls_pivot_ok(br);
-                const float gamma = -ls_c[p] / br;
-                c_new = gamma * ls_c[r];
-                b_new += gamma * ls_a[r];
-                d_new += gamma * ls_d[r];
+                const float gamma = -ls_c[LS_SLOT(p)] / br;
+                c_new = gamma * ls_c[LS_SLOT(r)];
+                b_new += gamma * ls_a[LS_SLOT(r)];
+                d_new += gamma * ls_d[LS_SLOT(r)];
             }
-            ls_a[p] = a_new;
-            ls_b[p] = b_new;
-            ls_c[p] = c_new;
-            ls_d[p] = d_new;
+            ls_a[LS_SLOT(p)] = a_new;
+            ls_b[LS_SLOT(p)] = b_new;
+            ls_c[LS_SLOT(p)] = c_new;
+            ls_d[LS_SLOT(p)] = d_new;
         }
         memoryBarrierShared();
         barrier();
@@ -112,42 +130,42 @@ bool ls_solve(uint n) {
         for (uint s = 1u; s < live; s *= 2u) {
             float a_new = 0.0, b_new = 1.0, c_new = 0.0, d_new = 0.0;
             if (j < live) {
-                b_new = ls_b[p];
-                d_new = ls_d[p];
+                b_new = ls_b[LS_SLOT(p)];
+                d_new = ls_d[LS_SLOT(p)];
                 if (j >= s) {
                     const uint l = p - s * h;
-                    const float bl = ls_b[l];
+                    const float bl = ls_b[LS_SLOT(l)];
                     ok = ok && ls_pivot_ok(bl);
-                    const float alpha = -ls_a[p] / bl;
-                    a_new = alpha * ls_a[l];
-                    b_new += alpha * ls_c[l];
-                    d_new += alpha * ls_d[l];
+                    const float alpha = -ls_a[LS_SLOT(p)] / bl;
+                    a_new = alpha * ls_a[LS_SLOT(l)];
+                    b_new += alpha * ls_c[LS_SLOT(l)];
+                    d_new += alpha * ls_d[LS_SLOT(l)];
                 }
                 if (j + s < live) {
                     const uint r = p + s * h;
-                    const float br = ls_b[r];
+                    const float br = ls_b[LS_SLOT(r)];
                     ok = ok && ls_pivot_ok(br);
-                    const float gamma = -ls_c[p] / br;
-                    c_new = gamma * ls_c[r];
-                    b_new += gamma * ls_a[r];
-                    d_new += gamma * ls_d[r];
+                    const float gamma = -ls_c[LS_SLOT(p)] / br;
+                    c_new = gamma * ls_c[LS_SLOT(r)];
+                    b_new += gamma * ls_a[LS_SLOT(r)];
+                    d_new += gamma * ls_d[LS_SLOT(r)];
                 }
             }
             memoryBarrierShared();
             barrier();
             if (j < live) {
-                ls_a[p] = a_new;
-                ls_b[p] = b_new;
-                ls_c[p] = c_new;
-                ls_d[p] = d_new;
+                ls_a[LS_SLOT(p)] = a_new;
+                ls_b[LS_SLOT(p)] = b_new;
+                ls_c[LS_SLOT(p)] = c_new;
+                ls_d[LS_SLOT(p)] = d_new;
             }
             memoryBarrierShared();
             barrier();
         }
         if (j < live) {
-            const float b = ls_b[p];
+            const float b = ls_b[LS_SLOT(p)];
             ok = ok && ls_pivot_ok(b);
-            ls_d[p] = ls_d[p] / b;
+            ls_d[LS_SLOT(p)] = ls_d[LS_SLOT(p)] / b;
         }
         memoryBarrierShared();
         barrier();
@@ -161,12 +179,12 @@ bool ls_solve(uint n) {
         const uint count = (n / h + 1u) / 2u;
         for (uint k = tid; k < count; k += threads) {
             const uint p = (2u * k + 1u) * h - 1u;
-            float rhs = ls_d[p];
-            if (p >= h) rhs -= ls_a[p] * ls_d[p - h];
-            if (p + h < n) rhs -= ls_c[p] * ls_d[p + h];
-            const float b = ls_b[p];
+            float rhs = ls_d[LS_SLOT(p)];
+            if (p >= h) rhs -= ls_a[LS_SLOT(p)] * ls_d[LS_SLOT(p - h)];
+            if (p + h < n) rhs -= ls_c[LS_SLOT(p)] * ls_d[LS_SLOT(p + h)];
+            const float b = ls_b[LS_SLOT(p)];
             ok = ok && ls_pivot_ok(b);
-            ls_d[p] = rhs / b;
+            ls_d[LS_SLOT(p)] = rhs / b;
         }
         memoryBarrierShared();
         barrier();

@@ -1,129 +1,156 @@
 // lu_scan.comp — `lu-scan`: constant coefficients, all lines in ONE dispatch, with the LU
 // factorisation shared by every line precomputed (host, float64) and the two Thomas recurrences
-// run as chunked parallel scans (beyond the paper; the idea of partitioned / "parallel Thomas"
-// solvers, e.g. Wang 1981, with the spike products tabulated because the matrix is the same for
-// every line).
+// run as chunked parallel scans (beyond the paper: a partitioned "parallel Thomas", with the
+// spike products tabulated because the matrix is the same for every line).
 //   forward  y_i = k_i + m_i y_{i-1}      (m_i = -l_i, L's subdiagonal; m_0 = 0)
 //   backward x_i = r_i y_i + q_i x_{i+1}  (r_i = 1/u_i, q_i = -c / u_i; q_{n-1} = 0)
-// Each invocation owns CHUNK consecutive unknowns of one line (in registers). It runs both
-// recurrences on its chunk with a zero carry, then the true solution is the local one plus the
-// carry times a tabulated product: y_i = y~_i + G_i y_{s-1} (G_i = m_s ... m_i) and
-// x_i = x~_i + H_i x_{e+1} (H_i = q_i ... q_e), for the chunk [s, e]. The carries between the
-// CHUNKS chunks of a line are a short serial affine scan (one invocation per line).
-// The LINES lines of a work group pass through a shared-memory tile, loaded and stored in the
-// order that coalesces: along the line for x, across the LINES neighbouring columns for y.
-// Prelude: WG_SIZE = LINES * CHUNKS, LINES, CHUNKS, CHUNK (, CHUNKS * CHUNK >= n),
-// CONSTANT_COEFFICIENTS=1. Tables at bindings 6 (m_i, G_i) and 7 (r_i, q_i, H_i, 0).
+// Each invocation owns CHUNK consecutive unknowns of one line, in registers. It runs both
+// recurrences on its chunk with a zero carry; the true values are the local ones plus the carry
+// times a tabulated product: y_i = y~_i + G_i y_{s-1} (G_i = m_s ... m_i) and
+// x_i = x~_i + H_i x_{e+1} (H_i = q_i ... q_e) for the chunk [s, e]. The carries of the CHUNKS
+// chunks of a line are affine maps composed by a Hillis-Steele scan in shared memory
+// (log2 CHUNKS steps, double-buffered: one barrier per step).
+// Memory: y lines (LINES_FASTEST = 1): neighbouring invocations own neighbouring columns, so
+// every load and store is coalesced straight from/to global memory (LINES >= 8: whole 32-byte
+// sectors). x lines (LINES_FASTEST = 0): the LINES rows of a work group are one contiguous
+// block, staged through a shared tile (one padding word per 32 against bank conflicts). Loads are
+// issued all at once per invocation (CHUNK independent loads in flight) to hide DRAM latency.
+// Prelude: WG_SIZE = LINES * CHUNKS, LINES, CHUNKS (a power of two), CHUNK, LINES_FASTEST,
+// CONSTANT_COEFFICIENTS=1. Tables at bindings 6 (m_i, G_i) and 7 (r_i, q_i, H_i, 0), sized
+// CHUNKS * CHUNK, stored transposed: unknown i = p * CHUNK + t at t * CHUNKS + p, so that the
+// invocations of a warp (consecutive chunks p, same t) read consecutive entries — in the natural
+// order every lane hit its own cache line and the table loads, not DRAM, bounded the x solve.
 #pragma optionNV(unroll all)
-layout(local_size_x = WG_SIZE) in;  // = LINES * CHUNKS (GLSL 4.30 wants one token)
+layout(local_size_x = WG_SIZE) in;
 
 #include "tridiagonal/lines.glsl"
 
 layout(std430, binding = 6) readonly buffer ForwardTable { vec2 forward_table[]; };
 layout(std430, binding = 7) readonly buffer BackwardTable { vec4 backward_table[]; };
-uniform uint lines_fastest;  // 1 for y lines (columns): the tile loads across lines
+uint table_index(uint p, uint t) { return t * CHUNKS + p; }
 
-#define SPAN (CHUNKS * CHUNK)
-// One padding word per 32 keeps the invocations of a warp (consecutive chunks, CHUNK apart) on
-// different banks.
-#define PADDED (SPAN + SPAN / 32 + 1)
-shared float tile[LINES * PADDED];
-shared float carry[LINES * CHUNKS];
-
-uint slot(uint l, uint i) { return l * PADDED + i + i / 32u; }
+#if !LINES_FASTEST
+#define TILE (LINES * CHUNKS * CHUNK)
+shared float tile[TILE + TILE / 32 + 1];
+uint slot(uint f) { return f + f / 32u; }
+#endif
+shared vec2 scan[2][WG_SIZE];  // (product, carry) per chunk, double-buffered
 
 void main() {
-    const uint threads = WG_SIZE;
     const uint tid = gl_LocalInvocationID.x;
     const uint first_line = work_group_line() * LINES;
-    if (first_line >= line_count) return;
+    if (first_line >= line_count) return;  // whole work group: barriers stay uniform
     const uint lines_here = min(LINES, line_count - first_line);
-
-    if (lines_fastest != 0u) {
-        for (uint f = tid; f < LINES * n; f += threads) {
-            const uint l = f % LINES, i = f / LINES;
-            if (l < lines_here) tile[slot(l, i)] = rhs[element_index(first_line + l, i)];
-        }
-    } else {
-        for (uint l = 0u; l < lines_here; ++l)
-            for (uint i = tid; i < n; i += threads)
-                tile[slot(l, i)] = rhs[element_index(first_line + l, i)];
-    }
-    memoryBarrierShared();
-    barrier();
-
+#if LINES_FASTEST
+    const uint l = tid % LINES, p = tid / LINES;
+#else
     const uint l = tid / CHUNKS, p = tid % CHUNKS;
+#endif
+    const uint chunk_id = l * CHUNKS + p;  // index in scan[]
     const uint s = p * CHUNK;
+    const bool line_ok = l < lines_here;
     float v[CHUNK];
-    // Forward recurrence on the chunk, zero carry in.
-    float y = 0.0;
+
+#if LINES_FASTEST
     for (uint t = 0u; t < CHUNK; ++t) {
         const uint i = s + t;
-        v[t] = 0.0;
-        if (i < n) {
-            y = tile[slot(l, i)] + forward_table[i].x * y;
-            v[t] = y;
+        v[t] = (line_ok && i < n) ? rhs[element_index(first_line + l, i)] : 0.0;
+    }
+#else
+    {
+        // The work group's rows are contiguous: flat index f = l * n + i.
+        const uint base = first_line * line_stride;
+        const uint count = lines_here * n;
+        float staged[CHUNK];
+        for (uint t = 0u; t < CHUNK; ++t) {
+            const uint f = tid + t * WG_SIZE;
+            staged[t] = f < count ? rhs[base + f] : 0.0;
+        }
+        for (uint t = 0u; t < CHUNK; ++t) {
+            const uint f = tid + t * WG_SIZE;
+            if (f < count) tile[slot(f)] = staged[t];
+        }
+        memoryBarrierShared();
+        barrier();
+        for (uint t = 0u; t < CHUNK; ++t) {
+            const uint i = s + t;
+            v[t] = (line_ok && i < n) ? tile[slot(l * n + i)] : 0.0;
         }
     }
-    carry[tid] = y;
-    memoryBarrierShared();
-    barrier();
-    if (tid < LINES) {  // serial scan of the forward carries of line `tid`
-        float carried = 0.0;
-        for (uint q = 0u; q < CHUNKS && q * CHUNK < n; ++q) {
-            const uint e = min((q + 1u) * CHUNK, n) - 1u;
-            const float out_local = carry[tid * CHUNKS + q];
-            carry[tid * CHUNKS + q] = carried;  // y_{s-1} for chunk q
-            carried = out_local + forward_table[e].y * carried;
-        }
+#endif
+
+    // Forward recurrence on the chunk, zero carry in (m, G are 0 past n: harmless).
+    float y = 0.0;
+    for (uint t = 0u; t < CHUNK; ++t) {
+        y = v[t] + forward_table[table_index(p, t)].x * y;
+        v[t] = y;
     }
+    // Inclusive scan of the affine maps Y -> y~_e + G_e Y over the chunks of the line.
+    const uint e = min(s + CHUNK, max(n, 1u)) - 1u;
+    vec2 own = vec2(s < n ? forward_table[table_index(p, e - s)].y : 1.0, s < n ? y : 0.0);
+    uint buffer_index = 0u;
+    scan[0][chunk_id] = own;
     memoryBarrierShared();
     barrier();
-    const float y_before = carry[tid];
+    for (uint step = 1u; step < CHUNKS; step *= 2u) {
+        if (p >= step) {
+            const vec2 before = scan[buffer_index][chunk_id - step];
+            own = vec2(own.x * before.x, own.y + own.x * before.y);
+        }
+        buffer_index ^= 1u;
+        scan[buffer_index][chunk_id] = own;
+        memoryBarrierShared();
+        barrier();
+    }
+    const float y_before = p > 0u ? scan[buffer_index][chunk_id - 1u].y : 0.0;
+
     // True y, then the backward recurrence on the chunk, zero carry in.
     float x = 0.0;
     for (uint u = 0u; u < CHUNK; ++u) {
         const uint t = CHUNK - 1u - u;
-        const uint i = s + t;
-        if (i < n) {
-            const vec4 back = backward_table[i];
-            const float y_true = v[t] + forward_table[i].y * y_before;
-            x = back.x * y_true + back.y * x;
-            v[t] = x;
-        }
+        const vec4 back = backward_table[table_index(p, t)];
+        const float y_true = v[t] + forward_table[table_index(p, t)].y * y_before;
+        x = back.x * y_true + back.y * x;
+        v[t] = x;
     }
-    memoryBarrierShared();
-    barrier();  // every carry read before it is overwritten
-    carry[tid] = x;
+    // Reverse inclusive scan of X -> x~_s + H_s X (last chunk first).
+    own = vec2(s < n ? backward_table[table_index(p, 0u)].z : 1.0, s < n ? x : 0.0);
+    buffer_index ^= 1u;  // the buffer nobody reads any more after the barrier below
+    scan[buffer_index][chunk_id] = own;
     memoryBarrierShared();
     barrier();
-    if (tid < LINES) {  // serial scan of the backward carries, last chunk first
-        float carried = 0.0;
-        for (uint q = CHUNKS; q-- > 0u;) {
-            if (q * CHUNK >= n) continue;
-            const float out_local = carry[tid * CHUNKS + q];
-            carry[tid * CHUNKS + q] = carried;  // x_{e+1} for chunk q
-            carried = out_local + backward_table[q * CHUNK].z * carried;
+    for (uint step = 1u; step < CHUNKS; step *= 2u) {
+        if (p + step < CHUNKS) {
+            const vec2 after = scan[buffer_index][chunk_id + step];
+            own = vec2(own.x * after.x, own.y + own.x * after.y);
         }
+        buffer_index ^= 1u;
+        scan[buffer_index][chunk_id] = own;
+        memoryBarrierShared();
+        barrier();
     }
-    memoryBarrierShared();
-    barrier();
-    const float x_after = carry[tid];
+    const float x_after = p + 1u < CHUNKS ? scan[buffer_index][chunk_id + 1u].y : 0.0;
+    for (uint t = 0u; t < CHUNK; ++t) v[t] += backward_table[table_index(p, t)].z * x_after;
+
+#if LINES_FASTEST
     for (uint t = 0u; t < CHUNK; ++t) {
         const uint i = s + t;
-        if (i < n) tile[slot(l, i)] = v[t] + backward_table[i].z * x_after;
+        if (line_ok && i < n) solution[element_index(first_line + l, i)] = v[t];
+    }
+#else
+    for (uint t = 0u; t < CHUNK; ++t) {
+        const uint i = s + t;
+        if (line_ok && i < n) tile[slot(l * n + i)] = v[t];
     }
     memoryBarrierShared();
     barrier();
-
-    if (lines_fastest != 0u) {
-        for (uint f = tid; f < LINES * n; f += threads) {
-            const uint l = f % LINES, i = f / LINES;
-            if (l < lines_here) solution[element_index(first_line + l, i)] = tile[slot(l, i)];
+    {
+        const uint base = first_line * line_stride;
+        const uint count = lines_here * n;
+        for (uint t = 0u; t < CHUNK; ++t) {
+            const uint f = tid + t * WG_SIZE;
+            if (f < count) solution[base + f] = tile[slot(f)];
         }
-    } else {
-        for (uint l = 0u; l < lines_here; ++l)
-            for (uint i = tid; i < n; i += threads)
-                solution[element_index(first_line + l, i)] = tile[slot(l, i)];
     }
+#endif
 }

@@ -3,12 +3,14 @@
 // (seed 001's odd-even reduction, any N) switching to PCR when at most 32 equations are left
 // (Zhang, Cohen & Owens 2010). fp32, no pivoting (diagonally dominant systems); pivot failures
 // set the flag that check_pivots() reads.
-// Limits: a line needs 16 bytes of shared memory per unknown (3072 unknowns in 48 KiB); longer
+// Limits: a line needs 16.5 bytes of shared memory per unknown (2974 unknowns in 48 KiB); longer
 // lines are solved by the global-memory path (cr-pingpong), not refused.
 // In the strided y direction each work group reads a column, so loads do not coalesce: the
 // constant-coefficient fast variants exist for that (see registry.cpp).
 #include <algorithm>
 #include <bit>
+#include <cstdint>
+#include <unordered_map>
 
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/commands.hpp"
@@ -37,10 +39,17 @@ public:
         // programs cover every n and short lines do not pay a big shared footprint (occupancy).
         const unsigned max_n = std::min(capacity, std::max(32u, std::bit_ceil(layout.n)));
         const unsigned wg = std::clamp(std::bit_ceil(layout.n) / 4u, 32u, 256u);
-        gl::Defines defines = coefficient_defines(coefficients);
-        defines.push_back({"WG_SIZE", std::to_string(wg)});
-        defines.push_back({"MAX_N", std::to_string(max_n)});
-        const gl::Program& program = gl::compute_program("tridiagonal/cr_shared.comp", defines);
+        // Looked up once per shape: the registry's key building costs about what a small
+        // solve costs on the GPU.
+        const gl::Program*& cached =
+            programs_[std::uint64_t(max_n) << 32 | wg << 1 | (is_constant(coefficients) ? 1 : 0)];
+        if (cached == nullptr) {
+            gl::Defines defines = coefficient_defines(coefficients);
+            defines.push_back({"WG_SIZE", std::to_string(wg)});
+            defines.push_back({"MAX_N", std::to_string(max_n)});
+            cached = &gl::compute_program("tridiagonal/cr_shared.comp", defines);
+        }
+        const gl::Program& program = *cached;
         bind_lines(program, layout, coefficients, rhs, solution);
         dispatch_spread(layout.lines);
         gl::memory_barrier(gl::Barrier::storage);
@@ -56,9 +65,11 @@ public:
 
 private:
     static unsigned shared_line_capacity() {
+        // Four padded arrays: 16 bytes per unknown plus one word per 32 each (line_solve.glsl).
         const int bytes = gl::Context::current().info().max_shared_memory_bytes;
-        return static_cast<unsigned>(std::max(bytes, 1024)) / 16u;
+        return static_cast<unsigned>((std::max(bytes, 1024) - 64) * 2 / 33);
     }
+    std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
     std::unique_ptr<Solver> fallback_;  // cr-pingpong, for lines longer than shared memory
 };
 

@@ -75,19 +75,24 @@ void GpuSolver::bind_lines(const gl::Program& program, const LineLayout& layout,
                            const Coefficients& coefficients, const gl::Buffer& rhs,
                            const gl::Buffer& solution) {
     program.use();
+    rhs.bind_storage(0);
+    solution.bind_storage(1);
+    const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+    // Set on every call: programs are shared by every solver instance of the context (an x and
+    // a y solver use the same cr-shared program with different strides), so a per-instance
+    // "unchanged, skip" cache would leave the other instance's values in place.
     program.set("n", layout.n);
     program.set("line_count", layout.lines);
     program.set("line_stride", layout.line_stride);
     program.set("element_stride", layout.element_stride);
-    rhs.bind_storage(0);
-    solution.bind_storage(1);
-    if (const auto* constant = std::get_if<ConstantCoefficients>(&coefficients)) {
+    if (constant != nullptr) {
         program.set("coef_a", constant->a);
         program.set("coef_b", constant->b);
         program.set("coef_c", constant->c);
         program.set("coef_b_first", constant->b_first);
         program.set("coef_b_last", constant->b_last);
-    } else {
+    }
+    if (constant == nullptr) {
         const auto& general = std::get<GeneralCoefficients>(coefficients);
         general.a->bind_storage(2);
         general.b->bind_storage(3);

@@ -45,6 +45,7 @@ protected:
 
 private:
     gl::Buffer pivot_flag_;
+
 };
 
 }  // namespace adilab::tridiag

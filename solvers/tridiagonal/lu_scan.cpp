@@ -8,13 +8,19 @@
 // dominant systems, where |m_i|, |q_i| < 1 and the carry products only shrink). A zero or
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
-// Limits: general coefficients, and lines too long for a work group's shared tile
-// (N > CHUNK * 1024 or the tile above shared memory), go to cr-shared (which itself falls back to
-// cr-pingpong): slower, never an error.
+// Limits: general coefficients, and lines too long for one work group (x: a row's shared tile,
+// about 11000 unknowns in 48 KiB; y: more than 1024 chunks), go to cr-shared (which itself falls
+// back to cr-pingpong): slower, never an error.
+// Measured (H200, --bench tridiag, one solve incl. its ~3.2 us dispatch): 1024^2 11.5 us (x) and
+// 13.1 us (y); 4096^2 0.26 ms (x) and 0.93 ms (y) — the y lines of a 4096-wide grid (16 KiB
+// row stride) run at ~140 GB/s in every variant tried, including two coalesced transposes
+// around an x solve (1.2 ms), which points at the strided address pattern itself (DRAM
+// partition / TLB), not at this kernel's loads.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -40,34 +46,68 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
 
 class LuScanSolver final : public GpuSolver {
 public:
-    LuScanSolver(std::string name, unsigned chunk, unsigned max_lines)
-        : name_(std::move(name)), chunk_(chunk), max_lines_(max_lines) {}
+    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines)
+        : name_(std::move(name)), chunk_x_(chunk_x), chunk_y_(chunk_y), max_lines_(max_lines) {}
 
     std::string name() const override { return name_; }
 
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
-        const LineLayout layout = line_layout(grid, direction);
-        // Chunks per line rounded up to a power of two (the spare invocations own no unknowns)
-        // so that a handful of programs cover every N.
-        const unsigned chunks = std::bit_ceil((layout.n + chunk_ - 1) / chunk_);
-        const unsigned lines = lines_per_group(chunks);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-        if (constant == nullptr || lines == 0) {
+        const int n = direction == Direction::x ? grid.nx : grid.ny;
+        if (constant == nullptr || !fits(n, direction)) {
             if (!fallback_) fallback_ = make_cr_shared();
             fallback_->solve(grid, direction, coefficients, rhs, solution);
             return;
         }
-        const Tables& tables = tables_for(layout.n, *constant);
-        gl::Defines defines = {{"CONSTANT_COEFFICIENTS", "1"},
-                               {"LINES", std::to_string(lines)},
-                               {"CHUNKS", std::to_string(chunks)},
-                               {"CHUNK", std::to_string(chunk_)},
-                               {"WG_SIZE", std::to_string(lines * chunks)}};
-        const gl::Program& program = gl::compute_program("tridiagonal/lu_scan.comp", defines);
-        bind_lines(program, layout, coefficients, rhs, solution);
-        program.set("lines_fastest", direction == Direction::y ? 1u : 0u);
+        solve_lines(grid, direction, *constant, rhs, solution);
+    }
+
+    std::optional<PivotFailure> check_pivots() override {
+        auto own = GpuSolver::check_pivots();
+        if (fallback_) {
+            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
+        }
+        return own;
+    }
+
+private:
+    unsigned chunk(Direction direction) const {
+        return direction == Direction::x ? chunk_x_ : chunk_y_;
+    }
+
+    bool fits(int n, Direction direction) const {
+        const unsigned size = chunk(direction);
+        const unsigned chunks = std::bit_ceil((unsigned(n) + size - 1) / size);
+        return lines_per_group(chunks, size, direction == Direction::y) > 0;
+    }
+
+    void solve_lines(Grid grid, Direction direction, const ConstantCoefficients& constant,
+                     const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, direction);
+        // Chunks per line rounded up to a power of two (the scan's steps; the spare invocations
+        // own only padding) so that a handful of programs cover every N.
+        const unsigned chunk_size = chunk(direction);
+        const unsigned chunks = std::bit_ceil((layout.n + chunk_size - 1) / chunk_size);
+        const bool lines_fastest = direction == Direction::y;
+        const unsigned lines = lines_per_group(chunks, chunk_size, lines_fastest);
+        const Tables& tables = tables_for(layout.n, chunk_size, constant);
+        // The program is looked up once per shape, not per call (the registry's key building
+        // costs about what the GPU spends on a small solve).
+        const gl::Program*& cached =
+            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 1 | lines_fastest];
+        if (cached == nullptr) {
+            cached = &gl::compute_program("tridiagonal/lu_scan.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"LINES", std::to_string(lines)},
+                                           {"CHUNKS", std::to_string(chunks)},
+                                           {"CHUNK", std::to_string(chunk_size)},
+                                           {"LINES_FASTEST", lines_fastest ? "1" : "0"},
+                                           {"WG_SIZE", std::to_string(lines * chunks)}});
+        }
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
         if (!tables.ok) {
             // The shared factorisation has a zero / non-finite pivot: every line fails alike
             // (found on the host, so this costs an upload only on failure, never a read-back).
@@ -80,38 +120,33 @@ public:
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-    std::optional<PivotFailure> check_pivots() override {
-        auto own = GpuSolver::check_pivots();
-        if (fallback_) {
-            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
-        }
-        return own;
-    }
-
-private:
-    // Lines per work group: a power of two (whole 32-byte sectors per row of a y tile when it
-    // reaches 8), at most max_lines_, 1024 invocations and the shared memory.
-    unsigned lines_per_group(unsigned chunks) const {
+    // Lines per work group: a power of two (8 lines of a y grid fill whole 32-byte sectors), at
+    // most max_lines_, 1024 invocations, and the shared memory: the scan's two vec2 per
+    // invocation, plus the x tile.
+    unsigned lines_per_group(unsigned chunks, unsigned chunk_size, bool lines_fastest) const {
         if (chunks == 0 || chunks > 1024) return 0;
-        const std::size_t span = std::size_t(chunks) * chunk_;
-        const std::size_t bytes_per_line = (span + span / 32 + 1 + chunks) * sizeof(float);
+        const std::size_t span = std::size_t(chunks) * chunk_size;
+        const std::size_t per_line =
+            chunks * 16 + (lines_fastest ? 0 : (span + span / 32 + 1) * sizeof(float));
         const auto shared = static_cast<std::size_t>(
             gl::Context::current().info().max_shared_memory_bytes);
         unsigned lines = max_lines_;
-        while (lines > 0 && (lines * chunks > 1024 || lines * bytes_per_line > shared)) lines /= 2;
+        while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
     }
 
-    const Tables& tables_for(unsigned n, const ConstantCoefficients& k) {
+    const Tables& tables_for(unsigned n, unsigned chunk_size, const ConstantCoefficients& k) {
         for (Tables& t : tables_)
-            if (t.n == n && t.chunk == chunk_ && same(t.coefficients, k)) return t;
+            if (t.n == n && t.chunk == chunk_size && same(t.coefficients, k)) return t;
         if (tables_.size() >= 4) tables_.erase(tables_.begin());
         Tables t;
         t.n = n;
-        t.chunk = chunk_;
+        t.chunk = chunk_size;
         t.coefficients = k;
-        const unsigned span = (n + chunk_ - 1) / chunk_ * chunk_;
-        std::vector<float> forward(2 * std::size_t(span), 0.0f);
+        // Sized for every invocation's chunk; past n the forward map is the identity (m = 1, so
+        // a chunk's last y is y_{n-1}) and the backward one zero.
+        const unsigned span = std::bit_ceil((n + chunk_size - 1) / chunk_size) * chunk_size;
+        std::vector<float> forward(2 * std::size_t(span), 1.0f);
         std::vector<float> backward(4 * std::size_t(span), 0.0f);
         std::vector<double> m(n), r(n), q(n);
         bool ok = true;
@@ -129,20 +164,23 @@ private:
             r[i] = 1.0 / u;
             q[i] = i + 1 < n ? -k.c / u : 0.0;
         }
-        for (unsigned s = 0; s < n; s += chunk_) {
-            const unsigned e = std::min(s + chunk_, n) - 1;
+        // Transposed storage (lu_scan.comp): unknown i = p * chunk + t at t * chunks + p.
+        const unsigned chunks = span / chunk_size;
+        auto at = [&](unsigned i) { return (i % chunk_size) * chunks + i / chunk_size; };
+        for (unsigned s = 0; s < n; s += chunk_size) {
+            const unsigned e = std::min(s + chunk_size, n) - 1;
             double g = 1.0;
             for (unsigned i = s; i <= e; ++i) {
                 g *= m[i];
-                forward[2 * i] = float(m[i]);
-                forward[2 * i + 1] = float(g);
+                forward[2 * at(i)] = float(m[i]);
+                forward[2 * at(i) + 1] = float(g);
             }
             double h = 1.0;
             for (unsigned i = e + 1; i-- > s;) {
                 h *= q[i];
-                backward[4 * i] = float(r[i]);
-                backward[4 * i + 1] = float(q[i]);
-                backward[4 * i + 2] = float(h);
+                backward[4 * at(i)] = float(r[i]);
+                backward[4 * at(i) + 1] = float(q[i]);
+                backward[4 * at(i) + 2] = float(h);
             }
         }
         t.forward = gl::Buffer::from(forward);
@@ -153,15 +191,18 @@ private:
     }
 
     std::string name_;
-    unsigned chunk_, max_lines_;
+    unsigned chunk_x_, chunk_y_, max_lines_;
     std::vector<Tables> tables_;
+    // Programs of the current context's shader cache (which outlives no solver that uses it).
+    std::unordered_map<std::uint64_t, const gl::Program*> programs_;
     std::unique_ptr<Solver> fallback_;
 };
 
 }  // namespace
 
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines) {
-    return std::make_unique<LuScanSolver>(name, chunk, lines);
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
+                                     unsigned lines) {
+    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines);
 }
 
 }  // namespace adilab::tridiag

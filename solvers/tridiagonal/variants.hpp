@@ -11,8 +11,10 @@ namespace adilab::tridiag {
 std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
 std::unique_ptr<Solver> make_thomas_cpu();
-// chunk: unknowns per invocation; lines: at most this many lines per work group.
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk, unsigned lines);
+// chunk_x / chunk_y: unknowns per invocation for x / y lines; lines: at most this many lines
+// per work group.
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
+                                     unsigned lines);
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
 std::unique_ptr<Solver> make_cg(int iterations);
 

@@ -370,6 +370,27 @@ TEST(SimSolvers, SolversThatOnlyApproximateRunAndStayFinite) {
         }
 }
 
+// Programs are shared by every model of a context and each model sets their uniforms only when
+// its parameters changed: two live models with different parameters, stepped alternately, must
+// each give what they give alone.
+TEST(SimInterface, AlternatingModelsKeepTheirOwnParameters) {
+    ADILAB_NEED_GL();
+    auto run = [](bool interleave) {
+        auto first = make_simulation("heat");
+        auto second = make_simulation("heat");
+        first->set_param("dt", 0.5);
+        second->set_param("dt", 2.5);
+        first->reset("two-heaters", 24, 18);
+        second->reset("two-heaters", 24, 18);
+        for (int s = 0; s < 4; ++s) {
+            first->step(1);
+            if (interleave) second->step(1);
+        }
+        return first->read_field();
+    };
+    EXPECT_EQ(run(false), run(true));
+}
+
 TEST(SimInterface, ErrorsNameTheProblem) {
     ADILAB_NEED_GL();
     auto expect_error = [](auto&& f, const std::string& text) {

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
 #include "solvers/reference/tridiagonal.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -204,6 +206,64 @@ TEST(Tridiagonal, ZeroPivotIsReportedWithItsLine) {
         ASSERT_TRUE(failure.has_value()) << v.name;
         EXPECT_EQ(failure->line, 2) << v.name;
         EXPECT_FALSE(solver->check_pivots().has_value()) << v.name << ": the flag is cleared";
+    }
+}
+
+TEST(Tridiagonal, LineSolveIncludeWorksAsDocumented) {
+    ADILAB_NEED_GL();
+    // shaders/tridiagonal/line_solve_example.comp uses the include's public API unpadded, as the
+    // fused simulation kernels do; same tolerance reasoning as the solvers (it is the same CR).
+    const gl::Program& program = gl::compute_program("tridiagonal/line_solve_example.comp");
+    unsigned seed = 900;
+    for (int n : {1, 2, 3, 33, 1000, 1024}) {
+        const int rows = 3;
+        auto p = reference::random_dominant_problem(n, rows, true, ++seed);
+        const auto expected = reference::solve_grid_general(n, rows, true, p.a, p.b, p.c, p.k);
+        gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), c = gl::Buffer::from(p.c);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size()), failures(sizeof(unsigned));
+        x.poison();
+        failures.zero();
+        program.use();
+        program.set("nx", unsigned(n));
+        a.bind_storage(0);
+        b.bind_storage(1);
+        c.bind_storage(2);
+        k.bind_storage(3);
+        x.bind_storage(4);
+        failures.bind_storage(5);
+        gl::dispatch(rows);
+        gl::memory_barrier(gl::Barrier::storage);
+        EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(n))
+            << n;
+        EXPECT_EQ(failures.read<unsigned>(1)[0], 0u) << n;
+    }
+}
+
+TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
+    ADILAB_NEED_GL();
+    // An ADI step uses one solver per direction; on a square grid both run the same program
+    // with different strides and coefficients. Alternate them and check the first one again.
+    const int n = 40;
+    for (const char* name : {"cr-shared", "lu-scan", "cg"}) {
+        auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
+        auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
+        const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),
+                                               float(px.const_c), float(px.const_b_first),
+                                               float(px.const_b_last)};
+        const tridiag::ConstantCoefficients ky{float(py.const_a), float(py.const_b),
+                                               float(py.const_c), float(py.const_b_first),
+                                               float(py.const_b_last)};
+        const auto expected = reference::solve_grid_constant(n, n, true, kx.a, kx.b, kx.c,
+                                                             kx.b_first, kx.b_last, px.k);
+        gl::Buffer k = gl::Buffer::from(px.k), x(k.size()), y(k.size());
+        auto along_x = tridiag::make_solver(name), along_y = tridiag::make_solver(name);
+        along_x->solve({n, n}, Direction::x, kx, k, x);
+        along_y->solve({n, n}, Direction::y, ky, k, y);
+        x.poison();
+        along_x->solve({n, n}, Direction::x, kx, k, x);
+        EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x),
+                  name == std::string("cg") ? 2e-5 + tolerance(n) : tolerance(n))
+            << name;
     }
 }
 

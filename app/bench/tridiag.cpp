@@ -1,0 +1,308 @@
+// `adilab --bench tridiag [--grid 256,1024,2048,4096] [--solver all|name,...] [--repeats N]
+//                          [--report f.json|f.csv]`
+// For each grid n: n lines of n unknowns, both directions, both coefficient forms, every chosen
+// solver of solvers/tridiagonal. Every result is checked against the float64 CPU Thomas in the
+// same run (max_rel_error). The systems are random, symmetric and diagonally dominant (as the
+// heat and shallow-water systems are), so CG is meaningful too.
+//
+// Timing: GPU variants are timed with GL_TIME_ELAPSED over a batch of back-to-back solves (one
+// query per batch: the per-solve figure is batch time / batch size, so the query's own cost does
+// not hide a 10 us solve); the median of the batches is reported. thomas-cpu is timed on the
+// host arithmetic alone (data already in host memory, wall clock), as the paper's CPU baseline.
+// gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
+// general coefficients.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "app/bench/benchmark.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/timer.hpp"
+#include "solvers/reference/tridiagonal.hpp"
+#include "solvers/tridiagonal/solver.hpp"
+#include "solvers/tridiagonal/variants.hpp"
+
+namespace adilab::bench {
+
+namespace {
+
+using tridiag::Direction;
+
+// Exact solvers are expected within fp32 rounding of the reference; this flags a broken one in
+// the printed notes (cg-1 / cg-2 are approximations by design and are not flagged).
+constexpr double exact_limit = 1e-4;
+
+std::vector<std::string> chosen_solvers(const cli::Args& args) {
+    std::vector<std::string> known;
+    for (const auto& v : tridiag::variants()) known.push_back(v.name);
+    const auto asked = args.get_list("solver", {"all"});
+    if (asked.size() == 1 && asked[0] == "all") return known;
+    std::vector<std::string> out;
+    for (const std::string& name : asked) {
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string list;
+            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            throw cli::UsageError("--solver: unknown tridiagonal solver '" + name +
+                                  "' (available: all, " + list + ")");
+        }
+        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
+    return out;
+}
+
+bool on_gpu(const std::string& name) {
+    for (const auto& v : tridiag::variants())
+        if (v.name == name) return v.on_gpu;
+    return true;
+}
+
+struct Config {
+    int n;
+    Direction direction;
+    bool constant;
+};
+
+std::string describe(const Config& c) {
+    return std::to_string(c.n) + "^2 " + (c.direction == Direction::x ? "x" : "y") + " " +
+           (c.constant ? "constant" : "general");
+}
+
+Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
+    // Everything the user typed is checked before any work.
+    const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
+    const auto solvers = chosen_solvers(args);
+    const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
+    for (long long n : grids) {
+        // cr-pingpong's scratch is the largest: 2 x (16 + 4) bytes per unknown in two buffers.
+        const long long bytes = n * n * 32;
+        if (bytes > ctx.device.max_storage_block_bytes)
+            throw Error("--grid " + std::to_string(n) + ": the solvers' scratch (" +
+                        std::to_string(bytes >> 20) + " MiB in one buffer) exceeds the largest "
+                        "storage block of this GPU (" +
+                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
+    }
+
+    Report report = make_report("tridiag", ctx.device);
+    record_config(report, args);
+    std::vector<Config> configs;
+    for (long long n : grids)
+        for (Direction d : {Direction::x, Direction::y})
+            for (bool constant : {true, false}) configs.push_back({int(n), d, constant});
+    const double steps = double(configs.size()) * double(solvers.size() + 1);
+    double done = 0;
+    std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
+    for (const auto& name : solvers) instances[name] = tridiag::make_solver(name);
+
+    for (const Config& config : configs) {
+        ctx.check_cancelled();
+        ctx.progress(done / steps, "reference " + describe(config));
+        const int n = config.n;
+        const bool along_x = config.direction == Direction::x;
+        const auto problem = reference::random_dominant_problem(
+            n, n, along_x, 1000u + unsigned(n) + (along_x ? 0u : 1u), 0.5, true);
+        const tridiag::ConstantCoefficients constant{
+            float(problem.const_a), float(problem.const_b), float(problem.const_c),
+            float(problem.const_b_first), float(problem.const_b_last)};
+        const auto expected =
+            config.constant
+                ? reference::solve_grid_constant(n, n, along_x, constant.a, constant.b,
+                                                 constant.c, constant.b_first, constant.b_last,
+                                                 problem.k)
+                : reference::solve_grid_general(n, n, along_x, problem.a, problem.b, problem.c,
+                                                problem.k);
+        const double unknowns = double(n) * double(n);
+        const double bytes = unknowns * 4.0 * (config.constant ? 2.0 : 5.0);
+
+        // The CPU baseline, always measured: speedup_vs_thomas needs it.
+        tridiag::HostSystem host;
+        std::vector<float> host_x(problem.k.size());
+        host.k = problem.k.data();
+        host.x = host_x.data();
+        if (config.constant) {
+            host.constant = constant;
+        } else {
+            host.a = problem.a.data();
+            host.b = problem.b.data();
+            host.c = problem.c.data();
+        }
+        std::vector<double> cpu_samples;
+        const int cpu_repeats = std::clamp(repeats / 3, 1, 5);
+        for (int r = 0; r < cpu_repeats; ++r) {
+            const auto start = std::chrono::steady_clock::now();
+            tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
+            cpu_samples.push_back(std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count());
+        }
+        const double thomas_ms = gl::median(cpu_samples);
+        done += 1;
+
+        gl::Buffer k = gl::Buffer::from(problem.k), x(problem.k.size() * sizeof(float));
+        gl::Buffer a, b, c;
+        if (!config.constant) {
+            a = gl::Buffer::from(problem.a);
+            b = gl::Buffer::from(problem.b);
+            c = gl::Buffer::from(problem.c);
+        }
+        const tridiag::Coefficients coefficients =
+            config.constant ? tridiag::Coefficients(constant)
+                            : tridiag::Coefficients(tridiag::GeneralCoefficients{&a, &b, &c});
+        for (const std::string& name : solvers) {
+            ctx.check_cancelled();
+            ctx.progress(done / steps, name + " " + describe(config));
+            done += 1;
+            tridiag::Solver& solver = *instances[name];
+            Row row;
+            row.set("name", name)
+                .set("grid", n)
+                .set("direction", along_x ? "x" : "y")
+                .set("coefficients", config.constant ? "constant" : "general");
+            double ms = 0;
+            double error = 0;
+            std::string failure;
+            try {
+                if (on_gpu(name)) {
+                    x.poison();
+                    solver.solve({n, n}, config.direction, coefficients, k, x);
+                    if (auto f = solver.check_pivots())
+                        failure = "pivot failure (line " + std::to_string(f->line) + ")";
+                    error = reference::max_relative_error(x.read_all<float>(), expected.x);
+                    // Batches of ~2 ms of work, so that a query's cost does not count; one
+                    // timed solve (after the checked one warmed it up) sizes the batch.
+                    const double single_ms = gl::median(gl::time_runs(
+                        [&] { solver.solve({n, n}, config.direction, coefficients, k, x); },
+                        {.warmup = 0, .repeats = 1}));
+                    const int batch = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 1, 200);
+                    const auto samples = gl::time_runs(
+                        [&] {
+                            for (int i = 0; i < batch; ++i)
+                                solver.solve({n, n}, config.direction, coefficients, k, x);
+                        },
+                        {.warmup = 2, .repeats = repeats});
+                    ms = gl::median(samples) / batch;
+                    if (auto f = solver.check_pivots(); f && failure.empty())
+                        failure = "pivot failure (line " + std::to_string(f->line) + ")";
+                } else {
+                    // thomas-cpu: the baseline measured above, checked like the others.
+                    const int failed =
+                        tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
+                    if (failed >= 0) failure = "pivot failure (line " + std::to_string(failed) + ")";
+                    error = reference::max_relative_error(host_x, expected.x);
+                    ms = thomas_ms;
+                }
+            } catch (const Error& e) {
+                // A solver that refuses this configuration (e.g. cg's line limit) is reported,
+                // and the other solvers go on.
+                report.notes.push_back(name + " " + describe(config) + ": " + e.what());
+                continue;
+            }
+            if (!failure.empty())
+                report.notes.push_back(name + " " + describe(config) + ": " + failure);
+            if (error > exact_limit && name != "cg-1" && name != "cg-2")
+                report.notes.push_back(name + " " + describe(config) + ": max_rel_error " +
+                                       std::to_string(error) + " above " +
+                                       std::to_string(exact_limit) + " (WRONG)");
+            row.set("median_ms", ms)
+                .set("gb_per_s", bytes / (ms * 1e6))
+                .set("speedup_vs_thomas", thomas_ms / ms)
+                .set("max_rel_error", error);
+            report.rows.push_back(row);
+        }
+    }
+    ctx.progress(1.0, "done");
+
+    // Where cr-pingpong's time goes: 2 floor(log2 N) dependent dispatches, each with a memory
+    // barrier. An empty dispatch + barrier, timed the same way, is the floor per level.
+    double empty_us = 0;
+    {
+        const gl::Program& copy = gl::compute_program("common/copy_vec4.comp");
+        const int batch = 200;
+        const auto samples = gl::time_runs(
+            [&] {
+                copy.use();
+                copy.set("count", 0u);
+                for (int i = 0; i < batch; ++i) {
+                    gl::dispatch(1);
+                    gl::memory_barrier(gl::Barrier::storage);
+                }
+            },
+            {.warmup = 2, .repeats = repeats});
+        empty_us = gl::median(samples) / batch * 1e3;
+        report.notes.push_back("empty dispatch + storage barrier: " + std::to_string(empty_us) +
+                               " us");
+    }
+    for (const Row& r : report.rows) {
+        if (r.text("name") != "cr-pingpong") continue;
+        const int n = int(r.number("grid"));
+        const int dispatches = n > 1 ? 2 * int(std::floor(std::log2(double(n)))) : 1;
+        const double per = r.number("median_ms") * 1e3 / dispatches;
+        report.notes.push_back("cr-pingpong " + std::to_string(n) + " " + r.text("direction") +
+                               " " + r.text("coefficients") + ": " + std::to_string(dispatches) +
+                               " dispatches, " + std::to_string(per) + " us each (" +
+                               std::to_string(per / std::max(empty_us, 1e-9)) +
+                               " x an empty dispatch)");
+    }
+
+    ctx.out << format_table(report.rows, {{"name"},
+                                          {"grid"},
+                                          {"direction", "dir"},
+                                          {"coefficients"},
+                                          {"median_ms", "", 4},
+                                          {"gb_per_s", "GB/s", 1},
+                                          {"speedup_vs_thomas", "vs thomas", 1},
+                                          {"max_rel_error", "max rel err", 8}});
+    // The paper's Fig. 11: cyclic reduction against CG with 1 and 2 iterations and the CPU's
+    // Thomas, in milliseconds per batched solve (general coefficients, as the paper's textures
+    // carry every coefficient).
+    std::vector<Row> figure;
+    for (const Config& config : configs) {
+        if (config.constant) continue;
+        Row line;
+        line.set("grid", config.n).set("direction", config.direction == Direction::x ? "x" : "y");
+        bool any = false;
+        for (const Row& r : report.rows) {
+            if (r.number("grid") != config.n || r.text("coefficients") != "general" ||
+                r.text("direction") != (config.direction == Direction::x ? "x" : "y"))
+                continue;
+            for (const char* name : {"cr-pingpong", "cr-shared", "lu-scan", "cg-1", "cg-2",
+                                     "thomas-cpu"})
+                if (r.text("name") == name) {
+                    line.set(name, r.number("median_ms"));
+                    any = true;
+                }
+        }
+        if (any) figure.push_back(line);
+    }
+    if (!figure.empty()) {
+        ctx.out << "\nFig. 11 comparison (ms per batched solve, general coefficients):\n"
+                << format_table(figure, {{"grid"},
+                                         {"direction", "dir"},
+                                         {"cr-pingpong", "CR (paper)", 4},
+                                         {"cr-shared", "CR shared", 4},
+                                         {"cg-1", "CG 1 it", 4},
+                                         {"cg-2", "CG 2 it", 4},
+                                         {"thomas-cpu", "Thomas CPU", 4}});
+    }
+    return report;
+}
+
+}  // namespace
+
+Benchmark make_tridiag_benchmark() {
+    std::string names;
+    for (const auto& v : tridiag::variants()) names += (names.empty() ? "" : ", ") + v.name;
+    return {"tridiag",
+            "batched tridiagonal solves (n lines of n unknowns, x and y, constant and general "
+            "coefficients) of every solver, checked against float64 Thomas",
+            {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
+             {"solver", "LIST", "all (default), or some of: " + names},
+             {"repeats", "N", "timed batches per measurement (default 15)"}},
+            run_tridiag};
+}
+
+}  // namespace adilab::bench

@@ -1,0 +1,86 @@
+// `adilab --bench tridiag` end to end at tiny grids (llvmpipe in CI): usage errors before any
+// work, the report's rows and fields, the error check against the reference, the Fig. 11 table.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "tests/support/gl_environment.hpp"
+#include "tests/support/process.hpp"
+
+namespace adilab::test {
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+TEST(TridiagBench, UnknownSolverAndBadGridAreUsageErrors) {
+    auto r = run_adilab("--bench tridiag --solver cr-shared,no-such-solver --grid 8");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("no-such-solver"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("cr-pingpong"), std::string::npos) << "lists the known ones\n"
+                                                               << r.output;
+    for (const char* bad : {"--grid 0", "--grid 8,abc", "--grid 100000", "--grid ,",
+                            "--repeats 0"}) {
+        r = run_adilab(std::string("--bench tridiag --solver cr-shared ") + bad);
+        EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+        EXPECT_NE(r.output.find(std::string(bad).substr(0, std::string(bad).find(' '))),
+                  std::string::npos)
+            << bad << "\n" << r.output;
+    }
+}
+
+TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("tridiag-bench");
+    auto r = run_adilab("--bench tridiag --grid 5,17 --solver cr-shared,cr-pingpong,thomas-cpu,cg-1"
+                        " --repeats 1 --report " + dir + "/t.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string json = slurp(dir + "/t.json");
+    // 2 grids x 2 directions x 2 coefficient forms per solver.
+    for (const char* name : {"cr-shared", "cr-pingpong", "thomas-cpu", "cg-1"})
+        EXPECT_EQ(count(json, std::string("\"name\": \"") + name + "\""), 8u) << name << json;
+    for (const char* key : {"\"grid\": ", "\"direction\": \"y\"", "\"coefficients\": \"general\"",
+                            "\"median_ms\": ", "\"gb_per_s\": ", "\"speedup_vs_thomas\": ",
+                            "\"max_rel_error\": "})
+        EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+    // The exact solvers' errors are at fp32 rounding level: no row of theirs may be flagged.
+    EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
+    std::smatch m;
+    std::string rest = json;
+    const std::regex row(
+        "\"name\": \"(cr-shared|cr-pingpong|thomas-cpu)\"[^}]*\"max_rel_error\": ([^,}]+)");
+    int checked = 0;
+    while (std::regex_search(rest, m, row)) {
+        EXPECT_LT(std::stod(m[2].str()), 1e-5) << m[0];  // fp32 rounding, N <= 17
+        ++checked;
+        rest = m.suffix();
+    }
+    EXPECT_EQ(checked, 24);
+    EXPECT_NE(r.output.find("Fig. 11"), std::string::npos) << r.output;
+
+    r = run_adilab("--bench tridiag --grid 4 --solver lu-scan --repeats 1 --report " + dir +
+                   "/t.csv");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string csv = slurp(dir + "/t.csv");
+    EXPECT_EQ(csv.rfind("name,grid,direction,coefficients,median_ms,gb_per_s,speedup_vs_thomas,"
+                        "max_rel_error", 0),
+              0u)
+        << csv;
+    EXPECT_EQ(count(csv, "\nlu-scan,"), 4u) << csv;
+}
+
+}  // namespace
+}  // namespace adilab::test
