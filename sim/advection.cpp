@@ -130,10 +130,11 @@ private:
         solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
                            tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_, out);
         gl::memory_barrier(gl::Barrier::storage);
-        if (direction == 1) {  // only the stability flag to set
+        {  // C + dC and the stability flag
             const gl::Program& finish = *finish_[direction];
             finish.use();
             set_grid_uniforms(finish);
+            in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
             gl::dispatch(cell_groups());

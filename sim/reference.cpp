@@ -44,8 +44,9 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
     auto in_heater = [&](int i, int j) {
         if (s.radius <= 0) return false;
         const double x = i + 0.5, y = j + 0.5;
-        return std::hypot(x - s.left_x, y - s.left_y) <= s.radius ||
-               std::hypot(x - s.right_x, y - s.right_y) <= s.radius;
+        const double r2 = s.radius * s.radius;
+        return (x - s.left_x) * (x - s.left_x) + (y - s.left_y) * (y - s.left_y) <= r2 ||
+               (x - s.right_x) * (x - s.right_x) + (y - s.right_y) * (y - s.right_y) <= r2;
     };
     std::vector<double> half(T.size());
     for (int direction = 0; direction < 2; ++direction) {

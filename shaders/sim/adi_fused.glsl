@@ -25,9 +25,12 @@
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
 const int REDUCED = 2 * THREADS_PER_LINE;
-shared float reduced_a[LINES * REDUCED];
-shared float reduced_c[LINES * REDUCED];
-shared float reduced_d[LINES * REDUCED];
+// Each line's reduced rows start at line * REDUCED_PITCH: an odd pitch puts the lines in
+// different shared-memory banks.
+const int REDUCED_PITCH = REDUCED + 1;
+shared float reduced_a[LINES * REDUCED_PITCH];
+shared float reduced_c[LINES * REDUCED_PITCH];
+shared float reduced_d[LINES * REDUCED_PITCH];
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
@@ -38,15 +41,21 @@ void main() {
     const int first = chunk * CHUNK;
     const int n = LINE_LENGTH;
 
-    // Forward sweep inside the chunk while the rows are built.
+    // Forward sweep inside the chunk while the rows are built. Rows are built at clamped
+    // positions with no branch around them, so that the compiler can issue every row's loads
+    // at once instead of one L2 round trip per row; padding rows are replaced afterwards.
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];
+    const int safe_line = min(line, LINE_COUNT - 1);
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
-        float a = 0.0, b = 1.0, c = 0.0, d = 0.0;
-        if (line_active && pos < n) {
-            row_system(line, pos, a, b, c, d);
-            if (pos == 0) a = 0.0;
-            if (pos == n - 1) c = 0.0;
+        float a, b, c, d;
+        row_system(safe_line, min(pos, n - 1), a, b, c, d);
+        if (pos == 0) a = 0.0;
+        if (pos >= n - 1) c = 0.0;
+        if (!line_active || pos >= n) {
+            a = 0.0;
+            b = 1.0;
+            d = 0.0;
         }
         if (k < 2) {
             const float r = 1.0 / b;
@@ -74,7 +83,7 @@ void main() {
     }
 
     // Reduced system: unknown 2p is chunk p's first row, 2p + 1 its last.
-    const int base = line_in_group * REDUCED;
+    const int base = line_in_group * REDUCED_PITCH;
     const int row0 = 2 * chunk;
     reduced_a[base + row0] = ca[0];
     reduced_c[base + row0] = cc[0];
@@ -83,36 +92,41 @@ void main() {
     reduced_c[base + row0 + 1] = cc[CHUNK - 1];
     reduced_d[base + row0 + 1] = cd[CHUNK - 1];
 
-    // Parallel cyclic reduction, renormalising to a unit diagonal at every level.
+    // Parallel cyclic reduction, renormalising to a unit diagonal at every level. Here
+    // invocation t takes rows r and r + P of line t / P (r = t % P), so that neighbouring
+    // invocations touch neighbouring words: no bank conflicts.
+    const int pcr_base = (t / THREADS_PER_LINE) * REDUCED_PITCH;
+    const int pcr_row = t % THREADS_PER_LINE;
     for (int stride = 1; stride < REDUCED; stride *= 2) {
         memoryBarrierShared();
         barrier();
         float na[2], nc[2], nd[2];
         for (int e = 0; e < 2; ++e) {
-            const int i = row0 + e;
-            const float ai = reduced_a[base + i], ci = reduced_c[base + i];
+            const int i = pcr_row + e * THREADS_PER_LINE;
+            const float ai = reduced_a[pcr_base + i], ci = reduced_c[pcr_base + i];
             float am = 0.0, cm = 0.0, dm = 0.0, ap = 0.0, cp = 0.0, dp = 0.0;
             if (i - stride >= 0) {
-                am = reduced_a[base + i - stride];
-                cm = reduced_c[base + i - stride];
-                dm = reduced_d[base + i - stride];
+                am = reduced_a[pcr_base + i - stride];
+                cm = reduced_c[pcr_base + i - stride];
+                dm = reduced_d[pcr_base + i - stride];
             }
             if (i + stride < REDUCED) {
-                ap = reduced_a[base + i + stride];
-                cp = reduced_c[base + i + stride];
-                dp = reduced_d[base + i + stride];
+                ap = reduced_a[pcr_base + i + stride];
+                cp = reduced_c[pcr_base + i + stride];
+                dp = reduced_d[pcr_base + i + stride];
             }
             const float r = 1.0 / (1.0 - ai * cm - ci * ap);
             na[e] = -r * ai * am;
             nc[e] = -r * ci * cp;
-            nd[e] = r * (reduced_d[base + i] - ai * dm - ci * dp);
+            nd[e] = r * (reduced_d[pcr_base + i] - ai * dm - ci * dp);
         }
         memoryBarrierShared();
         barrier();
         for (int e = 0; e < 2; ++e) {
-            reduced_a[base + row0 + e] = na[e];
-            reduced_c[base + row0 + e] = nc[e];
-            reduced_d[base + row0 + e] = nd[e];
+            const int i = pcr_row + e * THREADS_PER_LINE;
+            reduced_a[pcr_base + i] = na[e];
+            reduced_c[pcr_base + i] = nc[e];
+            reduced_d[pcr_base + i] = nd[e];
         }
     }
     memoryBarrierShared();
@@ -123,7 +137,6 @@ void main() {
     if (!line_active) return;
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
-        if (pos >= n) break;
         float x;
         if (k == 0)
             x = x_first;
@@ -131,6 +144,6 @@ void main() {
             x = x_last;
         else
             x = cd[k] - ca[k] * x_first - cc[k] * x_last;
-        store(line, pos, x);
+        if (pos < n) store(line, pos, x);
     }
 }

@@ -46,10 +46,10 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     const vec2 velocity = velocity_at(cell);
 #if DIRECTION == 0
     const float w = velocity.x, e = velocity.y;
-    const ivec2 across = ivec2(0, 1);
+    const ivec2 across = ivec2(0, 1), along = ivec2(1, 0);
 #else
     const float w = velocity.y, e = velocity.x;
-    const ivec2 across = ivec2(1, 0);
+    const ivec2 across = ivec2(1, 0), along = ivec2(0, 1);
 #endif
     const float k = diffusivity / (dh * dh);
     // Implicit: upwind u C_x (backward difference for u > 0, forward for u < 0) and D C_xx.
@@ -58,19 +58,28 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     b = 1.0 + half_dt * (abs(w) / dh + 2.0 * k);
     if (pos == 0) b += a;                // ghost C_-1 = C_0
     if (pos == LINE_LENGTH - 1) b += c;  // ghost C_N = C_N-1
-    // Explicit: central v C_y and D C_yy.
+    // Delta form: solve (I + L) dC = E(C) - L C + (dt/2) S for the increment, C* = C + dC, where
+    // E is the explicit central v C_y, D C_yy part and L C the implicit operator applied to C,
+    // written as neighbour differences (its coefficients sum to zero). Same scheme as
+    // (I + L) C* = C + E(C) + (dt/2) S, but fp32 round-off no longer biases the mass.
     const float centre = concentration(cell);
     const float low = concentration(cell - across), high = concentration(cell + across);
-    d = centre + half_dt * (-e * (high - low) / (2.0 * dh) + k * (low - 2.0 * centre + high) +
-                            source_at(cell));
+    const float before = concentration(cell - along), after = concentration(cell + along);
+    const float a_line = -half_dt * (max(w, 0.0) / dh + k);   // unfolded, with mirrored ghosts
+    const float c_line = -half_dt * (-min(w, 0.0) / dh + k);
+    d = half_dt * (-e * (high - low) / (2.0 * dh) + k * ((low - centre) + (high - centre)) +
+                   source_at(cell)) -
+        (a_line * (before - centre) + c_line * (after - centre));
 }
 
-void store(int line, int pos, float x) {
+void store(int line, int pos, float increment) {
     const ivec2 cell = cell_of(line, pos);
+    const int id = index_of(cell);
+    const float x = field_in[id] + increment;
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif
-    field_out[index_of(cell)] = x;
+    field_out[id] = x;
 }
 
 float solved_value(int id) { return field_out[id]; }

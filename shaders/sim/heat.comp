@@ -26,7 +26,9 @@ uniform float heater_temperature;
 bool in_heater(ivec2 cell) {
     if (heater_radius <= 0.0) return false;
     const vec2 p = vec2(cell) + 0.5;
-    return distance(p, heater_left) <= heater_radius || distance(p, heater_right) <= heater_radius;
+    const vec2 l = p - heater_left, r = p - heater_right;
+    const float r2 = heater_radius * heater_radius;
+    return dot(l, l) <= r2 || dot(r, r) <= r2;
 }
 
 float temperature(ivec2 cell) {
