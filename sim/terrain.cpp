@@ -16,30 +16,12 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "sim/assets.hpp"
 #include "sim/model.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
 namespace {
-
-std::filesystem::path find_asset(const std::string& relative) {
-    std::vector<std::filesystem::path> candidates;
-    if (const char* env = std::getenv("ADILAB_ASSETS")) candidates.emplace_back(env);
-    std::error_code error;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        for (auto dir = exe.parent_path(); !dir.empty() && candidates.size() < 6; dir = dir.parent_path()) {
-            candidates.push_back(dir / "assets");
-            if (dir == dir.parent_path()) break;
-        }
-    }
-#ifdef ADILAB_ASSET_DIR
-    candidates.emplace_back(ADILAB_ASSET_DIR);
-#endif
-    for (const auto& dir : candidates)
-        if (std::filesystem::exists(dir / relative)) return dir / relative;
-    throw Error("cannot find assets/" + relative + " (set ADILAB_ASSETS to the assets folder)");
-}
 
 std::vector<float> load_png_terrain(const std::filesystem::path& path, int nx, int ny, float top) {
     int w = 0, h = 0, channels = 0;

@@ -1,6 +1,8 @@
 // The Simulation tab, the overlay, the help window and the viewport's mouse and keys.
 #include "app/gui/viewer.hpp"
 
+#include "sim/assets.hpp"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -77,19 +79,7 @@ std::string format_rate(double per_s) {
 
 // ---- Assets and presets ------------------------------------------------------------------------
 
-std::filesystem::path assets_folder() {
-    if (const char* env = std::getenv("ADILAB_ASSETS"); env != nullptr && *env)
-        return std::filesystem::path(env);
-    // The executable's folder and its parents: build/adilab and .dev/gui/adilab both find the
-    // source tree's assets/.
-    std::error_code ec;
-    std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
-    for (int up = 0; up < 4 && !ec && !dir.empty(); ++up, dir = dir.parent_path()) {
-        if (std::filesystem::is_directory(dir / "assets" / "presets")) return dir / "assets";
-        if (dir == dir.parent_path()) break;
-    }
-    return {};
-}
+std::filesystem::path assets_folder() { return sim::assets_folder(); }
 
 std::vector<Preset> load_presets() {
     std::vector<Preset> presets;
