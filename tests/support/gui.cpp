@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 namespace adilab::test {
 
@@ -12,11 +14,39 @@ bool gui_required() {
     return v != nullptr && std::string(v) == "1";
 }
 
+namespace {
+constexpr const char* kExitMarker = "__adilab_exit=";
+
+// xvfb-run replaces the program's exit code with its own when it fails to clean up after a
+// program that exits very quickly, so the program's code is printed by this wrapper instead.
+std::filesystem::path exit_code_wrapper() {
+    const auto path = std::filesystem::temp_directory_path() / "adilab-test-exit-wrapper.sh";
+    if (!std::filesystem::exists(path)) {
+        const auto temporary = path.string() + "." + std::to_string(::getpid());
+        std::ofstream(temporary) << "#!/bin/sh\n\"$@\"\necho \"" << kExitMarker << "$?\"\n";
+        std::filesystem::permissions(temporary, std::filesystem::perms::owner_all |
+                                                    std::filesystem::perms::group_read |
+                                                    std::filesystem::perms::others_read);
+        std::filesystem::rename(temporary, path);
+    }
+    return path;
+}
+}  // namespace
+
 ProcessResult run_adilab_gui(const std::string& arguments, const std::string& screen,
                              const std::string& environment) {
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
-    return run_command(environment + "flock '" + lock.string() + "' xvfb-run -a -s '-screen 0 " +
-                       screen + "' '" + ADILAB_EXE + "' " + arguments);
+    ProcessResult result =
+        run_command(environment + "flock -o -w 600 '" + lock.string() + "' xvfb-run -a -s '-screen 0 " +
+                    screen + "' '" + exit_code_wrapper().string() + "' '" + ADILAB_EXE + "' " +
+                    arguments);
+    const std::size_t marker = result.output.rfind(kExitMarker);
+    if (marker != std::string::npos) {
+        result.exit_code = std::atoi(result.output.c_str() + marker + std::string(kExitMarker).size());
+        const std::size_t end = result.output.find('\n', marker);
+        result.output.erase(marker, end == std::string::npos ? std::string::npos : end - marker + 1);
+    }
+    return result;
 }
 
 }  // namespace adilab::test

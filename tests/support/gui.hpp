@@ -13,7 +13,8 @@ bool have_xvfb();
 bool gui_required();
 // Runs `adilab <arguments>` on a fresh Xvfb display with the given screen, after `environment`
 // (e.g. "XDG_CONFIG_HOME=/tmp/x "). Runs are serialised through a lock file: concurrent
-// `xvfb-run -a` calls (ctest -j) race for the same display number and fail at random.
+// `xvfb-run -a` calls (ctest -j) race for the same display number and fail at random. The lock
+// is not inherited by Xvfb (flock -o), so an Xvfb left behind by a killed run cannot hold it.
 ProcessResult run_adilab_gui(const std::string& arguments,
                              const std::string& screen = "1600x1000x24",
                              const std::string& environment = "");
