@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim {
@@ -37,6 +38,31 @@ double parse_hex_double(const std::string& text) {
 
 }  // namespace
 
+namespace {
+// Which reduced-system solve the fused kernel uses (ADILAB_FUSED_SOLVE): "subgroup" (default,
+// REDUCED_SOLVE 1), "pcr" (the shared-memory PCR over the whole reduced system, REDUCED_SOLVE 0)
+// or "none" (REDUCED_SOLVE 2: a timing diagnostic that skips the reduced system; NOT a solve).
+int fused_solve() {
+    if (const char* env = std::getenv("ADILAB_FUSED_SOLVE")) {
+        const std::string v = env;
+        if (v == "pcr") return 0;
+        if (v == "none") return 2;
+    }
+    return 1;
+}
+// The subgroup width the subgroup solve works with: the device's subgroup size when it has
+// shuffles (a power of two, 4 .. 128) and ADILAB_FUSED_SUBGROUPS is not 0; else 32 invocations
+// that exchange through shared memory.
+int fused_warp(bool& subgroups) {
+    const gl::DeviceInfo& info = gl::Context::current().info();
+    const char* env = std::getenv("ADILAB_FUSED_SUBGROUPS");
+    const int size = info.subgroup_size;
+    subgroups = info.subgroups && size >= 4 && size <= 128 && std::has_single_bit(unsigned(size)) &&
+                !(env && std::string(env) == "0");
+    return subgroups ? size : 32;
+}
+}  // namespace
+
 FusedShape fused_shape(int length) {
     // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32).
     // Measured on an H200 (device runs of 2026-11-21): K = 8, 8 lines a group at 1024; at 4096
@@ -50,6 +76,12 @@ FusedShape fused_shape(int length) {
     FusedShape shape;
     shape.chunk = chunk;
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
+    shape.solve = fused_solve();
+    if (shape.solve == 1) {
+        // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
+        shape.warp = fused_warp(shape.subgroups);
+        shape.threads_per_line = std::max(shape.threads_per_line, shape.warp);
+    }
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
     int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
@@ -64,12 +96,16 @@ FusedShape fused_shape(int length) {
 
 gl::Defines fused_defines(int direction, int nx, int ny) {
     const FusedShape shape = fused_shape(direction == 0 ? nx : ny);
-    return {{"DIRECTION", std::to_string(direction)},
-            {"KERNEL_FUSED", "1"},
-            {"LINES", std::to_string(shape.lines)},
-            {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
-            {"CHUNK", std::to_string(shape.chunk)},
-            {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)}};
+    gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
+                           {"KERNEL_FUSED", "1"},
+                           {"LINES", std::to_string(shape.lines)},
+                           {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
+                           {"CHUNK", std::to_string(shape.chunk)},
+                           {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)},
+                           {"REDUCED_SOLVE", std::to_string(shape.solve)},
+                           {"WARP", std::to_string(shape.warp)}};
+    if (shape.subgroups) defines.push_back({"SUBGROUPS", "1"});
+    return defines;
 }
 
 unsigned fused_groups(int direction, int nx, int ny) {

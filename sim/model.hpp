@@ -23,6 +23,9 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
+    int solve = 1;           // REDUCED_SOLVE: 1 subgroup, 0 shared-memory PCR, 2 none (timing)
+    int warp = 32;           // subgroup width of the subgroup solve
+    bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
 };
 FusedShape fused_shape(int length);
 // The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.

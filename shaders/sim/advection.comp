@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Advection–diffusion C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8):
 // in each half step (dt/2) the implicit direction takes the upwind first derivative (an
 // M-matrix: unconditionally stable, no new extrema) and the explicit direction the central one.
@@ -72,10 +76,13 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
         (a_line * (before - centre) + c_line * (after - centre));
 }
 
-void store(int line, int pos, float increment) {
+// The old value, read before the solve (see heat.comp).
+vec2 store_input(int line, int pos) { return vec2(field_in[index_of(cell_of(line, pos))], 0.0); }
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const int id = index_of(cell);
-    const float x = field_in[id] + increment;
+    const float x = old_state.x + increment;
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif

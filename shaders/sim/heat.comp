@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Heat conduction dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI (seed 001 eq. 3): the x half
 // step is implicit in x and explicit in y over dt/2, the y half step the reverse. Insulated
 // (Neumann) walls: the ghost cell mirrors the edge cell, so the first and last rows have the
@@ -59,9 +63,13 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     if (pos == LINE_LENGTH - 1) b -= lambda;
 }
 
-void store(int line, int pos, float increment) {
+// The old value store() adds the increment to, read before the solve (the fused kernel issues
+// these loads with the row loads, so the store does not wait for another L2 round trip).
+vec2 store_input(int line, int pos) { return vec2(temperature(cell_of(line, pos)), 0.0); }
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
-    float x = temperature(cell) + increment;
+    float x = old_state.x + increment;
     if (in_heater(cell)) x = heater_temperature;
 #if DIRECTION == 1
     flag_if_not_finite(x);

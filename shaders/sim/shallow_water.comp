@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Shallow water after Kass & Miller (1990), seed 001 simulation 3: h_tt = g d (h_xx + h_yy),
 // d = max(h - b, 0) (dry cells have no depth and so no coupling). ADI: the x sweep solves
 //     (I + L_x) h* = h^{n-1} + (1 - damping) (h^{n-1} - h^{n-2}) + forcing,
@@ -84,14 +88,24 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
 }
 
-void store(int line, int pos, float increment) {
+// The y sweep's h and bottom, read before the solve (see heat.comp).
+vec2 store_input(int line, int pos) {
+#if DIRECTION == 0
+    return vec2(0.0);
+#else
+    const int id = index_of(cell_of(line, pos));
+    return vec2(height[id], bottom[id]);
+#endif
+}
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const int id = index_of(cell);
 #if DIRECTION == 0
     field_out[id] = increment;
 #else
-    const float h = height[id];
-    const float wet = h + increment, floor_height = bottom[id];
+    const float h = old_state.x;
+    const float wet = h + increment, floor_height = old_state.y;
     const float next = max(wet, floor_height);
     flag_if_not_finite(next);
     field_out[id] = next;
