@@ -39,20 +39,9 @@ double parse_hex_double(const std::string& text) {
 }  // namespace
 
 namespace {
-// Which reduced-system solve the fused kernel uses (ADILAB_FUSED_SOLVE): "subgroup" (default,
-// REDUCED_SOLVE 1), "pcr" (the shared-memory PCR over the whole reduced system, REDUCED_SOLVE 0)
-// or "none" (REDUCED_SOLVE 2: a timing diagnostic that skips the reduced system; NOT a solve).
-int fused_solve() {
-    if (const char* env = std::getenv("ADILAB_FUSED_SOLVE")) {
-        const std::string v = env;
-        if (v == "pcr") return 0;
-        if (v == "none") return 2;
-    }
-    return 1;
-}
-// The subgroup width the subgroup solve works with: the device's subgroup size when it has
-// shuffles (a power of two, 4 .. 128) and ADILAB_FUSED_SUBGROUPS is not 0; else 32 invocations
-// that exchange through shared memory.
+// The subgroup width of the subgroup solve: the device's subgroup size when it has shuffles (a
+// power of two, 4 .. 128) and ADILAB_FUSED_SUBGROUPS is not 0; else 32 invocations that
+// exchange through shared memory.
 int fused_warp(bool& subgroups) {
     const gl::DeviceInfo& info = gl::Context::current().info();
     const char* env = std::getenv("ADILAB_FUSED_SUBGROUPS");
@@ -61,13 +50,32 @@ int fused_warp(bool& subgroups) {
                 !(env && std::string(env) == "0");
     return subgroups ? size : 32;
 }
+
+std::string env_string(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+// Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
+int scratch_floats(const FusedShape& s) {
+    const int reduced = 3 * s.lines * (2 * s.threads_per_line + (s.solve == 1 ? 0 : 1));
+    const int tile = s.tiled ? (s.lines + 2) * s.threads_per_line * (s.chunk + 1) : 0;
+    return std::max(reduced, tile);
+}
+int shared_bytes(const FusedShape& s) {
+    const int exchange = s.solve == 1 && !s.subgroups ? s.lines * s.warp * 12 : 0;
+    return 4 * scratch_floats(s) + exchange;
+}
 }  // namespace
 
-FusedShape fused_shape(int length) {
-    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32).
+FusedShape fused_shape(int direction, int nx, int ny, bool tile) {
+    const int length = direction == 0 ? nx : ny;
+    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32), ADILAB_FUSED_LINES,
+    // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE=0, ADILAB_FUSED_SUBGROUPS=0.
     // Measured on an H200 (device runs of 2026-11-21): K = 8, 8 lines a group at 1024; at 4096
     // K = 16 with 4 lines a group (1024 invocations) beat 2 lines by 1.3-1.6x, the wider
-    // column groups of the y sweep filling more of each 32-byte sector.
+    // column groups of the y sweep filling more of each 32-byte sector. The shape sweep of the
+    // simperf run 1 (K 4..32, 1..8 lines) confirmed these.
     int chunk = length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
     if (const char* env = std::getenv("ADILAB_FUSED_CHUNK")) {
         const int wanted = std::atoi(env);
@@ -76,12 +84,21 @@ FusedShape fused_shape(int length) {
     FusedShape shape;
     shape.chunk = chunk;
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
-    shape.solve = fused_solve();
+    // Reduced solve. The subgroup solve (2 barriers) beat the shared-memory PCR (2 log2 2P
+    // barriers) by 5-8% at 256^2, where each lane owns 4 reduced rows; with 8 and more rows a
+    // lane (1024^2 and up) its register arrays made it 3-45% slower (simperf run 1, H200).
+    bool subgroups = false;
+    const int warp = fused_warp(subgroups);
+    const std::string solve = env_string("ADILAB_FUSED_SOLVE");
+    const bool small = 2 * std::max(shape.threads_per_line, warp) / warp <= 4;
+    shape.solve = solve == "subgroup" ? 1 : solve == "pcr" ? 0 : small ? 1 : 0;
     if (shape.solve == 1) {
         // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
-        shape.warp = fused_warp(shape.subgroups);
-        shape.threads_per_line = std::max(shape.threads_per_line, shape.warp);
+        shape.warp = warp;
+        shape.subgroups = subgroups;
+        shape.threads_per_line = std::max(shape.threads_per_line, warp);
     }
+    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
     int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
@@ -90,12 +107,23 @@ FusedShape fused_shape(int length) {
         if (wanted >= 1 && wanted <= 32 && wanted * shape.threads_per_line <= 1024) lines = wanted;
     }
     shape.lines = lines;
-    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
+    // The x half step of a model that reads one field stages its rows through shared memory
+    // (TILED), with as many lines a group as the tile leaves room for; none: no tile.
+    const int limit = gl::Context::current().info().max_shared_memory_bytes;
+    if (direction == 0 && tile && env_string("ADILAB_FUSED_TILE") != "0") {
+        shape.tiled = true;
+        while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
+        if (shared_bytes(shape) > limit) {
+            shape.tiled = false;
+            shape.lines = lines;
+        }
+    }
+    while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
     return shape;
 }
 
-gl::Defines fused_defines(int direction, int nx, int ny) {
-    const FusedShape shape = fused_shape(direction == 0 ? nx : ny);
+gl::Defines fused_defines(int direction, int nx, int ny, bool tile) {
+    const FusedShape shape = fused_shape(direction, nx, ny, tile);
     gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
                            {"KERNEL_FUSED", "1"},
                            {"LINES", std::to_string(shape.lines)},
@@ -103,15 +131,16 @@ gl::Defines fused_defines(int direction, int nx, int ny) {
                            {"CHUNK", std::to_string(shape.chunk)},
                            {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)},
                            {"REDUCED_SOLVE", std::to_string(shape.solve)},
-                           {"WARP", std::to_string(shape.warp)}};
+                           {"WARP", std::to_string(shape.warp)},
+                           {"SCRATCH_FLOATS", std::to_string(scratch_floats(shape))}};
     if (shape.subgroups) defines.push_back({"SUBGROUPS", "1"});
+    if (shape.tiled) defines.push_back({"TILED", "1"});
     return defines;
 }
 
-unsigned fused_groups(int direction, int nx, int ny) {
-    const int length = direction == 0 ? nx : ny;
+unsigned fused_groups(int direction, int nx, int ny, bool tile) {
     const int count = direction == 0 ? ny : nx;
-    const FusedShape shape = fused_shape(length);
+    const FusedShape shape = fused_shape(direction, nx, ny, tile);
     return unsigned((count + shape.lines - 1) / shape.lines);
 }
 

@@ -26,12 +26,14 @@ struct FusedShape {
     int solve = 1;           // REDUCED_SOLVE: 1 subgroup, 0 shared-memory PCR, 2 none (timing)
     int warp = 32;           // subgroup width of the subgroup solve
     bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
+    bool tiled = false;      // x half step staged through shared memory
 };
-FusedShape fused_shape(int length);
+// tile: the model's x half step reads one field and supports TILED (heat, advection).
+FusedShape fused_shape(int direction, int nx, int ny, bool tile = false);
 // The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.
-gl::Defines fused_defines(int direction, int nx, int ny);
+gl::Defines fused_defines(int direction, int nx, int ny, bool tile = false);
 // Work groups of the fused kernel for one direction.
-unsigned fused_groups(int direction, int nx, int ny);
+unsigned fused_groups(int direction, int nx, int ny, bool tile = false);
 
 class AdiModel : public Simulation {
 public:

@@ -5,10 +5,12 @@
 // Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE,
 // THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length), REDUCED_SOLVE
 // (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 0: shared-memory PCR;
-// 2: timing diagnostic, no reduced solve) and the model's functions
+// TILED: x half step through a shared tile, see main) and the model's functions
 //     void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //     vec2 store_input(int line, int pos);  // what store() reads of the old state
 //     void store(int line, int pos, float x, vec2 input);
+// and with TILED: float field_global(int index) (the field the rows read), float
+// store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -23,8 +25,11 @@
 // pivoting: every model's matrix is diagonally dominant (heat, upwind advection, Kass–Miller).
 //
 // Thread layout: invocation t works on line t % LINES, chunk t / LINES, so the LINES threads of
-// one chunk sit side by side: in the y half step (lines = columns) their loads coalesce; in the
-// x half step each thread's K rows are consecutive floats that L1 serves after the first load.
+// one chunk sit side by side: in the y half step (lines = columns) their loads coalesce. In the
+// x half step each thread's K cells are consecutive floats of one row, so a warp's loads touch a
+// separate sector per lane; with TILED (heat, advection) the group's rows (and the rows above
+// and below) are loaded whole into shared memory first, and invocation t works on line
+// t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way.
 #include "sim/adi_common.glsl"
 
 #pragma optionNV(unroll all)
@@ -32,14 +37,24 @@
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
 const int REDUCED = 2 * THREADS_PER_LINE;
+// The reduced systems live in scratch (adi_common.glsl; with TILED it held the input rows
+// before): a, c and d arrays of LINES lines, line l's rows from l * REDUCED_PITCH. For the PCR
+// an odd pitch puts the lines in different banks; the subgroup solve's transposed layout needs
+// none.
+#if REDUCED_SOLVE == 1
+const int REDUCED_PITCH = REDUCED;
+#else
+const int REDUCED_PITCH = REDUCED + 1;
+#endif
+const int REDUCED_FLOATS = LINES * REDUCED_PITCH;
+#define reduced_a(i) scratch[(i)]
+#define reduced_c(i) scratch[REDUCED_FLOATS + (i)]
+#define reduced_d(i) scratch[2 * REDUCED_FLOATS + (i)]
 #if REDUCED_SOLVE == 1
 // WARP: the subgroup size with SUBGROUPS = 1; otherwise 32 invocations that exchange values
 // through shared memory with work-group barriers (llvmpipe without subgroups; slow but the same
 // arithmetic). THREADS_PER_LINE >= WARP, so that the group has a subgroup for each line.
 const int J = REDUCED / WARP;
-shared float reduced_a[LINES * REDUCED];
-shared float reduced_c[LINES * REDUCED];
-shared float reduced_d[LINES * REDUCED];
 int reduced_slot(int row) { return (row % J) * WARP + row / J; }
 
 #ifdef SUBGROUPS
@@ -85,9 +100,9 @@ void solve_reduced_in_subgroups() {
     float ra[J], rc[J], rd[J];
     for (int j = 0; j < J; ++j) {
         const int s = base + j * WARP + lane;
-        ra[j] = reduced_a[s];
-        rc[j] = reduced_c[s];
-        rd[j] = reduced_d[s];
+        ra[j] = reduced_a(s);
+        rc[j] = reduced_c(s);
+        rd[j] = reduced_d(s);
     }
     // Rows have a unit diagonal; rows 1 .. J-1 forward in terms of row 0's unknown ...
     for (int j = 2; j < J; ++j) {
@@ -144,26 +159,51 @@ void solve_reduced_in_subgroups() {
             x = x_last;
         else
             x = rd[j] - ra[j] * x_first - rc[j] * x_last;
-        reduced_d[base + j * WARP + lane] = x;
+        reduced_d(base + j * WARP + lane) = x;
     }
 }
 #else
-// Each line's reduced rows start at line * REDUCED_PITCH: an odd pitch puts the lines in
-// different shared-memory banks.
-const int REDUCED_PITCH = REDUCED + 1;
-shared float reduced_a[LINES * REDUCED_PITCH];
-shared float reduced_c[LINES * REDUCED_PITCH];
-shared float reduced_d[LINES * REDUCED_PITCH];
 #endif
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
+#ifdef TILED
+    // x half step from the tile: a line's chunks side by side (conflict-free tile reads).
+    const int line_in_group = t / THREADS_PER_LINE;
+    const int chunk = t % THREADS_PER_LINE;
+#else
     const int line_in_group = t % LINES;
     const int chunk = t / LINES;
+#endif
     const int line = int(gl_WorkGroupID.x) * LINES + line_in_group;
     const bool line_active = line < LINE_COUNT;
     const int first = chunk * CHUNK;
     const int n = LINE_LENGTH;
+    const int first_line = int(gl_WorkGroupID.x) * LINES;
+
+#ifdef TILED
+    // x half step: the group's rows and the one above and below (clamped: the mirrored walls)
+    // are contiguous in memory; loaded whole, coalesced, into the tile that row_system() reads
+    // through tiled_field(). Per-thread loads of K consecutive floats of different rows would
+    // touch a separate 32-byte sector in every lane.
+    {
+        tile_first_row = first_line - 1;
+        const int count = (LINES + 2) * nx;
+        const int STAGE = ((LINES + 2) * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
+        float staged[STAGE];
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            const int row = clamp(tile_first_row + f / nx, 0, ny - 1);
+            staged[s] = f < count ? field_global(row * nx + f % nx) : 0.0;
+        }
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            if (f < count) scratch[tile_slot(f / nx, f % nx)] = staged[s];
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+#endif
 
     // Forward sweep inside the chunk while the rows are built. Rows are built at clamped
     // positions with no branch around them, so that the compiler can issue every row's loads
@@ -208,6 +248,10 @@ void main() {
         cc[0] = -r * cc[0] * cc[1];
     }
 
+#ifdef TILED
+    barrier();  // every row is built: the tile's memory takes the reduced systems now
+#endif
+
     // Reduced system: unknown 2p is chunk p's first row, 2p + 1 its last.
 #if REDUCED_SOLVE == 1
     // One subgroup per line solves its REDUCED rows: lane l owns rows l J .. l J + J - 1
@@ -218,34 +262,29 @@ void main() {
     const int row0 = 2 * chunk;
     {
         const int s0 = reduced_slot(row0), s1 = reduced_slot(row0 + 1);
-        reduced_a[base + s0] = ca[0];
-        reduced_c[base + s0] = cc[0];
-        reduced_d[base + s0] = cd[0];
-        reduced_a[base + s1] = ca[CHUNK - 1];
-        reduced_c[base + s1] = cc[CHUNK - 1];
-        reduced_d[base + s1] = cd[CHUNK - 1];
+        reduced_a(base + s0) = ca[0];
+        reduced_c(base + s0) = cc[0];
+        reduced_d(base + s0) = cd[0];
+        reduced_a(base + s1) = ca[CHUNK - 1];
+        reduced_c(base + s1) = cc[CHUNK - 1];
+        reduced_d(base + s1) = cd[CHUNK - 1];
     }
     memoryBarrierShared();
     barrier();
     solve_reduced_in_subgroups();
     memoryBarrierShared();
     barrier();
-    const float x_first = reduced_d[base + reduced_slot(row0)];
-    const float x_last = reduced_d[base + reduced_slot(row0 + 1)];
-#elif REDUCED_SOLVE == 2
-    // Timing diagnostic only (ADILAB_FUSED_SOLVE=none): skips the reduced system, so the result
-    // is NOT a solution; it measures what the rest of the kernel costs.
-    const float x_first = cd[0];
-    const float x_last = cd[CHUNK - 1];
+    const float x_first = reduced_d(base + reduced_slot(row0));
+    const float x_last = reduced_d(base + reduced_slot(row0 + 1));
 #else
     const int base = line_in_group * REDUCED_PITCH;
     const int row0 = 2 * chunk;
-    reduced_a[base + row0] = ca[0];
-    reduced_c[base + row0] = cc[0];
-    reduced_d[base + row0] = cd[0];
-    reduced_a[base + row0 + 1] = ca[CHUNK - 1];
-    reduced_c[base + row0 + 1] = cc[CHUNK - 1];
-    reduced_d[base + row0 + 1] = cd[CHUNK - 1];
+    reduced_a(base + row0) = ca[0];
+    reduced_c(base + row0) = cc[0];
+    reduced_d(base + row0) = cd[0];
+    reduced_a(base + row0 + 1) = ca[CHUNK - 1];
+    reduced_c(base + row0 + 1) = cc[CHUNK - 1];
+    reduced_d(base + row0 + 1) = cd[CHUNK - 1];
 
     // Parallel cyclic reduction, renormalising to a unit diagonal at every level. Here
     // invocation t takes rows r and r + P of line t / P (r = t % P), so that neighbouring
@@ -258,39 +297,60 @@ void main() {
         float na[2], nc[2], nd[2];
         for (int e = 0; e < 2; ++e) {
             const int i = pcr_row + e * THREADS_PER_LINE;
-            const float ai = reduced_a[pcr_base + i], ci = reduced_c[pcr_base + i];
+            const float ai = reduced_a(pcr_base + i), ci = reduced_c(pcr_base + i);
             float am = 0.0, cm = 0.0, dm = 0.0, ap = 0.0, cp = 0.0, dp = 0.0;
             if (i - stride >= 0) {
-                am = reduced_a[pcr_base + i - stride];
-                cm = reduced_c[pcr_base + i - stride];
-                dm = reduced_d[pcr_base + i - stride];
+                am = reduced_a(pcr_base + i - stride);
+                cm = reduced_c(pcr_base + i - stride);
+                dm = reduced_d(pcr_base + i - stride);
             }
             if (i + stride < REDUCED) {
-                ap = reduced_a[pcr_base + i + stride];
-                cp = reduced_c[pcr_base + i + stride];
-                dp = reduced_d[pcr_base + i + stride];
+                ap = reduced_a(pcr_base + i + stride);
+                cp = reduced_c(pcr_base + i + stride);
+                dp = reduced_d(pcr_base + i + stride);
             }
             const float r = 1.0 / (1.0 - ai * cm - ci * ap);
             na[e] = -r * ai * am;
             nc[e] = -r * ci * cp;
-            nd[e] = r * (reduced_d[pcr_base + i] - ai * dm - ci * dp);
+            nd[e] = r * (reduced_d(pcr_base + i) - ai * dm - ci * dp);
         }
         memoryBarrierShared();
         barrier();
         for (int e = 0; e < 2; ++e) {
             const int i = pcr_row + e * THREADS_PER_LINE;
-            reduced_a[pcr_base + i] = na[e];
-            reduced_c[pcr_base + i] = nc[e];
-            reduced_d[pcr_base + i] = nd[e];
+            reduced_a(pcr_base + i) = na[e];
+            reduced_c(pcr_base + i) = nc[e];
+            reduced_d(pcr_base + i) = nd[e];
         }
     }
     memoryBarrierShared();
     barrier();
-    const float x_first = reduced_d[base + row0];
-    const float x_last = reduced_d[base + row0 + 1];
+    const float x_first = reduced_d(base + row0);
+    const float x_last = reduced_d(base + row0 + 1);
 
 #endif
 
+#ifdef TILED
+    // The new values go through the tile too, so that whole rows are written coalesced.
+    barrier();  // every x_first / x_last is read
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = first + k;
+        const float x = k == 0 ? x_first
+                        : k == CHUNK - 1 ? x_last
+                                         : cd[k] - ca[k] * x_first - cc[k] * x_last;
+        if (pos < n) scratch[tile_slot(line_in_group, pos)] = store_value(line, pos, x, inputs[k]);
+    }
+    memoryBarrierShared();
+    barrier();
+    {
+        const int count = min(LINES, LINE_COUNT - first_line) * nx;
+        const int STAGE = (LINES * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            if (f < count) store_flat((first_line + f / nx) * nx + f % nx, scratch[tile_slot(f / nx, f % nx)]);
+        }
+    }
+#else
     if (!line_active) return;
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
@@ -303,4 +363,5 @@ void main() {
             x = cd[k] - ca[k] * x_first - cc[k] * x_last;
         if (pos < n) store(line, pos, x, inputs[k]);
     }
+#endif
 }

@@ -41,8 +41,14 @@ float source_at(ivec2 cell) {
     return r2 < 9.0 ? source_rate * exp(-r2) : 0.0;
 }
 
+float field_global(int index) { return field_in[index]; }
+
 float concentration(ivec2 cell) {
+#ifdef TILED
+    return tiled_field(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1)));
+#else
     return field_in[clamped_index(cell)];
+#endif
 }
 
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
@@ -77,12 +83,18 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 }
 
 // The old value, read before the solve (see heat.comp).
-vec2 store_input(int line, int pos) { return vec2(field_in[index_of(cell_of(line, pos))], 0.0); }
+vec2 store_input(int line, int pos) { return vec2(concentration(cell_of(line, pos)), 0.0); }
+
+float store_value(int line, int pos, float increment, vec2 old_state) {
+    return old_state.x + increment;
+}
+
+void store_flat(int index, float x) { field_out[index] = x; }  // x half step (no flag)
 
 void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const int id = index_of(cell);
-    const float x = old_state.x + increment;
+    const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif

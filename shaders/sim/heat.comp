@@ -35,9 +35,15 @@ bool in_heater(ivec2 cell) {
     return dot(l, l) <= r2 || dot(r, r) <= r2;
 }
 
+float field_global(int index) { return field_in[index]; }
+
 float temperature(ivec2 cell) {
     cell = clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1));
+#ifdef TILED
+    return in_heater(cell) ? heater_temperature : tiled_field(cell);
+#else
     return in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
+#endif
 }
 
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
@@ -67,10 +73,15 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 // these loads with the row loads, so the store does not wait for another L2 round trip).
 vec2 store_input(int line, int pos) { return vec2(temperature(cell_of(line, pos)), 0.0); }
 
+float store_value(int line, int pos, float increment, vec2 old_state) {
+    return in_heater(cell_of(line, pos)) ? heater_temperature : old_state.x + increment;
+}
+
+void store_flat(int index, float x) { field_out[index] = x; }  // x half step (no flag)
+
 void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
-    float x = old_state.x + increment;
-    if (in_heater(cell)) x = heater_temperature;
+    const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif

@@ -1,8 +1,9 @@
-// The fused kernel's reduced-system solves (shaders/sim/adi_fused.glsl), each against the float64
-// CPU stepper: the subgroup solve with real shuffles (where the context has subgroups), the same
-// solve with its shared-memory exchange (ADILAB_FUSED_SUBGROUPS=0), and the shared-memory PCR
-// (ADILAB_FUSED_SOLVE=pcr). test_sim.cpp checks the default path on every model; here heat and
-// shallow water run every path on lines that span 1, several and many subgroups.
+// The fused kernel's paths (shaders/sim/adi_fused.glsl), each against the float64 CPU stepper:
+// the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
+// and with its shared-memory exchange (ADILAB_FUSED_SUBGROUPS=0), the shared-memory PCR
+// (ADILAB_FUSED_SOLVE=pcr), and heat's x half step with and without its rows staged through
+// shared memory (ADILAB_FUSED_TILE=0). test_sim.cpp checks the default path on every model; here
+// heat and shallow water run every path on lines that span 1, several and many subgroups.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,13 +23,15 @@ namespace {
 // allocates its programs).
 class FusedEnvironment {
 public:
-    FusedEnvironment(const char* solve, const char* subgroups) {
+    FusedEnvironment(const char* solve, const char* subgroups, const char* tile) {
         set("ADILAB_FUSED_SOLVE", solve);
         set("ADILAB_FUSED_SUBGROUPS", subgroups);
+        set("ADILAB_FUSED_TILE", tile);
     }
     ~FusedEnvironment() {
         unsetenv("ADILAB_FUSED_SOLVE");
         unsetenv("ADILAB_FUSED_SUBGROUPS");
+        unsetenv("ADILAB_FUSED_TILE");
     }
 
 private:
@@ -41,15 +44,18 @@ private:
 struct Path {
     const char* solve;
     const char* subgroups;
+    const char* tile;
     const char* name;
 };
 // Without subgroups (llvmpipe) the default path is the shared-memory exchange already.
 bool redundant(const Path& path) {
     return path.subgroups && !gl::Context::current().info().subgroups;
 }
-const Path kPaths[] = {{nullptr, nullptr, "subgroup (default)"},
-                       {nullptr, "0", "subgroup, shared-memory exchange"},
-                       {"pcr", nullptr, "shared-memory PCR"}};
+const Path kPaths[] = {{nullptr, nullptr, nullptr, "default (x rows tiled for heat)"},
+                       {"subgroup", nullptr, nullptr, "subgroup solve"},
+                       {"subgroup", "0", nullptr, "subgroup solve, shared-memory exchange"},
+                       {"pcr", nullptr, nullptr, "shared-memory PCR"},
+                       {nullptr, nullptr, "0", "untiled x rows"}};
 
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
@@ -79,7 +85,7 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        FusedEnvironment environment(path.solve, path.subgroups);
+        FusedEnvironment environment(path.solve, path.subgroups, path.tile);
         for (auto [nx, ny] : kGrids) {
             auto sim = make_simulation("heat", "fused");
             sim->set_param("dt", 2.5);  // lambda = 1.25: longer coupling along the lines
@@ -99,8 +105,8 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
 TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
-        if (redundant(path)) continue;
-        FusedEnvironment environment(path.solve, path.subgroups);
+        if (redundant(path) || path.tile) continue;  // no tile in shallow water
+        FusedEnvironment environment(path.solve, path.subgroups, path.tile);
         for (auto [nx, ny] : kGrids) {
             auto sim = make_simulation("shallow-water", "fused");
             sim->set_param("dt", 0.2);
