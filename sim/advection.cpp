@@ -59,8 +59,8 @@ protected:
         half_ = gl::Buffer(cells() * sizeof(float));
         for (int d = 0; d < 2; ++d) {
             const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_, true));
-            fused_groups_[d] = fused_groups(d, nx_, ny_, true);  // shape fixed with the program
+            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_, 1));
+            fused_groups_[d] = fused_groups(d, nx_, ny_, 1);  // shape fixed with the program
             rows_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
             finish_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
         }

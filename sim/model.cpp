@@ -59,7 +59,9 @@ std::string env_string(const char* name) {
 // Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
 int scratch_floats(const FusedShape& s) {
     const int reduced = 3 * s.lines * (2 * s.threads_per_line + (s.solve == 1 ? 0 : 1));
-    const int tile = s.tiled ? (s.lines + 2) * s.threads_per_line * (s.chunk + 1) : 0;
+    const int tile = s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line *
+                                   (s.chunk + 1)
+                             : 0;
     return std::max(reduced, tile);
 }
 int shared_bytes(const FusedShape& s) {
@@ -68,7 +70,7 @@ int shared_bytes(const FusedShape& s) {
 }
 }  // namespace
 
-FusedShape fused_shape(int direction, int nx, int ny, bool tile) {
+FusedShape fused_shape(int direction, int nx, int ny, int tile) {
     const int length = direction == 0 ? nx : ny;
     // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32), ADILAB_FUSED_LINES,
     // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE=0, ADILAB_FUSED_SUBGROUPS=0.
@@ -108,10 +110,13 @@ FusedShape fused_shape(int direction, int nx, int ny, bool tile) {
     }
     shape.lines = lines;
     // The x half step of a model that reads one field stages its rows through shared memory
-    // (TILED), with as many lines a group as the tile leaves room for; none: no tile.
+    // (TILED), with as many lines a group as the tile leaves room for; none: no tile. Each
+    // lane of a warp then reads a separate 32-byte sector no more.
     const int limit = gl::Context::current().info().max_shared_memory_bytes;
-    if (direction == 0 && tile && env_string("ADILAB_FUSED_TILE") != "0") {
+    if (direction == 0 && tile != 0 && env_string("ADILAB_FUSED_TILE") != "0") {
         shape.tiled = true;
+        shape.tile_fields = tile == 2 ? 2 : 1;
+        shape.tile_halo = tile == 2 ? 0 : 1;
         while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
         if (shared_bytes(shape) > limit) {
             shape.tiled = false;
@@ -122,7 +127,7 @@ FusedShape fused_shape(int direction, int nx, int ny, bool tile) {
     return shape;
 }
 
-gl::Defines fused_defines(int direction, int nx, int ny, bool tile) {
+gl::Defines fused_defines(int direction, int nx, int ny, int tile) {
     const FusedShape shape = fused_shape(direction, nx, ny, tile);
     gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
                            {"KERNEL_FUSED", "1"},
@@ -134,11 +139,15 @@ gl::Defines fused_defines(int direction, int nx, int ny, bool tile) {
                            {"WARP", std::to_string(shape.warp)},
                            {"SCRATCH_FLOATS", std::to_string(scratch_floats(shape))}};
     if (shape.subgroups) defines.push_back({"SUBGROUPS", "1"});
-    if (shape.tiled) defines.push_back({"TILED", "1"});
+    if (shape.tiled) {
+        defines.push_back({"TILED", "1"});
+        defines.push_back({"TILE_FIELDS", std::to_string(shape.tile_fields)});
+        defines.push_back({"TILE_HALO", std::to_string(shape.tile_halo)});
+    }
     return defines;
 }
 
-unsigned fused_groups(int direction, int nx, int ny, bool tile) {
+unsigned fused_groups(int direction, int nx, int ny, int tile) {
     const int count = direction == 0 ? ny : nx;
     const FusedShape shape = fused_shape(direction, nx, ny, tile);
     return unsigned((count + shape.lines - 1) / shape.lines);

@@ -76,8 +76,8 @@ protected:
         bottom_ = gl::Buffer(cells() * sizeof(float));
         for (int d = 0; d < 2; ++d) {
             const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/shallow_water.comp", fused_defines(d, nx_, ny_));
-            fused_groups_[d] = fused_groups(d, nx_, ny_);  // shape fixed with the program
+            fused_[d] = &gl::compute_program("sim/shallow_water.comp", fused_defines(d, nx_, ny_, 2));
+            fused_groups_[d] = fused_groups(d, nx_, ny_, 2);  // shape fixed with the program
             rows_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
             finish_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
         }

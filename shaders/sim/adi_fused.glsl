@@ -9,7 +9,7 @@
 //     void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //     vec2 store_input(int line, int pos);  // what store() reads of the old state
 //     void store(int line, int pos, float x, vec2 input);
-// and with TILED: float field_global(int index) (the field the rows read), float
+// and with TILED: float field_global(int field, int index) (the fields the rows read), float
 // store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
@@ -187,18 +187,21 @@ void main() {
     // through tiled_field(). Per-thread loads of K consecutive floats of different rows would
     // touch a separate 32-byte sector in every lane.
     {
-        tile_first_row = first_line - 1;
-        const int count = (LINES + 2) * nx;
-        const int STAGE = ((LINES + 2) * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
-        float staged[STAGE];
+        tile_first_row = first_line - TILE_HALO;
+        const int count = TILE_ROWS * nx;
+        const int STAGE = (TILE_ROWS * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
+        float staged[TILE_FIELDS][STAGE];
         for (int s = 0; s < STAGE; ++s) {
             const int f = t + s * GROUP_SIZE;
             const int row = clamp(tile_first_row + f / nx, 0, ny - 1);
-            staged[s] = f < count ? field_global(row * nx + f % nx) : 0.0;
+            for (int field = 0; field < TILE_FIELDS; ++field)
+                staged[field][s] = f < count ? field_global(field, row * nx + f % nx) : 0.0;
         }
         for (int s = 0; s < STAGE; ++s) {
             const int f = t + s * GROUP_SIZE;
-            if (f < count) scratch[tile_slot(f / nx, f % nx)] = staged[s];
+            for (int field = 0; field < TILE_FIELDS; ++field)
+                if (f < count)
+                    scratch[field * TILE_FIELD_FLOATS + tile_slot(f / nx, f % nx)] = staged[field][s];
         }
         memoryBarrierShared();
         barrier();

@@ -41,7 +41,7 @@ float source_at(ivec2 cell) {
     return r2 < 9.0 ? source_rate * exp(-r2) : 0.0;
 }
 
-float field_global(int index) { return field_in[index]; }
+float field_global(int field, int index) { return field_in[index]; }
 
 float concentration(ivec2 cell) {
 #ifdef TILED

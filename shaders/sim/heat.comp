@@ -35,7 +35,7 @@ bool in_heater(ivec2 cell) {
     return dot(l, l) <= r2 || dot(r, r) <= r2;
 }
 
-float field_global(int index) { return field_in[index]; }
+float field_global(int field, int index) { return field_in[index]; }
 
 float temperature(ivec2 cell) {
     cell = clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1));

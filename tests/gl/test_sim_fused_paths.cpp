@@ -1,7 +1,7 @@
 // The fused kernel's paths (shaders/sim/adi_fused.glsl), each against the float64 CPU stepper:
 // the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
 // and with its shared-memory exchange (ADILAB_FUSED_SUBGROUPS=0), the shared-memory PCR
-// (ADILAB_FUSED_SOLVE=pcr), and heat's x half step with and without its rows staged through
+// (ADILAB_FUSED_SOLVE=pcr), and the x half step with and without its rows staged through
 // shared memory (ADILAB_FUSED_TILE=0). test_sim.cpp checks the default path on every model; here
 // heat and shallow water run every path on lines that span 1, several and many subgroups.
 #include <gtest/gtest.h>
@@ -51,7 +51,7 @@ struct Path {
 bool redundant(const Path& path) {
     return path.subgroups && !gl::Context::current().info().subgroups;
 }
-const Path kPaths[] = {{nullptr, nullptr, nullptr, "default (x rows tiled for heat)"},
+const Path kPaths[] = {{nullptr, nullptr, nullptr, "default (x rows tiled)"},
                        {"subgroup", nullptr, nullptr, "subgroup solve"},
                        {"subgroup", "0", nullptr, "subgroup solve, shared-memory exchange"},
                        {"pcr", nullptr, nullptr, "shared-memory PCR"},
@@ -105,7 +105,7 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
 TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
-        if (redundant(path) || path.tile) continue;  // no tile in shallow water
+        if (redundant(path)) continue;
         FusedEnvironment environment(path.solve, path.subgroups, path.tile);
         for (auto [nx, ny] : kGrids) {
             auto sim = make_simulation("shallow-water", "fused");
