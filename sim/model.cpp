@@ -73,11 +73,12 @@ int shared_bytes(const FusedShape& s) {
 FusedShape fused_shape(int direction, int nx, int ny, int tile) {
     const int length = direction == 0 ? nx : ny;
     // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32), ADILAB_FUSED_LINES,
-    // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE=0, ADILAB_FUSED_SUBGROUPS=0.
+    // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE (0: never, 1: wherever it fits),
+    // ADILAB_FUSED_SUBGROUPS=0.
     // Measured on an H200 (device runs of 2026-11-21): K = 8, 8 lines a group at 1024; at 4096
     // K = 16 with 4 lines a group (1024 invocations) beat 2 lines by 1.3-1.6x, the wider
-    // column groups of the y sweep filling more of each 32-byte sector. The shape sweep of the
-    // simperf run 1 (K 4..32, 1..8 lines) confirmed these.
+    // column groups of the y sweep filling more of each 32-byte sector. The simperf run 1 sweep
+    // (K 4..32 x 1..8 lines, subgroup solve) found nothing faster than K = 8, 8 lines at 1024.
     int chunk = length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
     if (const char* env = std::getenv("ADILAB_FUSED_CHUNK")) {
         const int wanted = std::atoi(env);
@@ -86,14 +87,15 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile) {
     FusedShape shape;
     shape.chunk = chunk;
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
-    // Reduced solve. The subgroup solve (2 barriers) beat the shared-memory PCR (2 log2 2P
-    // barriers) by 5-8% at 256^2, where each lane owns 4 reduced rows; with 8 and more rows a
-    // lane (1024^2 and up) its register arrays made it 3-45% slower (simperf run 1, H200).
+    // Reduced solve, H200 (simperf runs 1 and 2, 2026-11-21). The subgroup solve (2 barriers)
+    // beat the shared-memory PCR (2 log2 2P barriers) by 5-12% at 256^2 (4 reduced rows a
+    // lane); at 1024^2 (8 rows a lane) by 4-7% with the x rows tiled (heat 44.0 vs 46.0 us a
+    // step, shallow water 48.5 vs 52.4), while untiled it was 1-3% slower; at 2048^2 and 4096^2
+    // (K = 16, 8 and 16 rows a lane) it was 6-60% slower (register arrays): PCR there.
     bool subgroups = false;
     const int warp = fused_warp(subgroups);
     const std::string solve = env_string("ADILAB_FUSED_SOLVE");
-    const bool small = 2 * std::max(shape.threads_per_line, warp) / warp <= 4;
-    shape.solve = solve == "subgroup" ? 1 : solve == "pcr" ? 0 : small ? 1 : 0;
+    shape.solve = solve == "subgroup" ? 1 : solve == "pcr" ? 0 : length <= 1024 ? 1 : 0;
     if (shape.solve == 1) {
         // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
         shape.warp = warp;
@@ -109,16 +111,20 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile) {
         if (wanted >= 1 && wanted <= 32 && wanted * shape.threads_per_line <= 1024) lines = wanted;
     }
     shape.lines = lines;
-    // The x half step of a model that reads one field stages its rows through shared memory
-    // (TILED), with as many lines a group as the tile leaves room for; none: no tile. Each
-    // lane of a warp then reads a separate 32-byte sector no more.
+    // The x half step can stage its rows through shared memory (TILED), so that each lane of a
+    // warp no longer reads its own 32-byte sector, with as many lines a group as the tile
+    // leaves room for. H200 (simperf run 2): at 1024^2, 8 lines a group (5 for shallow
+    // water's two fields), heat's step went from 50.5 to 46.0 us and advection's from 44.0 to
+    // 37.1; at 256^2 it cost 2-4%, and where the tile left 1-3 lines a group (2048^2, 4096^2)
+    // 3-23%. So by default: lines of 512 cells and more, and only with >= 5 lines a group.
     const int limit = gl::Context::current().info().max_shared_memory_bytes;
-    if (direction == 0 && tile != 0 && env_string("ADILAB_FUSED_TILE") != "0") {
+    const std::string tile_env = env_string("ADILAB_FUSED_TILE");
+    if (direction == 0 && tile != 0 && tile_env != "0" && (tile_env == "1" || length >= 512)) {
         shape.tiled = true;
         shape.tile_fields = tile == 2 ? 2 : 1;
         shape.tile_halo = tile == 2 ? 0 : 1;
         while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
-        if (shared_bytes(shape) > limit) {
+        if (shared_bytes(shape) > limit || (tile_env != "1" && shape.lines < 5)) {
             shape.tiled = false;
             shape.lines = lines;
         }

@@ -20,7 +20,8 @@
 // per line, which applies the partition method once more (2P / WARP rows per lane) and solves
 // the lanes' 2 WARP end rows by PCR with subgroup shuffles: 2 work-group barriers in all.
 // REDUCED_SOLVE 0 runs PCR over all 2P rows in shared memory (2 barriers per level, 2 log2 2P
-// in all): the barrier chain made a dispatch latency-bound (~9 us at 256^2 on an H200).
+// in all). Measured on an H200, the reduced solve is a minor part of a dispatch (skipping it
+// altogether saved ~20% at 1024^2); sim/model.cpp picks the faster per line length.
 // Then each thread substitutes back. Rows past the line's end are identity rows. No
 // pivoting: every model's matrix is diagonally dominant (heat, upwind advection, Kass–Miller).
 //

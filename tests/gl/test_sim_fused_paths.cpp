@@ -2,7 +2,7 @@
 // the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
 // and with its shared-memory exchange (ADILAB_FUSED_SUBGROUPS=0), the shared-memory PCR
 // (ADILAB_FUSED_SOLVE=pcr), and the x half step with and without its rows staged through
-// shared memory (ADILAB_FUSED_TILE=0). test_sim.cpp checks the default path on every model; here
+// shared memory (ADILAB_FUSED_TILE=1 / 0). test_sim.cpp checks the default path on every model; here
 // heat and shallow water run every path on lines that span 1, several and many subgroups.
 #include <gtest/gtest.h>
 
@@ -51,7 +51,8 @@ struct Path {
 bool redundant(const Path& path) {
     return path.subgroups && !gl::Context::current().info().subgroups;
 }
-const Path kPaths[] = {{nullptr, nullptr, nullptr, "default (x rows tiled)"},
+const Path kPaths[] = {{nullptr, nullptr, nullptr, "default"},
+                       {nullptr, nullptr, "1", "x rows tiled"},
                        {"subgroup", nullptr, nullptr, "subgroup solve"},
                        {"subgroup", "0", nullptr, "subgroup solve, shared-memory exchange"},
                        {"pcr", nullptr, nullptr, "shared-memory PCR"},
