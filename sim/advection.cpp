@@ -59,7 +59,8 @@ protected:
         half_ = gl::Buffer(cells() * sizeof(float));
         for (int d = 0; d < 2; ++d) {
             const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_));
+            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_, 1));
+            fused_groups_[d] = fused_groups(d, nx_, ny_, 1);  // shape fixed with the program
             rows_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
             finish_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
         }
@@ -112,7 +113,7 @@ private:
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
-            gl::dispatch(fused_groups(direction, nx_, ny_));
+            gl::dispatch(fused_groups_[direction]);
             gl::memory_barrier(gl::Barrier::storage);
             return;
         }
@@ -144,6 +145,7 @@ private:
 
     gl::Buffer field_, half_, rhs_, a_, b_, c_;
     const gl::Program* fused_[2] = {};
+    unsigned fused_groups_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
 };

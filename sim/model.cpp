@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim {
@@ -37,11 +38,47 @@ double parse_hex_double(const std::string& text) {
 
 }  // namespace
 
-FusedShape fused_shape(int length) {
-    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32).
+namespace {
+// The subgroup width of the subgroup solve: the device's subgroup size when it has shuffles (a
+// power of two, 4 .. 128) and ADILAB_FUSED_SUBGROUPS is not 0; else 32 invocations that
+// exchange through shared memory.
+int fused_warp(bool& subgroups) {
+    const gl::DeviceInfo& info = gl::Context::current().info();
+    const char* env = std::getenv("ADILAB_FUSED_SUBGROUPS");
+    const int size = info.subgroup_size;
+    subgroups = info.subgroups && size >= 4 && size <= 128 && std::has_single_bit(unsigned(size)) &&
+                !(env && std::string(env) == "0");
+    return subgroups ? size : 32;
+}
+
+std::string env_string(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+// Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
+int scratch_floats(const FusedShape& s) {
+    const int reduced = 3 * s.lines * (2 * s.threads_per_line + (s.solve == 1 ? 0 : 1));
+    const int tile = s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line *
+                                   (s.chunk + 1)
+                             : 0;
+    return std::max(reduced, tile);
+}
+int shared_bytes(const FusedShape& s) {
+    const int exchange = s.solve == 1 && !s.subgroups ? s.lines * s.warp * 12 : 0;
+    return 4 * scratch_floats(s) + exchange;
+}
+}  // namespace
+
+FusedShape fused_shape(int direction, int nx, int ny, int tile) {
+    const int length = direction == 0 ? nx : ny;
+    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32), ADILAB_FUSED_LINES,
+    // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE (0: never, 1: wherever it fits),
+    // ADILAB_FUSED_SUBGROUPS=0.
     // Measured on an H200 (device runs of 2026-11-21): K = 8, 8 lines a group at 1024; at 4096
     // K = 16 with 4 lines a group (1024 invocations) beat 2 lines by 1.3-1.6x, the wider
-    // column groups of the y sweep filling more of each 32-byte sector.
+    // column groups of the y sweep filling more of each 32-byte sector. The simperf run 1 sweep
+    // (K 4..32 x 1..8 lines, subgroup solve) found nothing faster than K = 8, 8 lines at 1024.
     int chunk = length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
     if (const char* env = std::getenv("ADILAB_FUSED_CHUNK")) {
         const int wanted = std::atoi(env);
@@ -50,6 +87,22 @@ FusedShape fused_shape(int length) {
     FusedShape shape;
     shape.chunk = chunk;
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
+    // Reduced solve, H200 (simperf runs 1 and 2, 2026-11-21). The subgroup solve (2 barriers)
+    // beat the shared-memory PCR (2 log2 2P barriers) by 5-12% at 256^2 (4 reduced rows a
+    // lane); at 1024^2 (8 rows a lane) by 4-7% with the x rows tiled (heat 44.0 vs 46.0 us a
+    // step, shallow water 48.5 vs 52.4), while untiled it was 1-3% slower; at 2048^2 and 4096^2
+    // (K = 16, 8 and 16 rows a lane) it was 6-60% slower (register arrays): PCR there.
+    bool subgroups = false;
+    const int warp = fused_warp(subgroups);
+    const std::string solve = env_string("ADILAB_FUSED_SOLVE");
+    shape.solve = solve == "subgroup" ? 1 : solve == "pcr" ? 0 : length <= 1024 ? 1 : 0;
+    if (shape.solve == 1) {
+        // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
+        shape.warp = warp;
+        shape.subgroups = subgroups;
+        shape.threads_per_line = std::max(shape.threads_per_line, warp);
+    }
+    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
     int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
@@ -58,24 +111,51 @@ FusedShape fused_shape(int length) {
         if (wanted >= 1 && wanted <= 32 && wanted * shape.threads_per_line <= 1024) lines = wanted;
     }
     shape.lines = lines;
-    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
+    // The x half step can stage its rows through shared memory (TILED), so that each lane of a
+    // warp no longer reads its own 32-byte sector, with as many lines a group as the tile
+    // leaves room for. H200 (simperf run 2): at 1024^2, 8 lines a group (5 for shallow
+    // water's two fields), heat's step went from 50.5 to 46.0 us and advection's from 44.0 to
+    // 37.1; at 256^2 it cost 2-4%, and where the tile left 1-3 lines a group (2048^2, 4096^2)
+    // 3-23%. So by default: lines of 512 cells and more, and only with >= 5 lines a group.
+    const int limit = gl::Context::current().info().max_shared_memory_bytes;
+    const std::string tile_env = env_string("ADILAB_FUSED_TILE");
+    if (direction == 0 && tile != 0 && tile_env != "0" && (tile_env == "1" || length >= 512)) {
+        shape.tiled = true;
+        shape.tile_fields = tile == 2 ? 2 : 1;
+        shape.tile_halo = tile == 2 ? 0 : 1;
+        while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
+        if (shared_bytes(shape) > limit || (tile_env != "1" && shape.lines < 5)) {
+            shape.tiled = false;
+            shape.lines = lines;
+        }
+    }
+    while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
     return shape;
 }
 
-gl::Defines fused_defines(int direction, int nx, int ny) {
-    const FusedShape shape = fused_shape(direction == 0 ? nx : ny);
-    return {{"DIRECTION", std::to_string(direction)},
-            {"KERNEL_FUSED", "1"},
-            {"LINES", std::to_string(shape.lines)},
-            {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
-            {"CHUNK", std::to_string(shape.chunk)},
-            {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)}};
+gl::Defines fused_defines(int direction, int nx, int ny, int tile) {
+    const FusedShape shape = fused_shape(direction, nx, ny, tile);
+    gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
+                           {"KERNEL_FUSED", "1"},
+                           {"LINES", std::to_string(shape.lines)},
+                           {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
+                           {"CHUNK", std::to_string(shape.chunk)},
+                           {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)},
+                           {"REDUCED_SOLVE", std::to_string(shape.solve)},
+                           {"WARP", std::to_string(shape.warp)},
+                           {"SCRATCH_FLOATS", std::to_string(scratch_floats(shape))}};
+    if (shape.subgroups) defines.push_back({"SUBGROUPS", "1"});
+    if (shape.tiled) {
+        defines.push_back({"TILED", "1"});
+        defines.push_back({"TILE_FIELDS", std::to_string(shape.tile_fields)});
+        defines.push_back({"TILE_HALO", std::to_string(shape.tile_halo)});
+    }
+    return defines;
 }
 
-unsigned fused_groups(int direction, int nx, int ny) {
-    const int length = direction == 0 ? nx : ny;
+unsigned fused_groups(int direction, int nx, int ny, int tile) {
     const int count = direction == 0 ? ny : nx;
-    const FusedShape shape = fused_shape(length);
+    const FusedShape shape = fused_shape(direction, nx, ny, tile);
     return unsigned((count + shape.lines - 1) / shape.lines);
 }
 

@@ -23,12 +23,20 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
+    int solve = 1;           // REDUCED_SOLVE: 1 subgroup, 0 shared-memory PCR, 2 none (timing)
+    int warp = 32;           // subgroup width of the subgroup solve
+    bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
+    bool tiled = false;      // x half step staged through shared memory
+    int tile_fields = 1;     // fields in the tile
+    int tile_halo = 1;       // rows above and below the group's lines in the tile
 };
-FusedShape fused_shape(int length);
+// tile: how the model's x half step can stage its rows in shared memory (TILED): 0 not, 1 one
+// field with the rows above and below (heat, advection), 2 two fields, no halo (shallow water).
+FusedShape fused_shape(int direction, int nx, int ny, int tile = 0);
 // The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.
-gl::Defines fused_defines(int direction, int nx, int ny);
+gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0);
 // Work groups of the fused kernel for one direction.
-unsigned fused_groups(int direction, int nx, int ny);
+unsigned fused_groups(int direction, int nx, int ny, int tile = 0);
 
 class AdiModel : public Simulation {
 public:

@@ -76,7 +76,8 @@ protected:
         bottom_ = gl::Buffer(cells() * sizeof(float));
         for (int d = 0; d < 2; ++d) {
             const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/shallow_water.comp", fused_defines(d, nx_, ny_));
+            fused_[d] = &gl::compute_program("sim/shallow_water.comp", fused_defines(d, nx_, ny_, 2));
+            fused_groups_[d] = fused_groups(d, nx_, ny_, 2);  // shape fixed with the program
             rows_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
             finish_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
         }
@@ -170,7 +171,7 @@ private:
             if (direction == 0) set_forcing(p, stale);
             bind_state(direction, out);
             bind_flag();
-            gl::dispatch(fused_groups(direction, nx_, ny_));
+            gl::dispatch(fused_groups_[direction]);
             gl::memory_barrier(gl::Barrier::storage);
             return;
         }
@@ -205,6 +206,7 @@ private:
 
     gl::Buffer height_, next_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
     const gl::Program* fused_[2] = {};
+    unsigned fused_groups_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
 };

@@ -25,6 +25,28 @@ ivec2 cell_of(int line, int pos) { return ivec2(line, pos); }
 #endif
 
 int index_of(ivec2 cell) { return cell.y * nx + cell.x; }
+
+#ifdef KERNEL_FUSED
+// The fused kernel's shared memory (adi_fused.glsl): with TILED first the x half step's input
+// rows, then the reduced systems. SCRATCH_FLOATS comes from the host (sim/model.cpp).
+shared float scratch[SCRATCH_FLOATS];
+#endif
+#ifdef TILED
+// Row r of the tile, column i at r * TILE_PITCH + i + i / CHUNK: one padding word after every
+// chunk, so that the 32 invocations of a subgroup (32 consecutive chunks of one line, each reading
+// its k-th value) hit 32 different banks (bank p (CHUNK + 1) + k, CHUNK + 1 odd).
+const int TILE_PITCH = THREADS_PER_LINE * (CHUNK + 1);
+int tile_slot(int row, int i) { return row * TILE_PITCH + i + i / CHUNK; }
+// TILE_FIELDS fields, each of LINES + 2 TILE_HALO rows; field f from f * TILE_FIELD_FLOATS.
+const int TILE_ROWS = LINES + 2 * TILE_HALO;
+const int TILE_FIELD_FLOATS = TILE_ROWS * TILE_PITCH;
+int tile_first_row;  // grid row held by tile row 0 (set by the fused kernel)
+// A staged field at a cell inside the grid (x half step of the fused kernel).
+float tiled_value(int field, ivec2 cell) {
+    return scratch[field * TILE_FIELD_FLOATS + tile_slot(cell.y - tile_first_row, cell.x)];
+}
+float tiled_field(ivec2 cell) { return tiled_value(0, cell); }
+#endif
 // Index of cell clamped into the grid: the ghost cell beyond a wall mirrors the edge cell, which
 // is a zero-gradient (Neumann / insulated) wall for a cell-centred grid.
 int clamped_index(ivec2 cell) { return index_of(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1))); }

@@ -10,8 +10,8 @@ void main() {
     if (id >= nx * ny) return;
     const ivec2 cell = ivec2(id % nx, id / nx);
 #if DIRECTION == 0
-    store(cell.y, cell.x, solved_value(id));
+    store(cell.y, cell.x, solved_value(id), store_input(cell.y, cell.x));
 #else
-    store(cell.x, cell.y, solved_value(id));
+    store(cell.x, cell.y, solved_value(id), store_input(cell.x, cell.y));
 #endif
 }

@@ -2,22 +2,35 @@
 // half step of the other direction and the implicit coefficients of this one) and solved in the
 // same dispatch, so the intermediate right-hand side never goes to memory.
 //
-// Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE, THREADS_PER_LINE (P, a
-// power of two), CHUNK (K >= 2, K * P >= line length), and the model's functions
+// Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE,
+// THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length), REDUCED_SOLVE
+// (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 0: shared-memory PCR;
+// TILED: x half step through a shared tile, see main) and the model's functions
 //     void row_system(int line, int pos, out float a, out float b, out float c, out float d);
-//     void store(int line, int pos, float x);
+//     vec2 store_input(int line, int pos);  // what store() reads of the old state
+//     void store(int line, int pos, float x, vec2 input);
+// and with TILED: float field_global(int field, int index) (the fields the rows read), float
+// store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
 //     a'_k x_first + x_k + c'_k x_last = d'_k,
 // except its first and last rows, which couple to the neighbouring chunks' ends. Those 2P rows
-// form a reduced tridiagonal system (unit diagonal) solved by parallel cyclic reduction in shared
-// memory, then each thread substitutes back. Rows past the line's end are identity rows. No
+// form a reduced tridiagonal system (unit diagonal). REDUCED_SOLVE 1 hands it to one subgroup
+// per line, which applies the partition method once more (2P / WARP rows per lane) and solves
+// the lanes' 2 WARP end rows by PCR with subgroup shuffles: 2 work-group barriers in all.
+// REDUCED_SOLVE 0 runs PCR over all 2P rows in shared memory (2 barriers per level, 2 log2 2P
+// in all). Measured on an H200, the reduced solve is a minor part of a dispatch (skipping it
+// altogether saved ~20% at 1024^2); sim/model.cpp picks the faster per line length.
+// Then each thread substitutes back. Rows past the line's end are identity rows. No
 // pivoting: every model's matrix is diagonally dominant (heat, upwind advection, Kass–Miller).
 //
 // Thread layout: invocation t works on line t % LINES, chunk t / LINES, so the LINES threads of
-// one chunk sit side by side: in the y half step (lines = columns) their loads coalesce; in the
-// x half step each thread's K rows are consecutive floats that L1 serves after the first load.
+// one chunk sit side by side: in the y half step (lines = columns) their loads coalesce. In the
+// x half step each thread's K cells are consecutive floats of one row, so a warp's loads touch a
+// separate sector per lane; with TILED (heat, advection) the group's rows (and the rows above
+// and below) are loaded whole into shared memory first, and invocation t works on line
+// t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way.
 #include "sim/adi_common.glsl"
 
 #pragma optionNV(unroll all)
@@ -25,31 +38,188 @@
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
 const int REDUCED = 2 * THREADS_PER_LINE;
-// Each line's reduced rows start at line * REDUCED_PITCH: an odd pitch puts the lines in
-// different shared-memory banks.
+// The reduced systems live in scratch (adi_common.glsl; with TILED it held the input rows
+// before): a, c and d arrays of LINES lines, line l's rows from l * REDUCED_PITCH. For the PCR
+// an odd pitch puts the lines in different banks; the subgroup solve's transposed layout needs
+// none.
+#if REDUCED_SOLVE == 1
+const int REDUCED_PITCH = REDUCED;
+#else
 const int REDUCED_PITCH = REDUCED + 1;
-shared float reduced_a[LINES * REDUCED_PITCH];
-shared float reduced_c[LINES * REDUCED_PITCH];
-shared float reduced_d[LINES * REDUCED_PITCH];
+#endif
+const int REDUCED_FLOATS = LINES * REDUCED_PITCH;
+#define reduced_a(i) scratch[(i)]
+#define reduced_c(i) scratch[REDUCED_FLOATS + (i)]
+#define reduced_d(i) scratch[2 * REDUCED_FLOATS + (i)]
+#if REDUCED_SOLVE == 1
+// WARP: the subgroup size with SUBGROUPS = 1; otherwise 32 invocations that exchange values
+// through shared memory with work-group barriers (llvmpipe without subgroups; slow but the same
+// arithmetic). THREADS_PER_LINE >= WARP, so that the group has a subgroup for each line.
+const int J = REDUCED / WARP;
+int reduced_slot(int row) { return (row % J) * WARP + row / J; }
+
+#ifdef SUBGROUPS
+vec3 lane_value(vec3 v, int lane) {
+    return vec3(subgroupShuffle(v.x, uint(lane)), subgroupShuffle(v.y, uint(lane)),
+                subgroupShuffle(v.z, uint(lane)));
+}
+#else
+// Only the first LINES virtual subgroups hold lines; the others take part in the barriers.
+shared vec3 exchange[LINES * WARP];
+vec3 lane_value(vec3 v, int lane) {
+    const int t = min(int(gl_LocalInvocationID.x), LINES * WARP - 1);
+    barrier();
+    if (int(gl_LocalInvocationID.x) < LINES * WARP) exchange[t] = v;
+    memoryBarrierShared();
+    barrier();
+    return exchange[(t / WARP) * WARP + lane];
+}
+#endif
+
+// Row (a, 1, c | d) of the reduced system combined with its neighbours at -stride (m) and
+// +stride (p): one parallel cyclic reduction step, renormalised to a unit diagonal.
+vec3 pcr_step(vec3 row, vec3 m, vec3 p) {
+    const float r = 1.0 / (1.0 - row.x * m.y - row.y * p.x);
+    return vec3(-r * row.x * m.x, -r * row.y * p.y, r * (row.z - row.x * m.z - row.y * p.z));
+}
+
+// The subgroup of line w (w < LINES) solves that line's reduced system in place (x into
+// reduced_d). Each lane eliminates its J consecutive rows to its first and last unknowns (the
+// partition method again, one level down), the 2 WARP rows of the lanes' ends are solved by
+// PCR with shuffles (1 + log2 WARP steps, no barriers), and the lanes substitute back.
+void solve_reduced_in_subgroups() {
+#ifdef SUBGROUPS
+    const int w = int(gl_SubgroupID), lane = int(gl_SubgroupInvocationID);
+    if (w >= LINES) return;
+#else
+    // Every virtual subgroup runs (barriers in lane_value stay uniform); the extra ones work on
+    // line 0's rows and write nothing.
+    const int t = int(gl_LocalInvocationID.x);
+    const int w = t / WARP, lane = t % WARP;
+#endif
+    const int base = min(w, LINES - 1) * REDUCED;
+    float ra[J], rc[J], rd[J];
+    for (int j = 0; j < J; ++j) {
+        const int s = base + j * WARP + lane;
+        ra[j] = reduced_a(s);
+        rc[j] = reduced_c(s);
+        rd[j] = reduced_d(s);
+    }
+    // Rows have a unit diagonal; rows 1 .. J-1 forward in terms of row 0's unknown ...
+    for (int j = 2; j < J; ++j) {
+        const float r = 1.0 / (1.0 - ra[j] * rc[j - 1]);
+        rd[j] = r * (rd[j] - ra[j] * rd[j - 1]);
+        ra[j] = -r * ra[j] * ra[j - 1];
+        rc[j] = r * rc[j];
+    }
+    // ... then rows 1 .. J-2 backward in terms of the last, and row 0 against row 1.
+    for (int j = J - 3; j >= 1; --j) {
+        rd[j] -= rc[j] * rd[j + 1];
+        ra[j] -= rc[j] * ra[j + 1];
+        rc[j] = -rc[j] * rc[j + 1];
+    }
+    if (J > 2) {
+        const float r = 1.0 / (1.0 - rc[0] * ra[1]);
+        rd[0] = r * (rd[0] - rc[0] * rd[1]);
+        ra[0] = r * ra[0];
+        rc[0] = -r * rc[0] * rc[1];
+    }
+    // Lane l's first row is reduced row 2l, its last 2l + 1 (2 WARP rows in all).
+    vec3 first_row = vec3(ra[0], rc[0], rd[0]);
+    vec3 last_row = vec3(ra[J - 1], rc[J - 1], rd[J - 1]);
+    const vec3 none = vec3(0.0);
+    {
+        // stride 1: first couples to the previous lane's last and its own last; last to its own
+        // first and the next lane's first.
+        const vec3 before = lane_value(last_row, max(lane - 1, 0));
+        const vec3 after = lane_value(first_row, min(lane + 1, WARP - 1));
+        const vec3 f = pcr_step(first_row, lane > 0 ? before : none, last_row);
+        const vec3 l = pcr_step(last_row, first_row, lane < WARP - 1 ? after : none);
+        first_row = f;
+        last_row = l;
+    }
+    for (int m = 1; m < WARP; m *= 2) {
+        // stride 2m: the same row kind m lanes away.
+        const vec3 fm = lane_value(first_row, max(lane - m, 0));
+        const vec3 fp = lane_value(first_row, min(lane + m, WARP - 1));
+        const vec3 lm = lane_value(last_row, max(lane - m, 0));
+        const vec3 lp = lane_value(last_row, min(lane + m, WARP - 1));
+        const bool has_before = lane >= m, has_after = lane + m < WARP;
+        first_row = pcr_step(first_row, has_before ? fm : none, has_after ? fp : none);
+        last_row = pcr_step(last_row, has_before ? lm : none, has_after ? lp : none);
+    }
+    const float x_first = first_row.z, x_last = last_row.z;
+#ifndef SUBGROUPS
+    if (w >= LINES) return;
+#endif
+    for (int j = 0; j < J; ++j) {
+        float x;
+        if (j == 0)
+            x = x_first;
+        else if (j == J - 1)
+            x = x_last;
+        else
+            x = rd[j] - ra[j] * x_first - rc[j] * x_last;
+        reduced_d(base + j * WARP + lane) = x;
+    }
+}
+#else
+#endif
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
+#ifdef TILED
+    // x half step from the tile: a line's chunks side by side (conflict-free tile reads).
+    const int line_in_group = t / THREADS_PER_LINE;
+    const int chunk = t % THREADS_PER_LINE;
+#else
     const int line_in_group = t % LINES;
     const int chunk = t / LINES;
+#endif
     const int line = int(gl_WorkGroupID.x) * LINES + line_in_group;
     const bool line_active = line < LINE_COUNT;
     const int first = chunk * CHUNK;
     const int n = LINE_LENGTH;
+    const int first_line = int(gl_WorkGroupID.x) * LINES;
+
+#ifdef TILED
+    // x half step: the group's rows and the one above and below (clamped: the mirrored walls)
+    // are contiguous in memory; loaded whole, coalesced, into the tile that row_system() reads
+    // through tiled_field(). Per-thread loads of K consecutive floats of different rows would
+    // touch a separate 32-byte sector in every lane.
+    {
+        tile_first_row = first_line - TILE_HALO;
+        const int count = TILE_ROWS * nx;
+        const int STAGE = (TILE_ROWS * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
+        float staged[TILE_FIELDS][STAGE];
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            const int row = clamp(tile_first_row + f / nx, 0, ny - 1);
+            for (int field = 0; field < TILE_FIELDS; ++field)
+                staged[field][s] = f < count ? field_global(field, row * nx + f % nx) : 0.0;
+        }
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            for (int field = 0; field < TILE_FIELDS; ++field)
+                if (f < count)
+                    scratch[field * TILE_FIELD_FLOATS + tile_slot(f / nx, f % nx)] = staged[field][s];
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+#endif
 
     // Forward sweep inside the chunk while the rows are built. Rows are built at clamped
     // positions with no branch around them, so that the compiler can issue every row's loads
     // at once instead of one L2 round trip per row; padding rows are replaced afterwards.
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];
+    vec2 inputs[CHUNK];  // store()'s reads, issued now with the rows' loads
     const int safe_line = min(line, LINE_COUNT - 1);
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
         float a, b, c, d;
         row_system(safe_line, min(pos, n - 1), a, b, c, d);
+        inputs[k] = store_input(safe_line, min(pos, n - 1));
         if (pos == 0) a = 0.0;
         if (pos >= n - 1) c = 0.0;
         if (!line_active || pos >= n) {
@@ -75,22 +245,50 @@ void main() {
         ca[k] -= cc[k] * ca[k + 1];
         cc[k] = -cc[k] * cc[k + 1];
     }
-    {
+    if (CHUNK > 2) {  // with 2 rows, row 0 already couples to the last
         const float r = 1.0 / (1.0 - cc[0] * ca[1]);
         cd[0] = r * (cd[0] - cc[0] * cd[1]);
         ca[0] = r * ca[0];
         cc[0] = -r * cc[0] * cc[1];
     }
 
+#ifdef TILED
+    barrier();  // every row is built: the tile's memory takes the reduced systems now
+#endif
+
     // Reduced system: unknown 2p is chunk p's first row, 2p + 1 its last.
+#if REDUCED_SOLVE == 1
+    // One subgroup per line solves its REDUCED rows: lane l owns rows l J .. l J + J - 1
+    // (J = REDUCED / WARP >= 2), stored transposed (row r at (r % J) WARP + r / J) so that the
+    // lanes' loads hit distinct banks. Two work-group barriers in all, against 2 log2(2P) for a
+    // shared-memory PCR over the whole reduced system.
+    const int base = line_in_group * REDUCED;
+    const int row0 = 2 * chunk;
+    {
+        const int s0 = reduced_slot(row0), s1 = reduced_slot(row0 + 1);
+        reduced_a(base + s0) = ca[0];
+        reduced_c(base + s0) = cc[0];
+        reduced_d(base + s0) = cd[0];
+        reduced_a(base + s1) = ca[CHUNK - 1];
+        reduced_c(base + s1) = cc[CHUNK - 1];
+        reduced_d(base + s1) = cd[CHUNK - 1];
+    }
+    memoryBarrierShared();
+    barrier();
+    solve_reduced_in_subgroups();
+    memoryBarrierShared();
+    barrier();
+    const float x_first = reduced_d(base + reduced_slot(row0));
+    const float x_last = reduced_d(base + reduced_slot(row0 + 1));
+#else
     const int base = line_in_group * REDUCED_PITCH;
     const int row0 = 2 * chunk;
-    reduced_a[base + row0] = ca[0];
-    reduced_c[base + row0] = cc[0];
-    reduced_d[base + row0] = cd[0];
-    reduced_a[base + row0 + 1] = ca[CHUNK - 1];
-    reduced_c[base + row0 + 1] = cc[CHUNK - 1];
-    reduced_d[base + row0 + 1] = cd[CHUNK - 1];
+    reduced_a(base + row0) = ca[0];
+    reduced_c(base + row0) = cc[0];
+    reduced_d(base + row0) = cd[0];
+    reduced_a(base + row0 + 1) = ca[CHUNK - 1];
+    reduced_c(base + row0 + 1) = cc[CHUNK - 1];
+    reduced_d(base + row0 + 1) = cd[CHUNK - 1];
 
     // Parallel cyclic reduction, renormalising to a unit diagonal at every level. Here
     // invocation t takes rows r and r + P of line t / P (r = t % P), so that neighbouring
@@ -103,37 +301,60 @@ void main() {
         float na[2], nc[2], nd[2];
         for (int e = 0; e < 2; ++e) {
             const int i = pcr_row + e * THREADS_PER_LINE;
-            const float ai = reduced_a[pcr_base + i], ci = reduced_c[pcr_base + i];
+            const float ai = reduced_a(pcr_base + i), ci = reduced_c(pcr_base + i);
             float am = 0.0, cm = 0.0, dm = 0.0, ap = 0.0, cp = 0.0, dp = 0.0;
             if (i - stride >= 0) {
-                am = reduced_a[pcr_base + i - stride];
-                cm = reduced_c[pcr_base + i - stride];
-                dm = reduced_d[pcr_base + i - stride];
+                am = reduced_a(pcr_base + i - stride);
+                cm = reduced_c(pcr_base + i - stride);
+                dm = reduced_d(pcr_base + i - stride);
             }
             if (i + stride < REDUCED) {
-                ap = reduced_a[pcr_base + i + stride];
-                cp = reduced_c[pcr_base + i + stride];
-                dp = reduced_d[pcr_base + i + stride];
+                ap = reduced_a(pcr_base + i + stride);
+                cp = reduced_c(pcr_base + i + stride);
+                dp = reduced_d(pcr_base + i + stride);
             }
             const float r = 1.0 / (1.0 - ai * cm - ci * ap);
             na[e] = -r * ai * am;
             nc[e] = -r * ci * cp;
-            nd[e] = r * (reduced_d[pcr_base + i] - ai * dm - ci * dp);
+            nd[e] = r * (reduced_d(pcr_base + i) - ai * dm - ci * dp);
         }
         memoryBarrierShared();
         barrier();
         for (int e = 0; e < 2; ++e) {
             const int i = pcr_row + e * THREADS_PER_LINE;
-            reduced_a[pcr_base + i] = na[e];
-            reduced_c[pcr_base + i] = nc[e];
-            reduced_d[pcr_base + i] = nd[e];
+            reduced_a(pcr_base + i) = na[e];
+            reduced_c(pcr_base + i) = nc[e];
+            reduced_d(pcr_base + i) = nd[e];
         }
     }
     memoryBarrierShared();
     barrier();
-    const float x_first = reduced_d[base + row0];
-    const float x_last = reduced_d[base + row0 + 1];
+    const float x_first = reduced_d(base + row0);
+    const float x_last = reduced_d(base + row0 + 1);
 
+#endif
+
+#ifdef TILED
+    // The new values go through the tile too, so that whole rows are written coalesced.
+    barrier();  // every x_first / x_last is read
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = first + k;
+        const float x = k == 0 ? x_first
+                        : k == CHUNK - 1 ? x_last
+                                         : cd[k] - ca[k] * x_first - cc[k] * x_last;
+        if (pos < n) scratch[tile_slot(line_in_group, pos)] = store_value(line, pos, x, inputs[k]);
+    }
+    memoryBarrierShared();
+    barrier();
+    {
+        const int count = min(LINES, LINE_COUNT - first_line) * nx;
+        const int STAGE = (LINES * THREADS_PER_LINE * CHUNK + GROUP_SIZE - 1) / GROUP_SIZE;
+        for (int s = 0; s < STAGE; ++s) {
+            const int f = t + s * GROUP_SIZE;
+            if (f < count) store_flat((first_line + f / nx) * nx + f % nx, scratch[tile_slot(f / nx, f % nx)]);
+        }
+    }
+#else
     if (!line_active) return;
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
@@ -144,6 +365,7 @@ void main() {
             x = x_last;
         else
             x = cd[k] - ca[k] * x_first - cc[k] * x_last;
-        if (pos < n) store(line, pos, x);
+        if (pos < n) store(line, pos, x, inputs[k]);
     }
+#endif
 }

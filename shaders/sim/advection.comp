@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Advection–diffusion C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8):
 // in each half step (dt/2) the implicit direction takes the upwind first derivative (an
 // M-matrix: unconditionally stable, no new extrema) and the explicit direction the central one.
@@ -37,8 +41,14 @@ float source_at(ivec2 cell) {
     return r2 < 9.0 ? source_rate * exp(-r2) : 0.0;
 }
 
+float field_global(int field, int index) { return field_in[index]; }
+
 float concentration(ivec2 cell) {
+#ifdef TILED
+    return tiled_field(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1)));
+#else
     return field_in[clamped_index(cell)];
+#endif
 }
 
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
@@ -72,10 +82,19 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
         (a_line * (before - centre) + c_line * (after - centre));
 }
 
-void store(int line, int pos, float increment) {
+// The old value, read before the solve (see heat.comp).
+vec2 store_input(int line, int pos) { return vec2(concentration(cell_of(line, pos)), 0.0); }
+
+float store_value(int line, int pos, float increment, vec2 old_state) {
+    return old_state.x + increment;
+}
+
+void store_flat(int index, float x) { field_out[index] = x; }  // x half step (no flag)
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const int id = index_of(cell);
-    const float x = field_in[id] + increment;
+    const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif

@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Heat conduction dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI (seed 001 eq. 3): the x half
 // step is implicit in x and explicit in y over dt/2, the y half step the reverse. Insulated
 // (Neumann) walls: the ghost cell mirrors the edge cell, so the first and last rows have the
@@ -31,9 +35,15 @@ bool in_heater(ivec2 cell) {
     return dot(l, l) <= r2 || dot(r, r) <= r2;
 }
 
+float field_global(int field, int index) { return field_in[index]; }
+
 float temperature(ivec2 cell) {
     cell = clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1));
+#ifdef TILED
+    return in_heater(cell) ? heater_temperature : tiled_field(cell);
+#else
     return in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
+#endif
 }
 
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
@@ -59,10 +69,19 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     if (pos == LINE_LENGTH - 1) b -= lambda;
 }
 
-void store(int line, int pos, float increment) {
+// The old value store() adds the increment to, read before the solve (the fused kernel issues
+// these loads with the row loads, so the store does not wait for another L2 round trip).
+vec2 store_input(int line, int pos) { return vec2(temperature(cell_of(line, pos)), 0.0); }
+
+float store_value(int line, int pos, float increment, vec2 old_state) {
+    return in_heater(cell_of(line, pos)) ? heater_temperature : old_state.x + increment;
+}
+
+void store_flat(int index, float x) { field_out[index] = x; }  // x half step (no flag)
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
-    float x = temperature(cell) + increment;
-    if (in_heater(cell)) x = heater_temperature;
+    const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
     flag_if_not_finite(x);
 #endif

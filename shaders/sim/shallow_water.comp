@@ -1,3 +1,7 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // Shallow water after Kass & Miller (1990), seed 001 simulation 3: h_tt = g d (h_xx + h_yy),
 // d = max(h - b, 0) (dry cells have no depth and so no coupling). ADI: the x sweep solves
 //     (I + L_x) h* = h^{n-1} + (1 - damping) (h^{n-1} - h^{n-2}) + forcing,
@@ -31,8 +35,25 @@ uniform float forcing_width;    // cells
 uniform vec2 forcing_center;    // cells (drop)
 
 float depth(ivec2 cell) {
+#ifdef TILED
+    return tiled_value(1, cell);
+#else
     const int id = index_of(cell);
     return max(height[id] - bottom[id], 0.0);
+#endif
+}
+
+// The x half step's rows read h and the depth along the line: staged as fields 0 and 1 of the
+// fused kernel's tile (TILED; the velocity term is one load per cell and stays global).
+float field_global(int field, int index) {
+    return field == 0 ? height[index] : max(height[index] - bottom[index], 0.0);
+}
+float height_at(ivec2 cell) {
+#ifdef TILED
+    return tiled_value(0, cell);
+#else
+    return height[index_of(cell)];
+#endif
 }
 
 float forcing(ivec2 cell) {
@@ -60,17 +81,17 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
     const float here = depth(cell);
     const int id = index_of(cell);
-    const float h = height[id];
+    const float h = height_at(cell);
     float left_edge = 0.0, right_edge = 0.0, left_step = 0.0, right_step = 0.0;
     if (pos > 0) {
         const ivec2 left = cell - along;
         left_edge = depth(left) + here;
-        left_step = h - height[index_of(left)];
+        left_step = h - height_at(left);
     }
     if (pos < LINE_LENGTH - 1) {
         const ivec2 right = cell + along;
         right_edge = here + depth(right);
-        right_step = h - height[index_of(right)];
+        right_step = h - height_at(right);
     }
     a = -coupling * left_edge;
     c = -coupling * right_edge;
@@ -84,14 +105,27 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
 }
 
-void store(int line, int pos, float increment) {
+// The y sweep's h and bottom, read before the solve (see heat.comp).
+vec2 store_input(int line, int pos) {
+#if DIRECTION == 0
+    return vec2(0.0);
+#else
+    const int id = index_of(cell_of(line, pos));
+    return vec2(height[id], bottom[id]);
+#endif
+}
+
+float store_value(int line, int pos, float increment, vec2 old_state) { return increment; }
+void store_flat(int index, float x) { field_out[index] = x; }  // x half step: dx
+
+void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const int id = index_of(cell);
 #if DIRECTION == 0
     field_out[id] = increment;
 #else
-    const float h = height[id];
-    const float wet = h + increment, floor_height = bottom[id];
+    const float h = old_state.x;
+    const float wet = h + increment, floor_height = old_state.y;
     const float next = max(wet, floor_height);
     flag_if_not_finite(next);
     field_out[id] = next;
