@@ -75,6 +75,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         c.options.threads_per_row = static_cast<int>(t);
     }
     c.options.x_texture = args.has("x-texture");
+    c.options.x_storage = args.has("x-storage");
+    c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
@@ -249,8 +251,15 @@ struct ProbeKernel {
     int unroll = 0, x_kind = 0, wg = 256, stride = 0, no_values = 0;
     std::string label() const {
         static const char* kinds[] = {"ssbo", "uvec2", "buftex", "tex2d", "coherent"};
-        return "u" + std::to_string(unroll) + "-" + kinds[x_kind] + "-wg" + std::to_string(wg) +
-               (stride ? "-stride" : "") + (no_values ? "-novalues" : "");
+        std::string out = "u";
+        out += std::to_string(unroll);
+        out += '-';
+        out += kinds[x_kind];
+        out += "-wg";
+        out += std::to_string(wg);
+        if (stride) out += "-stride";
+        if (no_values) out += "-novalues";
+        return out;
     }
 };
 
@@ -511,12 +520,22 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                         o.threads_per_row = tpr;
                         layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
                     }
-                    // The same with x through the texture path (the other one when given).
-                    const std::size_t count = layouts.size();
-                    for (std::size_t i = 0; i < count; ++i) {
-                        auto [label, o] = layouts[i];
-                        o.x_texture = !o.x_texture;
-                        layouts.push_back({label + (o.x_texture ? "-xtex" : "-xssbo"), o});
+                    // One thread per row: plain loop or unrolled gathers, x from the 2D texture,
+                    // the storage buffer or the buffer texture.
+                    for (int unroll : {0, 4, 8}) {
+                        for (int source = 0; source < 3; ++source) {
+                            power::Options o = c.options;
+                            o.layout = Layout::rows;
+                            o.threads_per_row = 1;
+                            o.unroll = unroll;
+                            o.x_texture = source == 2;
+                            o.x_storage = source == 1;
+                            layouts.push_back({"spmv-rows-tpr1-u" + std::to_string(unroll) +
+                                                   (source == 0   ? "-ximage"
+                                                    : source == 1 ? "-xssbo"
+                                                                  : "-xtex"),
+                                               o});
+                        }
                     }
                 }
                 for (const auto& [label, o] : layouts) {
@@ -584,6 +603,8 @@ Benchmark make_power_benchmark() {
              {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default from nnz/row)"},
              {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
              {"x-texture", "", "SpMV gathers x through a buffer texture"},
+             {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
+             {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},

@@ -54,6 +54,10 @@ struct Options {
     int stream_chunk = 1024;  // stream layout: nonzeros per pass (a multiple of 256, <= 4096)
     int max_groups = 8192;    // SpMV work groups at most (they stride over the rows)
     bool x_texture = false;   // SpMV gathers x through a buffer texture (the texture path)
+    bool x_storage = false;   // SpMV gathers x from its storage buffer, not the 2D texture
+                              // (the default where it fits: twice as fast on the H200)
+    int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
+                              // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
 };
 
