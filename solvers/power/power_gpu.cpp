@@ -14,6 +14,9 @@
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
 //   gpu-opt's; the price is up to check_every - 1 queued no-op iterations (three empty
 //   dispatches each).
+// x for the SpMV: by default gathered from a 2D texture (power/x_image.glsl) that Step3 writes
+//   with x and a mirror kernel fills after any other change of x: random gathers from it took
+//   half the time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md).
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
