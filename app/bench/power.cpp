@@ -13,8 +13,11 @@
 
 #include "app/bench/benchmark.hpp"
 #include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/buffer_texture.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/objects.hpp"
+#include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/power.hpp"
 
@@ -36,6 +39,7 @@ struct PowerConfig {
     int repeats = 5;
     int host_repeats = 1;
     bool spmv_sweep = false;
+    bool spmv_probe = false;
     std::uint64_t seed = 1;
     std::int32_t band = 0;
     std::string mtx;
@@ -71,6 +75,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         c.options.threads_per_row = static_cast<int>(t);
     }
     c.options.x_texture = args.has("x-texture");
+    c.options.x_storage = args.has("x-storage");
+    c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
@@ -79,6 +85,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
     c.spmv_sweep = args.has("spmv-sweep");
+    c.spmv_probe = args.has("spmv-probe");
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
     c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
@@ -233,11 +240,196 @@ std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::
     return format_table(table, columns);
 }
 
+
+// ---- --spmv-probe: where does the random-gather SpMV lose time? -------------------------------
+// One thread per row (shaders/power/spmv_probe.comp) on the first --rows x --nnz-per-row matrix:
+// (a) the same matrix with its columns remapped so that the gathers of x cover fewer bytes
+// (a range of x) or the same few sectors spread over a wider span of addresses, which tells
+// cache capacity from address translation; (b) kernel variants (unrolled gathers, x as uvec2,
+// buffer texture, 2D texture, work-group sizes); (c) x placed inside a larger allocation.
+struct ProbeKernel {
+    int unroll = 0, x_kind = 0, wg = 256, stride = 0, no_values = 0;
+    std::string label() const {
+        static const char* kinds[] = {"ssbo", "uvec2", "buftex", "tex2d", "coherent"};
+        std::string out = "u";
+        out += std::to_string(unroll);
+        out += '-';
+        out += kinds[x_kind];
+        out += "-wg";
+        out += std::to_string(wg);
+        if (stride) out += "-stride";
+        if (no_values) out += "-novalues";
+        return out;
+    }
+};
+
+void run_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
+    const MatrixSpec& spec = c.matrices.front();
+    if (spec.kind != "random") throw cli::UsageError("--spmv-probe needs a random matrix");
+    const CsrMatrix base = build(spec, c);
+    const std::int32_t n = base.rows;
+    const std::size_t nnz = base.columns.size();
+    gl::Buffer offsets = gl::Buffer::from(base.row_offsets);
+    gl::Buffer columns = gl::Buffer::from(base.columns);
+    gl::Buffer values = gl::Buffer::from(base.values);
+    std::vector<double> xh(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + 1e-3 * static_cast<double>(i % 977);
+    gl::Buffer x = gl::Buffer::from(xh);
+    gl::BufferTexture x_texture(x, gl::BufferTextureFormat::rg32ui);
+    const int tex_rows = static_cast<int>((xh.size() + 8191) / 8192);
+    std::vector<double> padded(static_cast<std::size_t>(tex_rows) * 8192, 0.0);
+    std::copy(xh.begin(), xh.end(), padded.begin());
+    gl::Texture2D x_image(4096, tex_rows, gl::TextureFormat::rgba32f);
+    x_image.upload(padded.data());
+    gl::Buffer y(xh.size() * sizeof(double));
+    const double bytes = compulsory_bytes(base);
+
+    // Host reference for a check of every kernel on the base pattern (exact: same order).
+    std::vector<double> ref;
+    csr_multiply(base, xh, ref);
+
+    const gl::Buffer* x_buffer = &x;
+    auto time = [&](const ProbeKernel& k, int dispatch_rows_check) {
+        const gl::Program& p = gl::compute_program(
+            "power/spmv_probe.comp", {{"WG_SIZE", std::to_string(k.wg)},
+                                      {"UNROLL", std::to_string(k.unroll)},
+                                      {"X_KIND", std::to_string(k.x_kind)},
+                                      {"STRIDE_GROUPS", std::to_string(k.stride)},
+                                      {"NO_VALUES", std::to_string(k.no_values)}});
+        const unsigned groups =
+            k.stride ? 8192u : static_cast<unsigned>((n + k.wg - 1) / k.wg);
+        auto once = [&] {
+            p.use();
+            p.set("rows", static_cast<unsigned>(n));
+            x_texture.bind(0);
+            p.set("x_texture", 0);
+            x_image.bind(1);
+            p.set("x_image", 1);
+            offsets.bind_storage(0);
+            columns.bind_storage(1);
+            values.bind_storage(2);
+            x_buffer->bind_storage(3, 0, xh.size() * sizeof(double));
+            y.bind_storage(4);
+            gl::dispatch(groups);
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+        double max_error = 0.0;
+        if (dispatch_rows_check) {
+            y.poison();
+            once();
+            const auto got = y.read<double>(xh.size());
+            for (std::size_t i = 0; i < got.size(); ++i)
+                max_error = std::max(max_error, std::abs(got[i] - ref[i]) /
+                                                    std::max(1.0, std::abs(ref[i])));
+            if (!(max_error <= 1e-12)) max_error = std::numeric_limits<double>::infinity();
+        }
+        constexpr int batch = 20;
+        auto samples = gl::time_runs(
+            [&] {
+                for (int i = 0; i < batch; ++i) once();
+            },
+            {.warmup = 2, .repeats = 7});
+        return std::make_pair(gl::median(samples) / batch, max_error);
+    };
+    auto add = [&](const std::string& group, const std::string& name, double ms, double error) {
+        Row r;
+        r.set("name", name)
+            .set("kind", "probe")
+            .set("probe", group)
+            .set("rows", static_cast<long long>(n))
+            .set("nnz", static_cast<long long>(nnz))
+            .set("median_ms", ms)
+            .set("gb_per_s", bytes / (ms * 1e6))
+            .set("max_rel_error", error);
+        report.rows.push_back(r);
+        ctx.out << group << "  " << name << "  " << ms << " ms  err " << error << std::endl;
+    };
+
+    // (b) kernel variants on the uniform pattern, checked against the host.
+    std::vector<ProbeKernel> kernels;
+    for (int xk : {0, 1, 2, 3})
+        for (int u : {0, 4, 8, 16}) kernels.push_back({u, xk, 256, 0});
+    for (int wg : {64, 128, 512, 1024}) {
+        kernels.push_back({0, 0, wg, 0});
+        kernels.push_back({8, 0, wg, 0});
+    }
+    kernels.push_back({0, 0, 256, 1});
+    kernels.push_back({8, 0, 256, 1});
+    kernels.push_back({0, 4, 256, 0});
+    kernels.push_back({8, 4, 256, 0});
+    kernels.push_back({0, 0, 256, 0, 1});
+    kernels.push_back({8, 0, 256, 0, 1});
+    for (const auto& k : kernels) {
+        ctx.check_cancelled();
+        auto [ms, err] = time(k, k.no_values ? 0 : 1);
+        add("kernel", k.label(), ms, err);
+    }
+    // (c) x inside a larger allocation (the driver may choose larger pages for it).
+    for (std::size_t mib_size : {64u, 512u, 2000u}) {
+        gl::Buffer big(mib_size << 20);
+        big.copy_from(x, xh.size() * sizeof(double));
+        gl::memory_barrier(gl::Barrier::all);
+        x_buffer = &big;
+        auto [ms, err] = time({0, 0, 256, 0}, 1);
+        add("x-alloc", "x-in-" + std::to_string(mib_size) + "MiB", ms, err);
+        auto [ms8, err8] = time({8, 0, 256, 0}, 1);
+        add("x-alloc", "u8-x-in-" + std::to_string(mib_size) + "MiB", ms8, err8);
+        x_buffer = &x;
+    }
+    // (a) column patterns (no check: remapped columns may repeat within a row).
+    auto pattern = [&](const std::string& name, auto&& map) {
+        std::vector<std::int32_t> cols(base.columns);
+        for (auto& col : cols) col = map(col);
+        columns.write(cols);
+        gl::memory_barrier(gl::Barrier::all);
+        for (const ProbeKernel& k : {ProbeKernel{0, 0, 256, 0}, ProbeKernel{8, 0, 256, 0}}) {
+            auto [ms, err] = time(k, 0);
+            add("pattern", name + " " + k.label(), ms, err);
+        }
+    };
+    pattern("uniform-" + std::to_string(static_cast<std::int64_t>(n) * 8 >> 10) + "KiB",
+            [](std::int32_t col) { return col; });
+    for (int div : {2, 4, 8, 16, 64, 256}) {
+        const std::int32_t range = n / div;
+        pattern("range-" + std::to_string(range * 8 / 1024) + "KiB",
+                [range](std::int32_t col) { return col % range; });
+    }
+    // The same 65536 (or fewer) distinct 32-byte sectors, spread ever wider: constant cache
+    // footprint, growing address span (pages touched).
+    for (auto [count, spacing] : std::vector<std::pair<int, int>>{
+             {65536, 4}, {65536, 16}, {65536, 32}, {16384, 128}, {4096, 512}, {512, 4096}}) {
+        if (static_cast<std::int64_t>(count) * spacing > n) continue;
+        pattern("sectors-" + std::to_string(count) + "-every-" + std::to_string(spacing * 8) +
+                    "B-span-" + std::to_string(static_cast<std::int64_t>(count) * spacing * 8 >> 10) +
+                    "KiB",
+                [count, spacing](std::int32_t col) { return (col % count) * spacing; });
+    }
+    columns.write(base.columns);
+    {
+        const CsrMatrix banded = random_csr(n, static_cast<std::int32_t>(spec.per_row), c.seed, 1000);
+        gl::Buffer bo = gl::Buffer::from(banded.row_offsets);
+        gl::Buffer bc = gl::Buffer::from(banded.columns);
+        gl::Buffer bv = gl::Buffer::from(banded.values);
+        std::swap(offsets, bo);
+        std::swap(columns, bc);
+        std::swap(values, bv);
+        gl::memory_barrier(gl::Barrier::all);
+        for (const ProbeKernel& k : {ProbeKernel{0, 0, 256, 0}, ProbeKernel{8, 0, 256, 0}}) {
+            auto [ms, err] = time(k, 0);
+            add("pattern", "band1000 " + k.label(), ms, err);
+        }
+    }
+}
+
 Report run_power(const cli::Args& args, BenchContext& ctx) {
     const PowerConfig c = parse(args, ctx.device);
     check_vector_option(c);
     Report report = make_report("power", ctx.device);
     record_config(report, args);
+    if (c.spmv_probe) {
+        run_probe(c, ctx, report);
+        return report;
+    }
     report.notes.push_back(
         "median_ms: wall-clock median of whole solves (host timed host-repeats times, GPU "
         "variants after one warm-up solve); ms_per_iteration = median_ms / iterations; "
@@ -328,12 +520,22 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                         o.threads_per_row = tpr;
                         layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
                     }
-                    // The same with x through the texture path (the other one when given).
-                    const std::size_t count = layouts.size();
-                    for (std::size_t i = 0; i < count; ++i) {
-                        auto [label, o] = layouts[i];
-                        o.x_texture = !o.x_texture;
-                        layouts.push_back({label + (o.x_texture ? "-xtex" : "-xssbo"), o});
+                    // One thread per row: plain loop or unrolled gathers, x from the 2D texture,
+                    // the storage buffer or the buffer texture.
+                    for (int unroll : {0, 4, 8}) {
+                        for (int source = 0; source < 3; ++source) {
+                            power::Options o = c.options;
+                            o.layout = Layout::rows;
+                            o.threads_per_row = 1;
+                            o.unroll = unroll;
+                            o.x_texture = source == 2;
+                            o.x_storage = source == 1;
+                            layouts.push_back({"spmv-rows-tpr1-u" + std::to_string(unroll) +
+                                                   (source == 0   ? "-ximage"
+                                                    : source == 1 ? "-xssbo"
+                                                                  : "-xtex"),
+                                               o});
+                        }
                     }
                 }
                 for (const auto& [label, o] : layouts) {
@@ -401,8 +603,11 @@ Benchmark make_power_benchmark() {
              {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default from nnz/row)"},
              {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
              {"x-texture", "", "SpMV gathers x through a buffer texture"},
+             {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
+             {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
+             {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},
              {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},

@@ -110,8 +110,13 @@ Options::Layout choose_layout(const CsrMatrix& a) {
 
 int choose_threads_per_row(const CsrMatrix& a) {
     const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+    // The largest power of two at most mean / 2 (about 2-4 nonzeros a lane). With x gathered
+    // from the 2D texture the H200 measured, at 2M rows x 10: tpr 1 (unrolled) 0.206 ms, 2 0.178,
+    // 4 0.174, 8 0.192, 32 0.485 (solvers/power/RESULTS.md). Other densities are not measured
+    // with the texture; the former rule (mean / 16) dates from the storage-buffer gathers, when
+    // every layout cost the same.
     int tpr = 1;
-    while (tpr < 32 && tpr * 2 <= mean / 16.0) tpr *= 2;
+    while (tpr < 32 && tpr * 2 <= mean / 2.0) tpr *= 2;
     return tpr;
 }
 

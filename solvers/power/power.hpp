@@ -28,8 +28,10 @@
 //   automatic: rows with threads_per_row from choose_threads_per_row, unless a row is far
 //           longer than the mean (a power-law graph, PageRank's teleport row): then stream,
 //           whose coalesced walk does not leave one cluster gathering a whole long row.
-// Measured on an H200 (2M rows, float64): rows-tpr1 0.42 ms, stream 0.43 ms at 10 per row;
-// rows-tpr2 1.93 ms, stream 2.11 ms at 50 per row.
+// x is gathered from a 2D texture by default (Options::x_storage; power/x_image.glsl), which
+// halved the SpMV on an H200. Measured there (2M rows x 10, float64, x texture): rows-tpr4
+// 0.174 ms, rows-tpr1 unrolled 0.206 ms, stream512 0.169 ms, cuSPARSE 0.184 ms; from the storage
+// buffer every layout took 0.41-0.47 ms. 2M x 50: rows-tpr2 1.21 ms (cuSPARSE 0.79 ms).
 //
 // Breakdown: when A x_k = 0 (lambda = 0: a zero start, a nilpotent or zero matrix), the method
 // stops with lambda = 0, x = x_k, converged = false and breakdown = true. A zero start vector is
@@ -54,6 +56,10 @@ struct Options {
     int stream_chunk = 1024;  // stream layout: nonzeros per pass (a multiple of 256, <= 4096)
     int max_groups = 8192;    // SpMV work groups at most (they stride over the rows)
     bool x_texture = false;   // SpMV gathers x through a buffer texture (the texture path)
+    bool x_storage = false;   // SpMV gathers x from its storage buffer, not the 2D texture
+                              // (the default where it fits: twice as fast on the H200)
+    int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
+                              // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
 };
 
@@ -101,7 +107,7 @@ double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x)
 // The layout `automatic` resolves to for `a`: stream when the longest row exceeds 64 times the
 // mean plus 64, else rows.
 Options::Layout choose_layout(const CsrMatrix& a);
-// Threads per row for the rows layout: the power of two at most mean / 16, from 1 to 32.
+// Threads per row for the rows layout: the power of two at most mean / 2, from 1 to 32.
 int choose_threads_per_row(const CsrMatrix& a);
 // Times the GPU SpMV kernel alone (ms per product, median) in `layout` (threads_per_row and
 // stream_chunk from `options`), on a prepared GPU variant's matrix; throws adilab::Error for

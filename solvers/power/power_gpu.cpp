@@ -14,6 +14,9 @@
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
 //   gpu-opt's; the price is up to check_every - 1 queued no-op iterations (three empty
 //   dispatches each).
+// x for the SpMV: by default gathered from a 2D texture (power/x_image.glsl) that Step3 writes
+//   with x and a mirror kernel fills after any other change of x: random gathers from it took
+//   half the time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md).
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
@@ -46,6 +49,7 @@ constexpr unsigned kMaxSpmvGroups = 16384;  // the most Options::max_groups may 
 // results per thread.)
 constexpr unsigned kReduceGroups = 1024;
 constexpr unsigned kStep2WorkGroup = 1024;  // Step2 reads up to max_groups partials
+constexpr int kXImageWidth = 4096;          // texels (pairs of doubles) per row of x's texture
 
 // Host mirror of shaders/power/control.glsl (std430).
 struct ControlBlock {
@@ -95,7 +99,6 @@ public:
                         std::to_string(info.available_memory_mib) + " MiB are free");
         a_ = &a;
         rows_ = static_cast<unsigned>(n);
-        spmv_config_ = resolve(a, options, info);
         offsets_ = gl::Buffer::from(a.row_offsets);
         columns_ = nnz ? gl::Buffer::from(a.columns) : gl::Buffer(4);
         values_ = nnz ? gl::Buffer::from(a.values) : gl::Buffer(8);
@@ -105,6 +108,14 @@ public:
         // driver appears to move often-uploaded buffers), and costs a PCIe transfer besides.
         ones_ = gl::Buffer::from(std::vector<double>(n, 1.0));
         x_texture_ = gl::BufferTexture(x_, gl::BufferTextureFormat::rg32ui);
+        // The 2D texture x is gathered from (power/x_image.glsl): two doubles a texel, 4096
+        // texels a row. Made whenever it fits, so that every layout can be timed with it.
+        const std::int64_t image_rows = (static_cast<std::int64_t>(n) + 8191) / 8192;
+        x_image_fits_ = image_rows <= info.max_texture_size;
+        x_image_ = x_image_fits_ ? gl::Texture2D(kXImageWidth, static_cast<int>(image_rows),
+                                                 gl::TextureFormat::rgba32f)
+                                 : gl::Texture2D();
+        spmv_config_ = resolve(a, options, info);
         y_ = gl::Buffer(n * sizeof(double));
         partials_ = gl::Buffer(kMaxSpmvGroups * sizeof(double));
         control_ = gl::Buffer(sizeof(ControlBlock));
@@ -114,6 +125,7 @@ public:
         spmv_groups_ = spmv_groups(spmv_config_);
         vector_groups_ = groups_for(n, kWorkGroup, kMaxGroups);
         spmv_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, false));
+        mirror_ = &gl::compute_program("power/x_mirror.comp", defines());
         prepared(options);
     }
 
@@ -122,10 +134,12 @@ public:
     // Times the SpMV kernel alone (no fusion) in the layout `options` asks for: a --bench row.
     double time_spmv(const Options& options, int repeats) {
         const SpmvConfig config = resolve(*a_, options, gl::Context::current().info());
+        gl::memory_barrier(gl::Barrier::all);
         const gl::Program& program =
             gl::compute_program("power/spmv.comp", spmv_defines(config, false));
         const unsigned groups = spmv_groups(config);
         reset_x();
+        mirror_x(true);  // the timed layout may read x's texture where the variant's does not
         // Many products under one timer query: the per-dispatch launch cost is part of the
         // figure, as it is in an iteration, but the query's own cost is not.
         constexpr int batch = 20;
@@ -144,15 +158,21 @@ protected:
         int chunk = 1024;  // stream layout
         unsigned max_groups = kMaxGroups;
         bool x_texture = false;
+        bool x_image = false;
+        int unroll = 0;  // rows layout with tpr 1: gathers in flight per thread
         bool subgroups = false;
         std::string label() const {
-            return (stream ? "stream" + std::to_string(chunk) : "rows-tpr" + std::to_string(tpr)) +
-                   (x_texture ? "-xtex" : "");
+            std::string out = stream ? "stream" + std::to_string(chunk)
+                                     : "rows-tpr" + std::to_string(tpr);
+            if (unroll > 0) out += "-u" + std::to_string(unroll);
+            if (x_image) out += "-ximage";
+            if (x_texture) out += "-xtex";
+            return out;
         }
     };
 
-    static SpmvConfig resolve(const CsrMatrix& a, const Options& options,
-                              const gl::DeviceInfo& info) {
+    SpmvConfig resolve(const CsrMatrix& a, const Options& options,
+                       const gl::DeviceInfo& info) const {
         SpmvConfig c;
         Options::Layout layout =
             options.layout == Options::Layout::automatic ? choose_layout(a) : options.layout;
@@ -168,6 +188,10 @@ protected:
             throw Error("max_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
         c.max_groups = static_cast<unsigned>(options.max_groups);
         c.x_texture = options.x_texture;
+        c.x_image = !c.x_texture && !options.x_storage && x_image_fits_;
+        if (options.unroll < 0 || options.unroll > 16)
+            throw Error("unroll must lie in 0..16, not " + std::to_string(options.unroll));
+        c.unroll = c.tpr == 1 && !c.stream ? options.unroll : 0;
         if (c.chunk < static_cast<int>(kWorkGroup) || c.chunk % kWorkGroup != 0 || c.chunk > 4096)
             throw Error("the stream chunk must be a multiple of 256 up to 4096, not " +
                         std::to_string(c.chunk));
@@ -194,7 +218,9 @@ protected:
                 {"FUSE_MAX", fuse ? "1" : "0"},
                 {"STREAM", c.stream ? "1" : "0"},
                 {"CHUNK", std::to_string(c.chunk)},
-                {"X_TEXTURE", c.x_texture ? "1" : "0"}};
+                {"X_TEXTURE", c.x_texture ? "1" : "0"},
+                {"X_IMAGE", c.x_image ? "1" : "0"},
+                {"UNROLL", std::to_string(c.unroll)}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -209,16 +235,32 @@ protected:
 
     void load_start(std::span<const double> start) {
         check_problem(*a_, start);
-        if (start.empty())
+        if (start.empty()) {
             reset_x();
-        else
+        } else {
             x_.write(start);
+            mirror_x();
+        }
     }
 
     void reset_x() {
         gl::memory_barrier(gl::Barrier::buffer_update);
         x_.copy_from(ones_, ones_.size());
         gl::memory_barrier(gl::Barrier::storage);
+        mirror_x();
+    }
+
+    // Copies x into the SpMV's 2D texture after x changed other than through Step3 (which
+    // writes both). One dispatch; never in gpu-opt's per-iteration path.
+    void mirror_x(bool force = false) {
+        if (x_image_.id() == 0 || !(spmv_config_.x_image || force)) return;
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
+        mirror_->use();
+        mirror_->set("rows", rows_);
+        x_.bind_storage(3);
+        x_image_.bind_image(0, true);
+        gl::dispatch(groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups));
+        gl::memory_barrier(gl::Barrier::texture_fetch | gl::Barrier::storage);
     }
 
     void dispatch_spmv(const gl::Program& program, unsigned groups) {
@@ -228,6 +270,10 @@ protected:
         // the uniform away).
         x_texture_.bind(0);
         program.set("x_texture", 0);
+        if (x_image_.id() != 0) {
+            x_image_.bind(1);
+            program.set("x_image", 1);
+        }
         offsets_.bind_storage(0);
         columns_.bind_storage(1);
         values_.bind_storage(2);
@@ -242,8 +288,11 @@ protected:
     SpmvConfig spmv_config_;
     gl::Buffer offsets_, columns_, values_, x_, y_, partials_, control_, ones_;
     gl::BufferTexture x_texture_;
+    gl::Texture2D x_image_;
+    bool x_image_fits_ = false;
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
+    const gl::Program* mirror_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -298,6 +347,7 @@ public:
 private:
     void product(std::vector<double>& y) {
         x_.write(x_host_);
+        mirror_x();
         dispatch_spmv(*spmv_, spmv_groups_);
         gl::memory_barrier(gl::Barrier::buffer_update);
         y = y_.read<double>(rows_);
@@ -395,6 +445,7 @@ private:
         y_.bind_storage(4);
         gl::dispatch(vector_groups_);
         gl::memory_barrier(gl::Barrier::storage);
+        mirror_x();
     }
     const gl::Program* reduce_ = nullptr;
     const gl::Program* update_ = nullptr;
@@ -486,8 +537,10 @@ private:
         x_.bind_storage(3);
         y_.bind_storage(4);
         control_.bind_storage(6);
+        if (spmv_config_.x_image) x_image_.bind_image(0, true);
         gl::dispatch(vector_groups_);
-        gl::memory_barrier(gl::Barrier::storage);
+        gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage | gl::Barrier::texture_fetch
+                                                : gl::Barrier::storage);
     }
     ControlBlock read_control() {
         gl::memory_barrier(gl::Barrier::buffer_update);

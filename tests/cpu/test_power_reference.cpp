@@ -144,8 +144,9 @@ TEST(HostPower, BreakdownNonConvergenceAndBadInput) {
 TEST(HostPower, LayoutFollowsTheRowLength) {
     using Layout = power::Options::Layout;
     EXPECT_EQ(power::choose_layout(random_csr(1000, 10)), Layout::rows);
-    EXPECT_EQ(power::choose_threads_per_row(random_csr(1000, 10)), 1);
-    EXPECT_EQ(power::choose_threads_per_row(random_csr(1000, 50)), 2);
+    EXPECT_EQ(power::choose_threads_per_row(random_csr(1000, 10)), 4);
+    EXPECT_EQ(power::choose_threads_per_row(random_csr(1000, 50)), 16);
+    EXPECT_EQ(power::choose_threads_per_row(random_csr(1000, 3)), 1);
     EXPECT_EQ(power::choose_threads_per_row(random_csr(2000, 1000)), 32);
     // PageRank's teleport row holds every page: far longer than the mean.
     EXPECT_EQ(power::choose_layout(pagerank_csr(5000)), Layout::stream);

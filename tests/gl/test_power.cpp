@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "solvers/common/csr.hpp"
 #include "solvers/gl/error.hpp"
@@ -132,15 +133,20 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     power::Options options;
     options.max_iter = 1;
     auto host = reference::power_method(a, {}, 0.0, 1);
+    // x from the 2D texture (default), the storage buffer, the buffer texture; one thread per
+    // row with the unrolled gathers (default 8, 3: a remainder in most rows) and the plain loop.
     for (const auto& name : kGpuVariants)
-        for (bool x_texture : {false, true})
-          for (int layout : x_texture ? std::vector<int>{1024, -1, -32}
-                                      : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32}) {
+        for (int source : {0, 1, 2})
+          for (int layout : source != 1 ? std::vector<int>{1024, -1, -32}
+                                        : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32})
+            for (int unroll : layout == -1 ? std::vector<int>{8, 3, 0} : std::vector<int>{8}) {
             set_layout(options, layout);
-            options.x_texture = x_texture;
+            options.x_texture = source == 2;
+            options.x_storage = source == 1;
+            options.unroll = unroll;
             auto s = run(name, a, options);
-            SCOPED_TRACE(name + " layout=" + std::to_string(layout) +
-                         (x_texture ? " x-texture" : ""));
+            SCOPED_TRACE(name + " layout=" + std::to_string(layout) + " source=" +
+                         std::to_string(source) + " unroll=" + std::to_string(unroll));
             EXPECT_FALSE(s.result.converged);
             EXPECT_EQ(s.result.iterations, 1);
             for (std::size_t i = 0; i < s.vector.size(); ++i) {
@@ -152,6 +158,43 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
                 }
             }
           }
+}
+
+TEST(PowerGpu, XTextureCarriesEveryBitPattern) {
+    ADILAB_NEED_GL();
+    // x reaches the SpMV through a 2D RGBA32F texture as raw 32-bit words: words that read as
+    // float NaNs, infinities, denormals or -0 must arrive unchanged (no canonicalising, no
+    // flush to zero). A start vector whose low (and some high) words are such patterns goes
+    // through the mirror kernel (iteration 1); x_1's arbitrary words go through Step3's image
+    // store (iteration 2). A flushed low word moves a double by up to 2^-29 relative, far above
+    // the 1e-13 tolerance of sums in another order.
+    const int n = 1531;
+    CsrMatrix a = random_csr(n, 9, 77);
+    const std::uint32_t low_words[] = {0x00000001u, 0x007FFFFFu, 0x7F800000u, 0xFF800000u,
+                                       0x7FC00001u, 0x7F800001u, 0x80000000u, 0xFFFFFFFFu};
+    std::vector<double> start(n);
+    for (int i = 0; i < n; ++i) {
+        // High word: sign, an exponent near 2^0 and mantissa bits (a finite, moderate double).
+        const std::uint32_t high = (i % 3 == 0 ? 0xBFF00000u : 0x3FF00000u) |
+                                   ((static_cast<std::uint32_t>(i) * 2654435761u) & 0x000FFFFFu);
+        const std::uint64_t bits = (static_cast<std::uint64_t>(high) << 32) | low_words[i % 8];
+        std::memcpy(&start[static_cast<std::size_t>(i)], &bits, sizeof(double));
+    }
+    for (int iterations : {1, 2}) {
+        auto host = reference::power_method(a, start, 0.0, iterations);
+        for (const auto& name : kGpuVariants) {
+            power::Options options;
+            options.max_iter = iterations;
+            options.tol = 0.0;
+            auto s = run(name, a, options, start);
+            SCOPED_TRACE(name + " iterations=" + std::to_string(iterations));
+            ASSERT_EQ(s.vector.size(), host.vector.size());
+            // |x| <= 1 after the max-magnitude scaling; 9 products in another order differ by
+            // ~1e-15, a flushed or canonicalised word by ~1e-10.
+            for (std::size_t i = 0; i < s.vector.size(); ++i)
+                ASSERT_NEAR(s.vector[i], host.vector[i], 1e-13) << "row " << i;
+        }
+    }
 }
 
 TEST(PowerGpu, PageRankAgreesWithHost) {
