@@ -20,6 +20,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -33,7 +36,7 @@ namespace adilab::tridiag {
 namespace {
 
 struct Tables {
-    unsigned n = 0, chunk = 0;
+    unsigned n = 0, chunk = 0, table_chunks = 0;
     ConstantCoefficients coefficients;
     bool ok = true;  // every pivot u_i non-zero and finite
     gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
@@ -44,10 +47,31 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
            x.b_last == y.b_last;
 }
 
+// Tuning knobs for the bench (defaults are the measured best; reports record them):
+// ADILAB_TRIDIAG_CHUNK_X / _CHUNK_Y (unknowns per invocation), _LINES_X / _LINES_Y (most lines
+// per work group), _BAND_Y (chunks per band of the banded y kernel, 0 = never banded) and
+// _BAND_MIN_N (the banded y kernel serves lines of at least this many unknowns), _SUBGROUPS_X /
+// _SUBGROUPS_Y (1: the one-pass kernel's carry scans use subgroup shuffles where the GPU has
+// GL_KHR_shader_subgroup).
+unsigned knob(const char* name, unsigned fallback) {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return fallback;
+    return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+}
+
 class LuScanSolver final : public GpuSolver {
 public:
-    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines)
-        : name_(std::move(name)), chunk_x_(chunk_x), chunk_y_(chunk_y), max_lines_(max_lines) {}
+    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines,
+                 unsigned band_y, unsigned band_min_n, bool subgroups)
+        : name_(std::move(name)),
+          chunk_x_(knob("ADILAB_TRIDIAG_CHUNK_X", chunk_x)),
+          chunk_y_(knob("ADILAB_TRIDIAG_CHUNK_Y", chunk_y)),
+          max_lines_x_(knob("ADILAB_TRIDIAG_LINES_X", max_lines)),
+          max_lines_y_(knob("ADILAB_TRIDIAG_LINES_Y", max_lines)),
+          band_y_(knob("ADILAB_TRIDIAG_BAND_Y", band_y)),
+          band_min_n_(knob("ADILAB_TRIDIAG_BAND_MIN_N", band_min_n)),
+          subgroups_x_(knob("ADILAB_TRIDIAG_SUBGROUPS_X", subgroups) != 0),
+          subgroups_y_(knob("ADILAB_TRIDIAG_SUBGROUPS_Y", subgroups) != 0) {}
 
     std::string name() const override { return name_; }
 
@@ -56,6 +80,10 @@ public:
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
         const int n = direction == Direction::x ? grid.nx : grid.ny;
+        if (constant != nullptr && banded(n, direction)) {
+            solve_banded(grid, *constant, rhs, solution);
+            return;
+        }
         if (constant == nullptr || !fits(n, direction)) {
             if (!fallback_) fallback_ = make_cr_shared();
             fallback_->solve(grid, direction, coefficients, rhs, solution);
@@ -77,6 +105,59 @@ private:
         return direction == Direction::x ? chunk_x_ : chunk_y_;
     }
 
+    // The banded y kernel (lu_scan_banded.comp) for long columns.
+    bool banded(int n, Direction direction) const {
+        return direction == Direction::y && band_y_ > 0 && unsigned(n) >= band_min_n_ &&
+               banded_lines(unsigned(n)) > 0;
+    }
+
+    // Chunks per line of the banded kernel: whole bands.
+    unsigned banded_chunks(unsigned n) const {
+        const unsigned chunks = (n + chunk_y_ - 1) / chunk_y_;
+        return (chunks + band_y_ - 1) / band_y_ * band_y_;
+    }
+
+    // Lines per banded work group: a power of two at most max_lines_y_, 1024 invocations, and
+    // the shared memory (scan: two vec2 per invocation; carries: a float per chunk and line).
+    unsigned banded_lines(unsigned n) const {
+        if (band_y_ == 0 || (band_y_ & (band_y_ - 1)) != 0) return 0;
+        const std::size_t shared = static_cast<std::size_t>(
+            gl::Context::current().info().max_shared_memory_bytes);
+        const std::size_t per_line = band_y_ * 16 + (banded_chunks(n) + 1) * 4 + 8;
+        unsigned lines = max_lines_y_;
+        while (lines > 0 && (lines * band_y_ > 1024 || lines * per_line > shared)) lines /= 2;
+        return lines;
+    }
+
+    void solve_banded(Grid grid, const ConstantCoefficients& constant, const gl::Buffer& rhs,
+                      gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, Direction::y);
+        const unsigned lines = banded_lines(layout.n);
+        const unsigned table_chunks = banded_chunks(layout.n);
+        const Tables& tables = tables_for(layout.n, chunk_y_, table_chunks, constant);
+        const gl::Program*& cached = banded_programs_[{lines, table_chunks}];
+        if (cached == nullptr) {
+            cached = &gl::compute_program("tridiagonal/lu_scan_banded.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"LINES", std::to_string(lines)},
+                                           {"CHUNKS", std::to_string(band_y_)},
+                                           {"CHUNK", std::to_string(chunk_y_)},
+                                           {"MAX_CHUNKS", std::to_string(table_chunks)},
+                                           {"WG_SIZE", std::to_string(lines * band_y_)}});
+        }
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
+        program.set("table_chunks", table_chunks);
+        if (!tables.ok) {
+            const std::vector<std::uint32_t> flag = {1u, 1u};
+            pivot_flag().write(flag);
+        }
+        tables.forward.bind_storage(6);
+        tables.backward.bind_storage(7);
+        dispatch_spread((layout.lines + lines - 1) / lines);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
     bool fits(int n, Direction direction) const {
         const unsigned size = chunk(direction);
         const unsigned chunks = std::bit_ceil((unsigned(n) + size - 1) / size);
@@ -92,11 +173,14 @@ private:
         const unsigned chunks = std::bit_ceil((layout.n + chunk_size - 1) / chunk_size);
         const bool lines_fastest = direction == Direction::y;
         const unsigned lines = lines_per_group(chunks, chunk_size, lines_fastest);
-        const Tables& tables = tables_for(layout.n, chunk_size, constant);
+        const Tables& tables = tables_for(layout.n, chunk_size, chunks, constant);
         // The program is looked up once per shape, not per call (the registry's key building
         // costs about what the GPU spends on a small solve).
+        const bool subgroups = (lines_fastest ? subgroups_y_ : subgroups_x_) &&
+                               gl::Context::current().info().subgroups;
         const gl::Program*& cached =
-            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 1 | lines_fastest];
+            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 2 |
+                      std::uint64_t(subgroups) << 1 | lines_fastest];
         if (cached == nullptr) {
             cached = &gl::compute_program("tridiagonal/lu_scan.comp",
                                           {{"CONSTANT_COEFFICIENTS", "1"},
@@ -104,6 +188,7 @@ private:
                                            {"CHUNKS", std::to_string(chunks)},
                                            {"CHUNK", std::to_string(chunk_size)},
                                            {"LINES_FASTEST", lines_fastest ? "1" : "0"},
+                                           {"SUBGROUP_SCAN", subgroups ? "1" : "0"},
                                            {"WG_SIZE", std::to_string(lines * chunks)}});
         }
         const gl::Program& program = *cached;
@@ -130,22 +215,27 @@ private:
             chunks * 16 + (lines_fastest ? 0 : (span + span / 32 + 1) * sizeof(float));
         const auto shared = static_cast<std::size_t>(
             gl::Context::current().info().max_shared_memory_bytes);
-        unsigned lines = max_lines_;
+        unsigned lines = lines_fastest ? max_lines_y_ : max_lines_x_;
         while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
     }
 
-    const Tables& tables_for(unsigned n, unsigned chunk_size, const ConstantCoefficients& k) {
+    // Tables for lines of n unknowns cut into table_chunks chunks of chunk_size (padding past n).
+    const Tables& tables_for(unsigned n, unsigned chunk_size, unsigned table_chunks,
+                             const ConstantCoefficients& k) {
         for (Tables& t : tables_)
-            if (t.n == n && t.chunk == chunk_size && same(t.coefficients, k)) return t;
+            if (t.n == n && t.chunk == chunk_size && t.table_chunks == table_chunks &&
+                same(t.coefficients, k))
+                return t;
         if (tables_.size() >= 4) tables_.erase(tables_.begin());
         Tables t;
         t.n = n;
         t.chunk = chunk_size;
+        t.table_chunks = table_chunks;
         t.coefficients = k;
         // Sized for every invocation's chunk; past n the forward map is the identity (m = 1, so
         // a chunk's last y is y_{n-1}) and the backward one zero.
-        const unsigned span = std::bit_ceil((n + chunk_size - 1) / chunk_size) * chunk_size;
+        const unsigned span = table_chunks * chunk_size;
         std::vector<float> forward(2 * std::size_t(span), 1.0f);
         std::vector<float> backward(4 * std::size_t(span), 0.0f);
         std::vector<double> m(n), r(n), q(n);
@@ -165,7 +255,7 @@ private:
             q[i] = i + 1 < n ? -k.c / u : 0.0;
         }
         // Transposed storage (lu_scan.comp): unknown i = p * chunk + t at t * chunks + p.
-        const unsigned chunks = span / chunk_size;
+        const unsigned chunks = table_chunks;
         auto at = [&](unsigned i) { return (i % chunk_size) * chunks + i / chunk_size; };
         for (unsigned s = 0; s < n; s += chunk_size) {
             const unsigned e = std::min(s + chunk_size, n) - 1;
@@ -191,18 +281,22 @@ private:
     }
 
     std::string name_;
-    unsigned chunk_x_, chunk_y_, max_lines_;
+    unsigned chunk_x_, chunk_y_, max_lines_x_, max_lines_y_, band_y_, band_min_n_;
+    bool subgroups_x_, subgroups_y_;
     std::vector<Tables> tables_;
     // Programs of the current context's shader cache (which outlives no solver that uses it).
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;
+    std::map<std::pair<unsigned, unsigned>, const gl::Program*> banded_programs_;
     std::unique_ptr<Solver> fallback_;
 };
 
 }  // namespace
 
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
-                                     unsigned lines) {
-    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines);
+                                     unsigned lines, unsigned band_y, unsigned band_min_n,
+                                     bool subgroups) {
+    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines, band_y, band_min_n,
+                                          subgroups);
 }
 
 }  // namespace adilab::tridiag

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -15,6 +16,7 @@
 #include "solvers/gl/shaders.hpp"
 #include "solvers/reference/tridiagonal.hpp"
 #include "solvers/tridiagonal/solver.hpp"
+#include "solvers/tridiagonal/variants.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab {
@@ -48,8 +50,10 @@ struct Case {
     bool constant;
 };
 
+using SolverFactory = std::function<std::unique_ptr<tridiag::Solver>()>;
+
 void check_variant(const std::string& name, const Case& c, unsigned seed, double allowed,
-                   bool symmetric = false) {
+                   bool symmetric = false, const SolverFactory& make = {}) {
     const int lines = c.n >= 1000 ? 3 : 7;  // few lines at big N: llvmpipe is slow
     const bool along_x = c.direction == Direction::x;
     const int nx = along_x ? c.n : lines, ny = along_x ? lines : c.n;
@@ -69,7 +73,7 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
                          float(p.const_a), float(p.const_b), float(p.const_c),
                          float(p.const_b_first), float(p.const_b_last)})
                    : tridiag::Coefficients(tridiag::GeneralCoefficients{&a, &b, &cc});
-    auto solver = tridiag::make_solver(name);
+    auto solver = make ? make() : tridiag::make_solver(name);
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
     const auto got = x.read_all<float>();
     const double error = reference::max_relative_error(got, expected.x);
@@ -106,6 +110,30 @@ TEST(Tridiagonal, EveryVariantMatchesFloat64Thomas) {
                 for (bool constant : {false, true})
                     check_variant(name, {n, d, constant}, ++seed, tolerance(n));
             }
+        }
+    }
+}
+
+// lu-scan's banded y kernel (lu_scan_banded.comp), forced on every length with small bands so
+// that the tests cover one band, several bands, a partial last band, and the band-of-one-chunk
+// (thread-per-column) shape: 4 unknowns per chunk, bands of 1, 2 and 8 chunks.
+TEST(Tridiagonal, LuScanBandedYMatchesFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 700;
+    for (unsigned band : {1u, 2u, 8u}) {
+        const SolverFactory make = [band] {
+            return tridiag::make_lu_scan("lu-scan-banded", 16, 4, 8, band, 0);
+        };
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025}) {
+            // Constant coefficients only (general ones go to cr-shared, tested above); the
+            // same fp32 tolerance: the banded kernel runs the same recurrences, its band carries
+            // being one more affine-map composition per band, like one more scan step.
+            check_variant("lu-scan banded " + std::to_string(band), {n, Direction::y, true},
+                          ++seed, tolerance(n), false, make);
+            // x lines never take the banded kernel.
+            if (n == 33)
+                check_variant("lu-scan banded x", {n, Direction::x, true}, ++seed, tolerance(n),
+                              false, make);
         }
     }
 }
