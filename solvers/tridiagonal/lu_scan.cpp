@@ -13,15 +13,21 @@
 // go to cr-shared (which itself falls back to cr-pingpong): slower, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
 // per column and band of rows, the bands joined through a small carry buffer.
-// Why (H200 sweep, --bench tridiag 4096^2 y, every run checked against float64): the one-pass
-// kernel, 8..64 columns per group, whole columns or walking down them band by band (a 16 MB
-// working set of whole rows), with warps reading 32..128 contiguous bytes per row, all ran at
-// 60-150 GB/s (0.89-2.2 ms); so neither coalescing nor the working set's size nor TLB reach is
-// the limit, but the order of requests: each work group's loads go down its columns (16 KiB
-// apart), so DRAM pages are opened for 32-128 bytes at a time. The band kernel has the work
-// groups in flight read consecutive column blocks of the same rows, like an x solve.
-// Previously measured (H200, one solve incl. its dispatch): 1024^2 11.5 us (x), 12.9 us (y);
-// 4096^2 0.206 ms (x), 0.928 ms (y).
+// Why it was tried (H200 sweep, --bench tridiag 4096^2 y, every run checked against float64):
+// the one-pass kernel, 8..64 columns per group, whole columns or walking down them band by band
+// (a one-pass variant since removed: a working set of whole rows, 16 MB), with warps reading
+// 32..128 contiguous bytes per row, all ran at 60-150 GB/s (0.89-2.2 ms); so neither coalescing
+// nor the working set's size looked like the limit, and the suspect was the order of requests
+// (each group's loads going down its columns, 16 KiB apart). The band kernel has the groups in
+// flight read consecutive column blocks of the same rows, like an x solve.
+// The band kernel is only ~8% faster than the one-pass kernel at 4096^2 (0.80-0.85 ms against
+// 0.89-0.93 ms): the row-order reads did not lift the 4096-wide y solve off ~160 GB/s either, so
+// the cause is still open (see the band kernel's notes). At 2048^2 (L2-resident) the one-pass
+// kernel wins (0.038 ms against 0.068 ms), hence band_min_n = 4096.
+// Measured (H200, --bench tridiag, one solve incl. its dispatch): 1024^2 x 8.97 us (1 line per
+// group) / y 11.9 us; 2048^2 y 0.038 ms (one pass); 4096^2 x 0.186 ms / y 0.80-0.85 ms (bands).
+// Before subgroup scans and the x group size: 1024^2 11.5 us (x), 12.9 us (y); 4096^2 0.206 ms
+// (x), 0.928 ms (y).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -283,6 +289,10 @@ private:
         const auto shared = static_cast<std::size_t>(
             gl::Context::current().info().max_shared_memory_bytes);
         unsigned lines = lines_fastest ? max_lines_y_ : max_lines_x_;
+        // x lines: the fewest lines that make 64 invocations. More, smaller work groups overlap
+        // their load / scan / store phases better (H200, 1024^2: 1 line per group 8.97 us,
+        // 4 lines 10.6 us, 8 lines 10.9 us; 4096^2: 1 line 0.186 ms, 2 lines 0.191 ms).
+        if (!lines_fastest) lines = std::min(lines, std::max(1u, 64u / chunks));
         while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
     }
