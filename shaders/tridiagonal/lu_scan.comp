@@ -20,6 +20,12 @@
 // CHUNKS * CHUNK, stored transposed: unknown i = p * CHUNK + t at t * CHUNKS + p, so that the
 // invocations of a warp (consecutive chunks p, same t) read consecutive entries — in the natural
 // order every lane hit its own cache line and the table loads, not DRAM, bounded the x solve.
+// SUBGROUP_SCAN = 1 (optional): the carry scans run as shuffles inside each subgroup, and only
+// the subgroups' totals go through shared memory (one barrier per scan instead of log2 CHUNKS + 1).
+#if SUBGROUP_SCAN
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
 
@@ -35,6 +41,49 @@ shared float tile[TILE + TILE / 32 + 1];
 uint slot(uint f) { return f + f / 32u; }
 #endif
 shared vec2 scan[2][WG_SIZE];  // (product, carry) per chunk, double-buffered
+
+// outer o inner: the affine map X -> outer(inner(X)), maps stored as (factor, offset).
+vec2 compose(vec2 outer, vec2 inner) { return vec2(outer.x * inner.x, outer.y + outer.x * inner.y); }
+
+#if SUBGROUP_SCAN
+// Lanes between neighbouring chunks of one line: invocation tid is lane tid % gl_SubgroupSize
+// (1-D work groups), so y lines (line fastest) put the chunks of a line LINES lanes apart.
+#if LINES_FASTEST
+#define LANE_STRIDE LINES
+#else
+#define LANE_STRIDE 1u
+#endif
+// Inclusive scan of the chunk maps of each line, composing with earlier chunks (forward) or
+// later ones (backward). Returns the inclusive map; `exclusive` gets the neighbour's (identity at
+// the line's end). `sums` holds one map per subgroup slice of a line (p / W); a barrier
+// separates its writes from its reads (callers use a different array per scan).
+vec2 subgroup_scan(vec2 own, uint l, uint p, bool forward, uint sums_index, out vec2 exclusive) {
+    const uint w = min(CHUNKS, max(1u, gl_SubgroupSize / LANE_STRIDE));  // chunks per slice
+    const uint q = p % w, g = p / w, slices = CHUNKS / w;
+    for (uint step = 1u; step < w; step *= 2u) {
+        const vec2 other = forward ? subgroupShuffleUp(own, step * LANE_STRIDE)
+                                   : subgroupShuffleDown(own, step * LANE_STRIDE);
+        if (forward ? q >= step : q + step < w) own = compose(own, other);
+    }
+    vec2 before = vec2(1.0, 0.0);  // the slices on this chunk's carry side, composed
+    if (slices > 1u) {
+        if (forward ? q == w - 1u : q == 0u) scan[sums_index][l * slices + g] = own;
+        memoryBarrierShared();
+        barrier();
+        if (forward) {
+            for (uint h = 0u; h < g; ++h) before = compose(scan[sums_index][l * slices + h], before);
+        } else {
+            for (uint h = slices - 1u; h > g; --h)
+                before = compose(scan[sums_index][l * slices + h], before);
+        }
+        own = compose(own, before);
+    }
+    const vec2 neighbour = forward ? subgroupShuffleUp(own, LANE_STRIDE)
+                                   : subgroupShuffleDown(own, LANE_STRIDE);
+    exclusive = (forward ? q > 0u : q + 1u < w) ? neighbour : before;
+    return own;
+}
+#endif
 
 void main() {
     const uint tid = gl_LocalInvocationID.x;
@@ -88,6 +137,11 @@ void main() {
     // Inclusive scan of the affine maps Y -> y~_e + G_e Y over the chunks of the line.
     const uint e = min(s + CHUNK, max(n, 1u)) - 1u;
     vec2 own = vec2(s < n ? forward_table[table_index(p, e - s)].y : 1.0, s < n ? y : 0.0);
+#if SUBGROUP_SCAN
+    vec2 exclusive;
+    own = subgroup_scan(own, l, p, true, 0u, exclusive);
+    const float y_before = exclusive.y;
+#else
     uint buffer_index = 0u;
     scan[0][chunk_id] = own;
     memoryBarrierShared();
@@ -103,6 +157,7 @@ void main() {
         barrier();
     }
     const float y_before = p > 0u ? scan[buffer_index][chunk_id - 1u].y : 0.0;
+#endif
 
     // True y, then the backward recurrence on the chunk, zero carry in.
     float x = 0.0;
@@ -115,6 +170,11 @@ void main() {
     }
     // Reverse inclusive scan of X -> x~_s + H_s X (last chunk first).
     own = vec2(s < n ? backward_table[table_index(p, 0u)].z : 1.0, s < n ? x : 0.0);
+#if SUBGROUP_SCAN
+    // scan[1]: the forward scan's slice totals in scan[0] may still be read by slower subgroups.
+    own = subgroup_scan(own, l, p, false, 1u, exclusive);
+    const float x_after = exclusive.y;
+#else
     buffer_index ^= 1u;  // the buffer nobody reads any more after the barrier below
     scan[buffer_index][chunk_id] = own;
     memoryBarrierShared();
@@ -130,6 +190,7 @@ void main() {
         barrier();
     }
     const float x_after = p + 1u < CHUNKS ? scan[buffer_index][chunk_id + 1u].y : 0.0;
+#endif
     for (uint t = 0u; t < CHUNK; ++t) v[t] += backward_table[table_index(p, t)].z * x_after;
 
 #if LINES_FASTEST

@@ -9,17 +9,30 @@
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
 // Limits: general coefficients, and lines too long for one work group (x: a row's shared tile,
-// about 11000 unknowns in 48 KiB; y: more than 1024 chunks), go to cr-shared (which itself falls
-// back to cr-pingpong): slower, never an error.
-// Measured (H200, --bench tridiag, one solve incl. its ~3.2 us dispatch): 1024^2 11.5 us (x) and
-// 13.1 us (y); 4096^2 0.26 ms (x) and 0.93 ms (y) — the y lines of a 4096-wide grid (16 KiB
-// row stride) run at ~140 GB/s in every variant tried, including two coalesced transposes
-// around an x solve (1.2 ms), which points at the strided address pattern itself (DRAM
-// partition / TLB), not at this kernel's loads.
+// about 11000 unknowns in 48 KiB; y: more than 1024 chunks, unless the band kernel takes them),
+// go to cr-shared (which itself falls back to cr-pingpong): slower, never an error.
+// Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
+// per column and band of rows, the bands joined through a small carry buffer.
+// Why it was tried (H200 sweep, --bench tridiag 4096^2 y, every run checked against float64):
+// the one-pass kernel, 8..64 columns per group, whole columns or walking down them band by band
+// (a one-pass variant since removed: a working set of whole rows, 16 MB), with warps reading
+// 32..128 contiguous bytes per row, all ran at 60-150 GB/s (0.89-2.2 ms); so neither coalescing
+// nor the working set's size looked like the limit, and the suspect was the order of requests
+// (each group's loads going down its columns, 16 KiB apart). The band kernel has the groups in
+// flight read consecutive column blocks of the same rows, like an x solve.
+// The band kernel is only ~8% faster than the one-pass kernel at 4096^2 (0.80-0.85 ms against
+// 0.89-0.93 ms): the row-order reads did not lift the 4096-wide y solve off ~160 GB/s either, so
+// the cause is still open (see the band kernel's notes). At 2048^2 (L2-resident) the one-pass
+// kernel wins (0.038 ms against 0.068 ms), hence band_min_n = 4096.
+// Measured (H200, --bench tridiag, one solve incl. its dispatch): 1024^2 x 8.97 us (1 line per
+// group) / y 11.9 us; 2048^2 y 0.038 ms (one pass); 4096^2 x 0.186 ms / y 0.80-0.85 ms (bands).
+// Before subgroup scans and the x group size: 1024^2 11.5 us (x), 12.9 us (y); 4096^2 0.206 ms
+// (x), 0.928 ms (y).
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
@@ -33,10 +46,41 @@ namespace adilab::tridiag {
 namespace {
 
 struct Tables {
-    unsigned n = 0, chunk = 0;
+    unsigned n = 0, chunk = 0, table_chunks = 0;
     ConstantCoefficients coefficients;
     bool ok = true;  // every pivot u_i non-zero and finite
     gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
+};
+
+// The per-row recurrence coefficients of the Thomas factorisation A = L U shared by every line:
+// m_i = -l_i (m_0 = 0), r_i = 1 / u_i, q_i = -c / u_i (q_{n-1} = 0), in float64. False when a
+// pivot u_i is zero or not finite (or 1 / u_i overflows fp32).
+bool factorise(unsigned n, const ConstantCoefficients& k, std::vector<double>& m,
+               std::vector<double>& r, std::vector<double>& q) {
+    m.assign(n, 0.0);
+    r.assign(n, 0.0);
+    q.assign(n, 0.0);
+    bool ok = true;
+    double u = k.b_first;
+    for (unsigned i = 0; i < n; ++i) {
+        if (i > 0) {
+            const double diagonal = i + 1 == n ? k.b_last : k.b;
+            const double l = k.a / u;
+            u = diagonal - l * k.c;
+            m[i] = -l;
+        }
+        ok = ok && u != 0.0 && std::isfinite(u) && std::isfinite(float(1.0 / u));
+        r[i] = 1.0 / u;
+        q[i] = i + 1 < n ? -k.c / u : 0.0;
+    }
+    return ok;
+}
+
+struct BandTables {
+    unsigned n = 0, rows_per_band = 0;
+    ConstantCoefficients coefficients;
+    bool ok = true;
+    gl::Buffer rows, bands;
 };
 
 bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
@@ -44,10 +88,33 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
            x.b_last == y.b_last;
 }
 
+// Tuning knobs for the bench (defaults are the measured best; reports record them):
+// ADILAB_TRIDIAG_CHUNK_X / _CHUNK_Y (unknowns per invocation), _LINES_X / _LINES_Y (most lines
+// per work group), _BAND_ROWS (rows per band of the three-pass y kernel lu_bands.comp, 0 = never),
+// _BAND_COLS (its columns per work group), _BAND_MIN_N (it serves y lines of at least this many
+// unknowns), _SUBGROUPS_X /
+// _SUBGROUPS_Y (1: the one-pass kernel's carry scans use subgroup shuffles where the GPU has
+// GL_KHR_shader_subgroup).
+unsigned knob(const char* name, unsigned fallback) {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return fallback;
+    return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+}
+
 class LuScanSolver final : public GpuSolver {
 public:
-    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines)
-        : name_(std::move(name)), chunk_x_(chunk_x), chunk_y_(chunk_y), max_lines_(max_lines) {}
+    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines,
+                 unsigned band_rows, unsigned band_min_n, bool subgroups)
+        : name_(std::move(name)),
+          chunk_x_(knob("ADILAB_TRIDIAG_CHUNK_X", chunk_x)),
+          chunk_y_(knob("ADILAB_TRIDIAG_CHUNK_Y", chunk_y)),
+          max_lines_x_(knob("ADILAB_TRIDIAG_LINES_X", max_lines)),
+          max_lines_y_(knob("ADILAB_TRIDIAG_LINES_Y", max_lines)),
+          band_rows_(knob("ADILAB_TRIDIAG_BAND_ROWS", band_rows)),
+          band_cols_(std::clamp(knob("ADILAB_TRIDIAG_BAND_COLS", 256), 32u, 1024u)),
+          band_min_n_(knob("ADILAB_TRIDIAG_BAND_MIN_N", band_min_n)),
+          subgroups_x_(knob("ADILAB_TRIDIAG_SUBGROUPS_X", subgroups) != 0),
+          subgroups_y_(knob("ADILAB_TRIDIAG_SUBGROUPS_Y", subgroups) != 0) {}
 
     std::string name() const override { return name_; }
 
@@ -56,6 +123,10 @@ public:
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
         const int n = direction == Direction::x ? grid.nx : grid.ny;
+        if (constant != nullptr && banded(n, direction)) {
+            solve_banded(grid, *constant, rhs, solution);
+            return;
+        }
         if (constant == nullptr || !fits(n, direction)) {
             if (!fallback_) fallback_ = make_cr_shared();
             fallback_->solve(grid, direction, coefficients, rhs, solution);
@@ -77,6 +148,89 @@ private:
         return direction == Direction::x ? chunk_x_ : chunk_y_;
     }
 
+    // The three-pass band kernel (lu_bands.comp) for long columns.
+    bool banded(int n, Direction direction) const {
+        return direction == Direction::y && band_rows_ > 0 && band_rows_ <= 128 &&
+               unsigned(n) >= band_min_n_;
+    }
+
+    void solve_banded(Grid grid, const ConstantCoefficients& constant, const gl::Buffer& rhs,
+                      gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, Direction::y);
+        const unsigned bands = (layout.n + band_rows_ - 1) / band_rows_;
+        const BandTables& tables = band_tables_for(layout.n, constant);
+        const std::size_t carry_bytes = std::size_t(bands) * layout.lines * 2 * sizeof(float);
+        if (carries_.size() < carry_bytes) carries_ = gl::Buffer(carry_bytes);
+        if (band_programs_[0] == nullptr) {
+            for (int pass = 1; pass <= 3; ++pass)
+                band_programs_[pass - 1] = &gl::compute_program(
+                    "tridiagonal/lu_bands.comp",
+                    {{"CONSTANT_COEFFICIENTS", "1"},
+                     {"PASS", std::to_string(pass)},
+                     {"ROWS", std::to_string(band_rows_)},
+                     // Pass 2 has one invocation per column: small groups spread it over SMs.
+                     {"WG_SIZE", std::to_string(pass == 2 ? 32u : band_cols_)}});
+        }
+        if (!tables.ok) {
+            const std::vector<std::uint32_t> flag = {1u, 1u};
+            pivot_flag().write(flag);
+        }
+        const unsigned blocks = (layout.lines + band_cols_ - 1) / band_cols_;
+        for (int pass = 1; pass <= 3; ++pass) {
+            const gl::Program& program = *band_programs_[pass - 1];
+            bind_lines(program, layout, constant, rhs, solution);
+            program.set("band_count", bands);
+            tables.rows.bind_storage(6);
+            tables.bands.bind_storage(7);
+            carries_.bind_storage(8);
+            if (pass == 2)
+                gl::dispatch((layout.lines + 31) / 32);
+            else
+                dispatch_spread(bands * blocks);
+            gl::memory_barrier(gl::Barrier::storage);
+        }
+    }
+
+    // Per row (m_i, r_i, q_i, 0) and per band (G_b, H_b, P_b, 0) of lu_bands.comp, in float64
+    // then rounded once.
+    const BandTables& band_tables_for(unsigned n, const ConstantCoefficients& k) {
+        if (band_tables_.n == n && band_tables_.rows_per_band == band_rows_ &&
+            same(band_tables_.coefficients, k) && !band_tables_.rows.empty())
+            return band_tables_;
+        BandTables t;
+        t.n = n;
+        t.rows_per_band = band_rows_;
+        t.coefficients = k;
+        std::vector<double> m, r, q;
+        t.ok = factorise(n, k, m, r, q);
+        std::vector<float> rows(4 * std::size_t(n), 0.0f);
+        for (unsigned i = 0; i < n; ++i) {
+            rows[4 * i] = float(m[i]);
+            rows[4 * i + 1] = float(r[i]);
+            rows[4 * i + 2] = float(q[i]);
+        }
+        const unsigned bands = (n + band_rows_ - 1) / band_rows_;
+        std::vector<float> table(4 * std::size_t(bands), 0.0f);
+        std::vector<double> g(band_rows_);
+        for (unsigned b = 0; b < bands; ++b) {
+            const unsigned s = b * band_rows_, e = std::min(s + band_rows_, n) - 1;
+            double product = 1.0;
+            for (unsigned i = s; i <= e; ++i) g[i - s] = product *= m[i];
+            double h = 1.0, x = 0.0;
+            for (unsigned i = e + 1; i-- > s;) {
+                h *= q[i];
+                x = r[i] * g[i - s] + q[i] * x;
+            }
+            table[4 * b] = float(product);
+            table[4 * b + 1] = float(h);
+            table[4 * b + 2] = float(x);
+        }
+        t.rows = gl::Buffer::from(rows);
+        t.bands = gl::Buffer::from(table);
+        band_tables_ = std::move(t);
+        return band_tables_;
+    }
+
     bool fits(int n, Direction direction) const {
         const unsigned size = chunk(direction);
         const unsigned chunks = std::bit_ceil((unsigned(n) + size - 1) / size);
@@ -92,11 +246,14 @@ private:
         const unsigned chunks = std::bit_ceil((layout.n + chunk_size - 1) / chunk_size);
         const bool lines_fastest = direction == Direction::y;
         const unsigned lines = lines_per_group(chunks, chunk_size, lines_fastest);
-        const Tables& tables = tables_for(layout.n, chunk_size, constant);
+        const Tables& tables = tables_for(layout.n, chunk_size, chunks, constant);
         // The program is looked up once per shape, not per call (the registry's key building
         // costs about what the GPU spends on a small solve).
+        const bool subgroups = (lines_fastest ? subgroups_y_ : subgroups_x_) &&
+                               gl::Context::current().info().subgroups;
         const gl::Program*& cached =
-            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 1 | lines_fastest];
+            programs_[std::uint64_t(lines) << 33 | std::uint64_t(chunks) << 2 |
+                      std::uint64_t(subgroups) << 1 | lines_fastest];
         if (cached == nullptr) {
             cached = &gl::compute_program("tridiagonal/lu_scan.comp",
                                           {{"CONSTANT_COEFFICIENTS", "1"},
@@ -104,6 +261,7 @@ private:
                                            {"CHUNKS", std::to_string(chunks)},
                                            {"CHUNK", std::to_string(chunk_size)},
                                            {"LINES_FASTEST", lines_fastest ? "1" : "0"},
+                                           {"SUBGROUP_SCAN", subgroups ? "1" : "0"},
                                            {"WG_SIZE", std::to_string(lines * chunks)}});
         }
         const gl::Program& program = *cached;
@@ -130,42 +288,37 @@ private:
             chunks * 16 + (lines_fastest ? 0 : (span + span / 32 + 1) * sizeof(float));
         const auto shared = static_cast<std::size_t>(
             gl::Context::current().info().max_shared_memory_bytes);
-        unsigned lines = max_lines_;
+        unsigned lines = lines_fastest ? max_lines_y_ : max_lines_x_;
+        // x lines: the fewest lines that make 64 invocations. More, smaller work groups overlap
+        // their load / scan / store phases better (H200, 1024^2: 1 line per group 8.97 us,
+        // 4 lines 10.6 us, 8 lines 10.9 us; 4096^2: 1 line 0.186 ms, 2 lines 0.191 ms).
+        if (!lines_fastest) lines = std::min(lines, std::max(1u, 64u / chunks));
         while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
     }
 
-    const Tables& tables_for(unsigned n, unsigned chunk_size, const ConstantCoefficients& k) {
+    // Tables for lines of n unknowns cut into table_chunks chunks of chunk_size (padding past n).
+    const Tables& tables_for(unsigned n, unsigned chunk_size, unsigned table_chunks,
+                             const ConstantCoefficients& k) {
         for (Tables& t : tables_)
-            if (t.n == n && t.chunk == chunk_size && same(t.coefficients, k)) return t;
+            if (t.n == n && t.chunk == chunk_size && t.table_chunks == table_chunks &&
+                same(t.coefficients, k))
+                return t;
         if (tables_.size() >= 4) tables_.erase(tables_.begin());
         Tables t;
         t.n = n;
         t.chunk = chunk_size;
+        t.table_chunks = table_chunks;
         t.coefficients = k;
         // Sized for every invocation's chunk; past n the forward map is the identity (m = 1, so
         // a chunk's last y is y_{n-1}) and the backward one zero.
-        const unsigned span = std::bit_ceil((n + chunk_size - 1) / chunk_size) * chunk_size;
+        const unsigned span = table_chunks * chunk_size;
         std::vector<float> forward(2 * std::size_t(span), 1.0f);
         std::vector<float> backward(4 * std::size_t(span), 0.0f);
-        std::vector<double> m(n), r(n), q(n);
-        bool ok = true;
-        double u = k.b_first;
-        for (unsigned i = 0; i < n; ++i) {
-            if (i > 0) {
-                const double diagonal = i + 1 == n ? k.b_last : k.b;
-                const double l = k.a / u;
-                u = diagonal - l * k.c;
-                m[i] = -l;
-            } else {
-                m[i] = 0.0;
-            }
-            ok = ok && u != 0.0 && std::isfinite(u) && std::isfinite(float(1.0 / u));
-            r[i] = 1.0 / u;
-            q[i] = i + 1 < n ? -k.c / u : 0.0;
-        }
+        std::vector<double> m, r, q;
+        const bool ok = factorise(n, k, m, r, q);
         // Transposed storage (lu_scan.comp): unknown i = p * chunk + t at t * chunks + p.
-        const unsigned chunks = span / chunk_size;
+        const unsigned chunks = table_chunks;
         auto at = [&](unsigned i) { return (i % chunk_size) * chunks + i / chunk_size; };
         for (unsigned s = 0; s < n; s += chunk_size) {
             const unsigned e = std::min(s + chunk_size, n) - 1;
@@ -191,18 +344,24 @@ private:
     }
 
     std::string name_;
-    unsigned chunk_x_, chunk_y_, max_lines_;
+    unsigned chunk_x_, chunk_y_, max_lines_x_, max_lines_y_, band_rows_, band_cols_, band_min_n_;
+    bool subgroups_x_, subgroups_y_;
     std::vector<Tables> tables_;
     // Programs of the current context's shader cache (which outlives no solver that uses it).
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;
+    const gl::Program* band_programs_[3] = {};
+    BandTables band_tables_;
+    gl::Buffer carries_;
     std::unique_ptr<Solver> fallback_;
 };
 
 }  // namespace
 
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
-                                     unsigned lines) {
-    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines);
+                                     unsigned lines, unsigned band_rows, unsigned band_min_n,
+                                     bool subgroups) {
+    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines, band_rows, band_min_n,
+                                          subgroups);
 }
 
 }  // namespace adilab::tridiag

@@ -27,11 +27,15 @@ const std::vector<Entry>& entries() {
           "buffers"},
          make_cr_pingpong},
         // Chunk sizes from the H200 runs of --bench tridiag (chunks of 8, 16 and 32 tried in
-        // each direction): 16 unknowns per invocation along x, 32 along y.
+        // each direction): 16 unknowns per invocation along x, 32 along y; subgroup carry scans
+        // (1024^2: 11.5 -> 10.8 us along x, 12.9 -> 11.9 us along y). y lines of 4096 unknowns
+        // and more: the three-pass band kernel, 32 rows per band (0.80-0.85 ms at 4096^2 against
+        // 0.89-0.93 ms in one pass; at 2048^2 one pass wins, 0.038 against 0.068 ms).
         {{"lu-scan",
           "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "
-          "recurrences as chunked scans, one dispatch (general coefficients -> cr-shared)"},
-         [] { return make_lu_scan("lu-scan", 16, 32, 8); }},
+          "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
+          "of rows; general coefficients -> cr-shared)"},
+         [] { return make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true); }},
         {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
           false},
          make_thomas_cpu},

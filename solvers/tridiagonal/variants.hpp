@@ -12,9 +12,12 @@ std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
 std::unique_ptr<Solver> make_thomas_cpu();
 // chunk_x / chunk_y: unknowns per invocation for x / y lines; lines: at most this many lines
-// per work group.
+// per work group; band_rows: rows per band of the three-pass y kernel (lu_bands.comp; 0 = off),
+// used for y lines of at least band_min_n unknowns; subgroups: carry scans by subgroup shuffles
+// (where the GPU has them).
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
-                                     unsigned lines);
+                                     unsigned lines, unsigned band_rows = 0,
+                                     unsigned band_min_n = 0, bool subgroups = false);
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
 std::unique_ptr<Solver> make_cg(int iterations);
 

@@ -5,16 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/reference/tridiagonal.hpp"
 #include "solvers/tridiagonal/solver.hpp"
+#include "solvers/tridiagonal/variants.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab {
@@ -48,8 +51,10 @@ struct Case {
     bool constant;
 };
 
+using SolverFactory = std::function<std::unique_ptr<tridiag::Solver>()>;
+
 void check_variant(const std::string& name, const Case& c, unsigned seed, double allowed,
-                   bool symmetric = false) {
+                   bool symmetric = false, const SolverFactory& make = {}) {
     const int lines = c.n >= 1000 ? 3 : 7;  // few lines at big N: llvmpipe is slow
     const bool along_x = c.direction == Direction::x;
     const int nx = along_x ? c.n : lines, ny = along_x ? lines : c.n;
@@ -69,7 +74,7 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
                          float(p.const_a), float(p.const_b), float(p.const_c),
                          float(p.const_b_first), float(p.const_b_last)})
                    : tridiag::Coefficients(tridiag::GeneralCoefficients{&a, &b, &cc});
-    auto solver = tridiag::make_solver(name);
+    auto solver = make ? make() : tridiag::make_solver(name);
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
     const auto got = x.read_all<float>();
     const double error = reference::max_relative_error(got, expected.x);
@@ -108,6 +113,70 @@ TEST(Tridiagonal, EveryVariantMatchesFloat64Thomas) {
             }
         }
     }
+}
+
+// lu-scan's three-pass band kernel for y lines (lu_bands.comp), forced on every length with
+// bands of 1 row (every unknown joined through the carry pass), 3 rows (a partial last band at
+// most lengths) and 32 rows, and columns per work group that leave a partial column block.
+TEST(Tridiagonal, LuScanBandsYMatchesFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 700;
+    for (unsigned rows : {1u, 3u, 32u}) {
+        const SolverFactory make = [rows] {
+            return tridiag::make_lu_scan("lu-scan-bands", 16, 32, 8, rows, 0);
+        };
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025}) {
+            // Constant coefficients only (general ones go to cr-shared, tested above). The same
+            // fp32 tolerance: the band carries add one affine-map composition per band to the
+            // path of an unknown, like the carry scan's steps (and errors shrink along it, the
+            // G, H, P factors being below 1 for these dominant systems).
+            check_variant("lu-scan bands " + std::to_string(rows), {n, Direction::y, true},
+                          ++seed, tolerance(n), false, make);
+            // x lines never take the band kernel.
+            if (n == 33)
+                check_variant("lu-scan bands x", {n, Direction::x, true}, ++seed, tolerance(n),
+                              false, make);
+        }
+    }
+}
+
+// The subgroup-shuffle carry scans of lu_scan.comp (the registry's lu-scan uses them where the
+// GPU has GL_KHR_shader_subgroup; Mesa llvmpipe has not, so this runs on GPU machines only).
+TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
+    ADILAB_NEED_GL();
+    if (!gl::Context::current().info().subgroups)
+        GTEST_SKIP() << "no GL_KHR_shader_subgroup on this driver";
+    unsigned seed = 900;
+    // Chunks of 4 along x and y so that the lines span one subgroup, several (two-level scan)
+    // or a part of one; no bands (band_rows = 0).
+    const SolverFactory make = [] { return tridiag::make_lu_scan("lu-scan-sg", 4, 4, 8, 0, 0, true); };
+    for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096})
+        for (Direction d : {Direction::x, Direction::y})
+            check_variant("lu-scan subgroups", {n, d, true}, ++seed, tolerance(n), false, make);
+}
+
+// A y grid wider than one work group of lu_bands.comp (256 columns): several column blocks per
+// band, the last one partial, checked against float64 Thomas.
+TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
+    ADILAB_NEED_GL();
+    const int nx = 300, ny = 70;
+    const auto p = reference::random_dominant_problem(nx, ny, false, 4242, 0.5, false);
+    const auto expected = reference::solve_grid_constant(nx, ny, false, p.const_a, p.const_b,
+                                                         p.const_c, p.const_b_first,
+                                                         p.const_b_last, p.k);
+    ASSERT_EQ(expected.failed_line, -1);
+    gl::Buffer k = gl::Buffer::from(p.k);
+    gl::Buffer x(k.size());
+    x.poison();
+    auto solver = tridiag::make_lu_scan("lu-scan-bands", 16, 32, 8, 16, 0);
+    solver->solve({nx, ny}, Direction::y,
+                  tridiag::ConstantCoefficients{float(p.const_a), float(p.const_b),
+                                                float(p.const_c), float(p.const_b_first),
+                                                float(p.const_b_last)},
+                  k, x);
+    // fp32 tolerance as in tolerance() (the line length is ny).
+    EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(ny));
+    EXPECT_FALSE(solver->check_pivots().has_value());
 }
 
 TEST(Tridiagonal, ConjugateGradientToToleranceMatchesFloat64Thomas) {
