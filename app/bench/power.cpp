@@ -454,7 +454,16 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             auto variant = power::make_variant(name);
             variant->prepare(a, c.options);
             const int repeats = variant->on_gpu() ? c.repeats : c.host_repeats;
-            if (variant->on_gpu()) variant->solve({}, c.options);  // warm-up: compiles, caches
+            if (variant->on_gpu()) {
+                // Warm-up: compiles and caches, and at least 0.2 s of GPU work, because after
+                // the host variant's seconds on the CPU the GPU has clocked down and one short
+                // solve does not bring it back up (the matmul bench saw the same).
+                const auto warm_start = std::chrono::steady_clock::now();
+                do {
+                    variant->solve({}, c.options);
+                    gl::finish();
+                } while (ms_since(warm_start) < 200.0);
+            }
             std::vector<double> samples;
             power::Result result;
             for (int r = 0; r < repeats; ++r) {
