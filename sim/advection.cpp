@@ -80,7 +80,7 @@ protected:
     }
 
 private:
-    void set_uniforms(const gl::Program& p) const {
+    void set_uniforms(const gl::Program& p) const override {
         const float dh = float(param("dh"));
         p.set("half_dt", float(0.5 * param("dt")));
         p.set("dh", dh);
@@ -103,13 +103,7 @@ private:
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         if (fused()) {
-            const gl::Program& p = *fused_[direction];
-            p.use();
-            if (uniforms_stale(p)) {
-                set_grid_uniforms(p);
-                set_uniforms(p);
-            }
-            set_step_uniform(p);
+            use_fused(direction);
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
@@ -144,8 +138,6 @@ private:
     }
 
     gl::Buffer field_, half_, rhs_, a_, b_, c_;
-    const gl::Program* fused_[2] = {};
-    unsigned fused_groups_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
 };

@@ -55,7 +55,7 @@ protected:
     }
 
 private:
-    void set_uniforms(const gl::Program& p) const {
+    void set_uniforms(const gl::Program& p) const override {
         const double dh = param("dh");
         const float lambda = float(param("c") * 0.5 * param("dt") / (dh * dh));
         p.set("lambda", lambda);
@@ -70,13 +70,7 @@ private:
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         if (fused()) {
-            const gl::Program& p = *fused_[direction];
-            p.use();
-            if (uniforms_stale(p)) {
-                set_grid_uniforms(p);
-                set_uniforms(p);
-            }
-            set_step_uniform(p);
+            use_fused(direction);
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
@@ -110,8 +104,6 @@ private:
     }
 
     gl::Buffer field_, half_, rhs_;
-    const gl::Program* fused_[2] = {};
-    unsigned fused_groups_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
 };

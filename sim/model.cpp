@@ -257,6 +257,18 @@ bool AdiModel::uniforms_stale(const gl::Program& program) const {
     return true;
 }
 
+bool AdiModel::use_fused(int direction) const {
+    const gl::Program& program = *fused_[direction];
+    program.use();
+    const bool stale = uniforms_stale(program);
+    if (stale) {
+        set_grid_uniforms(program);
+        set_uniforms(program);
+    }
+    set_step_uniform(program);
+    return stale;
+}
+
 void AdiModel::set_step_uniform(const gl::Program& program) const {
     program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
 }

@@ -83,6 +83,11 @@ protected:
     // last, or when this model's parameters or grid changed since. Keeps a step's host work at
     // a few GL calls (the fused heat step is ~20 us on the GPU).
     bool uniforms_stale(const gl::Program& program) const;
+    // The model's own uniforms (parameters, sources) on `program` (after use()).
+    virtual void set_uniforms(const gl::Program& program) const = 0;
+    // Uses the fused program of `direction` (0 = x, 1 = y), sets the grid and model uniforms
+    // if they are stale, and the step index; returns whether they were stale.
+    bool use_fused(int direction) const;
     void parameters_changed();
     void bind_flag() const { flag_.bind_storage(7); }
     void dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second);
@@ -99,6 +104,9 @@ protected:
     std::int64_t steps_ = 0;
     double time_ = 0;
     gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable)
+    // The fused half-step programs per direction and their work-group counts (set by allocate()).
+    const gl::Program* fused_[2] = {};
+    unsigned fused_groups_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
 };
 

@@ -113,7 +113,7 @@ protected:
     }
 
 private:
-    void set_uniforms(const gl::Program& p) const {
+    void set_uniforms(const gl::Program& p) const override {
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
@@ -160,15 +160,8 @@ private:
         // x: -> dx; y: -> h^n (and v^n in place).
         gl::Buffer& out = direction == 0 ? intermediate_ : next_;
         if (fused()) {
-            const gl::Program& p = *fused_[direction];
-            p.use();
-            const bool stale = uniforms_stale(p);
-            if (stale) {
-                set_grid_uniforms(p);
-                set_uniforms(p);
-            }
-            set_step_uniform(p);
-            if (direction == 0) set_forcing(p, stale);
+            const bool stale = use_fused(direction);
+            if (direction == 0) set_forcing(*fused_[direction], stale);
             bind_state(direction, out);
             bind_flag();
             gl::dispatch(fused_groups_[direction]);
@@ -205,8 +198,6 @@ private:
     }
 
     gl::Buffer height_, next_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
-    const gl::Program* fused_[2] = {};
-    unsigned fused_groups_[2] = {};
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
 };

@@ -3,6 +3,7 @@
 #include <stb_image_write.h>
 #include <unistd.h>
 
+#include "app/bench/report.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::bench {
@@ -10,15 +11,7 @@ namespace adilab::bench {
 void check_png_path(const std::filesystem::path& path) {
     if (path.extension() != ".png")
         throw Error("screenshot path '" + path.string() + "' must end in .png");
-    std::filesystem::path folder = path.parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec))
-        throw Error("cannot write '" + path.string() + "': folder '" + folder.string() +
-                    "' does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-        throw Error("cannot write '" + path.string() + "': folder '" + folder.string() +
-                    "' is not writable");
+    check_output_folder(path, "image");
 }
 
 void write_png(const std::filesystem::path& path, int width, int height,

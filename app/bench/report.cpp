@@ -168,21 +168,25 @@ std::string to_csv(const Report& r) {
     return out.str();
 }
 
-void check_report_path(const std::filesystem::path& path) {
-    const std::string ext = path.extension().string();
-    if (ext != ".json" && ext != ".csv")
-        throw Error("report path '" + path.string() + "' must end in .json or .csv");
+void check_output_folder(const std::filesystem::path& path, const std::string& what) {
     std::filesystem::path folder = path.parent_path();
     if (folder.empty()) folder = ".";
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec))
-        throw Error("cannot write report '" + path.string() + "': folder '" + folder.string() +
-                    "' does not exist");
+        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
+                    folder.string() + "' does not exist");
     if (::access(folder.c_str(), W_OK) != 0)
-        throw Error("cannot write report '" + path.string() + "': folder '" + folder.string() +
-                    "' is not writable");
+        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
+                    folder.string() + "' is not writable");
     if (std::filesystem::is_directory(path, ec))
-        throw Error("cannot write report '" + path.string() + "': it is a folder");
+        throw Error("cannot write " + what + " '" + path.string() + "': it is a folder");
+}
+
+void check_report_path(const std::filesystem::path& path) {
+    const std::string ext = path.extension().string();
+    if (ext != ".json" && ext != ".csv")
+        throw Error("report path '" + path.string() + "' must end in .json or .csv");
+    check_output_folder(path, "report");
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {

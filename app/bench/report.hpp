@@ -61,6 +61,9 @@ std::string format_value(const Value& value);  // as a table cell
 std::string to_json(const Report& report);
 std::string to_csv(const Report& report);
 
+// Throws adilab::Error naming the problem when `path` cannot take a file of `what` (e.g.
+// "report"): its folder does not exist or is not writable, or it is a folder.
+void check_output_folder(const std::filesystem::path& path, const std::string& what);
 // Throws adilab::Error naming the problem when `path` cannot take a report: its extension is not
 // .json or .csv, or its folder does not exist or is not writable. Called before any work starts.
 void check_report_path(const std::filesystem::path& path);
