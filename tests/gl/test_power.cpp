@@ -336,7 +336,9 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
                 options.x_storage = false;
                 auto texture = run(name, a, options);
                 SCOPED_TRACE(name + " n=" + std::to_string(n) + " tol=" + std::to_string(tol));
-                if (tol > 0.0 && n > 1) EXPECT_TRUE(texture.result.converged);
+                if (tol > 0.0 && n > 1) {
+                    EXPECT_TRUE(texture.result.converged);
+                }
                 EXPECT_EQ(texture.result.converged, reference.result.converged);
                 EXPECT_EQ(texture.result.iterations, reference.result.iterations);
                 EXPECT_EQ(texture.result.lambda, reference.result.lambda);
