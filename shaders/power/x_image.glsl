@@ -7,7 +7,7 @@
 // sectors (65536 sectors over 2 MiB: 0.35 ms, over 8 MiB: 0.42 ms), i.e. address translation,
 // not cache capacity; the driver evidently maps textures with larger pages (solvers/power/
 // RESULTS.md). X_IMAGE_READ declares x_at(i) (sampler x_image); X_IMAGE_WRITE declares
-// store_x_pair (image unit 0, x_image_out).
+// store_x_pair (image unit 0, x_image_out); X_IMAGE_RW also load_x_pair (the same unit).
 ivec2 x_texel(int pair) { return ivec2(pair & 4095, pair >> 12); }
 #ifdef X_IMAGE_READ
 uniform sampler2D x_image;
@@ -16,8 +16,19 @@ double x_at(int i) {
     return packDouble2x32(floatBitsToUint((i & 1) == 0 ? t.xy : t.zw));
 }
 #endif
-#ifdef X_IMAGE_WRITE
+#if defined(X_IMAGE_RW)
+// Step3 keeps x only here during gpu-opt's iterations: it loads the old pair for the
+// convergence test and stores the new one into the same texel (same invocation, so
+// well-defined without `coherent`). rgba32f with no arithmetic on the words: bits only.
+layout(rgba32f, binding = 0) restrict uniform image2D x_image_out;
+dvec2 load_x_pair(int pair) {
+    const uvec4 w = floatBitsToUint(imageLoad(x_image_out, x_texel(pair)));
+    return dvec2(packDouble2x32(w.xy), packDouble2x32(w.zw));
+}
+#elif defined(X_IMAGE_WRITE)
 layout(rgba32f, binding = 0) writeonly uniform image2D x_image_out;
+#endif
+#if defined(X_IMAGE_WRITE) || defined(X_IMAGE_RW)
 void store_x_pair(int pair, double a, double b) {
     imageStore(x_image_out, x_texel(pair),
                uintBitsToFloat(uvec4(unpackDouble2x32(a), unpackDouble2x32(b))));

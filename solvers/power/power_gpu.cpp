@@ -14,9 +14,11 @@
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
 //   gpu-opt's; the price is up to check_every - 1 queued no-op iterations (three empty
 //   dispatches each).
-// x for the SpMV: by default gathered from a 2D texture (power/x_image.glsl) that Step3 writes
-//   with x and a mirror kernel fills after any other change of x: random gathers from it took
-//   half the time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md).
+// x for the SpMV: by default gathered from a 2D texture (power/x_image.glsl) that a mirror
+//   kernel fills after any change of x outside gpu-opt: random gathers from it took half the
+//   time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md). gpu-opt's
+//   Step3 then keeps x in the texture only (reads the old x there, writes the new x there); the
+//   storage buffer is filled back from it when the eigenvector is asked for.
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
@@ -126,10 +128,14 @@ public:
         vector_groups_ = groups_for(n, kWorkGroup, kMaxGroups);
         spmv_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, false));
         mirror_ = &gl::compute_program("power/x_mirror.comp", defines());
+        unmirror_ = &gl::compute_program("power/x_unmirror.comp", defines());
         prepared(options);
     }
 
-    std::vector<double> eigenvector() override { return x_.read<double>(rows_); }
+    std::vector<double> eigenvector() override {
+        unmirror_x();
+        return x_.read<double>(rows_);
+    }
 
     // Times the SpMV kernel alone (no fusion) in the layout `options` asks for: a --bench row.
     double time_spmv(const Options& options, int repeats) {
@@ -239,6 +245,7 @@ protected:
             reset_x();
         } else {
             x_.write(start);
+            x_in_image_only_ = false;
             mirror_x();
         }
     }
@@ -246,6 +253,7 @@ protected:
     void reset_x() {
         gl::memory_barrier(gl::Barrier::buffer_update);
         x_.copy_from(ones_, ones_.size());
+        x_in_image_only_ = false;
         gl::memory_barrier(gl::Barrier::storage);
         mirror_x();
     }
@@ -260,7 +268,24 @@ protected:
         x_.bind_storage(3);
         x_image_.bind_image(0, true);
         gl::dispatch(groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups));
-        gl::memory_barrier(gl::Barrier::texture_fetch | gl::Barrier::storage);
+        // Sampled by the SpMV, loaded as an image by gpu-opt's Step3.
+        gl::memory_barrier(gl::Barrier::texture_fetch | gl::Barrier::image_access |
+                           gl::Barrier::storage);
+    }
+
+    // gpu-opt's Step3 keeps x only in the texture (x_in_image_only_): copy it back into the
+    // storage buffer once, before anything reads x_ from the host. One dispatch, per request.
+    void unmirror_x() {
+        if (!x_in_image_only_) return;
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::texture_fetch);
+        unmirror_->use();
+        unmirror_->set("rows", rows_);
+        x_image_.bind(1);
+        unmirror_->set("x_image", 1);
+        x_.bind_storage(3);
+        gl::dispatch(groups_for(rows_, kWorkGroup, kMaxGroups));
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
+        x_in_image_only_ = false;
     }
 
     void dispatch_spmv(const gl::Program& program, unsigned groups) {
@@ -290,9 +315,11 @@ protected:
     gl::BufferTexture x_texture_;
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
+    bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
     const gl::Program* mirror_ = nullptr;
+    const gl::Program* unmirror_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -513,6 +540,7 @@ protected:
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
         step3_ = &gl::compute_program("power/step3.comp", defines());
+        pair_groups_ = groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups);
     }
 
 private:
@@ -537,9 +565,16 @@ private:
         x_.bind_storage(3);
         y_.bind_storage(4);
         control_.bind_storage(6);
-        if (spmv_config_.x_image) x_image_.bind_image(0, true);
-        gl::dispatch(vector_groups_);
-        gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage | gl::Barrier::texture_fetch
+        if (spmv_config_.x_image) {
+            // Step3 reads and writes x in the texture only (step3.comp): one texel a thread.
+            x_image_.bind_image(0, true);
+            x_in_image_only_ = true;
+        }
+        gl::dispatch(spmv_config_.x_image ? pair_groups_ : vector_groups_);
+        // The next SpMV samples the texture, the next Step3 loads it as an image.
+        gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage |
+                                                      gl::Barrier::texture_fetch |
+                                                      gl::Barrier::image_access
                                                 : gl::Barrier::storage);
     }
     ControlBlock read_control() {
@@ -549,6 +584,7 @@ private:
         return c;
     }
     bool async_;
+    unsigned pair_groups_ = 1;
     const gl::Program* step1_ = nullptr;
     const gl::Program* step2_ = nullptr;
     const gl::Program* step3_ = nullptr;

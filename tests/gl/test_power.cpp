@@ -316,5 +316,68 @@ TEST(PowerGpu, AsyncReportsTheExactIteration) {
     }
 }
 
+TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
+    ADILAB_NEED_GL();
+    // gpu-opt's Step3 keeps x only in the SpMV's 2D texture (one texel = two rows, y read as
+    // dvec2, the odd last row apart) and the eigenvector is copied back on request. Against
+    // the storage-buffer path (x_storage: the SpMV reads x there, Step3 writes it there) the
+    // arithmetic is the same, so lambda, the iteration count and x must agree bit for bit:
+    // odd and even n, converging (flag path) and tol 0 (max_iter), sync and async.
+    for (int n : {1001, 998, 1}) {
+        const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 300 + n), 4);
+        for (double tol : {1e-11, 0.0}) {
+            for (const std::string name : {"gpu-opt", "gpu-opt-async"}) {
+                power::Options options;
+                options.tol = tol;
+                options.max_iter = tol == 0.0 ? 7 : 400;
+                options.check_every = 3;
+                options.x_storage = true;
+                auto reference = run(name, a, options);
+                options.x_storage = false;
+                auto texture = run(name, a, options);
+                SCOPED_TRACE(name + " n=" + std::to_string(n) + " tol=" + std::to_string(tol));
+                if (tol > 0.0 && n > 1) {
+                    EXPECT_TRUE(texture.result.converged);
+                }
+                EXPECT_EQ(texture.result.converged, reference.result.converged);
+                EXPECT_EQ(texture.result.iterations, reference.result.iterations);
+                EXPECT_EQ(texture.result.lambda, reference.result.lambda);
+                ASSERT_EQ(texture.vector.size(), static_cast<std::size_t>(n));
+                EXPECT_EQ(0, std::memcmp(texture.vector.data(), reference.vector.data(),
+                                         texture.vector.size() * sizeof(double)));
+            }
+        }
+    }
+}
+
+TEST(PowerGpu, OptEigenvectorAfterRepeatedSolves) {
+    ADILAB_NEED_GL();
+    // The storage-buffer x is stale while Step3 keeps x in the texture: asking twice, and
+    // solving again from a new start on the same prepared variant, must give the host's x.
+    const int n = 777;
+    const CsrMatrix a = with_dominant_entry(random_csr(n, 5, 91), 5);
+    std::vector<double> start(n);
+    for (int i = 0; i < n; ++i) start[static_cast<std::size_t>(i)] = 1.0 + 0.25 * std::sin(i);
+    power::Options options;
+    options.tol = 0.0;
+    options.max_iter = 6;
+    auto v = power::make_variant("gpu-opt");
+    v->prepare(a, options);
+    for (int round = 0; round < 2; ++round) {
+        std::span<const double> from = round == 0 ? std::span<const double>() : start;
+        const auto host = reference::power_method(
+            a, round == 0 ? std::vector<double>(n, 1.0) : start, 0.0, options.max_iter);
+        v->solve(from, options);
+        const auto first = v->eigenvector();
+        const auto second = v->eigenvector();
+        SCOPED_TRACE(round);
+        EXPECT_EQ(first, second);
+        ASSERT_EQ(first.size(), host.vector.size());
+        // |x| <= 1; 6 products of 6 terms in another order differ by ~1e-15.
+        for (std::size_t i = 0; i < first.size(); ++i)
+            ASSERT_NEAR(first[i], host.vector[i], 1e-13) << "row " << i;
+    }
+}
+
 }  // namespace
 }  // namespace adilab
