@@ -161,4 +161,20 @@ CsrMatrix pagerank_csr(std::int32_t n, double damping, std::uint64_t seed) {
     return pagerank_csr(graph, damping);
 }
 
+CsrMatrix csr_from_dense(std::int32_t n, const std::vector<double>& dense) {
+    CsrMatrix m;
+    m.rows = m.cols = n;
+    for (std::int32_t r = 0; r < n; ++r) {
+        for (std::int32_t c = 0; c < n; ++c) {
+            const double value = dense[static_cast<std::size_t>(r) * n + c];
+            if (value != 0.0) {
+                m.columns.push_back(c);
+                m.values.push_back(value);
+            }
+        }
+        m.row_offsets.push_back(static_cast<std::int32_t>(m.columns.size()));
+    }
+    return m;
+}
+
 }  // namespace adilab

@@ -26,6 +26,9 @@ struct CsrMatrix {
 namespace adilab {
 
 // y = A x in float64, each row summed left to right (the order the host variant uses).
+// The nonzeros of a dense n x n row-major matrix (small test and example matrices).
+CsrMatrix csr_from_dense(std::int32_t n, const std::vector<double>& dense);
+
 void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<double>& y);
 
 // A seeded random square matrix like the paper's (seed 004) and the CuPy peer's: every row has

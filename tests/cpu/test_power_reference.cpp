@@ -13,19 +13,7 @@
 namespace adilab {
 namespace {
 
-CsrMatrix from_dense(int n, const std::vector<double>& dense) {
-    CsrMatrix m;
-    m.rows = m.cols = n;
-    for (int r = 0; r < n; ++r) {
-        for (int c = 0; c < n; ++c)
-            if (dense[static_cast<std::size_t>(r * n + c)] != 0.0) {
-                m.columns.push_back(c);
-                m.values.push_back(dense[static_cast<std::size_t>(r * n + c)]);
-            }
-        m.row_offsets.push_back(static_cast<std::int32_t>(m.columns.size()));
-    }
-    return m;
-}
+CsrMatrix from_dense(int n, const std::vector<double>& dense) { return csr_from_dense(n, dense); }
 
 TEST(RandomCsr, SeededSortedAndWithinBounds) {
     CsrMatrix a = random_csr(1000, 7, 3), b = random_csr(1000, 7, 3), c = random_csr(1000, 7, 4);

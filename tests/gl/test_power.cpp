@@ -17,19 +17,7 @@ namespace {
 
 const std::vector<std::string> kGpuVariants = {"gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
 
-CsrMatrix from_dense(int n, const std::vector<double>& dense) {
-    CsrMatrix m;
-    m.rows = m.cols = n;
-    for (int r = 0; r < n; ++r) {
-        for (int c = 0; c < n; ++c)
-            if (dense[static_cast<std::size_t>(r * n + c)] != 0.0) {
-                m.columns.push_back(c);
-                m.values.push_back(dense[static_cast<std::size_t>(r * n + c)]);
-            }
-        m.row_offsets.push_back(static_cast<std::int32_t>(m.columns.size()));
-    }
-    return m;
-}
+CsrMatrix from_dense(int n, const std::vector<double>& dense) { return csr_from_dense(n, dense); }
 
 // With one entry per row a random matrix is often a permutation-like, reducible one whose
 // eigenvalues share the top magnitude. A diagonal entry a_00 = 4p + 1 (p entries per row) puts
