@@ -279,6 +279,11 @@ void AdiModel::set_grid_uniforms(const gl::Program& program) const {
     program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
 }
 
+std::int64_t AdiModel::first_bad_step() const {
+    const std::int32_t bad = flag_.read<std::int32_t>(1)[0];
+    return bad == kStable ? -1 : bad;
+}
+
 Stats AdiModel::stats() {
     gl::memory_barrier(gl::Barrier::buffer_update);
     Stats s;

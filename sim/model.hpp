@@ -55,6 +55,7 @@ public:
     int nx() const override { return nx_; }
     int ny() const override { return ny_; }
     Stats stats() override;
+    std::int64_t first_bad_step() const override;
     void set_field(std::span<const float> values) override;
     void save_state(const std::filesystem::path& path) const override;
     void load_state(const std::filesystem::path& path) override;

@@ -97,7 +97,12 @@ public:
     // (a still start). Throws adilab::Error on a size mismatch.
     virtual void set_field(std::span<const float> values) = 0;
     std::vector<float> read_field() const { return field().read<float>(std::size_t(nx()) * ny()); }
+    // Reads the whole field back (min/max/sum): for reports, tests and a panel refreshed now
+    // and then, not for every frame.
     virtual Stats stats() = 0;
+    // The first step whose result held a NaN or Inf (the GPU's stability flag: a 4-byte read),
+    // or -1 while the run is stable.
+    virtual std::int64_t first_bad_step() const = 0;
 
     // Every GPU buffer of the state, every parameter, time and step count, so that load_state
     // continues bit-identically. Throws adilab::Error naming the file on failure (or, for load,

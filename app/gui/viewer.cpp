@@ -27,6 +27,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::array<int, 5> kGridSizes = {256, 512, 1024, 2048, 4096};
 constexpr double kReadbackInterval_s = 0.25;  // colour-bar labels and stability: 4 per second
+constexpr double kStatsInterval_s = 2.0;      // full statistics on grids over 1024^2
 constexpr std::size_t kPlotFrames = 240;
 
 double ms_since(Clock::time_point start) {
@@ -311,15 +312,21 @@ void Viewer::poll_timers() {
 }
 
 void Viewer::check_stability() {
-    stats_ = sim_->stats();
+    // The stability flag and the GPU's min/max are a few bytes; the full statistics (sum) read
+    // the whole field back, so on large grids they are refreshed only every few seconds.
+    const std::int64_t bad_step = sim_->first_bad_step();
     range_ = renderer_.read_range();
-    if (!unstable_ && (!stats_.stable || range_.nonfinite > 0)) {
+    const bool large = std::int64_t(sim_->nx()) * sim_->ny() > (1 << 20);
+    if (!large || since_stats_s_ >= kStatsInterval_s || bad_step >= 0) {
+        stats_ = sim_->stats();
+        since_stats_s_ = 0;
+    }
+    if (!unstable_ && (bad_step >= 0 || range_.nonfinite > 0)) {
         unstable_ = true;
         playing_ = false;
         unstable_message_ =
             "instability: the field has NaN/Inf" +
-            (stats_.first_bad_step >= 0 ? " from step " + std::to_string(stats_.first_bad_step)
-                                        : std::string()) +
+            (bad_step >= 0 ? " from step " + std::to_string(bad_step) : std::string()) +
             ". Paused; lower dt or reset (R).";
     }
 }
@@ -353,6 +360,7 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
     }
     poll_timers();
     since_readback_s_ += frame_ms / 1000.0;
+    since_stats_s_ += frame_ms / 1000.0;
     if (since_readback_s_ >= kReadbackInterval_s) {
         since_readback_s_ = 0;
         check_stability();

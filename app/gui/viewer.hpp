@@ -127,6 +127,7 @@ private:
     bool unstable_ = false;
     std::string unstable_message_;
     double since_readback_s_ = 1e9;
+    double since_stats_s_ = 1e9;
     render::Range range_;
     sim::Stats stats_;
 
