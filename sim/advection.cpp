@@ -57,13 +57,7 @@ protected:
     void allocate() override {
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));
-        for (int d = 0; d < 2; ++d) {
-            const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/advection.comp", fused_defines(d, nx_, ny_, 1));
-            fused_groups_[d] = fused_groups(d, nx_, ny_, 1);  // shape fixed with the program
-            rows_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
-            finish_[d] = &gl::compute_program("sim/advection.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
-        }
+        resolve_programs("sim/advection.comp", 1);
         if (!fused()) {
             rhs_ = gl::Buffer(cells() * sizeof(float));
             a_ = gl::Buffer(cells() * sizeof(float));
@@ -138,8 +132,6 @@ private:
     }
 
     gl::Buffer field_, half_, rhs_, a_, b_, c_;
-    const gl::Program* rows_[2] = {};
-    const gl::Program* finish_[2] = {};
 };
 
 }  // namespace

@@ -37,13 +37,7 @@ protected:
     void allocate() override {
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));
-        for (int d = 0; d < 2; ++d) {
-            const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/heat.comp", fused_defines(d, nx_, ny_, 1));
-            fused_groups_[d] = fused_groups(d, nx_, ny_, 1);  // shape fixed with the program
-            rows_[d] = &gl::compute_program("sim/heat.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
-            finish_[d] = &gl::compute_program("sim/heat.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
-        }
+        resolve_programs("sim/heat.comp", 1);
         if (!fused()) rhs_ = gl::Buffer(cells() * sizeof(float));
     }
 
@@ -104,8 +98,6 @@ private:
     }
 
     gl::Buffer field_, half_, rhs_;
-    const gl::Program* rows_[2] = {};
-    const gl::Program* finish_[2] = {};
 };
 
 }  // namespace

@@ -257,6 +257,16 @@ bool AdiModel::uniforms_stale(const gl::Program& program) const {
     return true;
 }
 
+void AdiModel::resolve_programs(const std::string& shader, int tile) {
+    for (int d = 0; d < 2; ++d) {
+        const std::string dir = std::to_string(d);
+        fused_[d] = &gl::compute_program(shader, fused_defines(d, nx_, ny_, tile));
+        fused_groups_[d] = fused_groups(d, nx_, ny_, tile);  // shape fixed with the program
+        rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
+        finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
+    }
+}
+
 bool AdiModel::use_fused(int direction) const {
     const gl::Program& program = *fused_[direction];
     program.use();

@@ -105,9 +105,16 @@ protected:
     std::int64_t steps_ = 0;
     double time_ = 0;
     gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable)
-    // The fused half-step programs per direction and their work-group counts (set by allocate()).
+    // Resolves the model's programs from one shader file for both directions: the fused half
+    // step (`tile` as for fused_shape), and the generic path's right-hand side (KERNEL_ROWS) and
+    // finishing (KERNEL_FINISH) kernels. Called by allocate().
+    void resolve_programs(const std::string& shader, int tile);
+    // Per direction (0 = x, 1 = y): the fused half-step programs and their work-group counts,
+    // and the generic path's kernels.
     const gl::Program* fused_[2] = {};
     unsigned fused_groups_[2] = {};
+    const gl::Program* rows_[2] = {};
+    const gl::Program* finish_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
 };
 

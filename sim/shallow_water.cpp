@@ -74,13 +74,7 @@ protected:
         velocity_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
-        for (int d = 0; d < 2; ++d) {
-            const std::string dir = std::to_string(d);
-            fused_[d] = &gl::compute_program("sim/shallow_water.comp", fused_defines(d, nx_, ny_, 2));
-            fused_groups_[d] = fused_groups(d, nx_, ny_, 2);  // shape fixed with the program
-            rows_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
-            finish_[d] = &gl::compute_program("sim/shallow_water.comp", {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
-        }
+        resolve_programs("sim/shallow_water.comp", 2);
         if (!fused()) {
             rhs_ = gl::Buffer(cells() * sizeof(float));
             a_ = gl::Buffer(cells() * sizeof(float));
@@ -198,8 +192,6 @@ private:
     }
 
     gl::Buffer height_, next_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
-    const gl::Program* rows_[2] = {};
-    const gl::Program* finish_[2] = {};
 };
 
 }  // namespace
