@@ -105,7 +105,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         auto ok = lu::supported_blocks();
         if (std::find(ok.begin(), ok.end(), b) == ok.end())
             throw cli::UsageError("--block: " + std::to_string(b) +
-                                  " is not supported (use 8, 16, 32 or 64)");
+                                  " is not supported (use 8, 16, 32, 64 or 128)");
     }
     std::vector<lu::TrailingUpdate> updates;
     for (const std::string& u : args.get_list("update", {"matmul"})) {
@@ -289,7 +289,7 @@ Benchmark make_lu_benchmark() {
               for (const auto& v : lu::variants()) names.push_back(v.name);
               return names;
           }()},
-         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64 (default 32,64)"},
+         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64)"},
          {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},

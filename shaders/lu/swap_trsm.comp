@@ -3,13 +3,28 @@
 // U12 = L11^-1 A12, L11 the panel's unit lower triangle (width x width).
 // One thread per column outside the panel, x along the row so that loads coalesce. Columns left
 // of the panel only take the interchanges (they hold L: LAPACK's laswp on the left), columns
-// right of it also the forward substitution: in registers (NB is a constant, the loops may
-// unroll; measured 12 ms of 64 at n = 8192 on the H200, so probably spilled to local memory) or,
-// with SHARED_SOLVE (ADILAB_LU_TRSM=shared, not yet measured on a GPU), in shared memory.
+// right of it also the forward substitution, by TRSM_MODE (ADILAB_LU_TRSM):
+//   0 `reg`: in registers, loops left to the compiler;
+//   1 `shared`: the columns in shared memory (nb <= 64: the group's columns and L11 must fit);
+//   2 `unrolled`: in registers with every loop unrolled (optionNV(unroll all)), so x[] is plain
+//     registers and the substitution straight-line code.
+// H200, n = 8192, nb = 64, the phase alone (first version, L11 staged by a loop whose trip count
+// depended on the invocation): reg 8.3 ms, shared 7.4, unrolled 9.5; at nb = 128 46-54 ms. About
+// 60 us a panel for ~4k instructions a thread: the staging loop's 64 global loads a thread ran
+// one after another. Now every loop over rows has a constant trip count (NB), so the loads of
+// L11 and of the columns are issued together.
+// L11 is kept packed (the strictly lower triangle, row j at j(j-1)/2): 8 KiB at nb = 64, 32.5 KiB
+// at nb = 128, so nb = 128 fits the 48 KiB of shared memory too.
 // The interchanges are not replayed one by one (each swap's loads would wait for the previous
 // swap's stores): `origin` (from the panel) says which row each panel row's content came from,
 // so a column reads all of its moved values at once, then writes them. Rows that move are the
-// panel's rows k0..k0+width-1 and the pivot rows below them.
+// panel's rows k0..k0+width-1 and the pivot rows below them. Order matters, not barriers (each
+// invocation works on its own column): every panel row is read before any is written; a pivot
+// row below the panel takes the content of a panel row (the only rows whose content can leave
+// for below), read before the panel rows are written.
+#if TRSM_MODE != 0
+#pragma optionNV(unroll all)
+#endif
 layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) buffer Matrix { float a[]; };
@@ -20,20 +35,32 @@ uniform int n;
 uniform int k0;
 uniform int width;
 
-shared float lower[NB * NB];  // L11, row-major, strictly lower part used
+#define PACKED (NB * (NB - 1) / 2)
+#if LOWER_SHARED
+shared float lower[PACKED];   // L11's strictly lower triangle, row j at j(j-1)/2
+#define LOWER(j, i) lower[(j) * ((j) - 1) / 2 + (i)]
+#else
+// Where shared memory is too small for it (llvmpipe's 32 KiB at nb = 128): from the matrix, the
+// same address in every invocation of a group.
+#define LOWER(j, i) ((j) < width ? a[(k0 + (j)) * n + k0 + (i)] : 0.0)
+#endif
 shared int source[NB];        // row k0+j takes the content of row source[j]
 shared int extra_row[NB];     // pivot row below the panel's rows, or -1 ...
 shared int extra_source[NB];  // ... and where its new content comes from
-#if SHARED_SOLVE
+#if TRSM_MODE == 1
 shared float x_block[NB * WG_SIZE];
 #endif
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
-    for (int e = t; e < NB * NB; e += WG_SIZE) {
-        int r = e / NB, c = e % NB;
-        lower[e] = (r < width && c < r) ? a[(k0 + r) * n + k0 + c] : 0.0;
-    }
+    // L11 row by row: a constant number of rows, so the loads of an invocation are independent.
+#if LOWER_SHARED
+    for (int j = 1; j < NB; ++j)
+        for (int h = 0; h < (NB + WG_SIZE - 1) / WG_SIZE; ++h) {
+            const int i = h * WG_SIZE + t;
+            if (i < j) LOWER(j, i) = j < width ? a[(k0 + j) * n + k0 + i] : 0.0;
+        }
+#endif
     for (int j = t; j < NB; j += WG_SIZE) {
         source[j] = j < width ? origin[k0 + j] : k0 + j;
         const int p = j < width ? pivots[k0 + j] : -1;
@@ -45,23 +72,42 @@ void main() {
     const int q = int(gl_GlobalInvocationID.x);
     if (q >= n - width) return;
     const int col = q < k0 ? q : q + width;
-#if SHARED_SOLVE
+#if TRSM_MODE == 1
     // The column lives in shared memory (x_block[j][t], consecutive invocations on consecutive
-    // banks) instead of a per-invocation array, which the compiler may put in local memory.
-    // Order matters, not barriers (each invocation works on its own column): every panel row is
-    // read before any is written; a pivot row below the panel takes the content of a panel row
-    // (the only rows whose content can leave for below), read before the panel rows are written.
-    for (int j = 0; j < width; ++j) x_block[j * WG_SIZE + t] = a[source[j] * n + col];
-    for (int j = 0; j < width; ++j)
+    // banks) instead of a per-invocation array.
+    for (int j = 0; j < NB; ++j)
+        if (j < width) x_block[j * WG_SIZE + t] = a[source[j] * n + col];
+    for (int j = 0; j < NB; ++j)
         if (extra_row[j] >= 0) a[extra_row[j] * n + col] = a[extra_source[j] * n + col];
     if (col >= k0) {
-        for (int j = 1; j < width; ++j) {
+        for (int j = 1; j < NB; ++j) {
+            if (j >= width) break;
             float s = x_block[j * WG_SIZE + t];
-            for (int i = 0; i < j; ++i) s -= lower[j * NB + i] * x_block[i * WG_SIZE + t];
+            for (int i = 0; i < j; ++i) s -= LOWER(j, i) * x_block[i * WG_SIZE + t];
             x_block[j * WG_SIZE + t] = s;
         }
     }
-    for (int j = 0; j < width; ++j) a[(k0 + j) * n + col] = x_block[j * WG_SIZE + t];
+    for (int j = 0; j < NB; ++j)
+        if (j < width) a[(k0 + j) * n + col] = x_block[j * WG_SIZE + t];
+#elif TRSM_MODE == 2
+    float x[NB];
+    for (int j = 0; j < NB; ++j) x[j] = j < width ? a[source[j] * n + col] : 0.0;
+    for (int j = 0; j < NB; ++j)
+        if (extra_row[j] >= 0) a[extra_row[j] * n + col] = a[extra_source[j] * n + col];
+    if (col >= k0) {
+        for (int j = 1; j < NB; ++j) {
+            // Two partial sums: half the dependent chain per row. (L11 rows past width are 0.)
+            float s0 = x[j], s1 = 0.0;
+            for (int i = 0; i + 1 < j; i += 2) {
+                s0 -= LOWER(j, i) * x[i];
+                s1 -= LOWER(j, i + 1) * x[i + 1];
+            }
+            if ((j & 1) == 1) s0 -= LOWER(j, j - 1) * x[j - 1];
+            x[j] = s0 + s1;
+        }
+    }
+    for (int j = 0; j < NB; ++j)
+        if (j < width) a[(k0 + j) * n + col] = x[j];
 #else
     float x[NB], moved[NB];
     for (int j = 0; j < NB; ++j) {
@@ -71,7 +117,7 @@ void main() {
     if (col >= k0) {
         for (int j = 1; j < NB; ++j) {
             float s = x[j];
-            for (int i = 0; i < j; ++i) s -= lower[j * NB + i] * x[i];
+            for (int i = 0; i < j; ++i) s -= LOWER(j, i) * x[i];
             x[j] = s;
         }
     }

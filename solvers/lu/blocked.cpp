@@ -22,11 +22,13 @@
 // groups of 512 invocations on the GPUs adilab targets). On a GPU where they are not, a wait
 // times out (~1 s) and singular_column() reports the failure: wrong factors never pass silently.
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <string>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/lu/lu.hpp"
 #include "solvers/lu/variants.hpp"
@@ -47,6 +49,25 @@ constexpr int kPanelWorkGroup = 512;
 // memory (with ADILAB_LU_TRSM_WG=64, the default: 32 KiB at nb = 64).
 constexpr int kPanelRowsMin = 32;
 
+// Tiles of the trailing update C -= A B (inner dimension nb: C is read and written once per
+// panel, A and B are thin). Measured on the H200 (n = 8192, the update phase alone, every panel
+// with the one configuration): nb = 64: 256x128x8x8x16 (matmul's choice for big C) 26.4 ms,
+// 128x256x8x8x16 25.4, 128x128x8x16x8 23.2, 128x128x8x8x8 19.7, 128x64x8x8x8 19.5,
+// 64x128x8x8x8 18.3; nb = 128: 17.0, 16.7, 14.8, 14.8, 13.1, 12.1. With k this short, small
+// blocks (128 invocations, 64 accumulators) win: several per SM overlap one's C traffic with
+// another's products. The first of these that gives C at least 128 work groups (with blocks no
+// wider than C), else the smallest.
+matmul::GemmTiles update_tiles(int m, int l) {
+    static const matmul::GemmTiles candidates[] = {
+        {64, 128, 8, 8, 8}, {32, 64, 8, 4, 8}, {32, 32, 8, 4, 4}};
+    for (const matmul::GemmTiles& t : candidates) {
+        const long long groups =
+            static_cast<long long>((m + t.bm - 1) / t.bm) * ((l + t.bn - 1) / t.bn);
+        if (t.bn <= l && groups >= 128) return t;
+    }
+    return candidates[2];
+}
+
 bool is_software(const gl::DeviceInfo& info) {
     for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
         if (info.renderer.find(name) != std::string::npos) return true;
@@ -66,6 +87,23 @@ class BlockedSolver final : public Solver {
             rows_min_ = std::max(1, std::atoi(rows));
         if (const char* sub = std::getenv("ADILAB_LU_SUBGROUPS"))
             subgroups_ = std::string(sub) != "0";
+        if (const char* wg = std::getenv("ADILAB_LU_PANEL_WG"))
+            panel_group_ = std::clamp(std::atoi(wg), 64, 1024);
+        if (const char* wg = std::getenv("ADILAB_LU_TRSM_WG"))
+            trsm_group_ = std::clamp(std::atoi(wg), 32, 1024);
+        if (const char* v1 = std::getenv("ADILAB_LU_PANEL_V1"))
+            deferred_scale_ = std::string(v1) != "1";
+        if (const char* mode = std::getenv("ADILAB_LU_TRSM")) {
+            const std::string m = mode;
+            if (m == "reg") trsm_mode_ = 0;
+            else if (m == "shared") trsm_mode_ = 1;
+            else if (m == "unrolled") trsm_mode_ = 2;
+            else throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared or unrolled");
+        }
+        if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
+            tiles_ = matmul::GemmTiles::parse(tiles);
+        if (const char* ahead = std::getenv("ADILAB_LU_LOOKAHEAD"))
+            lookahead_ = std::string(ahead) != "0";
     }
     std::string name() const override { return "gpu-blocked"; }
 
@@ -89,13 +127,19 @@ class BlockedSolver final : public Solver {
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
         const gl::Program& origin = gl::compute_program("lu/panel_origin.comp");
         // The shared-memory solve where L11 and the block row's columns fit the group's memory.
-        const bool shared_solve =
-            trsm_shared_ &&
-            (block_ * block_ + block_ * trsm_group_) * 4 + 1024 <= info.max_shared_memory_bytes;
+        // L11 packed (nb (nb - 1) / 2 floats) and, for `shared`, the group's columns; where they
+        // do not fit, `shared` becomes `unrolled`, and L11 is read from the matrix if need be.
+        const int lower_bytes = block_ * (block_ - 1) / 2 * 4 + 3 * block_ * 4 + 256;
+        const bool lower_fits = lower_bytes <= info.max_shared_memory_bytes;
+        const bool shared_fits =
+            lower_fits &&
+            lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
+        const int trsm_mode = trsm_mode_ == 1 && !shared_fits ? 2 : trsm_mode_;
         const gl::Program& swap_trsm =
             gl::compute_program("lu/swap_trsm.comp", {{"NB", nb},
                                                       {"WG_SIZE", std::to_string(trsm_group_)},
-                                                      {"SHARED_SOLVE", shared_solve ? "1" : "0"}});
+                                                      {"TRSM_MODE", std::to_string(trsm_mode)},
+                                                      {"LOWER_SHARED", lower_fits ? "1" : "0"}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
@@ -112,8 +156,7 @@ class BlockedSolver final : public Solver {
         headers_.zero();
         values_.zero();
 
-        for (int p = 0; p < panels; ++p) {
-            // Bound every panel: matmul::gemm binds its own.
+        auto bind = [&] {  // again after every matmul::gemm, which binds its own
             f.values.bind_storage(0);
             f.pivots.bind_storage(1);
             f.status.bind_storage(2);
@@ -121,13 +164,19 @@ class BlockedSolver final : public Solver {
             values_.bind_storage(4);
             f.values.bind_storage(5);  // the vec4 view of the trailing update
             origin_.bind_storage(6);
+        };
+        // Panel p: columns k0..k0+width-1, rows k0..n-1. `barrier_after` = false leaves the
+        // fused panel's dispatch unordered against the next one (look-ahead below).
+        auto factor_panel = [&](int p, bool barrier_after) {
+            if (!panel_) return;
+            bind();
             const int k0 = p * block_;
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups_needed = (m + rows_max - 1) / rows_max;
             const int groups =
                 std::max(groups_needed, std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
-            if (groups <= groups_max && panel_) {
+            if (groups <= groups_max) {
                 panel.use();
                 panel.set("n", n);
                 panel.set("k0", k0);
@@ -136,60 +185,103 @@ class BlockedSolver final : public Solver {
                 panel.set("rows_per_group", (m + groups - 1) / groups);
                 panel.set("epoch_base", p * block_ + 1);
                 gl::dispatch(static_cast<unsigned>(groups));
-                gl::memory_barrier(gl::Barrier::storage);
-            } else {
-                for (int j = 0; j < width && panel_; ++j) {
-                    const int k = k0 + j;
-                    pivot.use();
-                    pivot.set("n", n);
-                    pivot.set("k", k);
-                    pivot.set("col_begin", k0);
-                    pivot.set("col_end", k0 + width);
-                    gl::dispatch(1);
-                    gl::memory_barrier(gl::Barrier::storage);
-                    const int cols = k0 + width - k - 1, rows = n - k - 1;
-                    if (cols <= 0 || rows <= 0) continue;
-                    update.use();
-                    update.set("n", n);
-                    update.set("k", k);
-                    update.set("col_end", k0 + width);
-                    gl::dispatch(static_cast<unsigned>((cols + 15) / 16),
-                                 static_cast<unsigned>((rows + 15) / 16));
-                    gl::memory_barrier(gl::Barrier::storage);
-                }
-                if (panel_) {
-                    origin.use();
-                    origin.set("n", n);
-                    origin.set("k0", k0);
-                    origin.set("width", width);
-                    gl::dispatch(1);
-                    gl::memory_barrier(gl::Barrier::storage);
-                }
+                if (barrier_after) gl::memory_barrier(gl::Barrier::storage);
+                return;
             }
-            if (trsm_ && n > width) {
-                swap_trsm.use();
-                swap_trsm.set("n", n);
-                swap_trsm.set("k0", k0);
-                swap_trsm.set("width", width);
-                gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
+            for (int j = 0; j < width; ++j) {
+                const int k = k0 + j;
+                pivot.use();
+                pivot.set("n", n);
+                pivot.set("k", k);
+                pivot.set("col_begin", k0);
+                pivot.set("col_end", k0 + width);
+                gl::dispatch(1);
+                gl::memory_barrier(gl::Barrier::storage);
+                const int cols = k0 + width - k - 1, rows = n - k - 1;
+                if (cols <= 0 || rows <= 0) continue;
+                update.use();
+                update.set("n", n);
+                update.set("k", k);
+                update.set("col_end", k0 + width);
+                gl::dispatch(static_cast<unsigned>((cols + 15) / 16),
+                             static_cast<unsigned>((rows + 15) / 16));
                 gl::memory_barrier(gl::Barrier::storage);
             }
-            const int rest = n - k0 - width;
-            if (gemm_ && rest > 0 && update_ == TrailingUpdate::matmul) {
-                const int r0 = k0 + width;
-                const std::size_t N = static_cast<std::size_t>(n);
-                matmul::gemm(rest, width, rest, -1.0f, {&f.values, r0 * N + k0, n},
-                             {&f.values, k0 * N + r0, n}, 1.0f, {&f.values, r0 * N + r0, n});
-            } else if (gemm_ && rest > 0) {
-                gemm.use();
-                gemm.set("n", n);
-                gemm.set("k0", k0);
-                gemm.set("width", width);
-                gemm.set("aligned", n % 4 == 0 ? 1 : 0);
-                const unsigned tiles = static_cast<unsigned>((rest + 127) / 128);
-                gl::dispatch(tiles, tiles);
-                gl::memory_barrier(gl::Barrier::storage);
+            origin.use();
+            origin.set("n", n);
+            origin.set("k0", k0);
+            origin.set("width", width);
+            gl::dispatch(1);
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+        auto solve_block_row = [&](int p) {
+            const int k0 = p * block_;
+            const int width = std::min(block_, n - k0);
+            if (!trsm_ || n <= width) return;
+            bind();
+            swap_trsm.use();
+            swap_trsm.set("n", n);
+            swap_trsm.set("k0", k0);
+            swap_trsm.set("width", width);
+            gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+        // Trailing update of panel p restricted to the columns [r0 + c_begin, r0 + c_end) of A22
+        // (all of its rows): A22 -= L21 U12 there. matmul::gemm ends with a barrier.
+        auto update_trailing = [&](int p, int c_begin, int c_end) {
+            const int k0 = p * block_;
+            const int width = std::min(block_, n - k0);
+            const int r0 = k0 + width, rest = n - r0;
+            if (!gemm_ || rest <= 0 || c_end <= c_begin) return;
+            const std::size_t N = static_cast<std::size_t>(n);
+            if (update_ == TrailingUpdate::matmul) {
+                matmul::gemm(rest, width, c_end - c_begin, -1.0f, {&f.values, r0 * N + k0, n},
+                             {&f.values, k0 * N + r0 + c_begin, n}, 1.0f,
+                             {&f.values, r0 * N + r0 + c_begin, n},
+                             tiles_ && c_end - c_begin > block_
+                                 ? *tiles_
+                                 : update_tiles(rest, c_end - c_begin));
+                return;
             }
+            bind();  // own kernel: the whole of A22 only (no look-ahead with it)
+            gemm.use();
+            gemm.set("n", n);
+            gemm.set("k0", k0);
+            gemm.set("width", width);
+            gemm.set("aligned", n % 4 == 0 ? 1 : 0);
+            const unsigned tiles = static_cast<unsigned>((rest + 127) / 128);
+            gl::dispatch(tiles, tiles);
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+
+        if (!lookahead_ || update_ != TrailingUpdate::matmul) {
+            for (int p = 0; p < panels; ++p) {
+                const int rest = n - p * block_ - std::min(block_, n - p * block_);
+                factor_panel(p, true);
+                solve_block_row(p);
+                update_trailing(p, 0, rest);
+            }
+            return;
+        }
+        // Look-ahead: the next panel's columns are updated first (a narrow GEMM), then the next
+        // panel is factored by its co-resident groups while the rest of the trailing matrix is
+        // updated by a GEMM dispatched right after it with no barrier in between: the two write
+        // disjoint parts of the matrix (panel p+1's columns / the columns right of them) and
+        // read only L21 and U12 of panel p, so the GPU may run them side by side. The panel is
+        // dispatched first so that its groups are resident before the GEMM's blocks take the
+        // SMs. One barrier after both; then panel p+1's interchanges and block-row solve.
+        factor_panel(0, true);
+        for (int p = 0; p < panels; ++p) {
+            solve_block_row(p);
+            const int rest = n - p * block_ - std::min(block_, n - p * block_);
+            if (rest <= 0) break;
+            const int next = std::min(block_, rest);
+            update_trailing(p, 0, next);
+            factor_panel(p + 1, false);
+            if (rest > next)
+                update_trailing(p, next, rest);
+            else
+                gl::memory_barrier(gl::Barrier::storage);
         }
     }
 
@@ -201,7 +293,9 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    bool trsm_shared_ = false;    // ADILAB_LU_TRSM=shared: the column in shared memory (unmeasured)
+    int trsm_mode_ = 0;           // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2)
+    std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
+    bool lookahead_ = false;      // ADILAB_LU_LOOKAHEAD=1: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows

@@ -21,7 +21,7 @@ std::span<const VariantInfo> variants() {
 }
 
 std::span<const int> supported_blocks() {
-    static constexpr std::array<int, 4> blocks = {8, 16, 32, 64};
+    static constexpr std::array<int, 5> blocks = {8, 16, 32, 64, 128};
     return blocks;
 }
 
@@ -42,7 +42,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block, Trailing
         auto blocks = supported_blocks();
         if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
             throw Error("gpu-blocked: block size " + std::to_string(block) +
-                        " is not supported (use 8, 16, 32 or 64)");
+                        " is not supported (use 8, 16, 32, 64 or 128)");
         return make_blocked_solver(block, update);
     }
     std::string known;

@@ -6,8 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
 #include <numeric>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/gl/error.hpp"
@@ -68,12 +72,35 @@ struct GpuResult {
     std::optional<int> singular;
 };
 
+// gpu-blocked's tuning knobs (ADILAB_LU_*, read when the solver is made), set for one solver.
+using Knobs = std::vector<std::pair<std::string, std::string>>;
+
+class KnobScope {
+  public:
+    explicit KnobScope(const Knobs& knobs) : knobs_(knobs) {
+        for (const auto& [name, value] : knobs_) setenv(name.c_str(), value.c_str(), 1);
+    }
+    ~KnobScope() {
+        for (const auto& kv : knobs_) unsetenv(kv.first.c_str());
+    }
+    KnobScope(const KnobScope&) = delete;
+    KnobScope& operator=(const KnobScope&) = delete;
+
+  private:
+    Knobs knobs_;
+};
+
 GpuResult factor_on_gpu(const std::string& name, int block, const std::vector<float>& a, int n,
                         lu::Factors* keep = nullptr,
-                        lu::TrailingUpdate update = lu::TrailingUpdate::matmul) {
+                        lu::TrailingUpdate update = lu::TrailingUpdate::matmul,
+                        const Knobs& knobs = {}) {
     lu::Factors f = lu::Factors::upload(a, n);
     f.pivots.poison();
-    auto solver = lu::make_solver(name, block, update);
+    std::unique_ptr<lu::Solver> solver;
+    {
+        const KnobScope scope(knobs);
+        solver = lu::make_solver(name, block, update);
+    }
     solver->factor(f);
     GpuResult r{f.values.read_all<float>(), f.pivots.read_all<int>(), lu::singular_column(f)};
     if (keep) *keep = std::move(f);
@@ -89,12 +116,17 @@ struct Variant {
     int block;
     std::vector<int> sizes;
     lu::TrailingUpdate update = lu::TrailingUpdate::own;
+    Knobs knobs = {};
 };
 
 std::string label(const Variant& v) {
-    return v.name + (v.name == "gpu-blocked" ? " block " + std::to_string(v.block) + " update " +
-                                                   lu::to_string(v.update)
-                                             : "");
+    std::string knobs;
+    for (const auto& [name, value] : v.knobs) knobs += " " + name + "=" + value;
+    return v.name +
+           (v.name == "gpu-blocked"
+                ? " block " + std::to_string(v.block) + " update " + lu::to_string(v.update)
+                : "") +
+           knobs;
 }
 
 // Unblocked is n dispatch pairs over the whole trailing matrix: small sizes only on llvmpipe.
@@ -109,6 +141,20 @@ const std::vector<Variant>& variants_under_test() {
         {"gpu-blocked", 32, {2, 17, 100, 1025}, lu::TrailingUpdate::matmul},
         {"gpu-blocked", 64, {3, 17, 100}, lu::TrailingUpdate::own},
         {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul},
+        // Block 128 and the tuning paths: look-ahead (the next panel beside the trailing
+        // update), the block-row solve in registers / in shared memory / unrolled, the trailing
+        // update's tiles. 300 has panels of both kinds (column by column above the fused
+        // panel's rows, fused below).
+        {"gpu-blocked", 128, {17, 300}, lu::TrailingUpdate::matmul},
+        {"gpu-blocked", 64, {17, 300}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "1"}, {"ADILAB_LU_TRSM", "unrolled"}}},
+        {"gpu-blocked", 128, {300}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "1"}, {"ADILAB_LU_TRSM", "unrolled"}}},
+        {"gpu-blocked", 32, {100, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "shared"},
+          {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
+        {"gpu-blocked", 64, {300}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}}},
     };
     return all;
 }
@@ -120,7 +166,7 @@ TEST(LuGpu, FactorResidualWithinTheFp32BoundOnRandomMatrices) {
         for (int n : v.sizes) {
             SCOPED_TRACE(label(v) + " n=" + std::to_string(n));
             const std::vector<float> a = random_matrix(n, ++seed);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, nullptr, v.update);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, nullptr, v.update, v.knobs);
             ASSERT_TRUE(all_finite(r.lu));
             ASSERT_FALSE(r.singular.has_value());
             for (int k = 0; k < n; ++k) {
@@ -157,7 +203,7 @@ TEST(LuGpu, PivotSequenceMatchesTheReferenceWithoutTies) {
             // The construction's promise, checked: every step's best candidate beats the second
             // by a margin no fp32 rounding of these O(1) values can bridge.
             ASSERT_GT(report.min_pivot_gap, 0.25);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, m, nullptr, v.update);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, m, nullptr, v.update, v.knobs);
             EXPECT_EQ(r.pivots, ref_pivots);
         }
     }
@@ -176,7 +222,7 @@ TEST(LuGpu, SolveResidualWithinTheBackwardErrorBound) {
             std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
             for (float& x : b) x = dist(rng);
             lu::Factors f;
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
             gl::Buffer rhs = gl::Buffer::from(b), x(b.size() * sizeof(float));
             x.poison();
             lu::solve(f, rhs, x);
@@ -209,7 +255,7 @@ TEST(LuGpu, ZerosOnTheDiagonalNeedPivoting) {
                 std::vector<int> ref_pivots(n);
                 const auto report = reference::lu_factor<double>(ref, n, ref_pivots);
                 ASSERT_EQ(report.singular_column, -1);
-                const GpuResult r = factor_on_gpu(v.name, v.block, m, n, nullptr, v.update);
+                const GpuResult r = factor_on_gpu(v.name, v.block, m, n, nullptr, v.update, v.knobs);
                 ASSERT_TRUE(all_finite(r.lu));
                 EXPECT_FALSE(r.singular.has_value());
                 const double bound = 2.0 * gamma(n) * reference::abs_lu_norm_inf(r.lu, n) /
@@ -238,7 +284,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         std::vector<int> ref_pivots(n);
         ASSERT_EQ(reference::lu_factor<double>(ref, n, ref_pivots).singular_column, 7);
         lu::Factors f;
-        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update);
+        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
         ASSERT_TRUE(all_finite(r.lu));
         ASSERT_TRUE(r.singular.has_value());
         EXPECT_EQ(*r.singular, 7);
@@ -256,7 +302,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         EXPECT_EQ(d.value(), 0.0);
         // Exact singular 2 x 2: [[1, 2], [2, 4]]: pivot row 1, then 2 - 0.5 * 4 = 0 at column 1.
         const std::vector<float> two = {1, 2, 2, 4};
-        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2, nullptr, v.update);
+        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2, nullptr, v.update, v.knobs);
         ASSERT_TRUE(all_finite(s.lu));
         ASSERT_TRUE(s.singular.has_value());
         EXPECT_EQ(*s.singular, 1);
@@ -279,7 +325,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
             for (int j = i + 1; j < n; ++j) inversions += perm[i] > perm[j];
         const double expected = (inversions % 2 ? -1.0 : 1.0) * 2 * -3 * 0.5 * 4 * -1;
         lu::Factors f;
-        factor_on_gpu(v.name, v.block, a, n, &f, v.update);
+        factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
         const lu::Determinant d = lu::determinant(f);
         EXPECT_EQ(d.sign, expected > 0 ? 1 : -1);
         EXPECT_NEAR(d.log_abs, std::log(std::abs(expected)), 1e-6);
@@ -293,7 +339,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
         std::vector<float> scaled(big);
         for (float& x : scaled) x *= 1e3f;  // |det| ~ 1e300 * ...: beyond float
         lu::Factors g;
-        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g, v.update);
+        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g, v.update, v.knobs);
         const lu::Determinant dg = lu::determinant(g);
         const reference::Determinant dr = reference::lu_determinant<float>(r.lu, m, r.pivots);
         EXPECT_EQ(dg.sign, dr.sign);
