@@ -31,6 +31,9 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+#if REDUX
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 layout(local_size_x = WG_SIZE) in;
 
 // Spins of a wait before giving up (~1 s: a real wait is a microsecond).
@@ -78,6 +81,20 @@ shared int sub_row[WG_SIZE];
 shared int sub_slot[WG_SIZE];
 
 // The best of (v, row, slot) over the invocations of this subgroup, in every one of them.
+#if REDUX
+// ADILAB_LU_PANEL_REDUX: three subgroup reductions of 32-bit integers (one instruction each on
+// NVIDIA since sm_80) instead of log2(subgroup size) rounds of three shuffles and a compare.
+// The key orders candidates like better(): |value| >= 0 as its bits + 1 (order-preserving for
+// non-negative floats), "no candidate" (v < 0) as 0; ties go to the smallest row, then slot.
+void subgroup_best(inout float v, inout int row, inout int slot) {
+    const uint key = v >= 0.0 ? floatBitsToUint(v) + 1u : 0u;
+    const uint top = subgroupMax(key);
+    const int top_row = subgroupMin(key == top ? row : 0x7fffffff);
+    slot = subgroupMin(key == top && row == top_row ? slot : 0x7fffffff);
+    row = top_row;
+    v = top == 0u ? -1.0 : uintBitsToFloat(top - 1u);
+}
+#else
 void subgroup_best(inout float v, inout int row, inout int slot) {
     for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
         float o = subgroupShuffleXor(v, offset);
@@ -90,6 +107,7 @@ void subgroup_best(inout float v, inout int row, inout int slot) {
         }
     }
 }
+#endif
 
 void reduce_candidates(int t, float v, int row, int slot) {
     subgroup_best(v, row, slot);

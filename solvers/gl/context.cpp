@@ -96,6 +96,12 @@ void Context::attach_current(GetProcAddress loader, std::string egl_device) {
     if (d.subgroups) {
         constexpr GLenum kSubgroupSize = 0x9532;  // GL_SUBGROUP_SIZE_KHR
         glGetIntegerv(kSubgroupSize, &d.subgroup_size);
+        constexpr GLenum kStages = 0x9533;    // GL_SUBGROUP_SUPPORTED_STAGES_KHR
+        constexpr GLenum kFeatures = 0x9534;  // GL_SUBGROUP_SUPPORTED_FEATURES_KHR
+        GLint stages = 0, features = 0;
+        glGetIntegerv(kStages, &stages);
+        glGetIntegerv(kFeatures, &features);
+        d.subgroup_arithmetic = (stages & 0x20) != 0 && (features & 0x4) != 0;  // compute, arith.
     }
     if (has_gl_extension("GL_NVX_gpu_memory_info")) {
         GLint total = 0, available = 0;

@@ -31,6 +31,7 @@ struct DeviceInfo {
     bool int64 = false;
     bool subgroups = false;  // GL_KHR_shader_subgroup
     int subgroup_size = 0;
+    bool subgroup_arithmetic = false;  // compute shaders have subgroupMax/Min & co.
     bool debug_output = false;
     // GPU memory in MiB where the driver reports it (NVX_gpu_memory_info); 0 if unknown.
     std::int64_t total_memory_mib = 0;

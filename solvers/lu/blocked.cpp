@@ -102,6 +102,8 @@ class BlockedSolver final : public Solver {
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
+        if (const char* redux = std::getenv("ADILAB_LU_PANEL_REDUX"))
+            redux_ = std::string(redux) != "0";
         if (const char* ahead = std::getenv("ADILAB_LU_LOOKAHEAD"))
             lookahead_ = std::string(ahead) != "0";
     }
@@ -115,13 +117,15 @@ class BlockedSolver final : public Solver {
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
                                              (4 * block_ + 4));  // a row and its label
         const int groups_max = is_software(info) ? 1 : kGroupsMax;
+        const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
         const gl::Program& panel = gl::compute_program(
             "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
                                     {"NB", nb},
                                     {"ROWS_MAX", std::to_string(rows_max)},
                                     {"GROUPS_MAX", std::to_string(kGroupsMax)},
                                     {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
-                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"}});
+                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"},
+                                    {"REDUX", redux ? "1" : "0"}});
         const gl::Program& pivot =
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
@@ -295,6 +299,7 @@ class BlockedSolver final : public Solver {
     bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     int trsm_mode_ = 0;           // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
+    bool redux_ = false;          // ADILAB_LU_PANEL_REDUX=1: subgroupMax/Min in the panel
     bool lookahead_ = false;      // ADILAB_LU_LOOKAHEAD=1: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
