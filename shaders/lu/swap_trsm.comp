@@ -7,7 +7,13 @@
 //   0 `reg`: in registers, loops left to the compiler;
 //   1 `shared`: the columns in shared memory (nb <= 64: the group's columns and L11 must fit);
 //   2 `unrolled`: in registers with every loop unrolled (optionNV(unroll all)), so x[] is plain
-//     registers and the substitution straight-line code.
+//     registers and the substitution straight-line code;
+//   3 `blocked` (not yet measured on a GPU): NB / PS invocations per column, each holding PS
+//     (16) rows of it in registers; diagonal block b is solved by its part, published in shared
+//     memory, and subtracted by the parts below it (a 16 x 16 product each, in parallel).
+//     Modes 0-2 give a group only 8192 invocations at n = 8192 (2 warps an SM), all of them
+//     running a dependent chain of nb^2/2 multiply-adds; this one has NB / 16 times as many
+//     invocations and a chain of about NB / 16 diagonal solves of 120 multiply-adds.
 // H200, n = 8192, nb = 64, the phase alone (first version, L11 staged by a loop whose trip count
 // depended on the invocation): reg 8.3 ms, shared 7.4, unrolled 9.5; at nb = 128 46-54 ms. About
 // 60 us a panel for ~4k instructions a thread: the staging loop's 64 global loads a thread ran
@@ -50,6 +56,11 @@ shared int extra_source[NB];  // ... and where its new content comes from
 #if TRSM_MODE == 1
 shared float x_block[NB * WG_SIZE];
 #endif
+#if TRSM_MODE == 3
+// PS rows a part, PARTS = NB / PS parts, TRSM_COLS columns a group (WG_SIZE = TRSM_COLS * PARTS).
+#define PARTS (NB / PS)
+shared float x_solved[PS * TRSM_COLS];  // the diagonal block just solved, [row][column]
+#endif
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
@@ -69,6 +80,45 @@ void main() {
     }
     barrier();
 
+#if TRSM_MODE == 3
+    const int c = t % TRSM_COLS, part = t / TRSM_COLS;
+    const int q = int(gl_WorkGroupID.x) * TRSM_COLS + c;
+    const bool in_range = q < n - width;  // no early return: the group meets at barriers
+    const int col = q < k0 ? q : q + width;
+    const bool solve = in_range && col >= k0;
+    float x[PS];
+    for (int i = 0; i < PS; ++i) {
+        const int j = part * PS + i;
+        x[i] = in_range && j < width ? a[source[j] * n + col] : 0.0;
+    }
+    // The moves write rows below the panel, which another part may have just read (a pivot
+    // row's content going up): after every part's loads.
+    barrier();
+    for (int i = 0; i < PS; ++i) {
+        const int j = part * PS + i;
+        if (in_range && extra_row[j] >= 0) a[extra_row[j] * n + col] = a[extra_source[j] * n + col];
+    }
+    for (int b = 0; b < PARTS; ++b) {
+        if (part == b) {
+            if (solve)
+                for (int i = 1; i < PS; ++i)
+                    for (int k = 0; k < i; ++k) x[i] -= LOWER(b * PS + i, b * PS + k) * x[k];
+            for (int i = 0; i < PS; ++i) x_solved[i * TRSM_COLS + c] = x[i];
+        }
+        barrier();
+        if (part > b && solve) {
+            for (int k = 0; k < PS; ++k) {
+                const float xk = x_solved[k * TRSM_COLS + c];
+                for (int i = 0; i < PS; ++i) x[i] -= LOWER(part * PS + i, b * PS + k) * xk;
+            }
+        }
+        if (b + 1 < PARTS) barrier();  // x_solved is written again in the next step
+    }
+    for (int i = 0; i < PS; ++i) {
+        const int j = part * PS + i;
+        if (in_range && j < width) a[(k0 + j) * n + col] = x[i];
+    }
+#else
     const int q = int(gl_GlobalInvocationID.x);
     if (q >= n - width) return;
     const int col = q < k0 ? q : q + width;
@@ -126,4 +176,5 @@ void main() {
         if (extra_row[j] >= 0) a[extra_row[j] * n + col] = moved[j];
     }
 #endif
+#endif  // TRSM_MODE == 3
 }

@@ -1,21 +1,36 @@
 // `gpu-blocked`: right-looking blocked LU with partial pivoting (seed 003 §2.3, Fig. 3-4), block
-// size nb in {8, 16, 32, 64}. For each block column k0 = 0, nb, 2nb, ...:
+// size nb in {8, 16, 32, 64, 128}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
 //      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
 //      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
 //      memory and exchange their pivot candidates through epoch-tagged slots once per column
-//      (no dispatch, no counter barrier; panel_fused.comp says how). Groups get at least 32
-//      rows each, up to 128 groups: the per-column update is the panel's critical path. The paper's
-//      way (a few dispatches per column, pivot_column.comp + rank1_update.comp limited to the
-//      panel) is the fallback where the fused panel cannot run: on a software renderer (work groups
-//      run one after another there, so only a single-group panel is safe) when the panel does not
-//      fit one group, and on any GPU when it would need more than 128 groups.
+//      (no dispatch, no counter barrier; panel_fused.comp says how). The paper's way (a few
+//      dispatches per column, pivot_column.comp + rank1_update.comp limited to the panel) is the
+//      fallback where the fused panel cannot run: on a software renderer (work groups run one
+//      after another there, so only a single-group panel is safe) when the panel does not fit
+//      one group, and on any GPU when it would need more than 128 groups.
 //   2. the panel's row interchanges applied to all other columns, fused with the triangular
 //      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
-//   3. the trailing update A22 -= L21 U12: shaders/lu/trailing_gemm.comp (128 x 128 tiles, 8 x 8
-//      per thread, one dispatch) or matmul::gemm (the matmul family's tuned, double-buffered
-//      kernel), by TrailingUpdate.
-// 3 dispatches per block column. Same pivots and same O(2/3 n^3) flops as unblocked LU.
+//   3. the trailing update A22 -= L21 U12: matmul::gemm (the matmul family's kernel) with tiles
+//      chosen for an inner dimension of nb (update_tiles below), or shaders/lu/trailing_gemm.comp
+//      (128 x 128 tiles, one dispatch), by TrailingUpdate.
+// Look-ahead (default with the matmul update): after step 2 of panel p, the next panel's columns
+// are updated first (a narrow GEMM), then panel p+1 is factored while the GEMM for the rest of
+// the trailing matrix runs beside it: the two are dispatched one after the other with no
+// barrier in between (they write disjoint parts of the matrix and read only panel p's L21 and
+// U12), and the GPU runs them side by side where the panel leaves room on the SMs. Fewer panel
+// groups leave more room, hence at least 128 rows a group by default (the panel alone gets
+// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column.
+// Same pivots and the same O(2/3 n^3) flops as unblocked LU.
+//
+// Measured on the H200 (n = 4096 / 8192, nb = 64, one device call with cuSOLVER getrf at
+// 11.83 / 34.02 ms): the defaults 21.33 / 51.60 ms; before this tuning (block-row solve in
+// registers, matmul's own tile choice, no look-ahead, >= 32 rows a group) 21.78 / 64.21 ms.
+// Phases at 8192 (each alone): panel 26.2 ms (~3.2 us a column: latency of the exchange, the
+// same at nb = 128), block-row solve 7.3 (shared) - 9.4 (unrolled), trailing update 17.9.
+// nb = 128 halves the update's cost (12.0 ms) but its block-row solve takes 21.4 ms, so the
+// whole is slower (68.5 ms at best).
+//
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
 // Assumption of the fused panel: all its work groups are resident at once (true for <= 128
@@ -40,20 +55,32 @@ namespace {
 
 constexpr int kGroupsMax = 128;
 constexpr int kPanelWorkGroup = 512;
-// Rows per panel group below which more groups stop paying: fewer rows per group make the
-// per-column update shorter (the panel's critical path), more groups cost only polling threads.
-// Tuning knobs for the bench (like ADILAB_LU_PHASES; defaults are the measured best):
-// ADILAB_LU_PANEL_ROWS overrides it, ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG set the group sizes,
-// ADILAB_LU_PANEL_V1=1 selects the panel loop without the deferred scaling, ADILAB_LU_SUBGROUPS=0
-// turns the panel's subgroup reductions off, ADILAB_LU_TRSM=shared solves the block row in shared
-// memory (with ADILAB_LU_TRSM_WG=64, the default: 32 KiB at nb = 64).
-constexpr int kPanelRowsMin = 32;
+// Tuning knobs for the bench (like ADILAB_LU_PHASES; the defaults are the best measured
+// configuration, H200, call 2 of 2026-11-21, 8192 / 4096):
+//   ADILAB_LU_PANEL_ROWS   rows per panel group at least (default 128: 51.6 / 21.3 ms; 32, the
+//                          earlier default: 58.9 / 20.7 ms, both with look-ahead and REDUX)
+//   ADILAB_LU_LOOKAHEAD    0 turns the look-ahead off (55.7 / 20.0 ms against 55.2 / 18.9 with
+//                          it, 32 rows, no REDUX)
+//   ADILAB_LU_PANEL_REDUX  0 turns the panel's subgroupMax/Min reductions off. Measured alone
+//                          they cost the panel 3.6 ms at 8192 (29.8 against 26.2 ms); the
+//                          default keeps them on only because the best whole configuration was
+//                          measured with them: the same without them is still to be measured.
+//   ADILAB_LU_TRSM         reg | shared (default; unrolled where it does not fit, nb = 128) |
+//                          unrolled | blocked (not yet measured on a GPU): the block-row solve
+//                          (swap_trsm.comp)
+//   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
+//   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
+//   group, times nb / 16 invocations a column); ADILAB_LU_PANEL_V1=1 the
+//   panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0 no subgroup operations.
+constexpr int kPanelRowsMin = 128;
 
 // Tiles of the trailing update C -= A B (inner dimension nb: C is read and written once per
 // panel, A and B are thin). Measured on the H200 (n = 8192, the update phase alone, every panel
 // with the one configuration): nb = 64: 256x128x8x8x16 (matmul's choice for big C) 26.4 ms,
 // 128x256x8x8x16 25.4, 128x128x8x16x8 23.2, 128x128x8x8x8 19.7, 128x64x8x8x8 19.5,
-// 64x128x8x8x8 18.3; nb = 128: 17.0, 16.7, 14.8, 14.8, 13.1, 12.1. With k this short, small
+// 64x128x8x8x8 18.3 (17.9 in a second call; 32x128x8x4x8 17.4, 64x64x8x8x8 19.2, 64x256x8x8x16
+// 23.8, 64x128x16x8x8 34.9); nb = 128: 17.0, 16.7, 14.8, 14.8, 13.1, 12.1 (12.0; 12.9, 13.0,
+// 15.6, 21.9). With k this short, small
 // blocks (128 invocations, 64 accumulators) win: several per SM overlap one's C traffic with
 // another's products. The first of these that gives C at least 128 work groups (with blocks no
 // wider than C), else the smallest.
@@ -98,7 +125,8 @@ class BlockedSolver final : public Solver {
             if (m == "reg") trsm_mode_ = 0;
             else if (m == "shared") trsm_mode_ = 1;
             else if (m == "unrolled") trsm_mode_ = 2;
-            else throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared or unrolled");
+            else if (m == "blocked") trsm_mode_ = 3;
+            else throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared, unrolled or blocked");
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
@@ -133,17 +161,28 @@ class BlockedSolver final : public Solver {
         // The shared-memory solve where L11 and the block row's columns fit the group's memory.
         // L11 packed (nb (nb - 1) / 2 floats) and, for `shared`, the group's columns; where they
         // do not fit, `shared` becomes `unrolled`, and L11 is read from the matrix if need be.
-        const int lower_bytes = block_ * (block_ - 1) / 2 * 4 + 3 * block_ * 4 + 256;
+        // `blocked` (mode 3): trsm_group_ columns a group, nb / part_rows invocations a column.
+        const int part_rows = std::min(block_, 16);
+        const int trsm_invocations =
+            trsm_mode_ == 3 ? trsm_group_ * (block_ / part_rows) : trsm_group_;
+        const int lower_bytes = block_ * (block_ - 1) / 2 * 4 + 3 * block_ * 4 + 256 +
+                                (trsm_mode_ == 3 ? part_rows * trsm_group_ * 4 : 0);
         const bool lower_fits = lower_bytes <= info.max_shared_memory_bytes;
         const bool shared_fits =
             lower_fits &&
             lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
         const int trsm_mode = trsm_mode_ == 1 && !shared_fits ? 2 : trsm_mode_;
-        const gl::Program& swap_trsm =
-            gl::compute_program("lu/swap_trsm.comp", {{"NB", nb},
-                                                      {"WG_SIZE", std::to_string(trsm_group_)},
-                                                      {"TRSM_MODE", std::to_string(trsm_mode)},
-                                                      {"LOWER_SHARED", lower_fits ? "1" : "0"}});
+        if (trsm_invocations > info.max_work_group_invocations)
+            throw Error("gpu-blocked: the block-row solve's work group (" +
+                        std::to_string(trsm_invocations) + " invocations) exceeds the device's " +
+                        std::to_string(info.max_work_group_invocations));
+        const gl::Program& swap_trsm = gl::compute_program(
+            "lu/swap_trsm.comp", {{"NB", nb},
+                                  {"WG_SIZE", std::to_string(trsm_invocations)},
+                                  {"TRSM_MODE", std::to_string(trsm_mode)},
+                                  {"LOWER_SHARED", lower_fits ? "1" : "0"},
+                                  {"PS", std::to_string(part_rows)},
+                                  {"TRSM_COLS", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
@@ -297,10 +336,10 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 0;           // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2)
+    int trsm_mode_ = 1;  // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
-    bool redux_ = false;          // ADILAB_LU_PANEL_REDUX=1: subgroupMax/Min in the panel
-    bool lookahead_ = false;      // ADILAB_LU_LOOKAHEAD=1: next panel beside the trailing update
+    bool redux_ = true;           // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
+    bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows

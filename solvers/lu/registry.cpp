@@ -14,7 +14,8 @@ std::span<const VariantInfo> variants() {
         {"gpu-unblocked", "column by column (Fig. 2): pivot search, swap and scale, rank-1 update",
          true, false},
         {"gpu-blocked",
-         "right-looking blocked (Fig. 3-4): one-dispatch panel, fused swap + TRSM, 128x128 GEMM",
+         "right-looking blocked (Fig. 3-4): one-dispatch panel beside the trailing GEMM "
+         "(look-ahead), fused swap + TRSM",
          true, true},
     };
     return all;

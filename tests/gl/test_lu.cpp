@@ -142,19 +142,22 @@ const std::vector<Variant>& variants_under_test() {
         {"gpu-blocked", 64, {3, 17, 100}, lu::TrailingUpdate::own},
         {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul},
         // Block 128 and the tuning paths: look-ahead (the next panel beside the trailing
-        // update), the block-row solve in registers / in shared memory / unrolled, the trailing
-        // update's tiles. 300 has panels of both kinds (column by column above the fused
-        // panel's rows, fused below).
-        {"gpu-blocked", 128, {17, 300}, lu::TrailingUpdate::matmul},
-        {"gpu-blocked", 64, {17, 300}, lu::TrailingUpdate::matmul,
+        // update), the block-row solve in registers / in shared memory / unrolled / blocked, the
+        // trailing update's tiles. 200 has panels of both kinds on llvmpipe (column by column
+        // above the fused panel's rows, fused below).
+        {"gpu-blocked", 128, {17, 200}, lu::TrailingUpdate::matmul},
+        {"gpu-blocked", 64, {17, 200}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "1"}, {"ADILAB_LU_TRSM", "unrolled"}}},
-        {"gpu-blocked", 128, {300}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "1"}, {"ADILAB_LU_TRSM", "unrolled"}}},
+        {"gpu-blocked", 128, {200}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "unrolled"}}},
+        {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
+        {"gpu-blocked", 128, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
         {"gpu-blocked", 32, {100, 257}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "shared"},
           {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
-        {"gpu-blocked", 64, {300}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}}},
+        {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}, {"ADILAB_LU_PANEL_ROWS", "32"},
+          {"ADILAB_LU_PANEL_REDUX", "0"}}},
     };
     return all;
 }
