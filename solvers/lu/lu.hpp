@@ -60,6 +60,7 @@ std::span<const VariantInfo> variants();
 // dispatch, 128 x 128 tiles), `matmul` is matmul::gemm (solvers/matmul, double-buffered,
 // tuned tiles, up to 3 dispatches). matmul is the default: the whole factorisation measured
 // 21.8 / 64.1 ms with it against 22.9 / 75.2 ms with `own` at n = 4096 / 8192 (H200, nb = 64).
+// Only `matmul` runs with the look-ahead (blocked.cpp), which took 8192 to 51.6 ms.
 enum class TrailingUpdate { own, matmul };
 TrailingUpdate parse_trailing_update(const std::string& text);  // throws adilab::Error
 const char* to_string(TrailingUpdate update);
