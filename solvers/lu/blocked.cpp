@@ -321,8 +321,8 @@ class BlockedSolver final : public Solver {
             const int next = std::min(block_, rest);
             update_trailing(p, 0, next);
             factor_panel(p + 1, false);
-            if (rest > next)
-                update_trailing(p, next, rest);
+            if (gemm_ && rest > next)
+                update_trailing(p, next, rest);  // ends with the barrier for both
             else
                 gl::memory_barrier(gl::Barrier::storage);
         }
