@@ -1,9 +1,10 @@
 // After a panel (columns k0..k0+width-1) is factored: the panel's row interchanges applied to
 // every other column, fused with the triangular solve for the block row (seed 003 §2.3):
 // U12 = L11^-1 A12, L11 the panel's unit lower triangle (width x width).
-// One thread per column outside the panel, x along the row so that loads coalesce. Columns left
-// of the panel only take the interchanges (they hold L: LAPACK's laswp on the left), columns
-// right of it also the forward substitution, by TRSM_MODE (ADILAB_LU_TRSM):
+// One invocation per column outside the panel (modes 0-2), x along the row so that loads
+// coalesce. Columns left of the panel only take the interchanges (they hold L: LAPACK's laswp
+// on the left), columns right of it also the forward substitution, by TRSM_MODE
+// (ADILAB_LU_TRSM):
 //   0 `reg`: in registers, loops left to the compiler;
 //   1 `shared`: the columns in shared memory (nb <= 64: the group's columns and L11 must fit);
 //   2 `unrolled`: in registers with every loop unrolled (optionNV(unroll all)), so x[] is plain
@@ -14,20 +15,20 @@
 //     Modes 0-2 give a group only 8192 invocations at n = 8192 (2 warps an SM), all of them
 //     running a dependent chain of nb^2/2 multiply-adds; this one has NB / 16 times as many
 //     invocations and a chain of about NB / 16 diagonal solves of 120 multiply-adds.
-// H200, n = 8192, nb = 64, the phase alone (first version, L11 staged by a loop whose trip count
-// depended on the invocation): reg 8.3 ms, shared 7.4, unrolled 9.5; at nb = 128 46-54 ms. About
-// 60 us a panel for ~4k instructions a thread: the staging loop's 64 global loads a thread ran
-// one after another. Now every loop over rows has a constant trip count (NB), so the loads of
-// L11 and of the columns are issued together.
+// H200, n = 8192, the phase alone: nb = 64: reg 8.3 ms, shared 7.3, unrolled 9.4 (the same
+// before and after the loads of L11 and of the columns got constant trip counts, so the loads
+// were not what cost: about 60 us a panel for a dependent chain of ~2k multiply-adds in 2 warps
+// an SM); nb = 128: unrolled 21.4 ms with L11 packed in shared memory (53.6 when it was read from
+// the matrix), reg 29.2. `blocked` is the attempt at more invocations: measure it first.
 // L11 is kept packed (the strictly lower triangle, row j at j(j-1)/2): 8 KiB at nb = 64, 32.5 KiB
 // at nb = 128, so nb = 128 fits the 48 KiB of shared memory too.
 // The interchanges are not replayed one by one (each swap's loads would wait for the previous
 // swap's stores): `origin` (from the panel) says which row each panel row's content came from,
 // so a column reads all of its moved values at once, then writes them. Rows that move are the
-// panel's rows k0..k0+width-1 and the pivot rows below them. Order matters, not barriers (each
-// invocation works on its own column): every panel row is read before any is written; a pivot
-// row below the panel takes the content of a panel row (the only rows whose content can leave
-// for below), read before the panel rows are written.
+// panel's rows k0..k0+width-1 and the pivot rows below them. Order matters (in modes 0-2 each
+// invocation works on its own column, no barrier): every panel row is read before any is
+// written; a pivot row below the panel takes the content of a panel row (the only rows whose
+// content can leave for below), read before the panel rows are written.
 #if TRSM_MODE != 0
 #pragma optionNV(unroll all)
 #endif

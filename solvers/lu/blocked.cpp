@@ -37,8 +37,8 @@
 // groups of 512 invocations on the GPUs adilab targets). On a GPU where they are not, a wait
 // times out (~1 s) and singular_column() reports the failure: wrong factors never pass silently.
 #include <algorithm>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "solvers/gl/commands.hpp"
@@ -122,11 +122,16 @@ class BlockedSolver final : public Solver {
             deferred_scale_ = std::string(v1) != "1";
         if (const char* mode = std::getenv("ADILAB_LU_TRSM")) {
             const std::string m = mode;
-            if (m == "reg") trsm_mode_ = 0;
-            else if (m == "shared") trsm_mode_ = 1;
-            else if (m == "unrolled") trsm_mode_ = 2;
-            else if (m == "blocked") trsm_mode_ = 3;
-            else throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared, unrolled or blocked");
+            if (m == "reg")
+                trsm_mode_ = 0;
+            else if (m == "shared")
+                trsm_mode_ = 1;
+            else if (m == "unrolled")
+                trsm_mode_ = 2;
+            else if (m == "blocked")
+                trsm_mode_ = 3;
+            else
+                throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared, unrolled or blocked");
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
@@ -169,20 +174,19 @@ class BlockedSolver final : public Solver {
                                 (trsm_mode_ == 3 ? part_rows * trsm_group_ * 4 : 0);
         const bool lower_fits = lower_bytes <= info.max_shared_memory_bytes;
         const bool shared_fits =
-            lower_fits &&
-            lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
+            lower_fits && lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
         const int trsm_mode = trsm_mode_ == 1 && !shared_fits ? 2 : trsm_mode_;
         if (trsm_invocations > info.max_work_group_invocations)
             throw Error("gpu-blocked: the block-row solve's work group (" +
                         std::to_string(trsm_invocations) + " invocations) exceeds the device's " +
                         std::to_string(info.max_work_group_invocations));
-        const gl::Program& swap_trsm = gl::compute_program(
-            "lu/swap_trsm.comp", {{"NB", nb},
-                                  {"WG_SIZE", std::to_string(trsm_invocations)},
-                                  {"TRSM_MODE", std::to_string(trsm_mode)},
-                                  {"LOWER_SHARED", lower_fits ? "1" : "0"},
-                                  {"PS", std::to_string(part_rows)},
-                                  {"TRSM_COLS", std::to_string(trsm_group_)}});
+        const gl::Program& swap_trsm =
+            gl::compute_program("lu/swap_trsm.comp", {{"NB", nb},
+                                                      {"WG_SIZE", std::to_string(trsm_invocations)},
+                                                      {"TRSM_MODE", std::to_string(trsm_mode)},
+                                                      {"LOWER_SHARED", lower_fits ? "1" : "0"},
+                                                      {"PS", std::to_string(part_rows)},
+                                                      {"TRSM_COLS", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
 
         const int n = f.n;
@@ -335,10 +339,10 @@ class BlockedSolver final : public Solver {
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
-    bool subgroups_ = true;       // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 1;  // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
+    bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
+    int trsm_mode_ = 1;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
-    bool redux_ = true;           // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
+    bool redux_ = true;                       // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...

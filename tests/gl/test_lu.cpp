@@ -258,7 +258,8 @@ TEST(LuGpu, ZerosOnTheDiagonalNeedPivoting) {
                 std::vector<int> ref_pivots(n);
                 const auto report = reference::lu_factor<double>(ref, n, ref_pivots);
                 ASSERT_EQ(report.singular_column, -1);
-                const GpuResult r = factor_on_gpu(v.name, v.block, m, n, nullptr, v.update, v.knobs);
+                const GpuResult r =
+                    factor_on_gpu(v.name, v.block, m, n, nullptr, v.update, v.knobs);
                 ASSERT_TRUE(all_finite(r.lu));
                 EXPECT_FALSE(r.singular.has_value());
                 const double bound = 2.0 * gamma(n) * reference::abs_lu_norm_inf(r.lu, n) /
