@@ -691,7 +691,6 @@ void Viewer::draw_simulation_tab() {
                 ImGui::Checkbox("Tint water by height", &view_.tint_water);
                 ImGui::SliderFloat("Height scale", &view_.height_scale, 1e-3f, 1e3f, "%.3g",
                                    ImGuiSliderFlags_Logarithmic);
-                ImGui::SliderInt("Mesh (vertices/side)", &view_.max_mesh, 64, 4096);
                 ImGui::TextDisabled("Drag: orbit, wheel: zoom, Shift+drag: brush");
             }
         }
