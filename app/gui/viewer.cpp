@@ -302,12 +302,17 @@ void Viewer::poll_timers() {
     for (const auto& s : sim_timer_.collect()) {
         sim_gpu_ms_ = s.ms;
         if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
+        if (timing_log_ != nullptr) timing_log_->sim_ms.push_back(s.ms);
     }
     for (const auto& s : render_timer_.collect()) {
         render_gpu_ms_ = s.ms;
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
+        if (timing_log_ != nullptr) timing_log_->render_ms.push_back(s.ms);
     }
-    for (const auto& s : ui_timer_.collect()) ui_gpu_ms_ = s.ms;  // not recorded: UI only
+    for (const auto& s : ui_timer_.collect()) {
+        ui_gpu_ms_ = s.ms;  // not recorded: UI only
+        if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
+    }
     if (auto phases = phase_profiler_.collect(); !phases.empty()) phases_ = std::move(phases);
 }
 

@@ -221,6 +221,39 @@ TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
     EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
 }
 
+TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
+    // No window: ImGui's OpenGL3 backend on the headless context, as on the GPU machine.
+    const std::string dir = temp_folder("viewer-bench-ui");
+    auto r = run_adilab("--bench sim --scenario drops --grid 32 --steps 3 --repeats 1 "
+                        "--render 320x200 --ui --ui-screenshot " + dir + "/ui.png --report " +
+                        dir + "/r.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string text = read_text(dir + "/r.json");
+    for (const char* key : {"\"gui_sim_ms\"", "\"gui_draw_ms\"", "\"gui_ui_ms\"",
+                            "\"gui_draw_plus_ui_ms\"", "\"gui_fps_wall\"", "\"ui_frames\": 3"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+    const Image image = load(dir + "/ui.png");
+    ASSERT_TRUE(image.ok());
+    ASSERT_EQ(image.width, 320);
+    // The side panel (min(400, 0.6 * 320) = 192 px on the right) and the overlay (top left of
+    // the viewport) carry ImGui's white text; the 3-D water in the viewport has none in its
+    // lower half (no specular highlight reaches pure white over a whole glyph-sized area).
+    auto white = [&](int x0, int y0, int x1, int y1) {  // rows from the top
+        int n = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                const unsigned char* p = &image.rgba[4 * (std::size_t(y) * image.width + x)];
+                n += p[0] > 235 && p[1] > 235 && p[2] > 235;
+            }
+        return n;
+    };
+    EXPECT_GT(white(320 - 192, 0, 320, 200), 100) << "the side panel's text";
+    EXPECT_GT(white(0, 0, 128, 40), 20) << "the overlay's text";
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --ui").exit_code, 2) << "--ui needs --render";
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96x64 --ui-screenshot " + dir +
+                         "/x.png").exit_code, 2) << "--ui-screenshot needs --ui";
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
