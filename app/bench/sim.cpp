@@ -22,6 +22,7 @@
 #include "sim/simulation.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/timer.hpp"
 
 namespace adilab::bench {
@@ -169,7 +170,26 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     render::OffscreenView view(*simulation, render_w, render_h);
                     const double frame_ms = measure_simulation(
                         *simulation, steps, repeats, [&](sim::Simulation& s) { view.draw(s); });
+                    // Where the drawing's time goes: GPU time per program over a few frames
+                    // (timestamps after each dispatch; a blit or clear counts to the next one).
+                    std::string breakdown;
+                    {
+                        constexpr int kProfiled = 16;
+                        gl::DispatchProfiler profiler(1, 64 * kProfiled);
+                        gl::finish();
+                        profiler.begin();
+                        for (int f = 0; f < kProfiled; ++f) view.draw(*simulation);
+                        profiler.end();
+                        gl::finish();
+                        for (const auto& phase : profiler.collect()) {
+                            char text[256];
+                            std::snprintf(text, sizeof text, "%s%s: %.4f ms", breakdown.empty() ? "" : "; ",
+                                          phase.label.c_str(), phase.ms / kProfiled);
+                            breakdown += text;
+                        }
+                    }
                     row.set("render", std::to_string(render_w) + "x" + std::to_string(render_h))
+                        .set("draw_breakdown", breakdown)
                         .set("render_3d", view.three_d(*simulation))
                         .set("ms_per_frame_rendered", frame_ms)
                         .set("draw_ms_per_frame", frame_ms - ms)

@@ -20,6 +20,8 @@ constexpr unsigned kFieldBinding = 0, kRangeBinding = 1, kBottomBinding = 2,
                    kBoundsBinding = 6;
 // 3-D: dual cells per side of a block of the ray caster's acceleration grid (its work group is
 // kRayBlock^2 invocations, a power of two).
+// Measured on the H200 at 1024^2, 1920x1080: 8 (ray pass 0.172 ms + blocks 0.038 ms) and 16
+// (0.193 + 0.019 ms) draw in the same time; 8 keeps the fine walk short on grazing rays.
 constexpr int kRayBlock = 8;
 constexpr int kReduceGroupSize = 256;
 // Enough groups to fill a large GPU; each strides over the rest. One dispatch per frame.

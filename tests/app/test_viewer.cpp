@@ -254,6 +254,69 @@ TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
                          "/x.png").exit_code, 2) << "--ui-screenshot needs --ui";
 }
 
+TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-unstable");
+    // A river at Courant number 1e12 with no diffusion: the field overflows to Inf/NaN in the
+    // first steps, a real blow-up of the simulation, no injected NaN.
+    const std::string params =
+        "--model advection --scenario river --set u=1e6 --set dt=1e6 --set D=0 --grid 32";
+    const ProcessResult headless = run_adilab("--headless " + params + " --steps 20");
+    ASSERT_EQ(headless.exit_code, 1) << headless.output;
+    const std::string marker = "unstable at step ";
+    const std::size_t at = headless.output.find(marker);
+    ASSERT_NE(at, std::string::npos) << headless.output;
+    const int bad_step = std::atoi(headless.output.c_str() + at + marker.size());
+    ASSERT_GE(bad_step, 1);
+
+    const std::string config = dir + "/config";
+    auto r = run_adilab_gui("--window 800x400 " + params +
+                                " --frames 20 --screenshot-area viewport --screenshot " + dir +
+                                "/shot.png --record " + dir + "/rec",
+                            "1024x768x24",
+                            "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
+    // The scripted run ends with an error that names the step the GPU flagged.
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("instability: the field has NaN/Inf from step " +
+                            std::to_string(bad_step) + "."),
+              std::string::npos)
+        << r.output;
+
+    // Paused: the recording's steps column stops (the check runs on the first frame, then
+    // every 0.25 s), at or after the bad step.
+    std::string csv;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
+        if (entry.path().extension() == ".csv") csv = entry.path().string();
+    ASSERT_FALSE(csv.empty());
+    std::istringstream lines(read_text(csv));
+    std::string line;
+    std::getline(lines, line);  // header
+    std::vector<int> steps;
+    while (std::getline(lines, line)) steps.push_back(std::atoi(line.c_str() + line.rfind(',') + 1));
+    ASSERT_EQ(steps.size(), 20u);
+    int total = 0;
+    for (int k : steps) total += k;
+    EXPECT_GE(total, bad_step);
+    for (std::size_t f = steps.size() - 10; f < steps.size(); ++f)
+        EXPECT_EQ(steps[f], 0) << "frame " << f + 1 << " stepped while paused";
+
+    // Nothing drawn from NaN: the domain (400x400 viewport, 90 px for the bar: a 310x310 square
+    // 45 px from the top) is all grey (the checker; the white arrows keep it grey).
+    const Image shot = load(dir + "/shot.png");
+    ASSERT_TRUE(shot.ok());
+    ASSERT_EQ(shot.width, 400);
+    std::set<int> greys;
+    for (int y = 49; y < 351; ++y)
+        for (int x = 3; x < 307; ++x) {
+            const unsigned char* p = &shot.rgba[4 * (std::size_t(y) * shot.width + x)];
+            ASSERT_TRUE(p[0] == p[1] && p[1] == p[2])
+                << "pixel (" << x << ", " << y << ") coloured " << int(p[0]) << "," << int(p[1])
+                << "," << int(p[2]);
+            greys.insert(p[0]);
+        }
+    EXPECT_TRUE(greys.count(64) && greys.count(89)) << "the two checker greys (0.25, 0.35)";
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
