@@ -475,21 +475,25 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
     // ImGui 1.86 indexes keys by the backend's codes (GLFW_KEY_*).
     ImGuiIO& io = ImGui::GetIO();
     if (!io.WantCaptureKeyboard && !io.WantTextInput) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) playing_ = !playing_;
+        // Toggles and one-shot actions ignore key repeat (a held Space must not flicker between
+        // play and pause, a held R or F12 must not reset or shoot over and over); a held S
+        // keeps stepping.
+        constexpr bool repeat = false;
+        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, repeat)) playing_ = !playing_;
         if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
             playing_ = false;
             step_once_ = true;
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_R, repeat)) {
             try {
                 reset();
             } catch (const std::exception& e) {
                 error_ = e.what();
             }
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_H)) show_help_ = !show_help_;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F12)) screenshot_requested_ = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_H, repeat)) show_help_ = !show_help_;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F12, repeat)) screenshot_requested_ = true;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F9, repeat)) {
             try {
                 if (recorder_.active()) stop_recording();
                 else start_recording(reports_folder_, record_seconds_);

@@ -326,14 +326,16 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     const std::string dir = temp_folder("viewer-keys");
     const std::string config = dir + "/config";
     // adilab runs until its window is closed; meanwhile real X events reach its window through
-    // the X server: Space (pause), S twice (one step each), then WM_DELETE_WINDOW. The first
-    // key waits 1.5 s after the window appears, past the first frame's shader compiles (a key
-    // pressed and released within one frame is lost: ImGui 1.86 has no input queue).
+    // the X server: Space (pause), S twice (one step each), then WM_DELETE_WINDOW. The keys
+    // start once the first frame is on screen (its screenshot exists: shader compiles are done;
+    // a key pressed and released within one frame would be lost, ImGui 1.86 has no input
+    // queue). `timeout` bounds the run should the close request be lost.
     const std::string script = dir + "/keys.sh";
-    std::ofstream(script) << "'" << ADILAB_EXE << "' --window 480x300 --model heat --scenario "
-                          << "two-heaters --grid 32 --frames 100000 --record '" << dir
-                          << "/rec' &\npid=$!\n'" << ADILAB_XKEY_EXE
-                          << "' adilab space@1500 s@600 s@600 close@600\necho \"keys=$?\"\n"
+    std::ofstream(script) << "timeout -k 5 120 '" << ADILAB_EXE << "' --window 480x300 --model heat"
+                          << " --scenario two-heaters --grid 32 --frames 100000 --record '" << dir
+                          << "/rec' --first-screenshot '" << dir << "/first.png' &\npid=$!\n'"
+                          << ADILAB_XKEY_EXE << "' --after '" << dir << "/first.png' adilab "
+                          << "space@500 s@500 s@500 close@500\necho \"keys=$?\"\n"
                           << "wait $pid\necho \"adilab=$?\"\n";
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
     const ProcessResult r = run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config +

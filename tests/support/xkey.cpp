@@ -3,8 +3,10 @@
 // KeyRelease: ImGui 1.86 only sees a key that stays down across a frame) and finally asks the
 // window to close the way a window manager does (WM_DELETE_WINDOW).
 //
-//   adilab_test_xkey NAME KEY@DELAY_MS ... [close@DELAY_MS]
+//   adilab_test_xkey [--after FILE] NAME KEY@DELAY_MS ... [close@DELAY_MS]
 //
+// --after FILE: start only once FILE exists (e.g. the GUI's --first-screenshot, written after
+// its first frame, when shader compiles are done and frames come at their normal rate).
 // KEY is an X keysym name (space, s, h, F12). Exit codes: 0 done, 1 no display or no window
 // within 30 s, 2 bad arguments. Needs only libX11 (no XTest, no xdotool).
 #include <X11/Xatom.h>
@@ -19,6 +21,10 @@
 #include <thread>
 
 namespace {
+
+// Windows come and go while the tree is walked (a BadWindow from a window destroyed between
+// XQueryTree and XFetchName); Xlib's default handler would exit the program on it.
+int ignore_x_errors(Display*, XErrorEvent*) { return 0; }
 
 void sleep_ms(long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
@@ -58,8 +64,15 @@ void send_key(Display* display, Window window, KeyCode code, bool press, Time ti
 }  // namespace
 
 int main(int argc, char** argv) {
+    const char* after = nullptr;
+    if (argc >= 3 && std::strcmp(argv[1], "--after") == 0) {
+        after = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 3) {
-        std::fprintf(stderr, "usage: adilab_test_xkey NAME KEY@DELAY_MS ... [close@DELAY_MS]\n");
+        std::fprintf(stderr,
+                     "usage: adilab_test_xkey [--after FILE] NAME KEY@DELAY_MS ... [close@DELAY_MS]\n");
         return 2;
     }
     Display* display = XOpenDisplay(nullptr);
@@ -67,6 +80,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "adilab_test_xkey: cannot open the display\n");
         return 1;
     }
+    XSetErrorHandler(ignore_x_errors);
     Window window = 0;
     for (int tries = 0; tries < 300 && window == 0; ++tries) {
         window = find_window(display, DefaultRootWindow(display), argv[1]);
@@ -74,6 +88,18 @@ int main(int argc, char** argv) {
     }
     if (window == 0) {
         std::fprintf(stderr, "adilab_test_xkey: no window named '%s' within 30 s\n", argv[1]);
+        return 1;
+    }
+    for (int tries = 0; after != nullptr && tries < 600; ++tries) {
+        if (std::FILE* f = std::fopen(after, "rb")) {
+            std::fclose(f);
+            after = nullptr;
+        } else {
+            sleep_ms(100);
+        }
+    }
+    if (after != nullptr) {
+        std::fprintf(stderr, "adilab_test_xkey: '%s' did not appear within 60 s\n", after);
         return 1;
     }
     Time time = 1000;
@@ -102,7 +128,8 @@ int main(int argc, char** argv) {
             return 2;
         }
         send_key(display, window, code, true, time += 100);
-        sleep_ms(300);  // held over several frames (tens on llvmpipe)
+        // Held over several frames, and shorter than ImGui's key-repeat delay (0.275 s).
+        sleep_ms(150);
         send_key(display, window, code, false, time += 100);
     }
     XCloseDisplay(display);
