@@ -26,6 +26,10 @@ namespace {
 class ImGuiSession {
 public:
     ImGuiSession(int width, int height) {
+        // ImGui's current context is process-wide: inside the GUI (its benchmark tabs run
+        // benchmarks on worker threads) a second one would take over the window's.
+        if (ImGui::GetCurrentContext() != nullptr)
+            throw Error("--ui runs only from the command line (adilab --bench sim), not inside the GUI");
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGuiIO& io = ImGui::GetIO();
