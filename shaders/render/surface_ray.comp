@@ -90,8 +90,16 @@ struct Hit {
     vec2 uv;     // position inside it, 0..1
 };
 
-// The dual cells of block `block` along the ray over [t_in, t_out] (grid units across).
-bool march_block(vec3 o, vec3 d, ivec2 block, float t_in, float t_out, inout Hit hit) {
+// Bounds are compared with this slack (world z): where the ray crosses the surface exactly on
+// a cell's or block's edge, rounding may put it just below the next one's minimum; skipping
+// that cell would lose the hit (a pinhole of background).
+const float kSlack = 1e-5;
+
+// The dual cells of block `block` along the ray over [t_in, t_out] (grid units across). `side`:
+// which side of the surface the ray was on in the cells met so far (+1 above, -1 below, 0 none
+// yet); a cell the ray enters on the other side was crossed on its edge: a hit there.
+bool march_block(vec3 o, vec3 d, ivec2 block, float t_in, float t_out, inout float side,
+                 inout Hit hit) {
     const ivec2 lo_cell = block * BLOCK;
     const ivec2 hi_cell = min(lo_cell + BLOCK, grid - 1) - 1;
     const vec3 p = o + d * t_in;
@@ -108,14 +116,16 @@ bool march_block(vec3 o, vec3 d, ivec2 block, float t_in, float t_out, inout Hit
         const float za = o.z + d.z * t, zb = o.z + d.z * t_end;
         const float cell_lo = min(min(z00, z10), min(z01, z11));
         const float cell_hi = max(max(z00, z10), max(z01, z11));
-        if (min(za, zb) <= cell_hi && max(za, zb) >= cell_lo) {
+        if (min(za, zb) <= cell_hi + kSlack && max(za, zb) >= cell_lo - kSlack) {
             // S(u, v) = z00 + a u + b v + e u v along u = u0 + d.x s, v = v0 + d.y s.
             const vec2 uv0 = o.xy + d.xy * t - vec2(c);
             const float a = z10 - z00, b = z01 - z00, e = z11 - z10 - z01 + z00;
             const float s0 = z00 + a * uv0.x + b * uv0.y + e * uv0.x * uv0.y;
             const float s1 = a * d.x + b * d.y + e * (uv0.x * d.y + uv0.y * d.x);
             const float s2 = e * d.x * d.y;
-            const float r = first_root(-s2, d.z - s1, za - s0, t_end - t);
+            const float gap = za - s0;  // the ray's height over the surface where it enters
+            if (side == 0.0) side = gap >= 0.0 ? 1.0 : -1.0;
+            const float r = gap * side < 0.0 ? 0.0 : first_root(-s2, d.z - s1, gap, t_end - t);
             if (r >= 0.0) {
                 hit.t = t + r;
                 hit.cell = c;
@@ -159,12 +169,13 @@ bool trace(vec3 o, vec3 d, out Hit hit) {
     vec2 t_next = (vec2((k + max(step_dir, ivec2(0))) * BLOCK) - o.xy) * inv.xy;
     const vec2 t_delta = abs(float(BLOCK) * inv.xy);
     float t = t_in;
+    float side = 0.0;
     for (int guard = 0; guard < 4 * (block_count.x + block_count.y); ++guard) {
         const float t_end = min(min(t_next.x, t_next.y), t_out);
         const vec2 range = blocks[k.y * block_count.x + k.x];
         const float za = o.z + d.z * t, zb = o.z + d.z * t_end;
-        if (min(za, zb) <= range.y && max(za, zb) >= range.x &&
-            march_block(o, d, k, t, t_end, hit))
+        if (min(za, zb) <= range.y + kSlack && max(za, zb) >= range.x - kSlack &&
+            march_block(o, d, k, t, t_end, side, hit))
             return true;
         if (t_end >= t_out) break;
         if (t_next.x < t_next.y) {

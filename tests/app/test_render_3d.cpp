@@ -273,5 +273,58 @@ TEST(Render3D, NonFiniteWaterIsNeverColoured) {
     EXPECT_GT(grey, kWidth * kHeight / 4) << "the NaN surface is drawn (grey), not skipped";
 }
 
+TEST(Render3D, AWavySurfaceHasNoPinholes) {
+    ADILAB_NEED_GL();
+    // Waves of many wavelengths over a larger grid, seen at a larger size: rays cross the
+    // surface on cell and block edges everywhere. A ray that slips through (rounding at an edge,
+    // a cell or block wrongly skipped) shows the background as an isolated pixel inside the
+    // surface.
+    const int nx = 203, ny = 157, w = 480, h = 360, kViews = 12;
+    std::vector<float> water(std::size_t(nx) * ny), bottom(water.size(), -2.0f);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i)
+            water[std::size_t(j) * nx + i] =
+                0.3f * std::sin(0.37f * i) * std::cos(0.23f * j) + 0.2f * std::sin(0.05f * (i + 2 * j));
+    gl::Buffer field = gl::Buffer::from(water), floor = gl::Buffer::from(bottom);
+    gl::Framebuffer target(w, h);
+    render::Renderer renderer;
+    render::RenderSettings settings;
+    settings.colour_bar = false;
+    settings.height_scale = 0.2f;
+    settings.camera.pitch = 0.35f;  // low: long grazing rays
+    settings.camera.distance = 1.7f;
+    render::FieldSource source{&field, nx, ny, 1.0f, &floor, {}, true};
+    const glm::ivec3 bg(glm::round(settings.background * 255.0f));
+    int pinholes = 0;
+    for (int view = 0; view < kViews; ++view) {  // all around: rays in every direction
+        settings.camera.yaw = -0.9f + 6.2832f * view / kViews;
+        target.bind();
+        gl::clear(1.0f, 0.0f, 1.0f, 1.0f);
+        renderer.draw(source, settings, {0, 0, w, h}, &target.colour());
+        const auto image = target.read_rgba();
+        if (const char* dump = std::getenv("ADILAB_TEST_DUMP"); dump != nullptr && view == 0)
+            bench::write_png(std::string(dump) + "/render-3d-waves.png", w, h, image);
+        auto at = [&](int x, int y) {
+            const std::size_t k = 4 * (std::size_t(y) * w + x);
+            return glm::ivec3(image[k], image[k + 1], image[k + 2]);
+        };
+        int surface = 0;
+        for (int y = 1; y < h - 1; ++y)
+            for (int x = 1; x < w - 1; ++x) {
+                ASSERT_NE(at(x, y), glm::ivec3(255, 0, 255)) << "pixel not written";
+                if (at(x, y) != bg) {
+                    ++surface;
+                    continue;
+                }
+                const int around = (at(x - 1, y) != bg) + (at(x + 1, y) != bg) +
+                                   (at(x, y - 1) != bg) + (at(x, y + 1) != bg);
+                if (around == 4 && ++pinholes <= 5)
+                    ADD_FAILURE() << "view " << view << ": pinhole at (" << x << ", " << y << ")";
+            }
+        EXPECT_GT(surface, w * h / 3) << "view " << view << ": the surface fills much of it";
+    }
+    EXPECT_EQ(pinholes, 0);
+}
+
 }  // namespace
 }  // namespace adilab::test
