@@ -13,7 +13,9 @@
 #include "app/bench/benchmark.hpp"
 #include "app/cli/args.hpp"
 #include "app/cli/headless.hpp"
+#include "app/bench/ui_hook.hpp"
 #include "app/gui/gui.hpp"
+#include "app/gui/headless_ui.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
@@ -114,6 +116,8 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (args.has("info")) return run_info(args);
+    // The GUI's interface, for `--bench sim --render WxH --ui` (app/bench/ui_hook.hpp).
+    bench::set_ui_runner(&gui::run_headless_ui);
     if (!bench_name.empty()) return run_bench(bench_name, args);
     if (args.has("headless")) return cli::run_headless(args);
     if (args.has("gpu")) throw cli::UsageError("--gpu applies to headless runs (--info, --bench)");

@@ -15,16 +15,21 @@
 #include <ostream>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/image.hpp"
+#include "app/bench/ui_hook.hpp"
 #include "app/cli/headless.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/timer.hpp"
 
 namespace adilab::bench {
 
 namespace {
+
+UiRunner g_ui_runner = nullptr;
 
 struct Case {
     std::string model, scenario;
@@ -65,6 +70,9 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
 }
 
 }  // namespace
+
+void set_ui_runner(UiRunner runner) { g_ui_runner = runner; }
+UiRunner ui_runner() { return g_ui_runner; }
 
 // Milliseconds per step (median of `repeats` intervals of `steps` steps each).
 double measure_simulation(sim::Simulation& simulation, int steps, int repeats,
@@ -110,6 +118,15 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             render_h > 16384)
             throw cli::UsageError("--render expects WxH (e.g. 1920x1080), got '" + text + "'");
     }
+    const bool ui = args.has("ui");
+    if (ui && render_w == 0) throw cli::UsageError("--ui needs --render WxH (the frame it draws into)");
+    const std::string ui_screenshot = args.get("ui-screenshot");
+    if (!ui_screenshot.empty()) {
+        if (!ui) throw cli::UsageError("--ui-screenshot needs --ui");
+        bench::check_png_path(ui_screenshot);
+    }
+    if (ui && ui_runner() == nullptr)
+        throw cli::UsageError("--ui: this build has no GUI to draw (no interface registered)");
 
     Report report = make_report("sim", ctx.device);
     record_config(report, args);
@@ -153,11 +170,45 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     render::OffscreenView view(*simulation, render_w, render_h);
                     const double frame_ms = measure_simulation(
                         *simulation, steps, repeats, [&](sim::Simulation& s) { view.draw(s); });
+                    // Where the drawing's time goes: GPU time per program over a few frames
+                    // (timestamps after each dispatch; a blit or clear counts to the next one).
+                    std::string breakdown;
+                    {
+                        constexpr int kProfiled = 16;
+                        gl::DispatchProfiler profiler(1, 64 * kProfiled);
+                        gl::finish();
+                        profiler.begin();
+                        for (int f = 0; f < kProfiled; ++f) view.draw(*simulation);
+                        profiler.end();
+                        gl::finish();
+                        for (const auto& phase : profiler.collect()) {
+                            char text[256];
+                            std::snprintf(text, sizeof text, "%s%s: %.4f ms", breakdown.empty() ? "" : "; ",
+                                          phase.label.c_str(), phase.ms / kProfiled);
+                            breakdown += text;
+                        }
+                    }
                     row.set("render", std::to_string(render_w) + "x" + std::to_string(render_h))
+                        .set("draw_breakdown", breakdown)
                         .set("render_3d", view.three_d(*simulation))
                         .set("ms_per_frame_rendered", frame_ms)
                         .set("draw_ms_per_frame", frame_ms - ms)
                         .set("fps_rendered", 1000.0 / frame_ms);
+                }
+                if (ui) {
+                    // The GUI's own frame (its viewer, panels and overlay) on a fresh simulation
+                    // of the same case: GPU times per phase from its timer queries, and the
+                    // wall-clock frame rate with the CPU's share (ImGui, the viewer) included.
+                    const UiRunResult r = ui_runner()(
+                        {c.model, c.scenario, solver, int(n), render_w, render_h, steps, ui_screenshot});
+                    row.set("ui_frames", r.frames)
+                        .set("ui_viewport_width", r.viewport_width)
+                        .set("gui_sim_ms", r.sim_ms)
+                        .set("gui_draw_ms", r.draw_ms)
+                        .set("gui_ui_ms", r.ui_ms)
+                        .set("gui_draw_plus_ui_ms", r.draw_ms + r.ui_ms)
+                        .set("gui_frame_ms_wall", r.frame_ms)
+                        .set("gui_fps_wall", r.fps);
                 }
                 report.rows.push_back(row);
             }
@@ -169,6 +220,13 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"render"},
                                               {"draw_ms_per_frame", "draw ms/frame", 4},
                                               {"fps_rendered", "FPS drawn (1 step/frame)", 0}});
+    if (ui)
+        ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"render"},
+                                              {"gui_sim_ms", "GUI sim ms", 4},
+                                              {"gui_draw_ms", "GUI draw ms", 4},
+                                              {"gui_ui_ms", "GUI ImGui ms", 4},
+                                              {"gui_draw_plus_ui_ms", "draw+UI ms", 4},
+                                              {"gui_fps_wall", "GUI FPS (wall)", 0}});
     return report;
 }
 
@@ -183,7 +241,11 @@ Benchmark make_sim_benchmark() {
              {"repeats", "N", "timed intervals, the median is reported (default 3)"},
              {"solver", "LIST", "fused (default) and/or GPU tridiagonal variants"},
              {"render", "WxH", "also draw every step offscreen at WxH with the viewer's renderer "
-                               "(3-D water): FPS with visualisation"}},
+                               "(3-D water): FPS with visualisation"},
+             {"ui", "", "with --render: also run the GUI's frame offscreen (its viewer, side panel "
+                        "and overlay through ImGui) and report its GPU times of drawing and UI"},
+             {"ui-screenshot", "PNG", "with --ui: save the GUI's last offscreen frame (the last "
+                                      "case's) as PNG"}},
             run_sim};
 }
 

@@ -15,6 +15,7 @@
 
 #include "app/bench/image.hpp"
 #include "app/gui/bench_panel.hpp"
+#include "app/gui/interface.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/viewer.hpp"
 #include "app/gui/window.hpp"
@@ -203,11 +204,10 @@ int run(const cli::Args& args) {
         const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0
                                 ? ImGui::GetIO().DisplayFramebufferScale.x
                                 : 1.0f;
-        const int panel_px = minimised ? 0
-                                       : static_cast<int>(std::min(
-                                             viewer.panel_width() * window.content_scale() * scale,
-                                             fb_width * 0.6f));
-        const render::Rect viewport{0, 0, std::max(fb_width - panel_px, 0), fb_height};
+        const FrameLayout layout = frame_layout(viewer, minimised ? 0 : fb_width,
+                                                minimised ? 0 : fb_height, scale,
+                                                window.content_scale());
+        const render::Rect viewport = layout.viewport;
 
         viewer.handle_input(minimised ? render::Rect{} : viewport, static_cast<float>(fb_height), scale);
         for (const InjectedEvent& e : events)
@@ -217,26 +217,7 @@ int run(const cli::Args& args) {
         if (!minimised) viewer.advance(frame);
 
         if (!minimised) {
-            ImGuiIO& io = ImGui::GetIO();
-            const float panel = panel_px / scale;
-            ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel, 0));
-            ImGui::SetNextWindowSize(ImVec2(panel, io.DisplaySize.y));
-            ImGui::Begin("adilab", nullptr,
-                         ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                             ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-            if (ImGui::BeginTabBar("tabs")) {
-                const bool simulation_tab = ImGui::BeginTabItem("Simulation");
-                viewer.set_tab_shown(simulation_tab);
-                if (simulation_tab) {
-                    viewer.draw_simulation_tab();
-                    ImGui::EndTabItem();
-                }
-                bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_panel.hpp)
-                ImGui::EndTabBar();
-            }
-            ImGui::End();
-            viewer.draw_overlay(viewport, static_cast<float>(fb_height), scale);
-            viewer.draw_help_window();
+            draw_interface(viewer, bench_tabs, layout, fb_height, scale);
 
             gl::Framebuffer::bind_default(fb_width, fb_height);
             gl::clear(0.08f, 0.09f, 0.11f, 1.0f);

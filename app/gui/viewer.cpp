@@ -302,12 +302,17 @@ void Viewer::poll_timers() {
     for (const auto& s : sim_timer_.collect()) {
         sim_gpu_ms_ = s.ms;
         if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
+        if (timing_log_ != nullptr) timing_log_->sim_ms.push_back(s.ms);
     }
     for (const auto& s : render_timer_.collect()) {
         render_gpu_ms_ = s.ms;
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
+        if (timing_log_ != nullptr) timing_log_->render_ms.push_back(s.ms);
     }
-    for (const auto& s : ui_timer_.collect()) ui_gpu_ms_ = s.ms;  // not recorded: UI only
+    for (const auto& s : ui_timer_.collect()) {
+        ui_gpu_ms_ = s.ms;  // not recorded: UI only
+        if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
+    }
     if (auto phases = phase_profiler_.collect(); !phases.empty()) phases_ = std::move(phases);
 }
 
@@ -470,21 +475,25 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
     // ImGui 1.86 indexes keys by the backend's codes (GLFW_KEY_*).
     ImGuiIO& io = ImGui::GetIO();
     if (!io.WantCaptureKeyboard && !io.WantTextInput) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) playing_ = !playing_;
+        // Toggles and one-shot actions ignore key repeat (a held Space must not flicker between
+        // play and pause, a held R or F12 must not reset or shoot over and over); a held S
+        // keeps stepping.
+        constexpr bool repeat = false;
+        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, repeat)) playing_ = !playing_;
         if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
             playing_ = false;
             step_once_ = true;
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_R, repeat)) {
             try {
                 reset();
             } catch (const std::exception& e) {
                 error_ = e.what();
             }
         }
-        if (ImGui::IsKeyPressed(GLFW_KEY_H)) show_help_ = !show_help_;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F12)) screenshot_requested_ = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_H, repeat)) show_help_ = !show_help_;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F12, repeat)) screenshot_requested_ = true;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F9, repeat)) {
             try {
                 if (recorder_.active()) stop_recording();
                 else start_recording(reports_folder_, record_seconds_);
@@ -691,7 +700,6 @@ void Viewer::draw_simulation_tab() {
                 ImGui::Checkbox("Tint water by height", &view_.tint_water);
                 ImGui::SliderFloat("Height scale", &view_.height_scale, 1e-3f, 1e3f, "%.3g",
                                    ImGuiSliderFlags_Logarithmic);
-                ImGui::SliderInt("Mesh (vertices/side)", &view_.max_mesh, 64, 4096);
                 ImGui::TextDisabled("Drag: orbit, wheel: zoom, Shift+drag: brush");
             }
         }

@@ -83,6 +83,12 @@ public:
     void save_settings();
     // Checks the stability flags now (read-back): the end of a scripted run.
     void check_stability();
+    // Every GPU time the frame timers deliver, appended to `log` (null: none); for the headless
+    // UI benchmark, which reports medians.
+    struct TimingLog {
+        std::vector<double> sim_ms, render_ms, ui_ms;
+    };
+    void set_timing_log(TimingLog* log) { timing_log_ = log; }
 
 private:
     void make(const std::string& model, const std::string& solver);
@@ -115,6 +121,7 @@ private:
     std::vector<gl::DispatchProfiler::Phase> phases_;
     bool profile_phases_ = true;
     std::optional<double> sim_gpu_ms_, render_gpu_ms_, ui_gpu_ms_;
+    TimingLog* timing_log_ = nullptr;
     std::vector<Preset> presets_;
     int preset_index_ = -1;
 

@@ -4,10 +4,13 @@
 // read-back in the frame. No GLFW or ImGui here: `adilab --bench sim --render WxH` and the GUI
 // draw with this same code.
 //
-// 2-D: the field through a colormap (fragment shader reads the buffer), aspect preserved, zoom
-// and pan, a colour bar, optional velocity arrows. 3-D (height fields, shallow water): the water
-// surface and the bottom as lit meshes with normals computed in the vertex shader, seen through
-// an orbit camera. The auto colour range is a min/max reduction on the GPU that the shaders read
+// Both views are compute passes that write every pixel of the viewport (compute runs on every SM;
+// GPUs built for compute, H100/H200, run fragment work on only a few). 2-D: the field through a
+// colormap, aspect preserved, zoom and pan, a colour bar, optional velocity arrows (the one
+// rasterised part: a few hundred lines). 3-D (height fields, shallow water): the water surface
+// over the terrain, ray-cast per pixel at the field's full resolution with a per-frame grid of
+// block bounds to skip empty space, lit with normals from the field, seen through an orbit
+// camera. The auto colour range is a min/max reduction on the GPU that the shaders read
 // directly; the host reads it back only when asked (the GUI: a few times per second, for the
 // colour bar's labels and the NaN warning).
 #include <array>
@@ -73,9 +76,6 @@ struct RenderSettings {
     OrbitCamera camera;
     float height_scale = 1;              // 3-D: world units per metre of height
     float base_level = 0;                // 3-D: the height drawn at z = 0
-    int max_mesh = 512;                  // 3-D: mesh vertices per side at most (about one per
-                                         // 2-4 pixels at 1080p; vertices are costly on GPUs
-                                         // with few graphics SMs)
     bool tint_water = true;              // 3-D: water coloured by the colormap of its height
     glm::vec3 background{0.08f, 0.09f, 0.11f};
 };
@@ -125,7 +125,7 @@ public:
                                                   glm::vec2 p);
     // Whether this source is drawn in 3-D with these settings.
     static bool draws_3d(const FieldSource& source, const RenderSettings& settings) {
-        return source.height_field && settings.three_d;
+        return source.height_field && settings.three_d && source.nx >= 2 && source.ny >= 2;
     }
     // World half-extent of the domain in 3-D (the longer side spans 2).
     static glm::vec2 half_extent(const FieldSource& source);
@@ -134,14 +134,16 @@ private:
     void reduce_range(const gl::Buffer& field, std::size_t count);
     void draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
                  const gl::Texture2D* target_image);
-    void draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport);
-    void draw_colour_bar(const RenderSettings& settings, Rect viewport, Rect bar);
+    void draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
+                 const gl::Texture2D* target_image);
 
     gl::VertexArray empty_vao_;  // core profile draws need a bound VAO, even with no attributes
     gl::Buffer range_;           // 4 uints: min key, max key, non-finite count, pad
     gl::Buffer partials_;        // the reduction's per-group results
-    gl::Buffer mesh_;            // 3-D: (z, normal.x, normal.y, depth) per mesh vertex
-    gl::Framebuffer flat_;       // 2-D: the computed image when the caller has no texture
+    gl::Buffer surface_;         // 3-D: world z of the drawn surface per sample
+    gl::Buffer blocks_;          // 3-D: (min z, max z) per block of the ray caster's grid
+    gl::Buffer bounds_;          // 3-D: the whole surface's z range, as two ordered keys
+    gl::Framebuffer flat_;       // the computed image when the caller has no texture
     gl::Buffer no_bottom_;       // bound when there is no bottom buffer (binding must be valid)
 };
 

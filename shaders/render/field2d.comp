@@ -4,6 +4,7 @@
 // every SM, where on compute GPUs (H100/H200) only a few can run fragment shaders.
 #include "render/colormaps.glsl"
 #include "render/range.glsl"
+#include "render/colour_bar.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(rgba8, binding = 0) writeonly uniform image2D target;
@@ -15,11 +16,8 @@ uniform vec2 domain_min;   // the domain's rectangle, pixels relative to the vie
 uniform vec2 domain_max;
 uniform ivec2 area_origin; // the field's part of the viewport, relative to the viewport
 uniform ivec2 area_size;
-uniform ivec2 bar_origin;  // the colour bar's rectangle (size 0: none)
-uniform ivec2 bar_size;
 uniform vec3 background;
 uniform ivec2 grid;
-uniform int map;
 
 float cell(ivec2 c) {
     c = clamp(c, ivec2(0), grid - 1);
@@ -49,12 +47,7 @@ void main() {
             colour = vec4(colormap(map, (v - r.x) / (r.y - r.x)), 1.0);
         }
     }
-    if (bar_size.x > 0 && all(greaterThanEqual(p, bar_origin)) &&
-        all(lessThan(p, bar_origin + bar_size))) {
-        const ivec2 q = p - bar_origin;
-        const bool edge = q.x == 0 || q.y == 0 || q.x == bar_size.x - 1 || q.y == bar_size.y - 1;
-        colour = edge ? vec4(0.0, 0.0, 0.0, 1.0)
-                      : vec4(colormap(map, (float(q.y) + 0.5) / float(bar_size.y)), 1.0);
-    }
+    vec4 bar;
+    if (colour_bar_pixel(p, bar)) colour = bar;
     imageStore(target, origin + p, colour);
 }

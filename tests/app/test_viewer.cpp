@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -219,6 +220,148 @@ TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
                             "\"render_3d\": true", "\"render_3d\": false"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
     EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
+}
+
+TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
+    // No window: ImGui's OpenGL3 backend on the headless context, as on the GPU machine.
+    const std::string dir = temp_folder("viewer-bench-ui");
+    auto r = run_adilab("--bench sim --scenario drops --grid 32 --steps 3 --repeats 1 "
+                        "--render 320x200 --ui --ui-screenshot " + dir + "/ui.png --report " +
+                        dir + "/r.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string text = read_text(dir + "/r.json");
+    for (const char* key : {"\"gui_sim_ms\"", "\"gui_draw_ms\"", "\"gui_ui_ms\"",
+                            "\"gui_draw_plus_ui_ms\"", "\"gui_fps_wall\"", "\"ui_frames\": 3"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
+    const Image image = load(dir + "/ui.png");
+    ASSERT_TRUE(image.ok());
+    ASSERT_EQ(image.width, 320);
+    // The side panel (min(400, 0.6 * 320) = 192 px on the right) and the overlay (top left of
+    // the viewport) carry ImGui's white text; the 3-D water in the viewport has none in its
+    // lower half (no specular highlight reaches pure white over a whole glyph-sized area).
+    auto white = [&](int x0, int y0, int x1, int y1) {  // rows from the top
+        int n = 0;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                const unsigned char* p = &image.rgba[4 * (std::size_t(y) * image.width + x)];
+                n += p[0] > 235 && p[1] > 235 && p[2] > 235;
+            }
+        return n;
+    };
+    EXPECT_GT(white(320 - 192, 0, 320, 200), 100) << "the side panel's text";
+    EXPECT_GT(white(0, 0, 128, 40), 20) << "the overlay's text";
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --ui").exit_code, 2) << "--ui needs --render";
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96x64 --ui-screenshot " + dir +
+                         "/x.png").exit_code, 2) << "--ui-screenshot needs --ui";
+}
+
+TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-unstable");
+    // A river at Courant number 1e12 with no diffusion: the field overflows to Inf/NaN in the
+    // first steps, a real blow-up of the simulation, no injected NaN.
+    const std::string params =
+        "--model advection --scenario river --set u=1e6 --set dt=1e6 --set D=0 --grid 32";
+    const ProcessResult headless = run_adilab("--headless " + params + " --steps 20");
+    ASSERT_EQ(headless.exit_code, 1) << headless.output;
+    const std::string marker = "unstable at step ";
+    const std::size_t at = headless.output.find(marker);
+    ASSERT_NE(at, std::string::npos) << headless.output;
+    const int bad_step = std::atoi(headless.output.c_str() + at + marker.size());
+    ASSERT_GE(bad_step, 1);
+
+    const std::string config = dir + "/config";
+    auto r = run_adilab_gui("--window 800x400 " + params +
+                                " --frames 20 --screenshot-area viewport --screenshot " + dir +
+                                "/shot.png --record " + dir + "/rec",
+                            "1024x768x24",
+                            "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
+    // The scripted run ends with an error that names the step the GPU flagged.
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("instability: the field has NaN/Inf from step " +
+                            std::to_string(bad_step) + "."),
+              std::string::npos)
+        << r.output;
+
+    // Paused: the recording's steps column stops (the check runs on the first frame, then
+    // every 0.25 s), at or after the bad step.
+    std::string csv;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
+        if (entry.path().extension() == ".csv") csv = entry.path().string();
+    ASSERT_FALSE(csv.empty());
+    std::istringstream lines(read_text(csv));
+    std::string line;
+    std::getline(lines, line);  // header
+    std::vector<int> steps;
+    while (std::getline(lines, line)) steps.push_back(std::atoi(line.c_str() + line.rfind(',') + 1));
+    ASSERT_EQ(steps.size(), 20u);
+    int total = 0;
+    for (int k : steps) total += k;
+    EXPECT_GE(total, bad_step);
+    for (std::size_t f = steps.size() - 10; f < steps.size(); ++f)
+        EXPECT_EQ(steps[f], 0) << "frame " << f + 1 << " stepped while paused";
+
+    // Nothing drawn from NaN: the domain (400x400 viewport, 90 px for the bar: a 310x310 square
+    // 45 px from the top) is all grey (the checker; the white arrows keep it grey).
+    const Image shot = load(dir + "/shot.png");
+    ASSERT_TRUE(shot.ok());
+    ASSERT_EQ(shot.width, 400);
+    std::set<int> greys;
+    for (int y = 49; y < 351; ++y)
+        for (int x = 3; x < 307; ++x) {
+            const unsigned char* p = &shot.rgba[4 * (std::size_t(y) * shot.width + x)];
+            ASSERT_TRUE(p[0] == p[1] && p[1] == p[2])
+                << "pixel (" << x << ", " << y << ") coloured " << int(p[0]) << "," << int(p[1])
+                << "," << int(p[2]);
+            greys.insert(p[0]);
+        }
+    EXPECT_TRUE(greys.count(64) && greys.count(89)) << "the two checker greys (0.25, 0.35)";
+}
+
+TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    const std::string dir = temp_folder("viewer-keys");
+    const std::string config = dir + "/config";
+    // adilab runs until its window is closed; meanwhile real X events reach its window through
+    // the X server: Space (pause), S twice (one step each), then WM_DELETE_WINDOW. The keys
+    // start once the first frame is on screen (its screenshot exists: shader compiles are done;
+    // a key pressed and released within one frame would be lost, ImGui 1.86 has no input
+    // queue). `timeout` bounds the run should the close request be lost.
+    const std::string script = dir + "/keys.sh";
+    std::ofstream(script) << "timeout -k 5 120 '" << ADILAB_EXE << "' --window 480x300 --model heat"
+                          << " --scenario two-heaters --grid 32 --frames 100000 --record '" << dir
+                          << "/rec' --first-screenshot '" << dir << "/first.png' &\npid=$!\n'"
+                          << ADILAB_XKEY_EXE << "' --after '" << dir << "/first.png' adilab "
+                          << "space@500 s@500 s@500 close@500\necho \"keys=$?\"\n"
+                          << "wait $pid\necho \"adilab=$?\"\n";
+    const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
+    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config +
+                                        "' flock -o -w 600 '" + lock.string() +
+                                        "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" + script +
+                                        "'");
+    ASSERT_NE(r.output.find("keys=0"), std::string::npos) << r.output;
+    ASSERT_NE(r.output.find("adilab=0"), std::string::npos) << "closed cleanly: " << r.output;
+    std::string csv;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
+        if (entry.path().extension() == ".csv") csv = entry.path().string();
+    ASSERT_FALSE(csv.empty()) << "the recording is written when the window closes";
+    std::istringstream lines(read_text(csv));
+    std::string line;
+    std::getline(lines, line);  // header
+    std::string steps;          // one digit per frame: the steps it took
+    while (std::getline(lines, line)) steps += line.substr(line.rfind(',') + 1);
+    // Playing (1 step a frame) until Space, then paused (0) but for the two frames S stepped.
+    const std::size_t paused = steps.find('0');
+    ASSERT_NE(paused, std::string::npos) << "Space never paused: " << steps;
+    EXPECT_GT(paused, 0u) << "it played before Space";
+    const std::string after = steps.substr(paused);
+    EXPECT_EQ(std::count(after.begin(), after.end(), '1'), 2) << "S, S: " << steps;
+    EXPECT_EQ(after.find_first_not_of("01"), std::string::npos) << steps;
+    EXPECT_EQ(after.back(), '0') << steps;
+#endif
 }
 
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {

@@ -1,0 +1,47 @@
+#include "app/gui/interface.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/gui/bench_panel.hpp"
+#include "app/gui/viewer.hpp"
+
+namespace adilab::gui {
+
+FrameLayout frame_layout(const Viewer& viewer, int framebuffer_width, int framebuffer_height,
+                         float scale, float content_scale) {
+    FrameLayout layout;
+    if (framebuffer_width <= 0 || framebuffer_height <= 0) return layout;  // minimised
+    layout.panel_px = static_cast<int>(std::min(viewer.panel_width() * content_scale * scale,
+                                                framebuffer_width * 0.6f));
+    layout.viewport = render::Rect{0, 0, std::max(framebuffer_width - layout.panel_px, 0),
+                                   framebuffer_height};
+    return layout;
+}
+
+void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& layout,
+                    int framebuffer_height, float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    const float panel = layout.panel_px / scale;
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel, 0));
+    ImGui::SetNextWindowSize(ImVec2(panel, io.DisplaySize.y));
+    ImGui::Begin("adilab", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+    if (ImGui::BeginTabBar("tabs")) {
+        const bool simulation_tab = ImGui::BeginTabItem("Simulation");
+        viewer.set_tab_shown(simulation_tab);
+        if (simulation_tab) {
+            viewer.draw_simulation_tab();
+            ImGui::EndTabItem();
+        }
+        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_panel.hpp)
+        ImGui::EndTabBar();
+    }
+    ImGui::End();
+    viewer.draw_overlay(layout.viewport, static_cast<float>(framebuffer_height), scale);
+    viewer.draw_help_window();
+}
+
+}  // namespace adilab::gui

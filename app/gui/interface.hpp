@@ -1,0 +1,28 @@
+#pragma once
+// The GUI's interface for one frame, shared by the window (gui.cpp) and the headless
+// `adilab --bench sim --render WxH --ui` (headless_ui.cpp), so that the UI the benchmark times is
+// the one users see: the side panel with its tabs (Simulation, Matmul, LU, Power method), the
+// overlay over the viewport and the help window. ImGui calls only, between ImGui::NewFrame and
+// ImGui::Render; no GLFW.
+#include "app/render/renderer.hpp"
+
+namespace adilab::gui {
+
+class Viewer;
+class BenchTabs;
+
+struct FrameLayout {
+    render::Rect viewport;  // GL convention; empty while minimised
+    int panel_px = 0;       // the side panel's width in framebuffer pixels
+};
+
+// The viewport left of the side panel. `scale`: framebuffer pixels per ImGui unit;
+// `content_scale`: the monitor's HiDPI factor.
+FrameLayout frame_layout(const Viewer& viewer, int framebuffer_width, int framebuffer_height,
+                         float scale, float content_scale);
+
+// The panel, its tabs, the overlay and the help window for this frame.
+void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& layout,
+                    int framebuffer_height, float scale);
+
+}  // namespace adilab::gui
