@@ -1,13 +1,16 @@
 // gpu-opt Step3 (seed 004): x = y / lambda, and raise the not-converged flag where any
 // |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
 // group gathers its verdict in shared memory and writes the flag at most once.
-// X_IMAGE = 1: x lives ONLY in the SpMV's 2D texture (power/x_image.glsl) while gpu-opt
-// iterates: the old x is loaded from it and the new x stored into it, one texel (two rows) a
-// thread, y read as dvec2 (16-byte loads). The storage-buffer x is not touched; the host copies
-// the texture back (x_unmirror.comp) when the eigenvector is asked for. That drops 16 MB of the
-// 64 MB Step3 moved per iteration at 2M rows (read y, read x, write x, write texture).
+// DEFER_SCALE = 1 (the default where x lives in the SpMV's 2D texture): Step1 already stored
+// y into the texture and the next Step1 divides each gather by lambda, so x = y / lambda is
+// never stored: Step3 only tests. It reads y of this iteration and of the one before (a pair of
+// buffers, or x_0 in the first iteration) as dvec2 (16-byte loads) and forms both x's with the
+// same IEEE divisions the gathers do: 32 MB of streaming reads at 2M rows, no writes.
+// X_IMAGE = 1 (DEFER_SCALE = 0): x lives only in the SpMV's 2D texture (power/x_image.glsl):
+// the old x is loaded from it and the new x stored into it, one texel (two rows) a thread.
+// Else: x in its storage buffer (read the old, write the new).
 layout(local_size_x = WG_SIZE) in;
-#if X_IMAGE
+#if DEFER_SCALE || X_IMAGE
 // Two views of y (aliased blocks at one binding): pairs for the 16-byte loads, scalars for
 // the odd row at the end (a dvec2 there would read past the buffer).
 layout(std430, binding = 4) restrict readonly buffer Y2 { dvec2 y2[]; };
@@ -16,8 +19,13 @@ layout(std430, binding = 4) restrict readonly buffer Y { double y[]; };
 layout(std430, binding = 3) buffer X { double x[]; };
 layout(std430, binding = 4) readonly buffer Y { double y[]; };
 #endif
+#if DEFER_SCALE
+// y of the previous iteration (scaled by c_lambda_prev), or x_0 itself in the first iteration.
+layout(std430, binding = 7) restrict readonly buffer Old2 { dvec2 old2[]; };
+layout(std430, binding = 7) restrict readonly buffer Old { double old1[]; };
+#endif
 #include "power/control.glsl"
-#if X_IMAGE
+#if X_IMAGE && !DEFER_SCALE
 #define X_IMAGE_RW
 #include "power/x_image.glsl"
 #endif
@@ -32,7 +40,25 @@ void main() {
     barrier();
     const double lambda = c_lambda;
     bool moved = false;
-#if X_IMAGE
+#if DEFER_SCALE
+    const double lambda_old = c_lambda_prev;
+    const bool old_scaled = c_iteration > 1u;
+    const uint full = rows / 2u;
+    const uint pairs = (rows + 1u) / 2u;
+    for (uint p = gl_GlobalInvocationID.x; p < pairs; p += gl_NumWorkGroups.x * uint(WG_SIZE)) {
+        if (p < full) {
+            const dvec2 next = y2[p] / lambda;
+            dvec2 old = old2[p];
+            if (old_scaled) old = old / lambda_old;
+            if (!(abs(next.x - old.x) < tol) || !(abs(next.y - old.y) < tol)) moved = true;
+        } else {
+            const double next = y[2u * p] / lambda;
+            double old = old1[2u * p];
+            if (old_scaled) old = old / lambda_old;
+            if (!(abs(next - old) < tol)) moved = true;
+        }
+    }
+#elif X_IMAGE
     const uint full = rows / 2u;          // pairs with both rows
     const uint pairs = (rows + 1u) / 2u;  // texels
     for (uint p = gl_GlobalInvocationID.x; p < pairs; p += gl_NumWorkGroups.x * uint(WG_SIZE)) {

@@ -5,10 +5,19 @@
 // gpu-full (G-FULL): SpMV, a two-stage max-magnitude reduction, the update
 //   (x = y / lambda, |x_new - x_old|) and a two-stage error reduction are separate kernels;
 //   the host reads lambda and the error every iteration (two round trips).
-// gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
-//   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
-//   a not-converged flag without any norm (step3.comp). The host reads the 24-byte control
-//   block after every iteration.
+// gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX);
+//   Step2 = the rest of the reduction, done by the last work group of Step1's dispatch to
+//   finish (an atomic counter; it used to be a one-group dispatch of its own, which cost a
+//   dispatch, a barrier and ~10 us); Step3 = scale and set a not-converged flag without any
+//   norm (step3.comp). Two dispatches an iteration. With x in the 2D texture the scale is
+//   deferred (Options::defer_scale): Step1 stores y itself into the texture (a pair of
+//   textures, ping-pong) and the next Step1 divides each gather by lambda, the same IEEE
+//   division Step3 did, so Step3 only reads y and the previous y and raises the flag; the
+//   eigenvector is formed (x = y / lambda) once, when asked for. The host reads the control
+//   block for every iteration: by default (Options::flag_lag = 1) it reads iteration k's
+//   after queueing iteration k + 1 (a fenced copy into mapped memory, gl::Readback), so the
+//   GPU never waits for the host; the iteration queued after the converged one does nothing
+//   (every kernel is frozen), so the results are the same as reading before queueing.
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
@@ -34,6 +43,7 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/readback.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/power.hpp"
@@ -56,12 +66,15 @@ constexpr int kXImageWidth = 4096;          // texels (pairs of doubles) per row
 // Host mirror of shaders/power/control.glsl (std430).
 struct ControlBlock {
     double lambda = 0.0;
+    double lambda_prev = 0.0;
     std::uint32_t iteration = 0;
     std::uint32_t not_converged = 1;
     std::uint32_t converged_at = 0;
     std::uint32_t breakdown_at = 0;
+    std::uint32_t arrived = 0;
+    std::uint32_t pad = 0;
 };
-static_assert(sizeof(ControlBlock) == 24);
+static_assert(sizeof(ControlBlock) == 40);
 
 unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     const std::size_t groups = (items + per_group - 1) / per_group;
@@ -133,7 +146,7 @@ public:
     }
 
     std::vector<double> eigenvector() override {
-        unmirror_x();
+        settle_x();
         return x_.read<double>(rows_);
     }
 
@@ -217,7 +230,7 @@ protected:
         return groups_for(rows_, c.stream ? kWorkGroup : kWorkGroup / static_cast<unsigned>(c.tpr),
                           c.max_groups);
     }
-    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse) const {
+    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse, bool defer = false) const {
         return {{"WG_SIZE", std::to_string(kWorkGroup)},
                 {"TPR", std::to_string(c.tpr)},
                 {"USE_SUBGROUPS", c.subgroups ? "1" : "0"},
@@ -226,7 +239,8 @@ protected:
                 {"CHUNK", std::to_string(c.chunk)},
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
-                {"UNROLL", std::to_string(c.unroll)}};
+                {"UNROLL", std::to_string(c.unroll)},
+                {"DEFER_SCALE", defer ? "1" : "0"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -238,6 +252,8 @@ protected:
         return d;
     }
     virtual void prepared(const Options&) {}
+    // Makes x_ hold the current x before the host reads it.
+    virtual void settle_x() { unmirror_x(); }
 
     void load_start(std::span<const double> start) {
         check_problem(*a_, start);
@@ -288,7 +304,10 @@ protected:
         x_in_image_only_ = false;
     }
 
-    void dispatch_spmv(const gl::Program& program, unsigned groups) {
+    // gather: the texture x is gathered from (default x_image_); y: where y goes (default y_).
+    void dispatch_spmv(const gl::Program& program, unsigned groups,
+                       const gl::Texture2D* gather = nullptr, const gl::Buffer* y = nullptr,
+                       gl::Barrier after = gl::Barrier::storage) {
         program.use();
         program.set("rows", rows_);
         // Texture unit 0 for x_texture (ignored by the storage-buffer build, which optimises
@@ -296,16 +315,16 @@ protected:
         x_texture_.bind(0);
         program.set("x_texture", 0);
         if (x_image_.id() != 0) {
-            x_image_.bind(1);
+            (gather ? *gather : x_image_).bind(1);
             program.set("x_image", 1);
         }
         offsets_.bind_storage(0);
         columns_.bind_storage(1);
         values_.bind_storage(2);
         x_.bind_storage(3);
-        y_.bind_storage(4);
+        (y ? *y : y_).bind_storage(4);
         gl::dispatch(groups);
-        gl::memory_barrier(gl::Barrier::storage);
+        gl::memory_barrier(after);
     }
 
     const CsrMatrix* a_ = nullptr;
@@ -488,83 +507,136 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        if (defer_) x_in_image_only_ = false;  // x_ holds x_0 until settle_x()
+        settled_ = !defer_;
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
+        const bool lagged = !async_ && options.flag_lag > 0 && options.max_iter > 1;
+        auto stop = [](const ControlBlock& c) {
+            return c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged);
+        };
         for (int k = 0; k < options.max_iter; ++k) {
-            step1();
-            step2(false);
-            step3(options.tol);
-            if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
-                const ControlBlock c = read_control();
-                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
-                    break;
+            step1(k);
+            step3(k, options.tol);
+            if (lagged) {
+                // Iteration k is queued; look at iteration k - 1's books, which the GPU has
+                // (nearly) finished, while iteration k keeps it busy. If k - 1 converged,
+                // iteration k finds the books frozen and does nothing.
+                if (k + 1 < options.max_iter) readback_[k % 2].capture(control_);
+                if (k > 0 && stop(read_slot((k - 1) % 2))) break;
+            } else if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
+                if (stop(read_control())) break;
             }
         }
-        step2(true);  // records whether the last queued iteration converged
         const ControlBlock c = read_control();
+        // Converged: recorded by a later Step1, or the last iteration's flag stayed clear.
+        const bool converged =
+            c.converged_at != 0 || (!c.breakdown_at && c.iteration > 0 && !c.not_converged);
         Result r;
-        r.converged = c.converged_at != 0;
+        r.converged = converged;
         r.breakdown = c.breakdown_at != 0;
-        r.iterations = static_cast<int>(r.converged ? c.converged_at
-                                        : r.breakdown ? c.breakdown_at
-                                                      : c.iteration);
+        r.iterations = static_cast<int>(c.converged_at    ? c.converged_at
+                                        : c.breakdown_at ? c.breakdown_at
+                                                         : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
         r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
+        final_ = c;
         return r;
     }
 
     PhaseTimes phase_times(const Options&, int iterations) override {
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
-        gl::GpuTimer t1, t2, t3;
-        std::vector<double> spmv, max, newx;
+        settled_ = !defer_;
+        gl::GpuTimer t1, t3;
+        std::vector<double> spmv, newx;
         for (int k = 0; k < iterations; ++k) {
             // tol = 0: the flag is always raised, so nothing freezes while we time.
             t1.begin();
-            step1();
+            step1(k);
             t1.end();
-            t2.begin();
-            step2(false);
-            t2.end();
             t3.begin();
-            step3(0.0);
+            step3(k, 0.0);
             t3.end();
             spmv.push_back(t1.elapsed_ms());
-            max.push_back(t2.elapsed_ms());
             newx.push_back(t3.elapsed_ms());
         }
-        return {gl::median(spmv), gl::median(max), gl::median(newx)};
+        final_ = read_control();
+        // The max-reduction runs inside Step1's dispatch (its last work group): no time of its
+        // own to report.
+        return {gl::median(spmv), 0.0, gl::median(newx)};
     }
 
 protected:
-    void prepared(const Options&) override {
-        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
-        step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
-        step3_ = &gl::compute_program("power/step3.comp", defines());
+    void prepared(const Options& options) override {
+        defer_ = spmv_config_.x_image && options.defer_scale;
+        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true, defer_));
+        gl::Defines d = defines();
+        d.back().second = defer_ ? "1" : "0";  // DEFER_SCALE
+        step3_ = &gl::compute_program("power/step3.comp", d);
         pair_groups_ = groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups);
+        if (defer_) {
+            // The second texture and y buffer of the ping-pong pair (x_image_ and y_ are the
+            // first): iteration j (from 1) writes pair j % 2 and gathers from pair (j - 1) % 2.
+            x_image2_ = gl::Texture2D(x_image_.width(), x_image_.height(),
+                                      gl::TextureFormat::rgba32f);
+            y2_ = gl::Buffer(static_cast<std::size_t>(rows_) * sizeof(double));
+            y2_.poison();
+            scale_ = &gl::compute_program("power/x_scale.comp", defines());
+        }
+        readback_[0] = gl::Readback(sizeof(ControlBlock));
+        readback_[1] = gl::Readback(sizeof(ControlBlock));
+    }
+
+    // With the deferred scale x_ holds x_0 while gpu-opt iterates; the x of the final books is
+    // y / lambda of the last iteration, or at a breakdown the x before it (A x = 0 left x).
+    void settle_x() override {
+        if (settled_) return unmirror_x();
+        settled_ = true;
+        const ControlBlock& c = final_;
+        const std::uint32_t j = c.breakdown_at ? c.breakdown_at - 1 : c.iteration;
+        if (j == 0) return;  // x_0, still in x_
+        const double lambda = c.lambda;  // a breakdown leaves lambda of the iteration before
+        gl::memory_barrier(gl::Barrier::storage);
+        scale_->use();
+        scale_->set("rows", rows_);
+        scale_->set("lambda", lambda);
+        x_.bind_storage(3);
+        y_of(j).bind_storage(4);
+        gl::dispatch(vector_groups_);
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
     }
 
 private:
-    void step1() {
+    const gl::Buffer& y_of(std::uint32_t iteration) const { return iteration % 2 ? y2_ : y_; }
+    gl::Texture2D& image_of(std::uint32_t iteration) { return iteration % 2 ? x_image2_ : x_image_; }
+
+    // Host iteration k is the GPU's iteration j = k + 1 whenever it does anything (a frozen
+    // iteration touches nothing), so the ping-pong parity follows k.
+    void step1(int k) {
         partials_.bind_storage(5);
         control_.bind_storage(6);
-        dispatch_spmv(*step1_, spmv_groups_);
+        if (!defer_) return dispatch_spmv(*step1_, spmv_groups_);
+        const auto j = static_cast<std::uint32_t>(k) + 1u;
+        image_of(j).bind_image(0, true);
+        // The next Step3 reads y; the next Step1 samples the texture written here.
+        dispatch_spmv(*step1_, spmv_groups_, &image_of(j - 1u), &y_of(j),
+                      gl::Barrier::storage | gl::Barrier::texture_fetch);
     }
-    void step2(bool finalize) {
-        step2_->use();
-        step2_->set("partial_count", spmv_groups_);
-        step2_->set("finalize", finalize ? 1u : 0u);
-        partials_.bind_storage(5);
-        control_.bind_storage(6);
-        gl::dispatch(1);
-        gl::memory_barrier(gl::Barrier::storage);
-    }
-    void step3(double tol) {
+    void step3(int k, double tol) {
         step3_->use();
         step3_->set("rows", rows_);
         step3_->set("tol", tol);
+        control_.bind_storage(6);
+        const auto j = static_cast<std::uint32_t>(k) + 1u;
+        if (defer_) {
+            y_of(j).bind_storage(4);
+            (j == 1u ? x_ : y_of(j - 1u)).bind_storage(7);
+            gl::dispatch(pair_groups_);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
         x_.bind_storage(3);
         y_.bind_storage(4);
-        control_.bind_storage(6);
         if (spmv_config_.x_image) {
             // Step3 reads and writes x in the texture only (step3.comp): one texel a thread.
             x_image_.bind_image(0, true);
@@ -583,11 +655,22 @@ private:
         control_.download(0, sizeof c, &c);
         return c;
     }
+    ControlBlock read_slot(int slot) {
+        ControlBlock c;
+        std::memcpy(&c, readback_[slot].wait(), sizeof c);
+        return c;
+    }
     bool async_;
+    bool defer_ = false;
+    bool settled_ = true;
+    ControlBlock final_;
     unsigned pair_groups_ = 1;
     const gl::Program* step1_ = nullptr;
-    const gl::Program* step2_ = nullptr;
     const gl::Program* step3_ = nullptr;
+    const gl::Program* scale_ = nullptr;
+    gl::Texture2D x_image2_;
+    gl::Buffer y2_;
+    gl::Readback readback_[2];
 };
 
 }  // namespace
