@@ -1,17 +1,16 @@
-// The power method's state on the GPU (gpu-opt, gpu-opt-async), std430, 40 bytes; the host
+// The power method's state on the GPU (gpu-opt, gpu-opt-async), std430, 48 bytes; the host
 // mirror is ControlBlock in solvers/power/power_gpu.cpp.
 // Not `coherent`: kernels only read what earlier dispatches wrote (glMemoryBarrier orders that),
-// and a coherent read would send every thread's load of these words to one L2 line. The one
-// word written and read inside a dispatch (c_arrived) is only touched by atomics.
+// and a coherent read would send every thread's load of these words to one L2 line.
 layout(std430, binding = 6) buffer Control {
     double c_lambda;         // lambda of the latest iteration (kept once frozen)
     double c_lambda_prev;    // lambda of the iteration before (the deferred scale needs both)
-    uint c_iteration;        // iterations done (Step1's last work group counts them)
+    double c_rcp;            // 1 / c_lambda, rounded to nearest (power/divide.glsl)
+    double c_rcp_prev;       // 1 / c_lambda_prev
+    uint c_iteration;        // iterations done (Step2 counts them)
     uint c_not_converged;    // Step3's flag for the latest iteration
     uint c_converged_at;     // the iteration whose update stayed within tol; 0 = not yet
     uint c_breakdown_at;     // the iteration where A x = 0 was met; 0 = never
-    uint c_arrived;          // Step1's work groups done in this dispatch (reset by the last)
-    uint c_pad;
 };
 // Once converged or broken down, x and lambda are final: every kernel returns at once, so the
 // iterations the host queues before it next reads the flag change nothing.

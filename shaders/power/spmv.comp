@@ -16,15 +16,13 @@
 // X_IMAGE = 1: x is gathered from a 2D texture (power/x_image.glsl: twice as fast on the H200
 // for random columns); X_TEXTURE = 1: from a buffer texture; else from the storage buffer.
 // UNROLL = R (TPR = 1 only): R gathers per thread in flight at once.
-// FUSE_MAX = 1 is gpu-opt's Step1 (+ Step2): each work group also writes the max-magnitude
-// element of its rows to partials[group]; the last work group to finish (an atomic counter in
-// the control block) reduces the partials into lambda and keeps the books (the paper's Step2,
-// without a dispatch of its own). The kernel does nothing once the method is frozen.
+// FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
+// rows to partials[group], and the kernel does nothing once the method is frozen.
 // DEFER_SCALE = 1 (FUSE_MAX with X_IMAGE): the texture holds y of the previous iteration, not
-// x, and each gather divides by that iteration's lambda: x_at(c) / lambda_prev is the same IEEE
-// division Step3 used to do, so the gathered values are bit for bit the x of the paper's
-// method. Step1 stores its y into the other texture of a pair (x_image_out), two rows a texel,
-// so that Step3 writes nothing but the flag.
+// x, and each gather divides by that iteration's lambda (power/divide.glsl, the same function
+// Step3 uses), so the gathered values are bit for bit the x of the paper's method. Step1 stores
+// its y into the other texture of a pair (x_image_out), two rows a texel, so that Step3 writes
+// nothing but the flag.
 layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
@@ -46,87 +44,65 @@ double x_at(int i) { return x[i]; }
 #endif
 layout(std430, binding = 4) writeonly buffer Y { double y[]; };
 #if FUSE_MAX
-// Coherent: the last work group reads what the others wrote in this dispatch.
-layout(std430, binding = 5) coherent buffer Partials { double partials[]; };
+layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
 #endif
 #if DEFER_SCALE
+#include "power/divide.glsl"
 bool g_scaled = false;  // set in main: false in the first iteration (the texture holds x_0)
 double g_scale = 1.0;   // lambda of the previous iteration
+double g_rcp = 1.0;     // and its reciprocal
 double x_in(int i) {
     const double t = x_at(i);
-    return g_scaled ? t / g_scale : t;
+    return g_scaled ? divide_by(t, g_scale, g_rcp) : t;
 }
 #else
 double x_in(int i) { return x_at(i); }
 #endif
 
 uniform uint rows;
-#if DEFER_SCALE
-shared double s_y[STREAM == 1 ? WG_SIZE : WG_SIZE / TPR];
-#endif
 
 #include "power/reduce.glsl"
 
 #if FUSE_MAX
-shared bool s_last;
-// Step1's prologue: false when the kernel must do nothing. Step3 of the previous iteration left
-// the flag clear: the method converged there, which group 0 records (every group sees the same
-// books, so all return together). Called in uniform control flow.
+// Step1's prologue: false once the method is frozen (Step2 keeps the books).
 bool begin_iteration() {
     if (frozen()) return false;
-    if (c_iteration > 0u && c_not_converged == 0u) {
-        if (gl_WorkGroupID.x == 0u && gl_LocalInvocationIndex == 0u) c_converged_at = c_iteration;
-        return false;
-    }
 #if DEFER_SCALE
     g_scaled = c_iteration > 0u;
     g_scale = c_lambda;
+    g_rcp = c_rcp;
 #endif
     return true;
-}
-// The paper's Step2 in the last work group to finish: lambda = maxmag of the partials; a zero
-// (or non-finite) lambda is a breakdown (A x = 0) and freezes. Uniform control flow.
-void end_iteration(double best) {
-    best = group_maxmag(best);
-    if (group_leader()) {
-        partials[gl_WorkGroupID.x] = best;
-        memoryBarrierBuffer();  // the partial is visible before the count says so
-        s_last = atomicAdd(c_arrived, 1u) == gl_NumWorkGroups.x - 1u;
-    }
-    barrier();
-    if (!s_last) return;
-    memoryBarrierBuffer();
-    double lambda = 0.0;
-    for (uint i = gl_LocalInvocationIndex; i < gl_NumWorkGroups.x; i += uint(WG_SIZE))
-        lambda = maxmag(lambda, partials[i]);
-    lambda = group_maxmag(lambda);
-    if (group_leader()) {
-        c_iteration += 1u;
-        if (lambda == 0.0 || isnan(lambda) || isinf(lambda)) {
-            c_breakdown_at = c_iteration;
-        } else {
-            c_lambda_prev = c_lambda;
-            c_lambda = lambda;
-            c_not_converged = 0u;  // Step3 raises it
-        }
-        atomicExchange(c_arrived, 0u);  // for the next dispatch
-    }
 }
 #endif
 
 #if DEFER_SCALE
-// y of the rows [first, first + count) (count even, first a multiple of it) from s_y into the
-// texture, two rows a texel; the pad word of an odd last row is 0 (as x_mirror.comp writes it).
-// Called in uniform control flow; s_y is free again when it returns.
-void store_y_pairs(uint first, uint count) {
+#if USE_SUBGROUPS && STREAM == 0 && TPR < 32
+// Row `row` has its sum in `sum` (in every lane of its cluster); rows 2p and 2p + 1 belong to
+// neighbouring clusters of one subgroup (lanes differing by TPR: cluster_index), so the even
+// one takes its partner's sum by a shuffle and stores the texel: no shared memory, no barrier.
+// Uniform control flow.
+void store_y(uint row, uint lane_in_cluster, uint slot, uint first, double sum) {
+    const double odd = shuffle_xor(sum, uint(TPR));
+    if (lane_in_cluster == 0u && (row & 1u) == 0u && row < rows)
+        store_x_pair(int(row / 2u), sum, row + 1u < rows ? odd : 0.0);
+}
+#else
+// Through shared memory: the rows [first, first + ROWS) (ROWS even, first a multiple of it),
+// two a texel; the pad word of an odd last row is 0 (as x_mirror.comp writes it).
+const uint ROWS = STREAM == 1 ? uint(WG_SIZE) : uint(WG_SIZE / TPR);
+shared double s_y[ROWS];
+void store_y(uint row, uint lane_in_cluster, uint slot, uint first, double sum) {
+    if (lane_in_cluster == 0u) s_y[slot] = sum;
     barrier();
     const uint t = gl_LocalInvocationIndex;
     const uint r = first + 2u * t;
-    if (t < count / 2u && r < rows)
+    if (t < ROWS / 2u && r < rows)
         store_x_pair(int(r / 2u), s_y[2u * t], r + 1u < rows ? s_y[2u * t + 1u] : 0.0);
     barrier();
 }
+#endif
 #endif
 
 #if STREAM
@@ -198,12 +174,12 @@ void main() {
             best = maxmag(best, sum);
         }
 #if DEFER_SCALE
-        s_y[lid] = sum;
-        store_y_pairs(first, uint(WG_SIZE));
+        store_y(row, 0u, uint(lid), first, sum);
 #endif
     }
 #if FUSE_MAX
-    end_iteration(best);
+    best = group_maxmag(best);
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
 #endif
 }
 
@@ -249,12 +225,12 @@ void main() {
             best = maxmag(best, sum);
         }
 #if DEFER_SCALE
-        if (lane == 0u) s_y[cluster] = sum;
-        store_y_pairs(first, rows_per_group);
+        store_y(row, lane, cluster, first, sum);
 #endif
     }
 #if FUSE_MAX
-    end_iteration(best);
+    best = group_maxmag(best);
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
 #endif
 }
 

@@ -39,7 +39,6 @@ Readback& Readback::operator=(Readback&& other) noexcept {
         fence_ = std::exchange(other.fence_, nullptr);
         fallback_ = std::move(other.fallback_);
         fallback_bytes_ = std::move(other.fallback_bytes_);
-        captured_ = std::exchange(other.captured_, false);
     }
     return *this;
 }
@@ -61,29 +60,24 @@ void Readback::release() {
     mapped_ = nullptr;
 }
 
-void Readback::capture(const Buffer& source, std::size_t offset) {
-    if (offset + bytes_ > source.size()) throw Error("Readback::capture past the end of a buffer");
-    captured_ = true;
-    if (buffer_ == 0) {
-        fallback_.copy_from(source, bytes_, offset);
-        return;
-    }
-    // Shader writes to `source` must land before the copy reads it.
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_READ_BUFFER, source.id());
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                        static_cast<GLintptr>(offset), 0, static_cast<GLsizeiptr>(bytes_));
+void Readback::bind_storage(unsigned index) const {
+    if (buffer_ == 0) return fallback_.bind_storage(index);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, buffer_);
+}
+
+void Readback::fence() {
+    if (buffer_ == 0) return;
+    glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     if (fence_ != nullptr) glDeleteSync(static_cast<GLsync>(fence_));
     fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 }
 
 const void* Readback::wait() {
-    if (!captured_) throw Error("Readback::wait before any capture");
     if (buffer_ == 0) {
         fallback_.download(0, bytes_, fallback_bytes_.data());
         return fallback_bytes_.data();
     }
+    if (fence_ == nullptr) fence();
     // The first wait flushes the queue so that the fence can signal at all.
     GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
     for (;;) {
@@ -93,6 +87,8 @@ const void* Readback::wait() {
         if (status == GL_WAIT_FAILED) throw Error("glClientWaitSync failed on a readback");
         flags = 0;
     }
+    glDeleteSync(static_cast<GLsync>(fence_));
+    fence_ = nullptr;
     return mapped_;
 }
 

@@ -1,11 +1,11 @@
 #pragma once
-// A few bytes the host reads back without draining the GPU's queue: capture() queues a GPU copy
-// of a buffer range into a persistently mapped, coherent buffer (GL 4.4 buffer storage) and a
-// fence after it; wait() waits for that fence only, so commands queued after the capture keep
-// the GPU busy while the host looks. Where buffer storage is missing (a GL 4.3 driver) it falls
-// back to an ordinary (draining) read.
-// Used by the power method's gpu-opt to read an iteration's control block while the next
-// iteration already runs.
+// A few bytes that shaders write and the host reads without draining the GPU's queue: a
+// persistently mapped, coherent buffer (GL 4.4 buffer storage) bound as a storage buffer.
+// fence() after the dispatch that writes it; wait() waits for that fence only, so commands
+// queued after the fence keep the GPU busy while the host looks. Where buffer storage is
+// missing (a GL 4.3 driver) it is an ordinary buffer and wait() an ordinary (draining) read.
+// Used by the power method's gpu-opt: Step2 copies the control block here, and the host reads
+// iteration k's verdict while Step3 of the next iteration runs.
 #include <cstddef>
 #include <vector>
 
@@ -23,10 +23,11 @@ public:
     Readback& operator=(const Readback&) = delete;
     ~Readback();
 
-    // Queues the copy of source[offset, offset + bytes()) and a fence.
-    void capture(const Buffer& source, std::size_t offset = 0);
-    // Waits for the latest capture (flushing the queue so that it can complete) and returns
-    // its bytes. Throws adilab::Error when nothing was captured.
+    void bind_storage(unsigned index) const;
+    // Makes the shader writes queued so far visible to the host and queues a fence.
+    void fence();
+    // Waits for the latest fence (flushing the queue so that it can signal) and returns the
+    // bytes. Without a fence (or without buffer storage) it reads after all queued work.
     const void* wait();
     std::size_t bytes() const { return bytes_; }
 
@@ -38,7 +39,6 @@ private:
     void* fence_ = nullptr;  // GLsync
     Buffer fallback_;        // without buffer storage: an ordinary buffer, read with a drain
     std::vector<unsigned char> fallback_bytes_;
-    bool captured_ = false;
 };
 
 }  // namespace adilab::gl

@@ -124,6 +124,9 @@ int choose_threads_per_row(const CsrMatrix& a);
 // stream_chunk from `options`), on a prepared GPU variant's matrix; throws adilab::Error for
 // the host variant.
 double time_spmv(Variant& variant, const Options& options, int repeats);
+// Whether the GPU's float64 fma() rounds once (probed once per process): gpu-opt then forms
+// x = y / lambda from the reciprocal (shaders/power/divide.glsl), else with the division.
+bool fma_is_fused();
 // Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
 void check_problem(const CsrMatrix& a, std::span<const double> start);
 

@@ -5,19 +5,20 @@
 // gpu-full (G-FULL): SpMV, a two-stage max-magnitude reduction, the update
 //   (x = y / lambda, |x_new - x_old|) and a two-stage error reduction are separate kernels;
 //   the host reads lambda and the error every iteration (two round trips).
-// gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX);
-//   Step2 = the rest of the reduction, done by the last work group of Step1's dispatch to
-//   finish (an atomic counter; it used to be a one-group dispatch of its own, which cost a
-//   dispatch, a barrier and ~10 us); Step3 = scale and set a not-converged flag without any
-//   norm (step3.comp). Two dispatches an iteration. With x in the 2D texture the scale is
-//   deferred (Options::defer_scale): Step1 stores y itself into the texture (a pair of
-//   textures, ping-pong) and the next Step1 divides each gather by lambda, the same IEEE
-//   division Step3 did, so Step3 only reads y and the previous y and raises the flag; the
-//   eigenvector is formed (x = y / lambda) once, when asked for. The host reads the control
-//   block for every iteration: by default (Options::flag_lag = 1) it reads iteration k's
-//   after queueing iteration k + 1 (a fenced copy into mapped memory, gl::Readback), so the
-//   GPU never waits for the host; the iteration queued after the converged one does nothing
-//   (every kernel is frozen), so the results are the same as reading before queueing.
+// gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
+//   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
+//   a not-converged flag without any norm (step3.comp). x = y / lambda is formed as the
+//   correctly rounded quotient from Step2's reciprocal (power/divide.glsl): GLSL's float64
+//   division made Step3 division-bound. With x in the 2D texture the scale can be deferred
+//   (Options::defer_scale): Step1 stores y itself into the texture (a ping-pong pair) and the
+//   next Step1 scales each gather by lambda through the same function, so Step3 only reads y
+//   and the previous y and raises the flag; the eigenvector is formed once, when asked for.
+//   The host reads the verdict of every iteration: with Options::flag_lag = 1 it reads the
+//   verdict on iteration k (which Step2 of iteration k + 1 records) from host-visible memory
+//   after a fence on that Step2, while Step3 of iteration k + 1 runs, so the GPU need not wait
+//   for the host; that iteration leaves x and lambda alone when k converged (Step3 frozen), so
+//   the results are the same as with flag_lag = 0 (the host reads the control block after each
+//   Step3 and the GPU idles meanwhile).
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
@@ -67,14 +68,14 @@ constexpr int kXImageWidth = 4096;          // texels (pairs of doubles) per row
 struct ControlBlock {
     double lambda = 0.0;
     double lambda_prev = 0.0;
+    double rcp = 0.0;
+    double rcp_prev = 0.0;
     std::uint32_t iteration = 0;
     std::uint32_t not_converged = 1;
     std::uint32_t converged_at = 0;
     std::uint32_t breakdown_at = 0;
-    std::uint32_t arrived = 0;
-    std::uint32_t pad = 0;
 };
-static_assert(sizeof(ControlBlock) == 40);
+static_assert(sizeof(ControlBlock) == 48);
 
 unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     const std::size_t groups = (items + per_group - 1) / per_group;
@@ -240,14 +241,15 @@ protected:
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
                 {"UNROLL", std::to_string(c.unroll)},
-                {"DEFER_SCALE", defer ? "1" : "0"}};
+                {"DEFER_SCALE", defer ? "1" : "0"},
+                {"DIVIDE_FMA", fma_is_fused() ? "1" : "0"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
-    gl::Defines defines(unsigned work_group = kWorkGroup) const {
+    gl::Defines defines(unsigned work_group = kWorkGroup, bool defer = false) const {
         SpmvConfig c = spmv_config_;
         c.tpr = 1;
         c.stream = false;
-        gl::Defines d = spmv_defines(c, false);
+        gl::Defines d = spmv_defines(c, false, defer);
         d[0].second = std::to_string(work_group);
         return d;
     }
@@ -507,36 +509,39 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
-        if (defer_) x_in_image_only_ = false;  // x_ holds x_0 until settle_x()
         settled_ = !defer_;
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
-        const bool lagged = !async_ && options.flag_lag > 0 && options.max_iter > 1;
-        auto stop = [](const ControlBlock& c) {
-            return c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged);
-        };
+        const bool lagged = !async_ && options.flag_lag > 0;
         for (int k = 0; k < options.max_iter; ++k) {
             step1(k);
-            step3(k, options.tol);
+            step2(false);
             if (lagged) {
-                // Iteration k is queued; look at iteration k - 1's books, which the GPU has
-                // (nearly) finished, while iteration k keeps it busy. If k - 1 converged,
-                // iteration k finds the books frozen and does nothing.
-                if (k + 1 < options.max_iter) readback_[k % 2].capture(control_);
-                if (k > 0 && stop(read_slot((k - 1) % 2))) break;
-            } else if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
-                if (stop(read_control())) break;
+                // Step2 of iteration k has recorded whether iteration k - 1 converged; read
+                // that while Step3 of iteration k runs. Iteration k did nothing to x and lambda
+                // if k - 1 converged (Step3 is frozen; Step1 wrote only y and partials).
+                books_.fence();
+                step3(k, options.tol);
+                if (k > 0) {
+                    const ControlBlock c = read_books();
+                    if (c.converged_at || c.breakdown_at) break;
+                }
+                continue;
+            }
+            step3(k, options.tol);
+            if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
+                const ControlBlock c = read_control();
+                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
+                    break;
             }
         }
+        step2(true);  // records whether the last queued iteration converged
         const ControlBlock c = read_control();
-        // Converged: recorded by a later Step1, or the last iteration's flag stayed clear.
-        const bool converged =
-            c.converged_at != 0 || (!c.breakdown_at && c.iteration > 0 && !c.not_converged);
         Result r;
-        r.converged = converged;
+        r.converged = c.converged_at != 0;
         r.breakdown = c.breakdown_at != 0;
-        r.iterations = static_cast<int>(c.converged_at    ? c.converged_at
-                                        : c.breakdown_at ? c.breakdown_at
-                                                         : c.iteration);
+        r.iterations = static_cast<int>(r.converged ? c.converged_at
+                                        : r.breakdown ? c.breakdown_at
+                                                      : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
         r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
         final_ = c;
@@ -547,32 +552,33 @@ public:
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
         settled_ = !defer_;
-        gl::GpuTimer t1, t3;
-        std::vector<double> spmv, newx;
+        gl::GpuTimer t1, t2, t3;
+        std::vector<double> spmv, max, newx;
         for (int k = 0; k < iterations; ++k) {
             // tol = 0: the flag is always raised, so nothing freezes while we time.
             t1.begin();
             step1(k);
             t1.end();
+            t2.begin();
+            step2(false);
+            t2.end();
             t3.begin();
             step3(k, 0.0);
             t3.end();
             spmv.push_back(t1.elapsed_ms());
+            max.push_back(t2.elapsed_ms());
             newx.push_back(t3.elapsed_ms());
         }
         final_ = read_control();
-        // The max-reduction runs inside Step1's dispatch (its last work group): no time of its
-        // own to report.
-        return {gl::median(spmv), 0.0, gl::median(newx)};
+        return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
 protected:
     void prepared(const Options& options) override {
         defer_ = spmv_config_.x_image && options.defer_scale;
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true, defer_));
-        gl::Defines d = defines();
-        d.back().second = defer_ ? "1" : "0";  // DEFER_SCALE
-        step3_ = &gl::compute_program("power/step3.comp", d);
+        step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
+        step3_ = &gl::compute_program("power/step3.comp", defines(kWorkGroup, defer_));
         pair_groups_ = groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups);
         if (defer_) {
             // The second texture and y buffer of the ping-pong pair (x_image_ and y_ are the
@@ -583,8 +589,7 @@ protected:
             y2_.poison();
             scale_ = &gl::compute_program("power/x_scale.comp", defines());
         }
-        readback_[0] = gl::Readback(sizeof(ControlBlock));
-        readback_[1] = gl::Readback(sizeof(ControlBlock));
+        books_ = gl::Readback(sizeof(ControlBlock));
     }
 
     // With the deferred scale x_ holds x_0 while gpu-opt iterates; the x of the final books is
@@ -595,11 +600,12 @@ protected:
         const ControlBlock& c = final_;
         const std::uint32_t j = c.breakdown_at ? c.breakdown_at - 1 : c.iteration;
         if (j == 0) return;  // x_0, still in x_
-        const double lambda = c.lambda;  // a breakdown leaves lambda of the iteration before
         gl::memory_barrier(gl::Barrier::storage);
         scale_->use();
         scale_->set("rows", rows_);
-        scale_->set("lambda", lambda);
+        // A breakdown leaves lambda (and its reciprocal) of the iteration before.
+        scale_->set("lambda", c.lambda);
+        scale_->set("rcp", c.rcp);
         x_.bind_storage(3);
         y_of(j).bind_storage(4);
         gl::dispatch(vector_groups_);
@@ -608,10 +614,13 @@ protected:
 
 private:
     const gl::Buffer& y_of(std::uint32_t iteration) const { return iteration % 2 ? y2_ : y_; }
-    gl::Texture2D& image_of(std::uint32_t iteration) { return iteration % 2 ? x_image2_ : x_image_; }
+    const gl::Texture2D& image_of(std::uint32_t iteration) const {
+        return iteration % 2 ? x_image2_ : x_image_;
+    }
 
-    // Host iteration k is the GPU's iteration j = k + 1 whenever it does anything (a frozen
-    // iteration touches nothing), so the ping-pong parity follows k.
+    // Host iteration k is the GPU's iteration j = k + 1 whenever it changes anything: Step1 of
+    // an iteration after the converged one writes only y and the texture of parity j, which
+    // hold y_{j-2}, never the final y_{j-1} (settle_x) or the x_0 in x_.
     void step1(int k) {
         partials_.bind_storage(5);
         control_.bind_storage(6);
@@ -621,6 +630,16 @@ private:
         // The next Step3 reads y; the next Step1 samples the texture written here.
         dispatch_spmv(*step1_, spmv_groups_, &image_of(j - 1u), &y_of(j),
                       gl::Barrier::storage | gl::Barrier::texture_fetch);
+    }
+    void step2(bool finalize) {
+        step2_->use();
+        step2_->set("partial_count", spmv_groups_);
+        step2_->set("finalize", finalize ? 1u : 0u);
+        partials_.bind_storage(5);
+        control_.bind_storage(6);
+        books_.bind_storage(7);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::storage);
     }
     void step3(int k, double tol) {
         step3_->use();
@@ -655,9 +674,9 @@ private:
         control_.download(0, sizeof c, &c);
         return c;
     }
-    ControlBlock read_slot(int slot) {
+    ControlBlock read_books() {
         ControlBlock c;
-        std::memcpy(&c, readback_[slot].wait(), sizeof c);
+        std::memcpy(&c, books_.wait(), sizeof c);
         return c;
     }
     bool async_;
@@ -666,14 +685,32 @@ private:
     ControlBlock final_;
     unsigned pair_groups_ = 1;
     const gl::Program* step1_ = nullptr;
+    const gl::Program* step2_ = nullptr;
     const gl::Program* step3_ = nullptr;
     const gl::Program* scale_ = nullptr;
     gl::Texture2D x_image2_;
     gl::Buffer y2_;
-    gl::Readback readback_[2];
+    gl::Readback books_;
 };
 
 }  // namespace
+
+// Whether the driver's float64 fma() rounds once (power/fma_probe.comp; the GLSL spec allows
+// two roundings): power/divide.glsl then forms the quotient from the reciprocal. Probed once:
+// a = 1 + 2^-30, b = 1 - 2^-30, c = -1 gives -2^-60 fused and 0 with two roundings.
+bool fma_is_fused() {
+    static const bool fused = [] {
+        const std::vector<double> io = {1.0 + 0x1p-30, 1.0 - 0x1p-30, -1.0, 0.0};
+        gl::Buffer buffer = gl::Buffer::from(io);
+        const gl::Program& probe = gl::compute_program("power/fma_probe.comp", {});
+        probe.use();
+        buffer.bind_storage(0);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        return buffer.read<double>(4)[3] == -0x1p-60;
+    }();
+    return fused;
+}
 
 std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
     if (name == "gpu-naive") return std::make_unique<GpuNaive>();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "solvers/common/csr.hpp"
@@ -395,6 +396,49 @@ TEST(PowerGpu, OptFlagLagAndLayoutsGiveTheSameResult) {
                     ASSERT_NEAR(after.vector[i], host.vector[i], 1e-9) << "entry " << i;
             }
         }
+    }
+}
+
+TEST(PowerGpu, OptQuotientsAreTheHosts) {
+    ADILAB_NEED_GL();
+    // gpu-opt forms x = y / lambda from Step2's reciprocal with one multiply and two fmas
+    // where fma() is fused (shaders/power/divide.glsl; NVIDIA), with the division elsewhere:
+    // either way the correctly rounded quotient the host's division gives. A diagonal matrix
+    // makes every y exact on both sides (one product a row), so after a few iterations x must
+    // equal the host's bit for bit: in Step3 (texture and storage x) and in the deferred
+    // gathers. Diagonal entries of random sign and magnitudes 2^-20..2^20, the largest unique,
+    // so the quotients stay far from the subnormal range.
+    std::printf("x = y / lambda through %s\n",
+                power::fma_is_fused() ? "the reciprocal and fused fmas" : "the division");
+    const int n = 1001;
+    std::vector<double> dense(static_cast<std::size_t>(n) * n, 0.0);
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<double>(state >> 11) * 0x1.0p-53;
+    };
+    for (int i = 0; i < n; ++i) {
+        const double magnitude = std::ldexp(1.0 + next(), static_cast<int>(next() * 40.0) - 20);
+        dense[static_cast<std::size_t>(i) * n + i] = next() < 0.5 ? -magnitude : magnitude;
+    }
+    dense[0] = 0x1.8p22;  // the dominant entry
+    const CsrMatrix a = from_dense(n, dense);
+    const auto host = reference::power_method(a, std::vector<double>(n, 1.0), 0.0, 3);
+    for (int source = 0; source < 3; ++source) {
+        power::Options options;
+        options.tol = 0.0;
+        options.max_iter = 3;
+        options.x_storage = source == 0;
+        options.defer_scale = source == 2;
+        auto s = run("gpu-opt", a, options);
+        SCOPED_TRACE(source);
+        EXPECT_EQ(s.result.iterations, 3);
+        EXPECT_EQ(s.result.lambda, host.result.lambda);
+        EXPECT_EQ(s.vector[0], 1.0);  // the dominant element, normalised exactly
+        ASSERT_EQ(s.vector.size(), host.vector.size());
+        for (std::size_t i = 0; i < s.vector.size(); ++i)
+            ASSERT_EQ(s.vector[i], host.vector[i])
+                << "row " << i << std::hexfloat << ": " << s.vector[i] << " vs " << host.vector[i];
     }
 }
 
