@@ -76,8 +76,6 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     }
     c.options.x_texture = args.has("x-texture");
     c.options.x_storage = args.has("x-storage");
-    c.options.defer_scale = !args.has("no-defer-scale");
-    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 1));
     c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
@@ -615,10 +613,6 @@ Benchmark make_power_benchmark() {
              {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
              {"x-texture", "", "SpMV gathers x through a buffer texture"},
              {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
-             {"no-defer-scale", "", "gpu-opt: Step3 stores x = y / lambda into the texture "
-                                    "(default: the next Step1 divides its gathers)"},
-             {"flag-lag", "K", "gpu-opt: 1 = read iteration k's flag after queueing k + 1 "
-                               "(default), 0 = before"},
              {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},

@@ -1,12 +1,9 @@
-// The power method's state on the GPU (gpu-opt, gpu-opt-async), std430, 48 bytes; the host
+// The power method's state on the GPU (gpu-opt, gpu-opt-async), std430, 24 bytes; the host
 // mirror is ControlBlock in solvers/power/power_gpu.cpp.
 // Not `coherent`: kernels only read what earlier dispatches wrote (glMemoryBarrier orders that),
 // and a coherent read would send every thread's load of these words to one L2 line.
 layout(std430, binding = 6) buffer Control {
     double c_lambda;         // lambda of the latest iteration (kept once frozen)
-    double c_lambda_prev;    // lambda of the iteration before (the deferred scale needs both)
-    double c_rcp;            // 1 / c_lambda, rounded to nearest (power/divide.glsl)
-    double c_rcp_prev;       // 1 / c_lambda_prev
     uint c_iteration;        // iterations done (Step2 counts them)
     uint c_not_converged;    // Step3's flag for the latest iteration
     uint c_converged_at;     // the iteration whose update stayed within tol; 0 = not yet

@@ -18,11 +18,6 @@
 // UNROLL = R (TPR = 1 only): R gathers per thread in flight at once.
 // FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
 // rows to partials[group], and the kernel does nothing once the method is frozen.
-// DEFER_SCALE = 1 (FUSE_MAX with X_IMAGE): the texture holds y of the previous iteration, not
-// x, and each gather divides by that iteration's lambda (power/divide.glsl, the same function
-// Step3 uses), so the gathered values are bit for bit the x of the paper's method. Step1 stores
-// its y into the other texture of a pair (x_image_out), two rows a texel, so that Step3 writes
-// nothing but the flag.
 layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
@@ -30,9 +25,6 @@ layout(std430, binding = 1) restrict readonly buffer Columns { int columns[]; };
 layout(std430, binding = 2) restrict readonly buffer Values { double values[]; };
 #if X_IMAGE
 #define X_IMAGE_READ
-#if DEFER_SCALE
-#define X_IMAGE_WRITE
-#endif
 #include "power/x_image.glsl"
 #elif X_TEXTURE
 // x through the texture path: texel i = x[i] as two 32-bit words (a GL_RG32UI buffer texture).
@@ -47,63 +39,10 @@ layout(std430, binding = 4) writeonly buffer Y { double y[]; };
 layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
 #endif
-#if DEFER_SCALE
-#include "power/divide.glsl"
-bool g_scaled = false;  // set in main: false in the first iteration (the texture holds x_0)
-double g_scale = 1.0;   // lambda of the previous iteration
-double g_rcp = 1.0;     // and its reciprocal
-double x_in(int i) {
-    const double t = x_at(i);
-    return g_scaled ? divide_by(t, g_scale, g_rcp) : t;
-}
-#else
-double x_in(int i) { return x_at(i); }
-#endif
 
 uniform uint rows;
 
 #include "power/reduce.glsl"
-
-#if FUSE_MAX
-// Step1's prologue: false once the method is frozen (Step2 keeps the books).
-bool begin_iteration() {
-    if (frozen()) return false;
-#if DEFER_SCALE
-    g_scaled = c_iteration > 0u;
-    g_scale = c_lambda;
-    g_rcp = c_rcp;
-#endif
-    return true;
-}
-#endif
-
-#if DEFER_SCALE
-#if USE_SUBGROUPS && STREAM == 0 && TPR < 32
-// Row `row` has its sum in `sum` (in every lane of its cluster); rows 2p and 2p + 1 belong to
-// neighbouring clusters of one subgroup (lanes differing by TPR: cluster_index), so the even
-// one takes its partner's sum by a shuffle and stores the texel: no shared memory, no barrier.
-// Uniform control flow.
-void store_y(uint row, uint lane_in_cluster, uint slot, uint first, double sum) {
-    const double odd = shuffle_xor(sum, uint(TPR));
-    if (lane_in_cluster == 0u && (row & 1u) == 0u && row < rows)
-        store_x_pair(int(row / 2u), sum, row + 1u < rows ? odd : 0.0);
-}
-#else
-// Through shared memory: the rows [first, first + ROWS) (ROWS even, first a multiple of it),
-// two a texel; the pad word of an odd last row is 0 (as x_mirror.comp writes it).
-const uint ROWS = STREAM == 1 ? uint(WG_SIZE) : uint(WG_SIZE / TPR);
-shared double s_y[ROWS];
-void store_y(uint row, uint lane_in_cluster, uint slot, uint first, double sum) {
-    if (lane_in_cluster == 0u) s_y[slot] = sum;
-    barrier();
-    const uint t = gl_LocalInvocationIndex;
-    const uint r = first + 2u * t;
-    if (t < ROWS / 2u && r < rows)
-        store_x_pair(int(r / 2u), s_y[2u * t], r + 1u < rows ? s_y[2u * t + 1u] : 0.0);
-    barrier();
-}
-#endif
-#endif
 
 #if STREAM
 const int kPerThread = CHUNK / WG_SIZE;
@@ -114,7 +53,7 @@ shared int s_whole_row[2];
 
 void main() {
 #if FUSE_MAX
-    if (!begin_iteration()) return;
+    if (frozen()) return;
 #endif
     const int lid = int(gl_LocalInvocationIndex);
     if (lid == 0) {
@@ -141,7 +80,7 @@ void main() {
             }
             for (int u = 0; u < kPerThread; ++u) {
                 int k = chunk + lid + u * WG_SIZE;
-                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x_in(column[u]) : 0.0;
+                s_product[lid + u * WG_SIZE] = column[u] >= 0 ? values[k] * x_at(column[u]) : 0.0;
             }
             if (my_begin <= chunk && my_end >= chunk + CHUNK) s_whole_row[parity] = lid;
             barrier();
@@ -173,9 +112,6 @@ void main() {
             y[row] = sum;
             best = maxmag(best, sum);
         }
-#if DEFER_SCALE
-        store_y(row, 0u, uint(lid), first, sum);
-#endif
     }
 #if FUSE_MAX
     best = group_maxmag(best);
@@ -187,7 +123,7 @@ void main() {
 
 void main() {
 #if FUSE_MAX
-    if (!begin_iteration()) return;
+    if (frozen()) return;
 #endif
     const uint rows_per_group = uint(WG_SIZE) / uint(TPR);
     const uint lane = cluster_lane();
@@ -211,12 +147,12 @@ void main() {
                     c[u] = inside ? columns[k + u] : -1;
                     v[u] = inside ? values[k + u] : 0.0;
                 }
-                for (int u = 0; u < UNROLL; ++u) g[u] = c[u] >= 0 ? x_in(c[u]) : 0.0;
+                for (int u = 0; u < UNROLL; ++u) g[u] = c[u] >= 0 ? x_at(c[u]) : 0.0;
                 for (int u = 0; u < UNROLL; ++u) sum += v[u] * g[u];
             }
 #else
             for (int k = row_offsets[row] + int(lane); k < end; k += TPR)
-                sum += values[k] * x_in(columns[k]);
+                sum += values[k] * x_at(columns[k]);
 #endif
         }
         sum = cluster_sum(sum);
@@ -224,9 +160,6 @@ void main() {
             y[row] = sum;
             best = maxmag(best, sum);
         }
-#if DEFER_SCALE
-        store_y(row, lane, cluster, first, sum);
-#endif
     }
 #if FUSE_MAX
     best = group_maxmag(best);

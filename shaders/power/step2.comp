@@ -3,56 +3,28 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
 // gpu-opt Step2 (seed 004): one work group finishes the max-magnitude reduction of Step1's
-// partial results into lambda (and its reciprocal, power/divide.glsl). It also keeps the books,
-// so the host need not look each time: first it reads the flag Step3 left for the previous
-// iteration, and if that stayed clear it records that iteration as the converged one and
-// freezes; a zero (or non-finite) lambda is a breakdown (A x = 0) and freezes too. finalize = 1
-// only keeps the books (after the last iteration the host queued).
-// The books are also copied into `Books` (host-visible memory, gl::Readback), so that the host
-// can read them after a fence on this dispatch while the GPU goes on with Step3.
+// partial results into lambda. It also keeps the books, so the host need not look each time:
+// first it reads the flag Step3 left for the previous iteration, and if that stayed clear it
+// records that iteration as the converged one and freezes; a zero (or non-finite) lambda is a
+// breakdown (A x = 0) and freezes too. finalize = 1 only keeps the books (after the last
+// iteration the host queued).
 layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 5) readonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
-#include "power/divide.glsl"
-layout(std430, binding = 7) writeonly buffer Books {
-    double b_lambda, b_lambda_prev, b_rcp, b_rcp_prev;
-    uint b_iteration, b_not_converged, b_converged_at, b_breakdown_at;
-};
 uniform uint partial_count;
 uniform uint finalize;
 
 #include "power/reduce.glsl"
 
-void copy_books() {
-    b_lambda = c_lambda;
-    b_lambda_prev = c_lambda_prev;
-    b_rcp = c_rcp;
-    b_rcp_prev = c_rcp_prev;
-    b_iteration = c_iteration;
-    b_not_converged = c_not_converged;
-    b_converged_at = c_converged_at;
-    b_breakdown_at = c_breakdown_at;
-}
-
 void main() {
-    const bool leader = gl_LocalInvocationIndex == 0u;
-    if (frozen()) {
-        if (leader) copy_books();
-        return;
-    }
+    if (frozen()) return;
     // Every invocation reads the books before invocation 0 writes them (after the barrier in
     // group_maxmag), and all take the same branch.
     if (c_iteration > 0u && c_not_converged == 0u) {
-        if (leader) {
-            c_converged_at = c_iteration;
-            copy_books();
-        }
+        if (gl_LocalInvocationIndex == 0u) c_converged_at = c_iteration;
         return;
     }
-    if (finalize != 0u) {
-        if (leader) copy_books();
-        return;
-    }
+    if (finalize != 0u) return;
     double best = 0.0;
     for (uint i = gl_LocalInvocationIndex; i < partial_count; i += uint(WG_SIZE))
         best = maxmag(best, partials[i]);
@@ -62,12 +34,8 @@ void main() {
         if (best == 0.0 || isnan(best) || isinf(best)) {
             c_breakdown_at = c_iteration;
         } else {
-            c_lambda_prev = c_lambda;
-            c_rcp_prev = c_rcp;
             c_lambda = best;
-            c_rcp = reciprocal(best);
             c_not_converged = 0u;
         }
-        copy_books();
     }
 }

@@ -12,12 +12,9 @@
 //                   G-NAIVE): x goes up and y comes down every iteration;
 //   gpu-full        SpMV, max-reduction and the update + error reduction as separate GPU kernels,
 //                   the host reads lambda and the error each iteration (G-FULL);
-//   gpu-opt         the three steps of G-OPT: Step1 SpMV fused with the first reduction
-//                   stage, Step2 the rest of the reduction (in Step1's last work group: two
-//                   dispatches an iteration), Step3 scale and set a not-converged flag (no
-//                   norm; with x in the 2D texture the scale is deferred into the next Step1's
-//                   gathers, Options::defer_scale); the host reads the flag of every
-//                   iteration (Options::flag_lag: one iteration behind, so the GPU never waits);
+//   gpu-opt         three kernels (G-OPT): Step1 SpMV fused with the first reduction stage,
+//                   Step2 the rest of the reduction, Step3 scale and set a not-converged flag
+//                   (no norm); the host reads the flag every iteration;
 //   gpu-opt-async   gpu-opt, reading the flag only every Options::check_every iterations. The
 //                   GPU records the iteration where the flag first stayed clear and freezes x and
 //                   lambda there, so the result is the same as gpu-opt's, iteration included.
@@ -64,14 +61,6 @@ struct Options {
     int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
                               // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
-    // gpu-opt with x in the 2D texture: Step1 stores y into the texture and the next Step1
-    // divides each gather by lambda (the same division), so Step3 only tests and writes no x.
-    // false: Step3 stores x = y / lambda into the texture (as before 2026-11-21, session 2).
-    bool defer_scale = true;
-    // gpu-opt: 0 = the host reads iteration k's flag before it queues iteration k + 1 (the GPU
-    // idles for the round trip); 1 = after (a fenced copy; the iteration queued after the
-    // converged one is frozen, so results are the same).
-    int flag_lag = 1;
 };
 
 struct Result {
@@ -124,9 +113,6 @@ int choose_threads_per_row(const CsrMatrix& a);
 // stream_chunk from `options`), on a prepared GPU variant's matrix; throws adilab::Error for
 // the host variant.
 double time_spmv(Variant& variant, const Options& options, int repeats);
-// Whether the GPU's float64 fma() rounds once (probed once per process): gpu-opt then forms
-// x = y / lambda from the reciprocal (shaders/power/divide.glsl), else with the division.
-bool fma_is_fused();
 // Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
 void check_problem(const CsrMatrix& a, std::span<const double> start);
 

@@ -7,18 +7,8 @@
 //   the host reads lambda and the error every iteration (two round trips).
 // gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
 //   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
-//   a not-converged flag without any norm (step3.comp). x = y / lambda is formed as the
-//   correctly rounded quotient from Step2's reciprocal (power/divide.glsl): GLSL's float64
-//   division made Step3 division-bound. With x in the 2D texture the scale can be deferred
-//   (Options::defer_scale): Step1 stores y itself into the texture (a ping-pong pair) and the
-//   next Step1 scales each gather by lambda through the same function, so Step3 only reads y
-//   and the previous y and raises the flag; the eigenvector is formed once, when asked for.
-//   The host reads the verdict of every iteration: with Options::flag_lag = 1 it reads the
-//   verdict on iteration k (which Step2 of iteration k + 1 records) from host-visible memory
-//   after a fence on that Step2, while Step3 of iteration k + 1 runs, so the GPU need not wait
-//   for the host; that iteration leaves x and lambda alone when k converged (Step3 frozen), so
-//   the results are the same as with flag_lag = 0 (the host reads the control block after each
-//   Step3 and the GPU idles meanwhile).
+//   a not-converged flag without any norm (step3.comp). The host reads the 24-byte control
+//   block after every iteration.
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
@@ -44,7 +34,6 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
-#include "solvers/gl/readback.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/power.hpp"
@@ -67,15 +56,12 @@ constexpr int kXImageWidth = 4096;          // texels (pairs of doubles) per row
 // Host mirror of shaders/power/control.glsl (std430).
 struct ControlBlock {
     double lambda = 0.0;
-    double lambda_prev = 0.0;
-    double rcp = 0.0;
-    double rcp_prev = 0.0;
     std::uint32_t iteration = 0;
     std::uint32_t not_converged = 1;
     std::uint32_t converged_at = 0;
     std::uint32_t breakdown_at = 0;
 };
-static_assert(sizeof(ControlBlock) == 48);
+static_assert(sizeof(ControlBlock) == 24);
 
 unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     const std::size_t groups = (items + per_group - 1) / per_group;
@@ -147,7 +133,7 @@ public:
     }
 
     std::vector<double> eigenvector() override {
-        settle_x();
+        unmirror_x();
         return x_.read<double>(rows_);
     }
 
@@ -231,7 +217,7 @@ protected:
         return groups_for(rows_, c.stream ? kWorkGroup : kWorkGroup / static_cast<unsigned>(c.tpr),
                           c.max_groups);
     }
-    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse, bool defer = false) const {
+    gl::Defines spmv_defines(const SpmvConfig& c, bool fuse) const {
         return {{"WG_SIZE", std::to_string(kWorkGroup)},
                 {"TPR", std::to_string(c.tpr)},
                 {"USE_SUBGROUPS", c.subgroups ? "1" : "0"},
@@ -240,22 +226,18 @@ protected:
                 {"CHUNK", std::to_string(c.chunk)},
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
-                {"UNROLL", std::to_string(c.unroll)},
-                {"DEFER_SCALE", defer ? "1" : "0"},
-                {"DIVIDE_FMA", fma_is_fused() ? "1" : "0"}};
+                {"UNROLL", std::to_string(c.unroll)}};
     }
     // The reduction kernels (one value per thread, TPR 1).
-    gl::Defines defines(unsigned work_group = kWorkGroup, bool defer = false) const {
+    gl::Defines defines(unsigned work_group = kWorkGroup) const {
         SpmvConfig c = spmv_config_;
         c.tpr = 1;
         c.stream = false;
-        gl::Defines d = spmv_defines(c, false, defer);
+        gl::Defines d = spmv_defines(c, false);
         d[0].second = std::to_string(work_group);
         return d;
     }
     virtual void prepared(const Options&) {}
-    // Makes x_ hold the current x before the host reads it.
-    virtual void settle_x() { unmirror_x(); }
 
     void load_start(std::span<const double> start) {
         check_problem(*a_, start);
@@ -306,10 +288,7 @@ protected:
         x_in_image_only_ = false;
     }
 
-    // gather: the texture x is gathered from (default x_image_); y: where y goes (default y_).
-    void dispatch_spmv(const gl::Program& program, unsigned groups,
-                       const gl::Texture2D* gather = nullptr, const gl::Buffer* y = nullptr,
-                       gl::Barrier after = gl::Barrier::storage) {
+    void dispatch_spmv(const gl::Program& program, unsigned groups) {
         program.use();
         program.set("rows", rows_);
         // Texture unit 0 for x_texture (ignored by the storage-buffer build, which optimises
@@ -317,16 +296,16 @@ protected:
         x_texture_.bind(0);
         program.set("x_texture", 0);
         if (x_image_.id() != 0) {
-            (gather ? *gather : x_image_).bind(1);
+            x_image_.bind(1);
             program.set("x_image", 1);
         }
         offsets_.bind_storage(0);
         columns_.bind_storage(1);
         values_.bind_storage(2);
         x_.bind_storage(3);
-        (y ? *y : y_).bind_storage(4);
+        y_.bind_storage(4);
         gl::dispatch(groups);
-        gl::memory_barrier(after);
+        gl::memory_barrier(gl::Barrier::storage);
     }
 
     const CsrMatrix* a_ = nullptr;
@@ -509,25 +488,11 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
-        settled_ = !defer_;
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
-        const bool lagged = !async_ && options.flag_lag > 0;
         for (int k = 0; k < options.max_iter; ++k) {
-            step1(k);
+            step1();
             step2(false);
-            if (lagged) {
-                // Step2 of iteration k has recorded whether iteration k - 1 converged; read
-                // that while Step3 of iteration k runs. Iteration k did nothing to x and lambda
-                // if k - 1 converged (Step3 is frozen; Step1 wrote only y and partials).
-                books_.fence();
-                step3(k, options.tol);
-                if (k > 0) {
-                    const ControlBlock c = read_books();
-                    if (c.converged_at || c.breakdown_at) break;
-                }
-                continue;
-            }
-            step3(k, options.tol);
+            step3(options.tol);
             if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
                 const ControlBlock c = read_control();
                 if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
@@ -544,92 +509,45 @@ public:
                                                       : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
         r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
-        final_ = c;
         return r;
     }
 
     PhaseTimes phase_times(const Options&, int iterations) override {
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
-        settled_ = !defer_;
         gl::GpuTimer t1, t2, t3;
         std::vector<double> spmv, max, newx;
         for (int k = 0; k < iterations; ++k) {
             // tol = 0: the flag is always raised, so nothing freezes while we time.
             t1.begin();
-            step1(k);
+            step1();
             t1.end();
             t2.begin();
             step2(false);
             t2.end();
             t3.begin();
-            step3(k, 0.0);
+            step3(0.0);
             t3.end();
             spmv.push_back(t1.elapsed_ms());
             max.push_back(t2.elapsed_ms());
             newx.push_back(t3.elapsed_ms());
         }
-        final_ = read_control();
         return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
 protected:
-    void prepared(const Options& options) override {
-        defer_ = spmv_config_.x_image && options.defer_scale;
-        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true, defer_));
+    void prepared(const Options&) override {
+        step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         step2_ = &gl::compute_program("power/step2.comp", defines(kStep2WorkGroup));
-        step3_ = &gl::compute_program("power/step3.comp", defines(kWorkGroup, defer_));
+        step3_ = &gl::compute_program("power/step3.comp", defines());
         pair_groups_ = groups_for((rows_ + 1u) / 2u, kWorkGroup, kMaxGroups);
-        if (defer_) {
-            // The second texture and y buffer of the ping-pong pair (x_image_ and y_ are the
-            // first): iteration j (from 1) writes pair j % 2 and gathers from pair (j - 1) % 2.
-            x_image2_ = gl::Texture2D(x_image_.width(), x_image_.height(),
-                                      gl::TextureFormat::rgba32f);
-            y2_ = gl::Buffer(static_cast<std::size_t>(rows_) * sizeof(double));
-            y2_.poison();
-            scale_ = &gl::compute_program("power/x_scale.comp", defines());
-        }
-        books_ = gl::Readback(sizeof(ControlBlock));
-    }
-
-    // With the deferred scale x_ holds x_0 while gpu-opt iterates; the x of the final books is
-    // y / lambda of the last iteration, or at a breakdown the x before it (A x = 0 left x).
-    void settle_x() override {
-        if (settled_) return unmirror_x();
-        settled_ = true;
-        const ControlBlock& c = final_;
-        const std::uint32_t j = c.breakdown_at ? c.breakdown_at - 1 : c.iteration;
-        if (j == 0) return;  // x_0, still in x_
-        gl::memory_barrier(gl::Barrier::storage);
-        scale_->use();
-        scale_->set("rows", rows_);
-        // A breakdown leaves lambda (and its reciprocal) of the iteration before.
-        scale_->set("lambda", c.lambda);
-        scale_->set("rcp", c.rcp);
-        x_.bind_storage(3);
-        y_of(j).bind_storage(4);
-        gl::dispatch(vector_groups_);
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
     }
 
 private:
-    const gl::Buffer& y_of(std::uint32_t iteration) const { return iteration % 2 ? y2_ : y_; }
-    const gl::Texture2D& image_of(std::uint32_t iteration) const {
-        return iteration % 2 ? x_image2_ : x_image_;
-    }
-
-    // Host iteration k is the GPU's iteration j = k + 1 whenever it changes anything: Step1 of
-    // an iteration after the converged one writes only y and the texture of parity j, which
-    // hold y_{j-2}, never the final y_{j-1} (settle_x) or the x_0 in x_.
-    void step1(int k) {
+    void step1() {
         partials_.bind_storage(5);
         control_.bind_storage(6);
-        if (!defer_) return dispatch_spmv(*step1_, spmv_groups_);
-        const auto j = static_cast<std::uint32_t>(k) + 1u;
-        image_of(j).bind_image(0, true);
-        // The next Step3 reads y; the next Step1 samples the texture written here.
-        dispatch_spmv(*step1_, spmv_groups_, &image_of(j - 1u), &y_of(j),
-                      gl::Barrier::storage | gl::Barrier::texture_fetch);
+        dispatch_spmv(*step1_, spmv_groups_);
     }
     void step2(bool finalize) {
         step2_->use();
@@ -637,25 +555,16 @@ private:
         step2_->set("finalize", finalize ? 1u : 0u);
         partials_.bind_storage(5);
         control_.bind_storage(6);
-        books_.bind_storage(7);
         gl::dispatch(1);
         gl::memory_barrier(gl::Barrier::storage);
     }
-    void step3(int k, double tol) {
+    void step3(double tol) {
         step3_->use();
         step3_->set("rows", rows_);
         step3_->set("tol", tol);
-        control_.bind_storage(6);
-        const auto j = static_cast<std::uint32_t>(k) + 1u;
-        if (defer_) {
-            y_of(j).bind_storage(4);
-            (j == 1u ? x_ : y_of(j - 1u)).bind_storage(7);
-            gl::dispatch(pair_groups_);
-            gl::memory_barrier(gl::Barrier::storage);
-            return;
-        }
         x_.bind_storage(3);
         y_.bind_storage(4);
+        control_.bind_storage(6);
         if (spmv_config_.x_image) {
             // Step3 reads and writes x in the texture only (step3.comp): one texel a thread.
             x_image_.bind_image(0, true);
@@ -674,43 +583,14 @@ private:
         control_.download(0, sizeof c, &c);
         return c;
     }
-    ControlBlock read_books() {
-        ControlBlock c;
-        std::memcpy(&c, books_.wait(), sizeof c);
-        return c;
-    }
     bool async_;
-    bool defer_ = false;
-    bool settled_ = true;
-    ControlBlock final_;
     unsigned pair_groups_ = 1;
     const gl::Program* step1_ = nullptr;
     const gl::Program* step2_ = nullptr;
     const gl::Program* step3_ = nullptr;
-    const gl::Program* scale_ = nullptr;
-    gl::Texture2D x_image2_;
-    gl::Buffer y2_;
-    gl::Readback books_;
 };
 
 }  // namespace
-
-// Whether the driver's float64 fma() rounds once (power/fma_probe.comp; the GLSL spec allows
-// two roundings): power/divide.glsl then forms the quotient from the reciprocal. Probed once:
-// a = 1 + 2^-30, b = 1 - 2^-30, c = -1 gives -2^-60 fused and 0 with two roundings.
-bool fma_is_fused() {
-    static const bool fused = [] {
-        const std::vector<double> io = {1.0 + 0x1p-30, 1.0 - 0x1p-30, -1.0, 0.0};
-        gl::Buffer buffer = gl::Buffer::from(io);
-        const gl::Program& probe = gl::compute_program("power/fma_probe.comp", {});
-        probe.use();
-        buffer.bind_storage(0);
-        gl::dispatch(1);
-        gl::memory_barrier(gl::Barrier::buffer_update);
-        return buffer.read<double>(4)[3] == -0x1p-60;
-    }();
-    return fused;
-}
 
 std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
     if (name == "gpu-naive") return std::make_unique<GpuNaive>();

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 #include "solvers/common/csr.hpp"
@@ -265,8 +264,7 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
         EXPECT_FALSE(b.result.converged);
         EXPECT_EQ(b.result.iterations, 3);
         EXPECT_EQ(b.result.lambda, 0.0);
-        // x stays the x that met A x = 0: (1, 0, 0) from x_0 = 1 (exact in any order). With the
-        // deferred scale gpu-opt forms it from the y before the breakdown.
+        // x stays the x that met A x = 0: (1, 0, 0) from x_0 = 1 (exact in any order).
         EXPECT_EQ(b.vector, (std::vector<double>{1.0, 0.0, 0.0}));
 
         auto f = run(name, flip, options);
@@ -314,14 +312,10 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
     // the storage-buffer path (x_storage: the SpMV reads x there, Step3 writes it there) the
     // arithmetic is the same, so lambda, the iteration count and x must agree bit for bit:
     // odd and even n, converging (flag path) and tol 0 (max_iter), sync and async.
-    // The deferred scale (the default: the texture holds y, each gather divides by lambda,
-    // Step3 writes no x, the eigenvector is y / lambda on request) does the same divisions, so
-    // it must agree bit for bit too.
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 300 + n), 4);
         for (double tol : {1e-11, 0.0}) {
             for (const std::string name : {"gpu-opt", "gpu-opt-async"}) {
-              for (bool defer : {true, false}) {
                 power::Options options;
                 options.tol = tol;
                 options.max_iter = tol == 0.0 ? 7 : 400;
@@ -329,10 +323,8 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
                 options.x_storage = true;
                 auto reference = run(name, a, options);
                 options.x_storage = false;
-                options.defer_scale = defer;
                 auto texture = run(name, a, options);
-                SCOPED_TRACE(name + " n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
-                             " defer=" + std::to_string(defer));
+                SCOPED_TRACE(name + " n=" + std::to_string(n) + " tol=" + std::to_string(tol));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(texture.result.converged);
                 }
@@ -342,103 +334,8 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
                 ASSERT_EQ(texture.vector.size(), static_cast<std::size_t>(n));
                 EXPECT_EQ(0, std::memcmp(texture.vector.data(), reference.vector.data(),
                                          texture.vector.size() * sizeof(double)));
-              }
             }
         }
-    }
-}
-
-TEST(PowerGpu, OptFlagLagAndLayoutsGiveTheSameResult) {
-    ADILAB_NEED_GL();
-    // gpu-opt reads iteration k's flag after queueing iteration k + 1 (flag_lag 1) or before
-    // (0); the iteration queued after the converged one finds the books frozen, so both must
-    // stop at the same iteration with the same lambda and x, bit for bit. Step2 runs in the
-    // last work group of Step1's dispatch: many groups (rows tpr 32: 8 rows a group) and few
-    // groups striding over the rows (max_groups 3) must give the host's lambda, and the
-    // deferred scale must hold in both. Converging at several iteration counts, and tol 0.
-    // (Sizes kept small for llvmpipe: 36 solves.)
-    const int n = 1001;
-    const int per_row = 5;
-    const CsrMatrix a = with_dominant_entry(random_csr(n, per_row, 77), per_row);
-    for (double tol : {1e-9, 0.0}) {
-        const auto host = reference::power_method(a, std::vector<double>(n, 1.0), tol, 40);
-        for (int layout : {-32, 256, -1}) {
-            for (auto [max_groups, defer] :
-                 {std::pair{8192, true}, std::pair{3, true}, std::pair{8192, false}}) {
-                power::Options options;
-                options.tol = tol;
-                options.max_iter = 40;
-                options.max_groups = max_groups;
-                options.defer_scale = defer;
-                set_layout(options, layout);
-                options.flag_lag = 0;
-                auto before = run("gpu-opt", a, options);
-                options.flag_lag = 1;
-                auto after = run("gpu-opt", a, options);
-                SCOPED_TRACE("tol=" + std::to_string(tol) + " layout=" + std::to_string(layout) +
-                             " groups=" + std::to_string(max_groups) +
-                             " defer=" + std::to_string(defer));
-                EXPECT_EQ(after.result.converged, before.result.converged);
-                EXPECT_EQ(after.result.iterations, before.result.iterations);
-                EXPECT_EQ(after.result.lambda, before.result.lambda);
-                ASSERT_EQ(after.vector.size(), host.vector.size());
-                ASSERT_EQ(before.vector.size(), host.vector.size());
-                EXPECT_EQ(0, std::memcmp(after.vector.data(), before.vector.data(),
-                                         after.vector.size() * sizeof(double)));
-                EXPECT_EQ(after.result.converged, host.result.converged);
-                // fp64 sums in another order: ~1e-16 relative per product; required 1e-10.
-                EXPECT_LT(relative(after.result.lambda, host.result.lambda), 1e-10);
-                // The same arithmetic up to rounding stops at the same step, give or take one
-                // where the last update sits at tol.
-                EXPECT_NEAR(after.result.iterations, host.result.iterations, 1);
-                // |x| <= 1; 40 products of 6 terms in another order differ by ~1e-14.
-                for (std::size_t i = 0; i < after.vector.size(); ++i)
-                    ASSERT_NEAR(after.vector[i], host.vector[i], 1e-9) << "entry " << i;
-            }
-        }
-    }
-}
-
-TEST(PowerGpu, OptQuotientsAreTheHosts) {
-    ADILAB_NEED_GL();
-    // gpu-opt forms x = y / lambda from Step2's reciprocal with one multiply and two fmas
-    // where fma() is fused (shaders/power/divide.glsl; NVIDIA), with the division elsewhere:
-    // either way the correctly rounded quotient the host's division gives. A diagonal matrix
-    // makes every y exact on both sides (one product a row), so after a few iterations x must
-    // equal the host's bit for bit: in Step3 (texture and storage x) and in the deferred
-    // gathers. Diagonal entries of random sign and magnitudes 2^-20..2^20, the largest unique,
-    // so the quotients stay far from the subnormal range.
-    std::printf("x = y / lambda through %s\n",
-                power::fma_is_fused() ? "the reciprocal and fused fmas" : "the division");
-    const int n = 1001;
-    std::vector<double> dense(static_cast<std::size_t>(n) * n, 0.0);
-    std::uint64_t state = 12345;
-    auto next = [&] {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        return static_cast<double>(state >> 11) * 0x1.0p-53;
-    };
-    for (int i = 0; i < n; ++i) {
-        const double magnitude = std::ldexp(1.0 + next(), static_cast<int>(next() * 40.0) - 20);
-        dense[static_cast<std::size_t>(i) * n + i] = next() < 0.5 ? -magnitude : magnitude;
-    }
-    dense[0] = 0x1.8p22;  // the dominant entry
-    const CsrMatrix a = from_dense(n, dense);
-    const auto host = reference::power_method(a, std::vector<double>(n, 1.0), 0.0, 3);
-    for (int source = 0; source < 3; ++source) {
-        power::Options options;
-        options.tol = 0.0;
-        options.max_iter = 3;
-        options.x_storage = source == 0;
-        options.defer_scale = source == 2;
-        auto s = run("gpu-opt", a, options);
-        SCOPED_TRACE(source);
-        EXPECT_EQ(s.result.iterations, 3);
-        EXPECT_EQ(s.result.lambda, host.result.lambda);
-        EXPECT_EQ(s.vector[0], 1.0);  // the dominant element, normalised exactly
-        ASSERT_EQ(s.vector.size(), host.vector.size());
-        for (std::size_t i = 0; i < s.vector.size(); ++i)
-            ASSERT_EQ(s.vector[i], host.vector[i])
-                << "row " << i << std::hexfloat << ": " << s.vector[i] << " vs " << host.vector[i];
     }
 }
 
