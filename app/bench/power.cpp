@@ -79,6 +79,10 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.x_storage = args.has("x-storage");
     c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
+    c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
+    c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 2, 1, 8));
+    c.options.flag_store_always = args.has("flag-store-always");
+    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 1));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
         throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
@@ -710,6 +714,11 @@ Benchmark make_power_benchmark() {
              {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
              {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
+             {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
+             {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 2)"},
+             {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
+             {"flag-lag", "K", "gpu-opt: 1 = read the books behind a fence while the next "
+                               "iteration is queued (default), 0 = after every iteration"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},
              {"step3-probe", "", "diagnostic variants of gpu-opt's Step3 on vectors of the first "
