@@ -6,12 +6,13 @@
 // time, y read as dvec2 (16-byte loads). The storage-buffer x is not touched; the host copies
 // the texture back (x_unmirror.comp) when the eigenvector is asked for. That drops 16 MB of the
 // 64 MB Step3 moved per iteration at 2M rows (read y, read x, write x, write texture).
-// Cost (H200, --step3-probe, 2M rows): the work groups stride over the pairs, about one wave of
-// them (Options::step3_groups; 4096-8192 groups or one pair a thread cost 41 us where 1024
-// cost 24), PAIRS texels a pass with every load issued before the arithmetic; lambda and the
-// frozen state are loaded once per group (control.glsl); and the flag is stored only where
-// a (coherent) read finds it still clear (FLAG_CHECK), because with tol = 0 every group used to
-// store into the same word (the probe: 30 us with the flag, 20 without).
+// Cost (H200, gpu-opt at 2M rows, tol 0, one device call; solvers/power/RESULTS.md): 54.8 us
+// before, 28.7 us now: lambda and the frozen state loaded once per group (control.glsl) instead
+// of by every warp: -19 us; about one wave of groups striding over the texels (1024 instead of
+// 2048, Options::step3_groups): -3.6 us; the flag stored only where a coherent read finds it
+// still clear (FLAG_CHECK; with tol = 0 every group used to store into the same word): -3.6 us.
+// PAIRS texels a pass, all loads issued before the arithmetic: 1 and 2 alike (28.4 / 28.7 us),
+// 4 slower (36 us).
 layout(local_size_x = WG_SIZE) in;
 #if X_IMAGE
 // Two views of y (aliased blocks at one binding): pairs for the 16-byte loads, scalars for
