@@ -40,6 +40,7 @@ struct PowerConfig {
     int host_repeats = 1;
     bool spmv_sweep = false;
     bool spmv_probe = false;
+    bool step3_probe = false;
     std::uint64_t seed = 1;
     std::int32_t band = 0;
     std::string mtx;
@@ -78,6 +79,10 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.x_storage = args.has("x-storage");
     c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
+    c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
+    c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 2, 1, 8));
+    c.options.flag_store_always = args.has("flag-store-always");
+    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 1));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
         throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
@@ -86,6 +91,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
     c.spmv_sweep = args.has("spmv-sweep");
     c.spmv_probe = args.has("spmv-probe");
+    c.step3_probe = args.has("step3-probe");
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
     c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
@@ -421,11 +427,104 @@ void run_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
     }
 }
 
+// ---- --step3-probe: what does gpu-opt's Step3 spend its time on? ------------------------------
+// Variants of Step3 (shaders/power/step3_probe.comp) on vectors of the first --rows size: what
+// it loads and stores (texture, storage buffers), the flag, the division, where lambda comes
+// from, pairs per thread and work groups. Each is timed twice: 20 dispatches (each followed by
+// the production barrier) under one timer query, and one dispatch per query (what an
+// iteration pays, as the Fig. 14 split measures it).
+struct Step3Probe {
+    std::string name;
+    int kind = 0, flag = 1, div = 1, control = 1, pairs = 1;
+    unsigned groups = 2048;  // 0: one pair per thread
+    double bytes_per_pair() const {
+        static const double per_kind[] = {48, 48, 32, 48, 32, 32};
+        return per_kind[kind];
+    }
+};
+
+void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
+    const std::int64_t n = c.matrices.front().rows;
+    const auto pairs = static_cast<unsigned>((n + 1) / 2);
+    std::vector<double> yh(2 * static_cast<std::size_t>(pairs));
+    for (std::size_t i = 0; i < yh.size(); ++i) yh[i] = 1.0 + 1e-3 * static_cast<double>(i % 977);
+    gl::Buffer y = gl::Buffer::from(yh);
+    gl::Buffer z = gl::Buffer::from(yh);
+    gl::Buffer control = gl::Buffer::from(std::vector<double>{3.0, 0.0});
+    const int tex_rows = static_cast<int>((pairs + 4095) / 4096);
+    gl::Texture2D image(4096, tex_rows, gl::TextureFormat::rgba32f);
+    std::vector<Step3Probe> probes = {
+        {"production (texture load+store, div, flag)", 0, 1, 1, 1, 1, 2048},
+        {"multiply instead of divide", 0, 1, 0, 1, 1, 2048},
+        {"no flag", 0, 0, 1, 1, 1, 2048},
+        {"lambda from a uniform", 0, 1, 1, 0, 1, 2048},
+        {"no flag, multiply, uniform", 0, 0, 0, 0, 1, 2048},
+        {"1024 groups", 0, 1, 1, 1, 1, 1024},
+        {"4096 groups", 0, 1, 1, 1, 1, 4096},
+        {"8192 groups", 0, 1, 1, 1, 1, 8192},
+        {"one pair a thread", 0, 1, 1, 1, 1, 0},
+        {"4 pairs a pass", 0, 1, 1, 1, 4, 512},
+        {"old from a buffer, store to texture", 1, 1, 1, 1, 1, 2048},
+        {"texture load only", 2, 1, 1, 1, 1, 2048},
+        {"storage buffers load+store", 3, 1, 1, 1, 1, 2048},
+        {"two storage buffers read (deferred)", 4, 1, 1, 1, 1, 2048},
+        {"copy y to a buffer", 5, 0, 0, 0, 1, 2048},
+        {"copy, one pair a thread", 5, 0, 0, 0, 1, 0},
+    };
+    for (const Step3Probe& k : probes) {
+        ctx.check_cancelled();
+        const gl::Program& p = gl::compute_program(
+            "power/step3_probe.comp", {{"KIND", std::to_string(k.kind)},
+                                       {"FLAG", std::to_string(k.flag)},
+                                       {"DIV", std::to_string(k.div)},
+                                       {"CONTROL", std::to_string(k.control)},
+                                       {"PAIRS", std::to_string(k.pairs)}});
+        const unsigned groups = k.groups ? k.groups : (pairs + 255) / 256;
+        auto once = [&] {
+            p.use();
+            p.set("pairs", pairs);
+            p.set("tol", 0.0);
+            p.set("lambda_uniform", 3.0);
+            y.bind_storage(4);
+            z.bind_storage(7);
+            control.bind_storage(6);
+            image.bind_image(0, true);
+            gl::dispatch(groups);
+            gl::memory_barrier(gl::Barrier::storage | gl::Barrier::texture_fetch |
+                               gl::Barrier::image_access);
+        };
+        constexpr int batch = 20;
+        const double batched = gl::median(gl::time_runs(
+                                    [&] {
+                                        for (int i = 0; i < batch; ++i) once();
+                                    },
+                                    {.warmup = 2, .repeats = 7})) /
+                                batch;
+        const double single = gl::median(gl::time_runs(once, {.warmup = 3, .repeats = 31}));
+        const double bytes = k.bytes_per_pair() * pairs;
+        Row r;
+        r.set("name", k.name)
+            .set("kind", "step3-probe")
+            .set("rows", static_cast<long long>(n))
+            .set("groups", static_cast<long long>(groups))
+            .set("median_ms", batched)
+            .set("single_dispatch_ms", single)
+            .set("gb_per_s", bytes / (batched * 1e6));
+        report.rows.push_back(r);
+        ctx.out << "step3-probe  " << k.name << "  batched " << batched << " ms ("
+                << bytes / (batched * 1e6) << " GB/s)  single " << single << " ms" << std::endl;
+    }
+}
+
 Report run_power(const cli::Args& args, BenchContext& ctx) {
     const PowerConfig c = parse(args, ctx.device);
     check_vector_option(c);
     Report report = make_report("power", ctx.device);
     record_config(report, args);
+    if (c.step3_probe) {
+        run_step3_probe(c, ctx, report);
+        return report;
+    }
     if (c.spmv_probe) {
         run_probe(c, ctx, report);
         return report;
@@ -615,8 +714,15 @@ Benchmark make_power_benchmark() {
              {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
              {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
+             {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
+             {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 2)"},
+             {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
+             {"flag-lag", "K", "gpu-opt: 1 = read the books behind a fence while the next "
+                               "iteration is queued (default), 0 = after every iteration"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},
+             {"step3-probe", "", "diagnostic variants of gpu-opt's Step3 on vectors of the first "
+                                 "--rows size"},
              {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},

@@ -53,7 +53,7 @@ shared int s_whole_row[2];
 
 void main() {
 #if FUSE_MAX
-    if (frozen()) return;
+    if (group_frozen()) return;  // one load of the books per group (control.glsl)
 #endif
     const int lid = int(gl_LocalInvocationIndex);
     if (lid == 0) {
@@ -123,7 +123,7 @@ void main() {
 
 void main() {
 #if FUSE_MAX
-    if (frozen()) return;
+    if (group_frozen()) return;  // one load of the books per group (control.glsl)
 #endif
     const uint rows_per_group = uint(WG_SIZE) / uint(TPR);
     const uint lane = cluster_lane();

@@ -8,26 +8,63 @@
 // records that iteration as the converged one and freezes; a zero (or non-finite) lambda is a
 // breakdown (A x = 0) and freezes too. finalize = 1 only keeps the books (after the last
 // iteration the host queued).
+// BOOKS = 1: the books are also copied into `Books` (host-visible memory, gl::Readback), so
+// that gpu-opt's host can read them behind a fence while the GPU goes on with the next work.
 layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 5) readonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
+#if BOOKS
+layout(std430, binding = 7) writeonly buffer Books {
+    uint b_iteration, b_not_converged, b_converged_at, b_breakdown_at;
+};
+#endif
 uniform uint partial_count;
 uniform uint finalize;
 
 #include "power/reduce.glsl"
 
+void copy_books() {
+#if BOOKS
+    b_iteration = c_iteration;
+    b_not_converged = c_not_converged;
+    b_converged_at = c_converged_at;
+    b_breakdown_at = c_breakdown_at;
+#endif
+}
+
+// Partials loaded per thread before any is compared: one work group is all this kernel has, so
+// its time is latency; 8192 partials / 1024 threads load in one round instead of eight.
+const uint kLoads = 8u;
+
 void main() {
-    if (frozen()) return;
+    const bool leader = gl_LocalInvocationIndex == 0u;
+    if (frozen()) {
+        if (leader) copy_books();
+        return;
+    }
     // Every invocation reads the books before invocation 0 writes them (after the barrier in
     // group_maxmag), and all take the same branch.
     if (c_iteration > 0u && c_not_converged == 0u) {
-        if (gl_LocalInvocationIndex == 0u) c_converged_at = c_iteration;
+        if (leader) {
+            c_converged_at = c_iteration;
+            copy_books();
+        }
         return;
     }
-    if (finalize != 0u) return;
+    if (finalize != 0u) {
+        if (leader) copy_books();
+        return;
+    }
     double best = 0.0;
-    for (uint i = gl_LocalInvocationIndex; i < partial_count; i += uint(WG_SIZE))
-        best = maxmag(best, partials[i]);
+    for (uint base = gl_LocalInvocationIndex; base < partial_count;
+         base += kLoads * uint(WG_SIZE)) {
+        double v[kLoads];
+        for (uint u = 0u; u < kLoads; ++u) {
+            const uint i = base + u * uint(WG_SIZE);
+            v[u] = i < partial_count ? partials[i] : 0.0;  // 0: neutral for maxmag
+        }
+        for (uint u = 0u; u < kLoads; ++u) best = maxmag(best, v[u]);
+    }
     best = group_maxmag(best);
     if (group_leader()) {
         c_iteration += 1u;
@@ -37,5 +74,6 @@ void main() {
             c_lambda = best;
             c_not_converged = 0u;
         }
+        copy_books();
     }
 }

@@ -61,6 +61,15 @@ struct Options {
     int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
                               // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
+    // gpu-opt's Step3: work groups at most (0: about one wave on an H100/H200, 1024) and texels
+    // (pairs of rows) each thread loads before it computes, per pass (1..8).
+    int step3_groups = 0;
+    int step3_pairs = 2;
+    bool flag_store_always = false;  // Step3 stores the flag without reading it first
+    // gpu-opt: 1 = the host reads iteration k's books (Step2's copy in mapped memory, behind a
+    // fence) while Step3 of k and Step1 of k + 1 are queued; 0 = it reads the control block
+    // after every iteration, draining the queue (the paper's G-OPT loop).
+    int flag_lag = 1;
 };
 
 struct Result {

@@ -30,6 +30,8 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
         {"--layout diagonal", 2, "--layout"},
         {"--threads-per-row 3", 2, "power of two"},
         {"--stream-chunk 300", 2, "multiple of 256"},
+        {"--step3-pairs 9", 2, "--step3-pairs"},
+        {"--flag-lag 2", 2, "--flag-lag"},
         {"--mtx " + folder + "/missing.mtx", 2, "no such file"},
         {"--mtx " + bad_mtx + " --rows 5", 2, "--mtx takes its size"},
         {"--mtx " + bad_mtx, 1, bad_mtx + ":4: row index 4 is out of range 1..3"},

@@ -264,7 +264,8 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
         EXPECT_FALSE(b.result.converged);
         EXPECT_EQ(b.result.iterations, 3);
         EXPECT_EQ(b.result.lambda, 0.0);
-        for (double v : b.vector) EXPECT_TRUE(std::isfinite(v));
+        // x stays the x that met A x = 0: (1, 0, 0) from x_0 = 1 (exact in any order).
+        EXPECT_EQ(b.vector, (std::vector<double>{1.0, 0.0, 0.0}));
 
         auto f = run(name, flip, options);
         EXPECT_FALSE(f.result.converged);  // reported, not hidden
@@ -333,6 +334,66 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
                 ASSERT_EQ(texture.vector.size(), static_cast<std::size_t>(n));
                 EXPECT_EQ(0, std::memcmp(texture.vector.data(), reference.vector.data(),
                                          texture.vector.size() * sizeof(double)));
+            }
+        }
+    }
+}
+
+TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
+    ADILAB_NEED_GL();
+    // gpu-opt's Step3 in any shape (work groups, texels a thread loads per pass, the flag read
+    // before it is stored or stored always) and the host reading the books one step behind
+    // (flag_lag 1: Step2's copy behind a fence, one frozen SpMV queued past the stop) do the
+    // same divisions and stop at the same iteration as the paper's loop on the storage path
+    // (x_storage, flag_lag 0, flag stored always): lambda, iterations and x agree bit for bit,
+    // and with the host to its tolerance. Odd and even n, several passes and partial passes.
+    struct Shape {
+        int lag, groups, pairs;
+        bool store_always;
+    };
+    const Shape shapes[] = {{1, 0, 2, false}, {0, 1, 1, false}, {1, 3, 3, true},
+                            {0, 7, 8, false}, {1, 1, 8, true}};
+    for (int n : {1001, 998, 1}) {
+        const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
+        for (double tol : {1e-11, 0.0}) {
+            power::Options options;
+            options.tol = tol;
+            options.max_iter = tol == 0.0 ? 7 : 400;
+            options.x_storage = true;
+            options.flag_lag = 0;
+            options.flag_store_always = true;
+            options.step3_pairs = 1;
+            auto reference = run("gpu-opt", a, options);
+            auto host = reference::power_method(a, {}, tol, options.max_iter);
+            for (const Shape& shape : shapes) {
+                options.x_storage = false;
+                options.flag_lag = shape.lag;
+                options.step3_groups = shape.groups;
+                options.step3_pairs = shape.pairs;
+                options.flag_store_always = shape.store_always;
+                auto s = run("gpu-opt", a, options);
+                SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
+                             " lag=" + std::to_string(shape.lag) + " groups=" +
+                             std::to_string(shape.groups) + " pairs=" +
+                             std::to_string(shape.pairs) + (shape.store_always ? " always" : ""));
+                if (tol > 0.0 && n > 1) {
+                    EXPECT_TRUE(s.result.converged);
+                }
+                if (tol == 0.0) {
+                    EXPECT_FALSE(s.result.converged);
+                    EXPECT_EQ(s.result.iterations, options.max_iter);
+                }
+                EXPECT_EQ(s.result.converged, reference.result.converged);
+                EXPECT_EQ(s.result.iterations, reference.result.iterations);
+                EXPECT_EQ(s.result.lambda, reference.result.lambda);
+                ASSERT_EQ(s.vector.size(), static_cast<std::size_t>(n));
+                EXPECT_EQ(0, std::memcmp(s.vector.data(), reference.vector.data(),
+                                         s.vector.size() * sizeof(double)));
+                // fp64 products in another order: ~1e-16 relative each; the requirement is
+                // 1e-10 on lambda. The stop may differ from the host's by one iteration where
+                // the last update sits at tol.
+                EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+                EXPECT_NEAR(s.result.iterations, host.result.iterations, 1);
             }
         }
     }
