@@ -77,6 +77,13 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
+    const std::string direction = args.get("direction", "both");
+    if (direction != "both" && direction != "x" && direction != "y")
+        throw cli::UsageError("--direction: expected x, y or both, got '" + direction + "'");
+    const std::string forms = args.get("coefficients", "both");
+    if (forms != "both" && forms != "constant" && forms != "general")
+        throw cli::UsageError("--coefficients: expected constant, general or both, got '" +
+                              forms + "'");
     for (long long n : grids) {
         // cr-pingpong's scratch is the largest: 2 x (16 + 4) bytes per unknown in two buffers.
         const long long bytes = n * n * 32;
@@ -92,7 +99,11 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     std::vector<Config> configs;
     for (long long n : grids)
         for (Direction d : {Direction::x, Direction::y})
-            for (bool constant : {true, false}) configs.push_back({int(n), d, constant});
+            for (bool constant : {true, false}) {
+                if (direction != "both" && direction != (d == Direction::x ? "x" : "y")) continue;
+                if (forms != "both" && forms != (constant ? "constant" : "general")) continue;
+                configs.push_back({int(n), d, constant});
+            }
     const double steps = double(configs.size()) * double(solvers.size() + 1);
     double done = 0;
     std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
@@ -115,6 +126,21 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                                  problem.k)
                 : reference::solve_grid_general(n, n, along_x, problem.a, problem.b, problem.c,
                                                 problem.k);
+        if (config.constant && config.direction == Direction::y &&
+            std::find(solvers.begin(), solvers.end(), "lu-window") != solvers.end()) {
+            // The decay window lu-window takes here (default settings), derived from the
+            // coefficients (solvers/tridiagonal/lu_factors.cpp).
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, 64);
+            std::ostringstream note;
+            note << "lu-window " << n << "^2 y: coefficients a=" << constant.a
+                 << " b=" << constant.b << " c=" << constant.c;
+            if (plan.usable)
+                note << ": window K=" << plan.rows << " rows (" << plan.exact_rows
+                     << " needed), truncation bound " << plan.bound;
+            else
+                note << ": no window <= 64 rows, exact path (lu-scan)";
+            report.notes.push_back(note.str());
+        }
         const double unknowns = double(n) * double(n);
         const double bytes = unknowns * 4.0 * (config.constant ? 2.0 : 5.0);
 
@@ -301,7 +327,9 @@ Benchmark make_tridiag_benchmark() {
             "coefficients) of every solver, checked against float64 Thomas",
             {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
              {"solver", "LIST", "all (default), or some of: " + names},
-             {"repeats", "N", "timed batches per measurement (default 15)"}},
+             {"repeats", "N", "timed batches per measurement (default 15)"},
+             {"direction", "x|y|both", "line directions (default both)"},
+             {"coefficients", "constant|general|both", "coefficient forms (default both)"}},
             run_tridiag};
 }
 

@@ -39,6 +39,7 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/lu_factors.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::tridiag {
@@ -51,30 +52,6 @@ struct Tables {
     bool ok = true;  // every pivot u_i non-zero and finite
     gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
 };
-
-// The per-row recurrence coefficients of the Thomas factorisation A = L U shared by every line:
-// m_i = -l_i (m_0 = 0), r_i = 1 / u_i, q_i = -c / u_i (q_{n-1} = 0), in float64. False when a
-// pivot u_i is zero or not finite (or 1 / u_i overflows fp32).
-bool factorise(unsigned n, const ConstantCoefficients& k, std::vector<double>& m,
-               std::vector<double>& r, std::vector<double>& q) {
-    m.assign(n, 0.0);
-    r.assign(n, 0.0);
-    q.assign(n, 0.0);
-    bool ok = true;
-    double u = k.b_first;
-    for (unsigned i = 0; i < n; ++i) {
-        if (i > 0) {
-            const double diagonal = i + 1 == n ? k.b_last : k.b;
-            const double l = k.a / u;
-            u = diagonal - l * k.c;
-            m[i] = -l;
-        }
-        ok = ok && u != 0.0 && std::isfinite(u) && std::isfinite(float(1.0 / u));
-        r[i] = 1.0 / u;
-        q[i] = i + 1 < n ? -k.c / u : 0.0;
-    }
-    return ok;
-}
 
 struct BandTables {
     unsigned n = 0, rows_per_band = 0;

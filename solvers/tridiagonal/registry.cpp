@@ -36,6 +36,15 @@ const std::vector<Entry>& entries() {
           "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
           "of rows; general coefficients -> cr-shared)"},
          [] { return make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true); }},
+        {{"lu-window",
+          "constant dominant coefficients along y: each chunk of a column solved after a "
+          "decay-window warm-up of both LU recurrences (window from the coefficients, "
+          "truncation < 2^-26 max|x|), one fully parallel dispatch (x lines, weak dominance, "
+          "general coefficients -> lu-scan)"},
+         [] {
+             return make_lu_window("lu-window", WindowSettings{},
+                                   make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
+         }},
         {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
           false},
          make_thomas_cpu},

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "solvers/tridiagonal/lu_factors.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 
 namespace adilab::tridiag {
@@ -18,6 +19,21 @@ std::unique_ptr<Solver> make_thomas_cpu();
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
                                      unsigned lines, unsigned band_rows = 0,
                                      unsigned band_min_n = 0, bool subgroups = false);
+// lu-window (lu_window.cpp): y lines of constant, dominant coefficients solved chunk by chunk
+// inside a decay window; everything else goes to `exact`.
+struct WindowSettings {
+    unsigned rows = 32;        // rows per invocation
+    unsigned rows_small = 16;  // ... on grids of at most small_unknowns unknowns
+    unsigned small_unknowns = 1u << 21;  // 1024^2 and below
+    unsigned chunks = 8;       // warps (chunks of the same 32 columns) per work group
+    unsigned max_window = 64;  // wider windows take the exact path
+    unsigned order = 0;        // lu_window.comp's ORDER
+};
+std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
+                                       std::unique_ptr<Solver> exact);
+// The window lu-window takes for y lines of n unknowns (usable == false: the exact path).
+DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window);
+
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
 std::unique_ptr<Solver> make_cg(int iterations);
 

@@ -242,6 +242,82 @@ TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
     EXPECT_TRUE(cg->check_pivots().has_value());
 }
 
+// lu-window along y (the decay-window kernel, lu_window.comp) against float64 Thomas: the
+// coefficients of random_dominant_problem have |a|, |c| <= 1 and |b| >= |a| + |c| + 0.5, so
+// the plan must find a window (asserted: the test would otherwise only see the exact path).
+// Tolerance: the exact solvers' fp32 bound (the window runs Thomas's own recurrences over
+// ROWS + 2K rows, so the rounding is that of a Thomas line of that length, below tolerance(n)
+// for the longer n) plus the plan's truncation bound (lu_factors.cpp derives it; <= 2^-26).
+// Settings vary the rows per invocation (1: every row its own window; 7: chunks off powers of
+// two; 32: the registry's) and the warps per work group; the grids have 3 or 7 columns (part of
+// one warp) and 45 (a partial second column block), outputs poisoned.
+void check_window(int n, int columns, unsigned seed, const tridiag::WindowSettings& settings) {
+    const auto p = reference::random_dominant_problem(columns, n, false, seed, 0.5, false);
+    const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
+                                                 float(p.const_c), float(p.const_b_first),
+                                                 float(p.const_b_last)};
+    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+    ASSERT_TRUE(plan.usable) << "n=" << n;
+    const auto expected = reference::solve_grid_constant(columns, n, false, constant.a,
+                                                         constant.b, constant.c,
+                                                         constant.b_first, constant.b_last, p.k);
+    gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+    x.poison();
+    auto solver = tridiag::make_lu_window("lu-window-test", settings,
+                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+    solver->solve({columns, n}, Direction::y, constant, k, x);
+    const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
+    if (std::getenv("ADILAB_PRINT_ERRORS"))
+        std::printf("lu-window rows %u n %d K %u error %.3g bound %.3g\n", settings.rows, n,
+                    plan.rows, error, plan.bound);
+    EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
+        << "n=" << n << " columns=" << columns << " rows=" << settings.rows << " K=" << plan.rows;
+    EXPECT_FALSE(solver->check_pivots().has_value());
+}
+
+TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1300;
+    for (unsigned rows : {1u, 7u, 32u}) {
+        tridiag::WindowSettings settings;
+        settings.rows = settings.rows_small = rows;
+        settings.chunks = rows == 7 ? 3 : 8;
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {
+            if (rows == 1 && n > 1025) continue;  // 1-row chunks: slow on llvmpipe, and 1025 has them all
+            check_window(n, n >= 1000 ? 3 : 7, ++seed, settings);
+        }
+        check_window(70, 45, ++seed, settings);
+    }
+}
+
+// Weak dominance (b = 2.05, a = c = -1: the factors decay like 0.8^K, a window of ~95 rows would
+// be needed, over the 64-row limit) must take the exact path, and still match float64 Thomas.
+// Tolerance: the fp32 bound of tolerance() with this matrix's condition number in place of 9:
+// ||A||_inf = 4.05 and ||A^-1||_inf <= 1 / (smallest dominance margin 0.05) = 20, so 81.
+TEST(Tridiagonal, LuWindowWeakDominanceTakesTheExactPath) {
+    ADILAB_NEED_GL();
+    const tridiag::ConstantCoefficients weak{-1.0f, 2.05f, -1.0f, 2.05f, 2.05f};
+    auto solver = tridiag::make_solver("lu-window");
+    unsigned seed = 1500;
+    // (Lines shorter than the window are solved exactly by it: 200 is the shortest here.)
+    for (int n : {200, 1000, 4096}) {
+        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, 64).usable) << n;
+        const int columns = 5;
+        const auto p = reference::random_dominant_problem(columns, n, false, ++seed);
+        const auto expected = reference::solve_grid_constant(columns, n, false, weak.a, weak.b,
+                                                             weak.c, weak.b_first, weak.b_last,
+                                                             p.k);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+        x.poison();
+        solver->solve({columns, n}, Direction::y, weak, k, x);
+        const double eps = std::ldexp(1.0, -24);
+        EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x),
+                  2.0 * eps * 81.0 * (std::log2(double(n)) + 1.0))
+            << n;
+        EXPECT_FALSE(solver->check_pivots().has_value());
+    }
+}
+
 TEST(Tridiagonal, ZeroPivotOfConstantCoefficientsIsReported) {
     ADILAB_NEED_GL();
     // b_first = 0 with a != 0 below it: the first pivot of every line is zero.
@@ -313,7 +389,7 @@ TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
     // An ADI step uses one solver per direction; on a square grid both run the same program
     // with different strides and coefficients. Alternate them and check the first one again.
     const int n = 40;
-    for (const char* name : {"cr-shared", "lu-scan", "cg"}) {
+    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "cg"}) {
         auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
         auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
         const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),

@@ -1,0 +1,165 @@
+// `lu-window`: constant, diagonally dominant coefficients along y (the columns of a grid, stride
+// nx) in one fully parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the
+// paper (seed 001 solves each line by cyclic reduction; this uses that, for the constant
+// dominant matrices of implicit heat / diffusion steps, the LU factors converge geometrically,
+// so each unknown depends, to fp32 precision, only on the right-hand sides within K rows).
+// Each invocation solves ROWS rows of one column after a K-row warm-up of Thomas's forward
+// recurrence above them and K rows of the backward one below (shaders/tridiagonal/lu_window.comp);
+// K is derived from the coefficients on the host (solvers/tridiagonal/lu_factors.cpp: the bound
+// and its derivation) so that the truncation stays below 2^-26 max|x|.
+// Why: every layout of the exact column solvers that has to join chunks of a column (carry
+// scans, band carries) ran far below the copy bandwidth along y (issue 3; see lu_scan.cpp), and
+// whole-column walks give too few warps (4096 columns = 128 warps). Here there is nothing to
+// join: n / ROWS x nx / 32 independent warps, each reading rows of 128 contiguous bytes.
+// Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2), compute O(ROWS + 2K).
+// Limits, all falling back to the exact `lu-scan` (never an error): x lines (lu-scan's x path is
+// already at the x targets), general coefficients (-> cr-shared), a bad pivot (lu-scan reports
+// it), |m_i| or |q_i| > 1, and windows wider than max_window rows (weak dominance: K grows like
+// 1 / log(1 / rho); the register cost of ROWS + 2K values per invocation bounds it).
+// Programs are compiled once per (ROWS, K rounded up to 8): a change of coefficients that changes
+// K costs a compile on the next solve, never per step.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/lu_factors.hpp"
+#include "solvers/tridiagonal/variants.hpp"
+
+namespace adilab::tridiag {
+
+namespace {
+
+unsigned knob(const char* name, unsigned fallback) {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return fallback;
+    return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+}
+
+bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.b_first == y.b_first &&
+           x.b_last == y.b_last;
+}
+
+// The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
+const double window_target = std::ldexp(1.0, -26);
+
+class LuWindowSolver final : public GpuSolver {
+public:
+    LuWindowSolver(std::string name, WindowSettings settings, std::unique_ptr<Solver> exact)
+        : name_(std::move(name)), exact_(std::move(exact)) {
+        // Tuning knobs for the bench (reports record them): ADILAB_WINDOW_ROWS (rows per
+        // invocation), _ROWS_SMALL (the same for grids of at most small_unknowns unknowns),
+        // _CHUNKS (warps per work group), _MAX (widest window), _ORDER (0 / 1, lu_window.comp).
+        settings_.rows = std::clamp(knob("ADILAB_WINDOW_ROWS", settings.rows), 1u, 256u);
+        settings_.rows_small =
+            std::clamp(knob("ADILAB_WINDOW_ROWS_SMALL", settings.rows_small), 1u, 256u);
+        settings_.small_unknowns = settings.small_unknowns;
+        settings_.chunks = std::clamp(knob("ADILAB_WINDOW_CHUNKS", settings.chunks), 1u, 32u);
+        settings_.max_window = std::min(knob("ADILAB_WINDOW_MAX", settings.max_window), 256u);
+        settings_.order = knob("ADILAB_WINDOW_ORDER", settings.order) != 0 ? 1u : 0u;
+    }
+
+    std::string name() const override { return name_; }
+
+    void solve(Grid grid, Direction direction, const Coefficients& coefficients,
+               const gl::Buffer& rhs, gl::Buffer& solution) override {
+        validate(grid, coefficients, rhs, solution);
+        const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+        if (direction == Direction::y && constant != nullptr) {
+            const Plan& plan = plan_for(unsigned(grid.ny), *constant);
+            if (plan.window.usable) {
+                solve_window(grid, *constant, plan, rhs, solution);
+                return;
+            }
+        }
+        exact_->solve(grid, direction, coefficients, rhs, solution);
+    }
+
+    std::optional<PivotFailure> check_pivots() override {
+        auto own = GpuSolver::check_pivots();
+        if (auto failure = exact_->check_pivots(); failure && !own) own = failure;
+        return own;
+    }
+
+private:
+    struct Plan {
+        unsigned n = 0;
+        ConstantCoefficients coefficients;
+        DecayWindow window;
+        gl::Buffer rows;  // vec4 (m_i, r_i, q_i, 0) per row
+    };
+
+    const Plan& plan_for(unsigned n, const ConstantCoefficients& k) {
+        for (const Plan& p : plans_)
+            if (p.n == n && same(p.coefficients, k)) return p;
+        if (plans_.size() >= 4) plans_.erase(plans_.begin());
+        Plan p;
+        p.n = n;
+        p.coefficients = k;
+        p.window = plan_decay_window(n, k, settings_.max_window, window_target);
+        if (p.window.usable) {
+            std::vector<double> m, r, q;
+            factorise(n, k, m, r, q);  // ok: the plan is usable only for good pivots
+            std::vector<float> rows(4 * std::size_t(n), 0.0f);
+            for (unsigned i = 0; i < n; ++i) {
+                rows[4 * i] = float(m[i]);
+                rows[4 * i + 1] = float(r[i]);
+                rows[4 * i + 2] = float(q[i]);
+            }
+            p.rows = gl::Buffer::from(rows);
+        }
+        plans_.push_back(std::move(p));
+        return plans_.back();
+    }
+
+    void solve_window(Grid grid, const ConstantCoefficients& constant, const Plan& plan,
+                      const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, Direction::y);
+        const bool small = double(grid.nx) * double(grid.ny) <= double(settings_.small_unknowns);
+        const unsigned rows = small ? settings_.rows_small : settings_.rows;
+        // 32 columns per warp; narrower grids leave lanes idle (they return at once).
+        const unsigned cols = 32;
+        const gl::Program*& cached = programs_[{rows, plan.window.rows}];
+        if (cached == nullptr)
+            cached = &gl::compute_program("tridiagonal/lu_window.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"COLS", std::to_string(cols)},
+                                           {"CHUNKS", std::to_string(settings_.chunks)},
+                                           {"ROWS", std::to_string(rows)},
+                                           {"WINDOW", std::to_string(plan.window.rows)},
+                                           {"ORDER", std::to_string(settings_.order)},
+                                           {"WG_SIZE", std::to_string(cols * settings_.chunks)}});
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
+        plan.rows.bind_storage(6);
+        const unsigned column_blocks = (layout.lines + cols - 1) / cols;
+        const unsigned chunk_blocks =
+            (layout.n + rows * settings_.chunks - 1) / (rows * settings_.chunks);
+        dispatch_spread(column_blocks * chunk_blocks);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    std::string name_;
+    WindowSettings settings_;
+    std::unique_ptr<Solver> exact_;
+    std::vector<Plan> plans_;
+    // Programs of the current context's shader cache, by (ROWS, WINDOW).
+    std::map<std::pair<unsigned, unsigned>, const gl::Program*> programs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
+                                       std::unique_ptr<Solver> exact) {
+    return std::make_unique<LuWindowSolver>(name, settings, std::move(exact));
+}
+
+DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window) {
+    return plan_decay_window(n, k, max_window, window_target);
+}
+
+}  // namespace adilab::tridiag
