@@ -1,27 +1,31 @@
-// `lu-window`: constant, diagonally dominant coefficients along y (the columns of a grid, stride
-// nx) in one fully parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the
-// paper (seed 001 solves each line by cyclic reduction; this uses that, for the constant
-// dominant matrices of implicit heat / diffusion steps, the LU factors converge geometrically,
-// so each unknown depends, to fp32 precision, only on the right-hand sides within K rows).
-// Each invocation solves ROWS rows of one column after a K-row warm-up of Thomas's forward
-// recurrence above them and K rows of the backward one below (shaders/tridiagonal/lu_window.comp);
+// `lu-window`: constant, diagonally dominant coefficients, every unknown of the grid in one fully
+// parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the paper (seed 001
+// solves each line by cyclic reduction; this uses that, for the constant dominant matrices of
+// implicit heat / diffusion steps, the LU factors converge geometrically, so each unknown
+// depends, to fp32 precision, only on the right-hand sides within K rows).
+// Each invocation solves ROWS unknowns of one line after a K-row warm-up of Thomas's forward
+// recurrence before them and K rows of the backward one after (shaders/tridiagonal/lu_window.comp);
 // K is derived from the coefficients on the host (solvers/tridiagonal/lu_factors.cpp: the bound
 // and its derivation) so that the truncation stays below 2^-26 max|x|.
 // Why: every layout of the exact column solvers that has to join chunks of a column (carry
 // scans, band carries) ran far below the copy bandwidth along y (issue 3; see lu_scan.cpp), and
-// whole-column walks give too few warps (4096 columns = 128 warps). Here there is nothing to
-// join: n / ROWS x nx / 32 independent warps, each reading rows of 128 contiguous bytes.
-// Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2), compute O(ROWS + 2K).
-// Limits, all falling back to the exact `lu-scan` (never an error): x lines (lu-scan's x path is
-// already at the x targets), general coefficients (-> cr-shared), a bad pivot (lu-scan reports
-// it), |m_i| or |q_i| > 1, and windows wider than max_window rows (weak dominance: K grows like
-// 1 / log(1 / rho); the register cost of ROWS + 2K values per invocation bounds it).
-// Programs are compiled once per (ROWS, K rounded up to 8): a change of coefficients that changes
-// K costs a compile on the next solve, never per step.
+// whole-column walks give too few warps (4096 columns = 128 warps; `--bench strided` measures a
+// plain copy in that shape at 390 GB/s, and at 3.1 TB/s with 32-row chunks). Here there is
+// nothing to join: n / ROWS x nx / 32 independent warps, each reading rows of 128 contiguous
+// bytes. x lines: the same windows, staged through a shared tile per row segment.
+// Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2, or the tile along x),
+// compute O(ROWS + 2K).
+// Limits, all falling back to the exact `lu-scan` (never an error): general coefficients
+// (-> cr-shared), a bad pivot (lu-scan reports it), and windows wider than max_window rows (weak
+// dominance: K grows like 1 / log(1 / rho); the register cost of ROWS + 2K values per invocation
+// bounds it).
+// Programs are compiled once per (direction, ROWS, K rounded up to 8): a change of coefficients
+// that changes K costs a compile on the next solve, never per step.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -53,7 +57,9 @@ public:
         : name_(std::move(name)), exact_(std::move(exact)) {
         // Tuning knobs for the bench (reports record them): ADILAB_WINDOW_ROWS (rows per
         // invocation), _ROWS_SMALL (the same for grids of at most small_unknowns unknowns),
-        // _CHUNKS (warps per work group), _MAX (widest window), _ORDER (0 / 1, lu_window.comp).
+        // _CHUNKS (warps per work group), _MAX (widest window), _ORDER (0 / 1, lu_window.comp),
+        // _X (1: x lines by the window too, 0: by lu-scan), _ROWS_X, _GROUP_X (x: unknowns per
+        // invocation, invocations per work group).
         settings_.rows = std::clamp(knob("ADILAB_WINDOW_ROWS", settings.rows), 1u, 256u);
         settings_.rows_small =
             std::clamp(knob("ADILAB_WINDOW_ROWS_SMALL", settings.rows_small), 1u, 256u);
@@ -61,6 +67,10 @@ public:
         settings_.chunks = std::clamp(knob("ADILAB_WINDOW_CHUNKS", settings.chunks), 1u, 32u);
         settings_.max_window = std::min(knob("ADILAB_WINDOW_MAX", settings.max_window), 256u);
         settings_.order = knob("ADILAB_WINDOW_ORDER", settings.order) != 0 ? 1u : 0u;
+        settings_.x_lines = knob("ADILAB_WINDOW_X", settings.x_lines) != 0;
+        settings_.rows_x = std::clamp(knob("ADILAB_WINDOW_ROWS_X", settings.rows_x), 1u, 64u);
+        settings_.group_x =
+            std::clamp(knob("ADILAB_WINDOW_GROUP_X", settings.group_x), 32u, 1024u) / 32 * 32;
     }
 
     std::string name() const override { return name_; }
@@ -69,10 +79,11 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-        if (direction == Direction::y && constant != nullptr) {
-            const Plan& plan = plan_for(unsigned(grid.ny), *constant);
+        if (constant != nullptr && (direction == Direction::y || settings_.x_lines)) {
+            const Plan& plan =
+                plan_for(unsigned(direction == Direction::x ? grid.nx : grid.ny), *constant);
             if (plan.window.usable) {
-                solve_window(grid, *constant, plan, rhs, solution);
+                solve_window(grid, direction, *constant, plan, rhs, solution);
                 return;
             }
         }
@@ -91,6 +102,10 @@ private:
         ConstantCoefficients coefficients;
         DecayWindow window;
         gl::Buffer rows;  // vec4 (m_i, r_i, q_i, 0) per row
+        // Rows interior_first .. interior_last all have the fp32 factors `interior` (-1, -2:
+        // none); lu_window.comp uses them as constants in windows inside that range.
+        int interior_first = -1, interior_last = -2;
+        float interior[3] = {0, 0, 0};
     };
 
     const Plan& plan_for(unsigned n, const ConstantCoefficients& k) {
@@ -111,35 +126,62 @@ private:
                 rows[4 * i + 2] = float(q[i]);
             }
             p.rows = gl::Buffer::from(rows);
+            // The factors converge (geometrically) to those of an infinite line; in fp32 they
+            // stop changing some rows in, up to the last row's own diagonal.
+            if (n >= 3) {
+                const unsigned last = n - 2;
+                auto equal = [&](unsigned i) {
+                    return rows[4 * i] == rows[4 * last] && rows[4 * i + 1] == rows[4 * last + 1] &&
+                           rows[4 * i + 2] == rows[4 * last + 2];
+                };
+                unsigned first = last;
+                while (first > 0 && equal(first - 1)) --first;
+                p.interior_first = int(first);
+                p.interior_last = int(last);
+                for (int j = 0; j < 3; ++j) p.interior[j] = rows[4 * last + j];
+            }
         }
         plans_.push_back(std::move(p));
         return plans_.back();
     }
 
-    void solve_window(Grid grid, const ConstantCoefficients& constant, const Plan& plan,
-                      const gl::Buffer& rhs, gl::Buffer& solution) {
-        const LineLayout layout = line_layout(grid, Direction::y);
+    void solve_window(Grid grid, Direction direction, const ConstantCoefficients& constant,
+                      const Plan& plan, const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, direction);
+        const bool x_lines = direction == Direction::x;
         const bool small = double(grid.nx) * double(grid.ny) <= double(settings_.small_unknowns);
-        const unsigned rows = small ? settings_.rows_small : settings_.rows;
-        // 32 columns per warp; narrower grids leave lanes idle (they return at once).
+        const unsigned rows =
+            x_lines ? settings_.rows_x : (small ? settings_.rows_small : settings_.rows);
+        // y: 32 columns per warp; narrower grids leave lanes idle (they return at once).
         const unsigned cols = 32;
-        const gl::Program*& cached = programs_[{rows, plan.window.rows}];
+        const unsigned group_size = x_lines ? settings_.group_x : cols * settings_.chunks;
+        const gl::Program*& cached = programs_[{unsigned(x_lines), rows, plan.window.rows}];
         if (cached == nullptr)
             cached = &gl::compute_program("tridiagonal/lu_window.comp",
                                           {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"X_LINES", x_lines ? "1" : "0"},
                                            {"COLS", std::to_string(cols)},
                                            {"CHUNKS", std::to_string(settings_.chunks)},
                                            {"ROWS", std::to_string(rows)},
                                            {"WINDOW", std::to_string(plan.window.rows)},
                                            {"ORDER", std::to_string(settings_.order)},
-                                           {"WG_SIZE", std::to_string(cols * settings_.chunks)}});
+                                           {"WG_SIZE", std::to_string(group_size)}});
         const gl::Program& program = *cached;
         bind_lines(program, layout, constant, rhs, solution);
         plan.rows.bind_storage(6);
-        const unsigned column_blocks = (layout.lines + cols - 1) / cols;
-        const unsigned chunk_blocks =
-            (layout.n + rows * settings_.chunks - 1) / (rows * settings_.chunks);
-        dispatch_spread(column_blocks * chunk_blocks);
+        program.set("interior_first", plan.interior_first);
+        program.set("interior_last", plan.interior_last);
+        program.set("interior_factors",
+                    glm::vec3(plan.interior[0], plan.interior[1], plan.interior[2]));
+        if (x_lines) {
+            const unsigned segment = group_size * rows;
+            dispatch_spread(layout.lines * ((layout.n + segment - 1) / segment));
+        } else {
+            const unsigned column_blocks = (layout.lines + cols - 1) / cols;
+            const unsigned chunk_blocks =
+                (layout.n + rows * settings_.chunks - 1) / (rows * settings_.chunks);
+            dispatch_spread(column_blocks * chunk_blocks);
+        }
         gl::memory_barrier(gl::Barrier::storage);
     }
 
@@ -147,8 +189,8 @@ private:
     WindowSettings settings_;
     std::unique_ptr<Solver> exact_;
     std::vector<Plan> plans_;
-    // Programs of the current context's shader cache, by (ROWS, WINDOW).
-    std::map<std::pair<unsigned, unsigned>, const gl::Program*> programs_;
+    // Programs of the current context's shader cache, by (x lines, ROWS, WINDOW).
+    std::map<std::tuple<unsigned, unsigned, unsigned>, const gl::Program*> programs_;
 };
 
 }  // namespace

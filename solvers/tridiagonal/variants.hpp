@@ -19,15 +19,18 @@ std::unique_ptr<Solver> make_thomas_cpu();
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
                                      unsigned lines, unsigned band_rows = 0,
                                      unsigned band_min_n = 0, bool subgroups = false);
-// lu-window (lu_window.cpp): y lines of constant, dominant coefficients solved chunk by chunk
+// lu-window (lu_window.cpp): lines of constant, dominant coefficients solved chunk by chunk
 // inside a decay window; everything else goes to `exact`.
 struct WindowSettings {
     unsigned rows = 32;        // rows per invocation
     unsigned rows_small = 16;  // ... on grids of at most small_unknowns unknowns
     unsigned small_unknowns = 1u << 21;  // 1024^2 and below
-    unsigned chunks = 8;       // warps (chunks of the same 32 columns) per work group
+    unsigned chunks = 16;      // warps (chunks of the same 32 columns) per work group
     unsigned max_window = 64;  // wider windows take the exact path
     unsigned order = 0;        // lu_window.comp's ORDER
+    bool x_lines = true;       // x lines by the window too (else by `exact`)
+    unsigned rows_x = 16;      // x: unknowns per invocation
+    unsigned group_x = 64;     // x: invocations per work group (a multiple of 32)
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);

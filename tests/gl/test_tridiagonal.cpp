@@ -242,36 +242,42 @@ TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
     EXPECT_TRUE(cg->check_pivots().has_value());
 }
 
-// lu-window along y (the decay-window kernel, lu_window.comp) against float64 Thomas: the
+// lu-window (the decay-window kernel, lu_window.comp) against float64 Thomas: the
 // coefficients of random_dominant_problem have |a|, |c| <= 1 and |b| >= |a| + |c| + 0.5, so
 // the plan must find a window (asserted: the test would otherwise only see the exact path).
 // Tolerance: the exact solvers' fp32 bound (the window runs Thomas's own recurrences over
 // ROWS + 2K rows, so the rounding is that of a Thomas line of that length, below tolerance(n)
 // for the longer n) plus the plan's truncation bound (lu_factors.cpp derives it; <= 2^-26).
 // Settings vary the rows per invocation (1: every row its own window; 7: chunks off powers of
-// two; 32: the registry's) and the warps per work group; the grids have 3 or 7 columns (part of
-// one warp) and 45 (a partial second column block), outputs poisoned.
-void check_window(int n, int columns, unsigned seed, const tridiag::WindowSettings& settings) {
-    const auto p = reference::random_dominant_problem(columns, n, false, seed, 0.5, false);
+// two; 32: the registry's) and the warps per work group; along y the grids have 3 or 7 columns
+// (part of one warp) and 45 (a partial second column block); along x, segments of 32 .. 2048
+// unknowns per work group, partial at most lengths. Outputs poisoned.
+void check_window(int n, int lines, unsigned seed, const tridiag::WindowSettings& settings,
+                  Direction direction = Direction::y) {
+    const bool along_x = direction == Direction::x;
+    const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+    const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, false);
     const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
                                                  float(p.const_c), float(p.const_b_first),
                                                  float(p.const_b_last)};
     const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
     ASSERT_TRUE(plan.usable) << "n=" << n;
-    const auto expected = reference::solve_grid_constant(columns, n, false, constant.a,
-                                                         constant.b, constant.c,
-                                                         constant.b_first, constant.b_last, p.k);
+    const auto expected = reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b,
+                                                         constant.c, constant.b_first,
+                                                         constant.b_last, p.k);
     gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
     x.poison();
     auto solver = tridiag::make_lu_window("lu-window-test", settings,
                                           tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
-    solver->solve({columns, n}, Direction::y, constant, k, x);
+    solver->solve({nx, ny}, direction, constant, k, x);
     const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
     if (std::getenv("ADILAB_PRINT_ERRORS"))
-        std::printf("lu-window rows %u n %d K %u error %.3g bound %.3g\n", settings.rows, n,
-                    plan.rows, error, plan.bound);
+        std::printf("lu-window %s rows %u/%u n %d K %u error %.3g bound %.3g\n",
+                    along_x ? "x" : "y", settings.rows, settings.rows_x, n, plan.rows, error,
+                    plan.bound);
     EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
-        << "n=" << n << " columns=" << columns << " rows=" << settings.rows << " K=" << plan.rows;
+        << "n=" << n << (along_x ? " x" : " y") << " lines=" << lines
+        << " rows=" << (along_x ? settings.rows_x : settings.rows) << " K=" << plan.rows;
     EXPECT_FALSE(solver->check_pivots().has_value());
 }
 
@@ -282,9 +288,12 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
         tridiag::WindowSettings settings;
         settings.rows = settings.rows_small = rows;
         settings.chunks = rows == 7 ? 3 : 8;
+        settings.rows_x = std::min(rows, 16u);
+        settings.group_x = rows == 7 ? 32 : 64;
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {
             if (rows == 1 && n > 1025) continue;  // 1-row chunks: slow on llvmpipe, and 1025 has them all
-            check_window(n, n >= 1000 ? 3 : 7, ++seed, settings);
+            for (Direction d : {Direction::y, Direction::x})
+                check_window(n, n >= 1000 ? 3 : 7, ++seed, settings, d);
         }
         check_window(70, 45, ++seed, settings);
     }
