@@ -150,17 +150,21 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                                 problem.k);
         if (config.constant && config.direction == Direction::y &&
             std::find(solvers.begin(), solvers.end(), "lu-window") != solvers.end()) {
-            // The decay window lu-window takes here (default settings), derived from the
-            // coefficients (solvers/tridiagonal/lu_factors.cpp).
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, 64);
+            // The decay window lu-window takes here (default settings, without the
+            // ADILAB_WINDOW_* knobs), derived from the coefficients
+            // (solvers/tridiagonal/lu_factors.cpp).
+            const tridiag::WindowSettings defaults;
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, defaults.max_window);
             std::ostringstream note;
-            note << "lu-window " << n << "^2 y: coefficients a=" << constant.a
+            note << "lu-window " << n << "^2: coefficients a=" << constant.a
                  << " b=" << constant.b << " c=" << constant.c;
             if (plan.usable)
                 note << ": window K=" << plan.rows << " rows (" << plan.exact_rows
                      << " needed), truncation bound " << plan.bound;
             else
-                note << ": no window <= 64 rows, exact path (lu-scan)";
+                note << ": no window <= " << defaults.max_window << " rows";
+            if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
+                note << "; exact path (lu-scan)";
             report.notes.push_back(note.str());
         }
         const double unknowns = double(n) * double(n);

@@ -21,6 +21,20 @@
 // bounds it).
 // Programs are compiled once per (direction, ROWS, K rounded up to 8): a change of coefficients
 // that changes K costs a compile on the next solve, never per step.
+// Measured (H200, --bench tridiag, constant coefficients, ms per solve; every run checked against
+// float64, max rel. error 1e-7 - 2e-7; the same binary, settings set through the knobs):
+//  - 4096^2 y, K = 16 (the bench's random coefficients; also a = c = -1, b = 4 and
+//    a = c = -0.5, b = 2): ROWS 16: 0.069 (1 run); ROWS 32: 0.100-0.104 in 4 runs, 0.296 in 2
+//    (separate processes of the same command: bimodal), ROWS 64: 0.39. lu-scan in the same
+//    processes: 0.42-0.69 (0.21 in one). CHUNKS 4 / 8 / 16: 0.140 / 0.1005 / 0.104 (ROWS 32).
+//  - 4096^2 x: GROUP_X 32: 0.1415, 64: 0.160 (5 runs), 128: 0.194; ROWS_X 8: 0.166, 32: 0.302;
+//    lu-scan 0.1805 (stable).
+//  - 1024^2 and 2048^2 (L2-resident): the window lost to lu-scan (1024^2 y 0.0138-0.0168 against
+//    0.0120, x 0.017-0.045 against 0.0089; 2048^2 y 0.0496 against 0.0377), hence min_unknowns.
+//  - K = 48 (a = c = -4, b = 9; ROWS 32): 4096^2 y 1.69, x 0.40 against lu-scan 0.69 / 0.18:
+//    wide windows lose (ROWS + 2K = 128 values per invocation), hence max_window = 32 (K between
+//    16 and 32 is not measured yet). a = c = -10, b = 21 needs K ~ 70: exact path, as fast as
+//    lu-scan (it is lu-scan).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -55,15 +69,13 @@ class LuWindowSolver final : public GpuSolver {
 public:
     LuWindowSolver(std::string name, WindowSettings settings, std::unique_ptr<Solver> exact)
         : name_(std::move(name)), exact_(std::move(exact)) {
-        // Tuning knobs for the bench (reports record them): ADILAB_WINDOW_ROWS (rows per
-        // invocation), _ROWS_SMALL (the same for grids of at most small_unknowns unknowns),
-        // _CHUNKS (warps per work group), _MAX (widest window), _ORDER (0 / 1, lu_window.comp),
-        // _X (1: x lines by the window too, 0: by lu-scan), _ROWS_X, _GROUP_X (x: unknowns per
-        // invocation, invocations per work group).
+        // Tuning knobs for the bench (reports record them): ADILAB_WINDOW_ROWS (y: rows per
+        // invocation), _CHUNKS (y: warps per work group), _MAX (widest window), _MIN_UNKNOWNS
+        // (smaller grids take the exact path), _ORDER (0 / 1, lu_window.comp), _X (1: x lines
+        // by the window too, 0: by lu-scan), _ROWS_X, _GROUP_X (x: unknowns per invocation,
+        // invocations per work group).
         settings_.rows = std::clamp(knob("ADILAB_WINDOW_ROWS", settings.rows), 1u, 256u);
-        settings_.rows_small =
-            std::clamp(knob("ADILAB_WINDOW_ROWS_SMALL", settings.rows_small), 1u, 256u);
-        settings_.small_unknowns = settings.small_unknowns;
+        settings_.min_unknowns = knob("ADILAB_WINDOW_MIN_UNKNOWNS", settings.min_unknowns);
         settings_.chunks = std::clamp(knob("ADILAB_WINDOW_CHUNKS", settings.chunks), 1u, 32u);
         settings_.max_window = std::min(knob("ADILAB_WINDOW_MAX", settings.max_window), 256u);
         settings_.order = knob("ADILAB_WINDOW_ORDER", settings.order) != 0 ? 1u : 0u;
@@ -79,7 +91,9 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-        if (constant != nullptr && (direction == Direction::y || settings_.x_lines)) {
+        const bool large =
+            double(grid.nx) * double(grid.ny) >= double(settings_.min_unknowns);
+        if (constant != nullptr && large && (direction == Direction::y || settings_.x_lines)) {
             const Plan& plan =
                 plan_for(unsigned(direction == Direction::x ? grid.nx : grid.ny), *constant);
             if (plan.window.usable) {
@@ -149,9 +163,7 @@ private:
                       const Plan& plan, const gl::Buffer& rhs, gl::Buffer& solution) {
         const LineLayout layout = line_layout(grid, direction);
         const bool x_lines = direction == Direction::x;
-        const bool small = double(grid.nx) * double(grid.ny) <= double(settings_.small_unknowns);
-        const unsigned rows =
-            x_lines ? settings_.rows_x : (small ? settings_.rows_small : settings_.rows);
+        const unsigned rows = x_lines ? settings_.rows_x : settings_.rows;
         // y: 32 columns per warp; narrower grids leave lanes idle (they return at once).
         const unsigned cols = 32;
         const unsigned group_size = x_lines ? settings_.group_x : cols * settings_.chunks;

@@ -21,20 +21,22 @@ std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, 
                                      unsigned band_min_n = 0, bool subgroups = false);
 // lu-window (lu_window.cpp): lines of constant, dominant coefficients solved chunk by chunk
 // inside a decay window; everything else goes to `exact`.
+// The defaults are the H200 measurements' best (lu_window.cpp's notes give the figures).
 struct WindowSettings {
-    unsigned rows = 32;        // rows per invocation
-    unsigned rows_small = 16;  // ... on grids of at most small_unknowns unknowns
-    unsigned small_unknowns = 1u << 21;  // 1024^2 and below
-    unsigned chunks = 16;      // warps (chunks of the same 32 columns) per work group
-    unsigned max_window = 64;  // wider windows take the exact path
-    unsigned order = 0;        // lu_window.comp's ORDER
+    unsigned rows = 16;        // y: rows per invocation
+    unsigned chunks = 16;      // y: warps (chunks of the same 32 columns) per work group
+    unsigned max_window = 32;  // wider windows take the exact path
+    // Grids of fewer unknowns take the exact path: up to 2048^2 the field stays in L2 and the
+    // exact lu-scan was measured faster (dispatch- and latency-bound sizes).
+    unsigned min_unknowns = (1u << 22) + 1;
+    unsigned order = 0;        // y: lu_window.comp's ORDER
     bool x_lines = true;       // x lines by the window too (else by `exact`)
     unsigned rows_x = 16;      // x: unknowns per invocation
-    unsigned group_x = 64;     // x: invocations per work group (a multiple of 32)
+    unsigned group_x = 32;     // x: invocations per work group (a multiple of 32)
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);
-// The window lu-window takes for y lines of n unknowns (usable == false: the exact path).
+// The window lu-window takes for lines of n unknowns (usable == false: the exact path).
 DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window);
 
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.

@@ -286,7 +286,9 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
     unsigned seed = 1300;
     for (unsigned rows : {1u, 7u, 32u}) {
         tridiag::WindowSettings settings;
-        settings.rows = settings.rows_small = rows;
+        settings.rows = rows;
+        settings.min_unknowns = 0;  // the window on every grid (the registry's: large ones only)
+        settings.max_window = 64;   // windows of up to 64 rows (the registry's: 32, for speed)
         settings.chunks = rows == 7 ? 3 : 8;
         settings.rows_x = std::min(rows, 16u);
         settings.group_x = rows == 7 ? 32 : 64;
@@ -300,17 +302,21 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 }
 
 // Weak dominance (b = 2.05, a = c = -1: the factors decay like 0.8^K, a window of ~95 rows would
-// be needed, over the 64-row limit) must take the exact path, and still match float64 Thomas.
+// be needed, over the registry's 32-row limit) must take the exact path (the window is allowed
+// on every grid size here, so the plan is the only reason), and still match float64 Thomas.
 // Tolerance: the fp32 bound of tolerance() with this matrix's condition number in place of 9:
 // ||A||_inf = 4.05 and ||A^-1||_inf <= 1 / (smallest dominance margin 0.05) = 20, so 81.
 TEST(Tridiagonal, LuWindowWeakDominanceTakesTheExactPath) {
     ADILAB_NEED_GL();
     const tridiag::ConstantCoefficients weak{-1.0f, 2.05f, -1.0f, 2.05f, 2.05f};
-    auto solver = tridiag::make_solver("lu-window");
+    tridiag::WindowSettings settings;
+    settings.min_unknowns = 0;
+    auto solver = tridiag::make_lu_window("lu-window-test", settings,
+                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
     unsigned seed = 1500;
     // (Lines shorter than the window are solved exactly by it: 200 is the shortest here.)
     for (int n : {200, 1000, 4096}) {
-        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, 64).usable) << n;
+        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, settings.max_window).usable) << n;
         const int columns = 5;
         const auto p = reference::random_dominant_problem(columns, n, false, ++seed);
         const auto expected = reference::solve_grid_constant(columns, n, false, weak.a, weak.b,
