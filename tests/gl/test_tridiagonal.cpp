@@ -293,7 +293,8 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
         settings.rows_x = std::min(rows, 16u);
         settings.group_x = rows == 7 ? 32 : 64;
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {
-            if (rows == 1 && n > 1025) continue;  // 1-row chunks: slow on llvmpipe, and 1025 has them all
+            // 1-row chunks: slow on llvmpipe, and 1025 has them all.
+            if (rows == 1 && n > 1025) continue;
             for (Direction d : {Direction::y, Direction::x})
                 check_window(n, n >= 1000 ? 3 : 7, ++seed, settings, d);
         }
