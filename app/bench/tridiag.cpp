@@ -13,6 +13,7 @@
 // general coefficients.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -78,6 +79,12 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
+    // ADILAB_BENCH_FRESH=N (diagnostics): also time every GPU solve on N freshly allocated
+    // buffer pairs, reported in the notes.
+    const int fresh = [] {
+        const char* text = std::getenv("ADILAB_BENCH_FRESH");
+        return text != nullptr ? std::clamp(std::atoi(text), 0, 16) : 0;
+    }();
     const std::string direction = args.get("direction", "both");
     if (direction != "both" && direction != "x" && direction != "y")
         throw cli::UsageError("--direction: expected x, y or both, got '" + direction + "'");
@@ -241,6 +248,30 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         },
                         {.warmup = 2, .repeats = repeats});
                     ms = gl::median(samples) / batch;
+                    if (fresh > 0) {
+                        // The same timing on freshly allocated input / output buffers (all kept
+                        // alive, so each lands somewhere new): does the figure follow the
+                        // allocation? (issue 3: bimodal 4096^2 y timings between processes.)
+                        std::ostringstream line;
+                        line << name << " " << describe(config) << ": fresh buffers (ms) "
+                             << ms;
+                        std::vector<gl::Buffer> kept;
+                        for (int f = 0; f < fresh; ++f) {
+                            kept.push_back(gl::Buffer::from(problem.k));
+                            kept.emplace_back(problem.k.size() * sizeof(float));
+                            const gl::Buffer& k2 = kept[kept.size() - 2];
+                            gl::Buffer& t2 = kept.back();
+                            const auto again = gl::time_runs(
+                                [&] {
+                                    for (int i = 0; i < batch; ++i)
+                                        solver.solve({n, n}, config.direction, coefficients, k2,
+                                                     t2);
+                                },
+                                {.warmup = 2, .repeats = repeats});
+                            line << " " << gl::median(again) / batch;
+                        }
+                        report.notes.push_back(line.str());
+                    }
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
                 } else {

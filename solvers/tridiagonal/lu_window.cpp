@@ -65,6 +65,13 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
 // The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
 const double window_target = std::ldexp(1.0, -26);
 
+}  // namespace
+
+unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
+                      const WindowSettings& settings);
+
+namespace {
+
 class LuWindowSolver final : public GpuSolver {
 public:
     LuWindowSolver(std::string name, WindowSettings settings, std::unique_ptr<Solver> exact)
@@ -83,6 +90,13 @@ public:
         settings_.rows_x = std::clamp(knob("ADILAB_WINDOW_ROWS_X", settings.rows_x), 1u, 64u);
         settings_.group_x =
             std::clamp(knob("ADILAB_WINDOW_GROUP_X", settings.group_x), 32u, 1024u) / 32 * 32;
+        // The column scan (y): ADILAB_COLSCAN (0 / 1), _ROWS (rows per chunk), _WARPS (chunks
+        // per work group), _ORDER (lu_colscan.comp's ORDER).
+        settings_.scan_y = knob("ADILAB_COLSCAN", settings.scan_y) != 0;
+        settings_.scan_rows = std::clamp(knob("ADILAB_COLSCAN_ROWS", settings.scan_rows), 1u, 64u);
+        settings_.scan_warps =
+            std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
+        settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
     }
 
     std::string name() const override { return name_; }
@@ -91,6 +105,14 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+        if (constant != nullptr && direction == Direction::y && settings_.scan_y) {
+            const Plan& plan = plan_for(unsigned(grid.ny), *constant);
+            const unsigned halo = scan_halo(plan);
+            if (halo != no_scan) {
+                solve_scan(grid, *constant, plan, halo, rhs, solution);
+                return;
+            }
+        }
         const bool large =
             double(grid.nx) * double(grid.ny) >= double(settings_.min_unknowns);
         if (constant != nullptr && large && (direction == Direction::y || settings_.x_lines)) {
@@ -115,7 +137,8 @@ private:
         unsigned n = 0;
         ConstantCoefficients coefficients;
         DecayWindow window;
-        gl::Buffer rows;  // vec4 (m_i, r_i, q_i, 0) per row
+        bool pivots_ok = false;
+        gl::Buffer rows;  // vec4 (m_i, r_i, q_i, 0) per row (when pivots_ok)
         // Rows interior_first .. interior_last all have the fp32 factors `interior` (-1, -2:
         // none); lu_window.comp uses them as constants in windows inside that range.
         int interior_first = -1, interior_last = -2;
@@ -130,9 +153,9 @@ private:
         p.n = n;
         p.coefficients = k;
         p.window = plan_decay_window(n, k, settings_.max_window, window_target);
-        if (p.window.usable) {
-            std::vector<double> m, r, q;
-            factorise(n, k, m, r, q);  // ok: the plan is usable only for good pivots
+        std::vector<double> m, r, q;
+        p.pivots_ok = factorise(n, k, m, r, q);
+        if (p.pivots_ok) {  // (a usable window implies good pivots)
             std::vector<float> rows(4 * std::size_t(n), 0.0f);
             for (unsigned i = 0; i < n; ++i) {
                 rows[4 * i] = float(m[i]);
@@ -197,8 +220,36 @@ private:
         gl::memory_barrier(gl::Barrier::storage);
     }
 
+    static constexpr unsigned no_scan = ~0u;
+
+    unsigned scan_halo(const Plan& plan) const {
+        return colscan_halo(plan.n, plan.pivots_ok, plan.window, settings_);
+    }
+
+    void solve_scan(Grid grid, const ConstantCoefficients& constant, const Plan& plan,
+                    unsigned halo, const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, Direction::y);
+        const unsigned rows = settings_.scan_rows, warps = settings_.scan_warps;
+        const gl::Program*& cached = scan_programs_[halo];
+        if (cached == nullptr)
+            cached = &gl::compute_program("tridiagonal/lu_colscan.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"CHUNK", std::to_string(rows)},
+                                           {"WARPS", std::to_string(warps)},
+                                           {"HALO_WARPS", std::to_string(halo)},
+                                           {"ORDER", std::to_string(settings_.scan_order)},
+                                           {"WG_SIZE", std::to_string(32 * warps)}});
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
+        plan.rows.bind_storage(6);
+        const unsigned segment = (warps - 2 * halo) * rows;
+        dispatch_spread(((layout.lines + 31) / 32) * ((layout.n + segment - 1) / segment));
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
     std::string name_;
     WindowSettings settings_;
+    std::map<unsigned, const gl::Program*> scan_programs_;  // by HALO_WARPS
     std::unique_ptr<Solver> exact_;
     std::vector<Plan> plans_;
     // Programs of the current context's shader cache, by (x lines, ROWS, WINDOW).
@@ -206,6 +257,26 @@ private:
 };
 
 }  // namespace
+
+// Warm-up chunks at each end of a column-scan work group: none when the group holds the whole
+// column (exact), else enough chunks to cover the decay window; ~0u when neither applies (bad
+// pivots, no window, or a window too wide for the group).
+unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
+                      const WindowSettings& settings) {
+    if (!pivots_ok) return ~0u;
+    if (n <= settings.scan_rows * settings.scan_warps) return 0;
+    if (!window.usable) return ~0u;
+    const unsigned halo = (window.rows + settings.scan_rows - 1) / settings.scan_rows;
+    return settings.scan_warps > 2 * halo ? halo : ~0u;
+}
+
+unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
+                         const WindowSettings& settings) {
+    std::vector<double> m, r, q;
+    const bool ok = factorise(n, k, m, r, q);
+    return colscan_halo(n, ok, plan_decay_window(n, k, settings.max_window, window_target),
+                        settings);
+}
 
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact) {

@@ -45,6 +45,16 @@ const std::vector<Entry>& entries() {
              return make_lu_window("lu-window", WindowSettings{},
                                    make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
          }},
+        {{"lu-colscan",
+          "constant coefficients along y: chunks of 8 rows stacked down the same 32 columns, "
+          "joined exactly in shared memory with one barrier (decay-window warm-up only between "
+          "work groups), one dispatch (x lines as lu-window)"},
+         [] {
+             WindowSettings settings;
+             settings.scan_y = true;
+             return make_lu_window("lu-colscan", settings,
+                                   make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
+         }},
         {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
           false},
          make_thomas_cpu},

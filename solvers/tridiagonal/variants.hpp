@@ -33,9 +33,21 @@ struct WindowSettings {
     bool x_lines = true;       // x lines by the window too (else by `exact`)
     unsigned rows_x = 16;      // x: unknowns per invocation
     unsigned group_x = 32;     // x: invocations per work group (a multiple of 32)
+    // y by the column-scan kernel (lu_colscan.comp) instead of the window, on every grid size:
+    // chunks of scan_rows rows, scan_warps of them down the same 32 columns per work group,
+    // joined exactly in shared memory; scan_order is its ORDER.
+    bool scan_y = false;
+    unsigned scan_rows = 8;
+    unsigned scan_warps = 16;
+    unsigned scan_order = 0;
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);
+// The column scan's warm-up chunks per group end for y lines of n unknowns (0: the group holds
+// the whole column, exact), or ~0u when lu-window / lu-colscan with these settings would not
+// take the column scan.
+unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
+                         const WindowSettings& settings);
 // The window lu-window takes for lines of n unknowns (usable == false: the exact path).
 DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window);
 

@@ -302,6 +302,63 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
     }
 }
 
+// The column scan (lu_colscan.comp) against float64 Thomas, on the y lines of check_window's
+// problems. Settings: the registry's (8 rows x 16 warps: groups of 128 rows, 2 warm-up chunks a
+// side for K <= 16), 4 x 24 (the whole-column exact case up to 96 rows), 7 x 12 (chunks off
+// powers of two) and 3 x 32 (1024-invocation groups); every shape fits a warm-up for windows of
+// up to 32 rows (max_window), so the only reason to leave the scan is a random line whose
+// window exceeds 32 rows: asserted (lu_colscan_halo, lu_window_plan), and such lines (solved by
+// the exact path, still checked) must stay a small minority. Tolerance: the exact solvers' fp32 bound
+// (each row's value is Thomas's recurrences regrouped: a chunk's local recurrences plus the
+// carries times fp32 products of at most CHUNK factors, all |m|, |q| < 1, and folds over at most
+// 32 chunks: rounding of the order of a Thomas line of that length) plus the window's truncation
+// bound where the group does not hold the whole column (the warm-up covers >= K rows).
+// Columns: 3 or 7 (part of a warp), 45 (a partial second column block). Outputs poisoned.
+TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1700;
+    const unsigned shapes[][2] = {{8, 16}, {4, 24}, {7, 12}, {3, 32}};
+    int scanned = 0, total = 0;
+    for (const auto& shape : shapes) {
+        tridiag::WindowSettings settings;
+        settings.scan_y = true;
+        settings.scan_rows = shape[0];
+        settings.scan_warps = shape[1];
+        settings.max_window = 32;
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096}) {
+            const int lines = n >= 1000 ? 3 : (n == 127 ? 45 : 7);
+            const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
+            const tridiag::ConstantCoefficients constant{
+                float(p.const_a), float(p.const_b), float(p.const_c), float(p.const_b_first),
+                float(p.const_b_last)};
+            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+            ++total;
+            if (halo == ~0u)
+                EXPECT_FALSE(plan.usable) << "n=" << n << " shape " << shape[0] << "x" << shape[1];
+            else
+                ++scanned;
+            const double truncation = halo == 0 || halo == ~0u ? 0.0 : plan.bound;
+            const auto expected = reference::solve_grid_constant(
+                lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
+                constant.b_last, p.k);
+            gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+            x.poison();
+            auto solver = tridiag::make_lu_window(
+                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+            solver->solve({lines, n}, Direction::y, constant, k, x);
+            const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
+            if (std::getenv("ADILAB_PRINT_ERRORS"))
+                std::printf("lu-colscan %ux%u n %d halo %u error %.3g bound %.3g\n", shape[0],
+                            shape[1], n, halo, error, truncation);
+            EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
+                << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " halo " << halo;
+            EXPECT_FALSE(solver->check_pivots().has_value());
+        }
+    }
+    EXPECT_GE(scanned, total * 3 / 4);
+}
+
 // Weak dominance (b = 2.05, a = c = -1: the factors decay like 0.8^K, a window of ~95 rows would
 // be needed, over the registry's 32-row limit) must take the exact path (the window is allowed
 // on every grid size here, so the plan is the only reason), and still match float64 Thomas.
@@ -405,7 +462,7 @@ TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
     // An ADI step uses one solver per direction; on a square grid both run the same program
     // with different strides and coefficients. Alternate them and check the first one again.
     const int n = 40;
-    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "cg"}) {
+    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "lu-colscan", "cg"}) {
         auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
         auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
         const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),
