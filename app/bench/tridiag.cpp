@@ -170,7 +170,11 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                      << " needed), truncation bound " << plan.bound;
             else
                 note << ": no window <= " << defaults.max_window << " rows";
-            if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
+            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, defaults);
+            if (defaults.scan_y && halo != ~0u)
+                note << "; column scan, " << halo << "-chunk warm-ups"
+                     << (halo == 0 ? " (whole columns: exact)" : "");
+            else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
                 note << "; exact path (lu-scan)";
             report.notes.push_back(note.str());
         }

@@ -1,4 +1,4 @@
-// lu_colscan.comp — the column-scan y kernel of `lu-window` / `lu-colscan`: constant
+// lu_colscan.comp — the column-scan y kernel of `lu-window` (its default along y): constant
 // coefficients, columns (stride nx), ONE dispatch, each invocation walking only CHUNK rows.
 // Shape (after the heat engineer's heat_colscan.comp): lane c of every subgroup is column c of
 // the work group's 32 (loads and stores coalesce along rows), and the WARPS subgroups own

@@ -35,6 +35,37 @@
 //    wide windows lose (ROWS + 2K = 128 values per invocation), hence max_window = 32 (K between
 //    16 and 32 is not measured yet). a = c = -10, b = 21 needs K ~ 70: exact path, as fast as
 //    lu-scan (it is lu-scan).
+// The column scan (y, the default after the H200 sweep below; shaders/tridiagonal/lu_colscan.comp):
+// the heat solver's column-scan shape with the tabulated factors. Lanes = 32 columns, 8 chunks
+// of 8 rows stacked down the same columns per work group (16 when the warm-up needs 3-4 chunks),
+// each chunk's recurrences affine in its carries, joined exactly through shared memory with one
+// barrier; only between work groups a warm-up of ceil(K / 8) chunks (same K and bound as the
+// window). Each invocation walks 8 rows (plus 2 x 8 folds in shared memory) instead of
+// ROWS + 2K. Columns of up to 64 rows are solved whole (exact, any pivots that factorise).
+// Measured (H200, one call, --bench tridiag --coefficients constant --grid 1024,4096, K = 16,
+// every run checked against float64, max rel. error 1.1e-7 (1024^2) / 2.3e-7 (4096^2); one
+// process per shape, ADILAB_COLSCAN_ROWS x _WARPS):
+//   rows x warps   1024^2 y (ms)   4096^2 y (ms)
+//   8 x 8          0.00977         0.0989        <- default
+//   8 x 16         0.0101-0.0102   0.125-0.126 (0.1385, 0.354, 0.382 in processes that ran
+//                                   the x configurations first: see below)
+//   16 x 8         0.0137          0.167
+//   16 x 16        0.0138          0.180
+//   8 x 32         0.0143          0.150
+//   4 x 16         0.0125          0.162
+//   4 x 32         0.0159          0.226
+//   2 x 32         0.0314          0.500
+//   (ORDER 1, 8 x 16: 0.0102 / 0.126 - no effect.) Against lu-scan in the same processes:
+//   1024^2 y 0.0120-0.0121; the old window kernel at 4096^2 y 0.104-0.264.
+// 4096^2 y spread: in 2 of the 3 processes that timed 4096^2 x before y (none of the 9 y-only
+// ones) EVERY y kernel was slow
+// (column scan 8 x 16 0.354 / 0.382, window 0.200 / 0.264, lu-scan 0.549 / 0.613), while the
+// 1024^2 and x figures matched the fast processes to 3 digits. Timing the same solve on 3 more
+// freshly allocated buffer pairs in the same process (ADILAB_BENCH_FRESH) mostly repeated the
+// first figure (the slow process stayed slow on new buffers, once 0.329 instead of 0.382); once
+// the window kernel dropped from 0.195 to 0.104 from the third fresh pair on. The slow processes
+// also timed an empty dispatch + barrier at 4.2-4.3 us against 2.0-2.1 us in the fast ones. So
+// it follows a per-process (or device) state more than the allocation; not explained, not fixed.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -69,6 +100,7 @@ const double window_target = std::ldexp(1.0, -26);
 
 unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
                       const WindowSettings& settings);
+unsigned colscan_warps(unsigned halo, const WindowSettings& settings);
 
 namespace {
 
@@ -90,8 +122,8 @@ public:
         settings_.rows_x = std::clamp(knob("ADILAB_WINDOW_ROWS_X", settings.rows_x), 1u, 64u);
         settings_.group_x =
             std::clamp(knob("ADILAB_WINDOW_GROUP_X", settings.group_x), 32u, 1024u) / 32 * 32;
-        // The column scan (y): ADILAB_COLSCAN (0 / 1), _ROWS (rows per chunk), _WARPS (chunks
-        // per work group), _ORDER (lu_colscan.comp's ORDER).
+        // The column scan (y): ADILAB_COLSCAN (0: the window kernel / lu-scan along y), _ROWS
+        // (rows per chunk), _WARPS (chunks per work group), _ORDER (lu_colscan.comp's ORDER).
         settings_.scan_y = knob("ADILAB_COLSCAN", settings.scan_y) != 0;
         settings_.scan_rows = std::clamp(knob("ADILAB_COLSCAN_ROWS", settings.scan_rows), 1u, 64u);
         settings_.scan_warps =
@@ -229,7 +261,8 @@ private:
     void solve_scan(Grid grid, const ConstantCoefficients& constant, const Plan& plan,
                     unsigned halo, const gl::Buffer& rhs, gl::Buffer& solution) {
         const LineLayout layout = line_layout(grid, Direction::y);
-        const unsigned rows = settings_.scan_rows, warps = settings_.scan_warps;
+        const unsigned rows = settings_.scan_rows;
+        const unsigned warps = colscan_warps(halo, settings_);
         const gl::Program*& cached = scan_programs_[halo];
         if (cached == nullptr)
             cached = &gl::compute_program("tridiagonal/lu_colscan.comp",
@@ -258,16 +291,25 @@ private:
 
 }  // namespace
 
+// The column scan's work group for a warm-up of `halo` chunks at each end: scan_warps chunks,
+// doubled (up to 32) while the warm-up would take more than half of them (so that at least half
+// the rows a group loads are stored).
+unsigned colscan_warps(unsigned halo, const WindowSettings& settings) {
+    unsigned warps = settings.scan_warps;
+    while (warps < 32 && warps < 4 * halo) warps = std::min(2 * warps, 32u);
+    return warps;
+}
+
 // Warm-up chunks at each end of a column-scan work group: none when the group holds the whole
 // column (exact), else enough chunks to cover the decay window; ~0u when neither applies (bad
-// pivots, no window, or a window too wide for the group).
+// pivots, no window, or a window too wide for a group of 32 chunks).
 unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
                       const WindowSettings& settings) {
     if (!pivots_ok) return ~0u;
     if (n <= settings.scan_rows * settings.scan_warps) return 0;
     if (!window.usable) return ~0u;
     const unsigned halo = (window.rows + settings.scan_rows - 1) / settings.scan_rows;
-    return settings.scan_warps > 2 * halo ? halo : ~0u;
+    return colscan_warps(halo, settings) > 2 * halo ? halo : ~0u;
 }
 
 unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,

@@ -37,22 +37,12 @@ const std::vector<Entry>& entries() {
           "of rows; general coefficients -> cr-shared)"},
          [] { return make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true); }},
         {{"lu-window",
-          "constant dominant coefficients along y: each chunk of a column solved after a "
-          "decay-window warm-up of both LU recurrences (window from the coefficients, "
-          "truncation < 2^-26 max|x|), one fully parallel dispatch (x lines, weak dominance, "
-          "general coefficients -> lu-scan)"},
+          "constant coefficients: y by a column scan (chunks of 8 rows stacked down the same "
+          "32 columns, joined exactly in shared memory; between work groups a decay-window "
+          "warm-up, truncation < 2^-26 max|x|), x on large grids by decay windows, one "
+          "dispatch (weak dominance, general coefficients -> lu-scan)"},
          [] {
              return make_lu_window("lu-window", WindowSettings{},
-                                   make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
-         }},
-        {{"lu-colscan",
-          "constant coefficients along y: chunks of 8 rows stacked down the same 32 columns, "
-          "joined exactly in shared memory with one barrier (decay-window warm-up only between "
-          "work groups), one dispatch (x lines as lu-window)"},
-         [] {
-             WindowSettings settings;
-             settings.scan_y = true;
-             return make_lu_window("lu-colscan", settings,
                                    make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
          }},
         {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",

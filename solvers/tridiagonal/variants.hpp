@@ -34,18 +34,19 @@ struct WindowSettings {
     unsigned rows_x = 16;      // x: unknowns per invocation
     unsigned group_x = 32;     // x: invocations per work group (a multiple of 32)
     // y by the column-scan kernel (lu_colscan.comp) instead of the window, on every grid size:
-    // chunks of scan_rows rows, scan_warps of them down the same 32 columns per work group,
-    // joined exactly in shared memory; scan_order is its ORDER.
-    bool scan_y = false;
+    // chunks of scan_rows rows, scan_warps of them down the same 32 columns per work group
+    // (more when the warm-up needs them: lu_window.cpp), joined exactly in shared memory;
+    // scan_order is its ORDER. Defaults: the H200 sweep's best (lu_window.cpp's notes).
+    bool scan_y = true;
     unsigned scan_rows = 8;
-    unsigned scan_warps = 16;
+    unsigned scan_warps = 8;
     unsigned scan_order = 0;
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);
 // The column scan's warm-up chunks per group end for y lines of n unknowns (0: the group holds
-// the whole column, exact), or ~0u when lu-window / lu-colscan with these settings would not
-// take the column scan.
+// the whole column, exact), or ~0u when lu-window with these settings would not take the column
+// scan (it then tries the window kernel, then the exact lu-scan).
 unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
                          const WindowSettings& settings);
 // The window lu-window takes for lines of n unknowns (usable == false: the exact path).

@@ -286,6 +286,7 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
     unsigned seed = 1300;
     for (unsigned rows : {1u, 7u, 32u}) {
         tridiag::WindowSettings settings;
+        settings.scan_y = false;  // the window kernel along y too (the column scan: below)
         settings.rows = rows;
         settings.min_unknowns = 0;  // the window on every grid (the registry's: large ones only)
         settings.max_window = 64;   // windows of up to 64 rows (the registry's: 32, for speed)
@@ -303,12 +304,13 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 }
 
 // The column scan (lu_colscan.comp) against float64 Thomas, on the y lines of check_window's
-// problems. Settings: the registry's (8 rows x 16 warps: groups of 128 rows, 2 warm-up chunks a
-// side for K <= 16), 4 x 24 (the whole-column exact case up to 96 rows), 7 x 12 (chunks off
-// powers of two) and 3 x 32 (1024-invocation groups); every shape fits a warm-up for windows of
-// up to 32 rows (max_window), so the only reason to leave the scan is a random line whose
-// window exceeds 32 rows: asserted (lu_colscan_halo, lu_window_plan), and such lines (solved by
-// the exact path, still checked) must stay a small minority. Tolerance: the exact solvers' fp32 bound
+// problems. Settings: the registry's (8 rows x 8 warps: groups of 64 rows, 2 warm-up chunks a
+// side for K <= 16, 16 warps for wider windows), 8 x 16, 4 x 24 (the whole-column exact case up
+// to 96 rows), 7 x 12 (chunks off powers of two) and 3 x 32 (1024-invocation groups); groups grow
+// to fit a warm-up for windows of up to 32 rows (max_window), so the only reason to leave the
+// scan is a random line whose window exceeds 32 rows: asserted (lu_colscan_halo,
+// lu_window_plan), and such lines (solved by the exact path, still checked) must stay a small
+// minority. Tolerance: the exact solvers' fp32 bound
 // (each row's value is Thomas's recurrences regrouped: a chunk's local recurrences plus the
 // carries times fp32 products of at most CHUNK factors, all |m|, |q| < 1, and folds over at most
 // 32 chunks: rounding of the order of a Thomas line of that length) plus the window's truncation
@@ -317,7 +319,7 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
     ADILAB_NEED_GL();
     unsigned seed = 1700;
-    const unsigned shapes[][2] = {{8, 16}, {4, 24}, {7, 12}, {3, 32}};
+    const unsigned shapes[][2] = {{8, 8}, {8, 16}, {4, 24}, {7, 12}, {3, 32}};
     int scanned = 0, total = 0;
     for (const auto& shape : shapes) {
         tridiag::WindowSettings settings;
@@ -462,7 +464,7 @@ TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
     // An ADI step uses one solver per direction; on a square grid both run the same program
     // with different strides and coefficients. Alternate them and check the first one again.
     const int n = 40;
-    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "lu-colscan", "cg"}) {
+    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "cg"}) {
         auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
         auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
         const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),
