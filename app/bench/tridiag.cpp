@@ -13,8 +13,10 @@
 // general coefficients.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -77,6 +79,37 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
+    // ADILAB_BENCH_FRESH=N (diagnostics): also time every GPU solve on N freshly allocated
+    // buffer pairs, reported in the notes.
+    const int fresh = [] {
+        const char* text = std::getenv("ADILAB_BENCH_FRESH");
+        return text != nullptr ? std::clamp(std::atoi(text), 0, 16) : 0;
+    }();
+    const std::string direction = args.get("direction", "both");
+    if (direction != "both" && direction != "x" && direction != "y")
+        throw cli::UsageError("--direction: expected x, y or both, got '" + direction + "'");
+    const std::string forms = args.get("coefficients", "both");
+    if (forms != "both" && forms != "constant" && forms != "general")
+        throw cli::UsageError("--coefficients: expected constant, general or both, got '" +
+                              forms + "'");
+    // --constant a,b,c: the constant-coefficient systems' interior a, b, c (b also on the end
+    // rows) instead of random ones, e.g. an implicit heat step -r, 1 + 2r, -r.
+    std::optional<tridiag::ConstantCoefficients> fixed;
+    if (args.has("constant")) {
+        const auto parts = args.get_list("constant", {});
+        std::vector<double> v;
+        for (const std::string& part : parts) {
+            char* end = nullptr;
+            const double d = std::strtod(part.c_str(), &end);
+            if (end == part.c_str() || *end != '\0' || !std::isfinite(d))
+                throw cli::UsageError("--constant: '" + part + "' is not a number");
+            v.push_back(d);
+        }
+        if (v.size() != 3)
+            throw cli::UsageError("--constant: expected three numbers a,b,c");
+        fixed = tridiag::ConstantCoefficients{float(v[0]), float(v[1]), float(v[2]), float(v[1]),
+                                              float(v[1])};
+    }
     for (long long n : grids) {
         // cr-pingpong's scratch is the largest: 2 x (16 + 4) bytes per unknown in two buffers.
         const long long bytes = n * n * 32;
@@ -92,7 +125,11 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     std::vector<Config> configs;
     for (long long n : grids)
         for (Direction d : {Direction::x, Direction::y})
-            for (bool constant : {true, false}) configs.push_back({int(n), d, constant});
+            for (bool constant : {true, false}) {
+                if (direction != "both" && direction != (d == Direction::x ? "x" : "y")) continue;
+                if (forms != "both" && forms != (constant ? "constant" : "general")) continue;
+                configs.push_back({int(n), d, constant});
+            }
     const double steps = double(configs.size()) * double(solvers.size() + 1);
     double done = 0;
     std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
@@ -105,9 +142,12 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         const bool along_x = config.direction == Direction::x;
         const auto problem = reference::random_dominant_problem(
             n, n, along_x, 1000u + unsigned(n) + (along_x ? 0u : 1u), 0.5, true);
-        const tridiag::ConstantCoefficients constant{
-            float(problem.const_a), float(problem.const_b), float(problem.const_c),
-            float(problem.const_b_first), float(problem.const_b_last)};
+        const tridiag::ConstantCoefficients constant =
+            fixed ? *fixed
+                  : tridiag::ConstantCoefficients{float(problem.const_a), float(problem.const_b),
+                                                  float(problem.const_c),
+                                                  float(problem.const_b_first),
+                                                  float(problem.const_b_last)};
         const auto expected =
             config.constant
                 ? reference::solve_grid_constant(n, n, along_x, constant.a, constant.b,
@@ -115,6 +155,29 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                                  problem.k)
                 : reference::solve_grid_general(n, n, along_x, problem.a, problem.b, problem.c,
                                                 problem.k);
+        if (config.constant && config.direction == Direction::y &&
+            std::find(solvers.begin(), solvers.end(), "lu-window") != solvers.end()) {
+            // The decay window lu-window takes here (default settings, without the
+            // ADILAB_WINDOW_* knobs), derived from the coefficients
+            // (solvers/tridiagonal/lu_factors.cpp).
+            const tridiag::WindowSettings defaults;
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, defaults.max_window);
+            std::ostringstream note;
+            note << "lu-window " << n << "^2: coefficients a=" << constant.a
+                 << " b=" << constant.b << " c=" << constant.c;
+            if (plan.usable)
+                note << ": window K=" << plan.rows << " rows (" << plan.exact_rows
+                     << " needed), truncation bound " << plan.bound;
+            else
+                note << ": no window <= " << defaults.max_window << " rows";
+            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, defaults);
+            if (defaults.scan_y && halo != ~0u)
+                note << "; column scan, " << halo << "-chunk warm-ups"
+                     << (halo == 0 ? " (whole columns: exact)" : "");
+            else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
+                note << "; exact path (lu-scan)";
+            report.notes.push_back(note.str());
+        }
         const double unknowns = double(n) * double(n);
         const double bytes = unknowns * 4.0 * (config.constant ? 2.0 : 5.0);
 
@@ -143,6 +206,10 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         done += 1;
 
         gl::Buffer k = gl::Buffer::from(problem.k), x(problem.k.size() * sizeof(float));
+        // The timed solves write `timed`, which is never read back: only `x` (the checked
+        // solve's output) is, so a driver's placement of buffers it sees read back cannot change
+        // what is timed (a simulation step never reads its solution back either).
+        gl::Buffer timed(problem.k.size() * sizeof(float));
         gl::Buffer a, b, c;
         if (!config.constant) {
             a = gl::Buffer::from(problem.a);
@@ -175,16 +242,40 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     // Batches of ~2 ms of work, so that a query's cost does not count; one
                     // timed solve (after the checked one warmed it up) sizes the batch.
                     const double single_ms = gl::median(gl::time_runs(
-                        [&] { solver.solve({n, n}, config.direction, coefficients, k, x); },
+                        [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
                         {.warmup = 0, .repeats = 1}));
                     const int batch = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 1, 200);
                     const auto samples = gl::time_runs(
                         [&] {
                             for (int i = 0; i < batch; ++i)
-                                solver.solve({n, n}, config.direction, coefficients, k, x);
+                                solver.solve({n, n}, config.direction, coefficients, k, timed);
                         },
                         {.warmup = 2, .repeats = repeats});
                     ms = gl::median(samples) / batch;
+                    if (fresh > 0) {
+                        // The same timing on freshly allocated input / output buffers (all kept
+                        // alive, so each lands somewhere new): does the figure follow the
+                        // allocation? (issue 3: bimodal 4096^2 y timings between processes.)
+                        std::ostringstream line;
+                        line << name << " " << describe(config) << ": fresh buffers (ms) "
+                             << ms;
+                        std::vector<gl::Buffer> kept;
+                        for (int f = 0; f < fresh; ++f) {
+                            kept.push_back(gl::Buffer::from(problem.k));
+                            kept.emplace_back(problem.k.size() * sizeof(float));
+                            const gl::Buffer& k2 = kept[kept.size() - 2];
+                            gl::Buffer& t2 = kept.back();
+                            const auto again = gl::time_runs(
+                                [&] {
+                                    for (int i = 0; i < batch; ++i)
+                                        solver.solve({n, n}, config.direction, coefficients, k2,
+                                                     t2);
+                                },
+                                {.warmup = 2, .repeats = repeats});
+                            line << " " << gl::median(again) / batch;
+                        }
+                        report.notes.push_back(line.str());
+                    }
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
                 } else {
@@ -301,7 +392,10 @@ Benchmark make_tridiag_benchmark() {
             "coefficients) of every solver, checked against float64 Thomas",
             {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
              {"solver", "LIST", "all (default), or some of: " + names},
-             {"repeats", "N", "timed batches per measurement (default 15)"}},
+             {"repeats", "N", "timed batches per measurement (default 15)"},
+             {"direction", "x|y|both", "line directions (default both)"},
+             {"coefficients", "constant|general|both", "coefficient forms (default both)"},
+             {"constant", "A,B,C", "constant systems' a, b, c (default: random, dominant)"}},
             run_tridiag};
 }
 

@@ -22,8 +22,12 @@
 // flight read consecutive column blocks of the same rows, like an x solve.
 // The band kernel is only ~8% faster than the one-pass kernel at 4096^2 (0.80-0.85 ms against
 // 0.89-0.93 ms): the row-order reads did not lift the 4096-wide y solve off ~160 GB/s either, so
-// the cause is still open (see the band kernel's notes). At 2048^2 (L2-resident) the one-pass
-// kernel wins (0.038 ms against 0.068 ms), hence band_min_n = 4096.
+// the cause is still open (see the band kernel's notes). Follow-up: `--bench strided` copies a
+// 4096^2 field in the y pattern at 3.1 TB/s with 32-row chunks per invocation but at 390 GB/s
+// when each invocation walks a whole column: serial walks over many rows are what is slow, not
+// the stride (padding changes nothing); lu-window (lu_window.cpp) is built on that.
+// At 2048^2 (L2-resident) the one-pass kernel wins (0.038 ms against 0.068 ms), hence
+// band_min_n = 4096.
 // Measured (H200, --bench tridiag, one solve incl. its dispatch): 1024^2 x 8.97 us (1 line per
 // group) / y 11.9 us; 2048^2 y 0.038 ms (one pass); 4096^2 x 0.186 ms / y 0.80-0.85 ms (bands).
 // Before subgroup scans and the x group size: 1024^2 11.5 us (x), 12.9 us (y); 4096^2 0.206 ms
@@ -39,6 +43,7 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/lu_factors.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::tridiag {
@@ -51,30 +56,6 @@ struct Tables {
     bool ok = true;  // every pivot u_i non-zero and finite
     gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
 };
-
-// The per-row recurrence coefficients of the Thomas factorisation A = L U shared by every line:
-// m_i = -l_i (m_0 = 0), r_i = 1 / u_i, q_i = -c / u_i (q_{n-1} = 0), in float64. False when a
-// pivot u_i is zero or not finite (or 1 / u_i overflows fp32).
-bool factorise(unsigned n, const ConstantCoefficients& k, std::vector<double>& m,
-               std::vector<double>& r, std::vector<double>& q) {
-    m.assign(n, 0.0);
-    r.assign(n, 0.0);
-    q.assign(n, 0.0);
-    bool ok = true;
-    double u = k.b_first;
-    for (unsigned i = 0; i < n; ++i) {
-        if (i > 0) {
-            const double diagonal = i + 1 == n ? k.b_last : k.b;
-            const double l = k.a / u;
-            u = diagonal - l * k.c;
-            m[i] = -l;
-        }
-        ok = ok && u != 0.0 && std::isfinite(u) && std::isfinite(float(1.0 / u));
-        r[i] = 1.0 / u;
-        q[i] = i + 1 < n ? -k.c / u : 0.0;
-    }
-    return ok;
-}
 
 struct BandTables {
     unsigned n = 0, rows_per_band = 0;

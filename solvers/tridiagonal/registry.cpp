@@ -36,6 +36,15 @@ const std::vector<Entry>& entries() {
           "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
           "of rows; general coefficients -> cr-shared)"},
          [] { return make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true); }},
+        {{"lu-window",
+          "constant coefficients: y by a column scan (chunks of 8 rows stacked down the same "
+          "32 columns, joined exactly in shared memory; between work groups a decay-window "
+          "warm-up, truncation < 2^-26 max|x|), x on large grids by decay windows, one "
+          "dispatch (weak dominance, general coefficients -> lu-scan)"},
+         [] {
+             return make_lu_window("lu-window", WindowSettings{},
+                                   make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
+         }},
         {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
           false},
          make_thomas_cpu},

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "solvers/tridiagonal/lu_factors.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 
 namespace adilab::tridiag {
@@ -18,6 +19,39 @@ std::unique_ptr<Solver> make_thomas_cpu();
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
                                      unsigned lines, unsigned band_rows = 0,
                                      unsigned band_min_n = 0, bool subgroups = false);
+// lu-window (lu_window.cpp): lines of constant, dominant coefficients solved chunk by chunk
+// inside a decay window; everything else goes to `exact`.
+// The defaults are the H200 measurements' best (lu_window.cpp's notes give the figures).
+struct WindowSettings {
+    unsigned rows = 16;        // y: rows per invocation
+    unsigned chunks = 16;      // y: warps (chunks of the same 32 columns) per work group
+    unsigned max_window = 32;  // wider windows take the exact path
+    // Grids of fewer unknowns take the exact path: up to 2048^2 the field stays in L2 and the
+    // exact lu-scan was measured faster (dispatch- and latency-bound sizes).
+    unsigned min_unknowns = (1u << 22) + 1;
+    unsigned order = 0;        // y: lu_window.comp's ORDER
+    bool x_lines = true;       // x lines by the window too (else by `exact`)
+    unsigned rows_x = 16;      // x: unknowns per invocation
+    unsigned group_x = 32;     // x: invocations per work group (a multiple of 32)
+    // y by the column-scan kernel (lu_colscan.comp) instead of the window, on every grid size:
+    // chunks of scan_rows rows, scan_warps of them down the same 32 columns per work group
+    // (more when the warm-up needs them: lu_window.cpp), joined exactly in shared memory;
+    // scan_order is its ORDER. Defaults: the H200 sweep's best (lu_window.cpp's notes).
+    bool scan_y = true;
+    unsigned scan_rows = 8;
+    unsigned scan_warps = 8;
+    unsigned scan_order = 0;
+};
+std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
+                                       std::unique_ptr<Solver> exact);
+// The column scan's warm-up chunks per group end for y lines of n unknowns (0: the group holds
+// the whole column, exact), or ~0u when lu-window with these settings would not take the column
+// scan (it then tries the window kernel, then the exact lu-scan).
+unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
+                         const WindowSettings& settings);
+// The window lu-window takes for lines of n unknowns (usable == false: the exact path).
+DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window);
+
 // Conjugate gradient: `iterations` > 0 runs exactly that many; 0 runs to tolerance.
 std::unique_ptr<Solver> make_cg(int iterations);
 

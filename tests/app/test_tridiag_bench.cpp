@@ -82,5 +82,45 @@ TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     EXPECT_EQ(count(csv, "\nlu-scan,"), 4u) << csv;
 }
 
+TEST(TridiagBench, FiltersAndFixedCoefficients) {
+    for (const char* bad : {"--direction z", "--coefficients none", "--constant 1,2",
+                            "--constant 1,x,2"}) {
+        auto r = run_adilab(std::string("--bench tridiag --grid 8 --solver lu-window ") + bad);
+        EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+        EXPECT_NE(r.output.find(std::string(bad).substr(0, std::string(bad).find(' '))),
+                  std::string::npos)
+            << bad << "\n" << r.output;
+    }
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("tridiag-filters");
+    auto r = run_adilab("--bench tridiag --grid 40 --solver lu-window,lu-scan --direction y "
+                        "--coefficients constant --constant=-1,3,-1 --repeats 1 --report " +
+                        dir + "/t.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string json = slurp(dir + "/t.json");
+    // Rows only for y and constant coefficients (the config records the filters too).
+    EXPECT_EQ(count(json, "\"grid\": 40, \"direction\": \"y\", \"coefficients\": \"constant\""),
+              2u)
+        << json;
+    EXPECT_EQ(count(json, "\"direction\": \"x\""), 0u) << json;
+    EXPECT_EQ(count(json, "\"coefficients\": \"general\""), 0u) << json;
+    // The note names the coefficients given and the window they need (r = 1 heat: ~22 rows).
+    EXPECT_NE(r.output.find("a=-1 b=3 c=-1: window K="), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
+}
+
+TEST(StridedBench, CopiesEveryPatternAndRejectsBadGrids) {
+    auto r = run_adilab("--bench strided --grid 100");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--grid"), std::string::npos) << r.output;
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("strided-bench");
+    r = run_adilab("--bench strided --grid 256 --repeats 1 --report " + dir + "/s.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;  // each pattern's copy is checked (exit 1 if wrong)
+    const std::string json = slurp(dir + "/s.json");
+    EXPECT_GE(count(json, "\"gb_per_s\": "), 20u) << json;
+    EXPECT_NE(json.find("y-whole-column"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace adilab::test

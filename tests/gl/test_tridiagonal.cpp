@@ -242,6 +242,157 @@ TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
     EXPECT_TRUE(cg->check_pivots().has_value());
 }
 
+// lu-window (the decay-window kernel, lu_window.comp) against float64 Thomas: the
+// coefficients of random_dominant_problem have |a|, |c| <= 1 and |b| >= |a| + |c| + 0.5, so
+// the plan must find a window (asserted: the test would otherwise only see the exact path).
+// Tolerance: the exact solvers' fp32 bound (the window runs Thomas's own recurrences over
+// ROWS + 2K rows, so the rounding is that of a Thomas line of that length, below tolerance(n)
+// for the longer n) plus the plan's truncation bound (lu_factors.cpp derives it; <= 2^-26).
+// Settings vary the rows per invocation (1: every row its own window; 7: chunks off powers of
+// two; 32: the registry's) and the warps per work group; along y the grids have 3 or 7 columns
+// (part of one warp) and 45 (a partial second column block); along x, segments of 32 .. 2048
+// unknowns per work group, partial at most lengths. Outputs poisoned.
+void check_window(int n, int lines, unsigned seed, const tridiag::WindowSettings& settings,
+                  Direction direction = Direction::y) {
+    const bool along_x = direction == Direction::x;
+    const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+    const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, false);
+    const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
+                                                 float(p.const_c), float(p.const_b_first),
+                                                 float(p.const_b_last)};
+    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+    ASSERT_TRUE(plan.usable) << "n=" << n;
+    const auto expected = reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b,
+                                                         constant.c, constant.b_first,
+                                                         constant.b_last, p.k);
+    gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+    x.poison();
+    auto solver = tridiag::make_lu_window("lu-window-test", settings,
+                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+    solver->solve({nx, ny}, direction, constant, k, x);
+    const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
+    if (std::getenv("ADILAB_PRINT_ERRORS"))
+        std::printf("lu-window %s rows %u/%u n %d K %u error %.3g bound %.3g\n",
+                    along_x ? "x" : "y", settings.rows, settings.rows_x, n, plan.rows, error,
+                    plan.bound);
+    EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
+        << "n=" << n << (along_x ? " x" : " y") << " lines=" << lines
+        << " rows=" << (along_x ? settings.rows_x : settings.rows) << " K=" << plan.rows;
+    EXPECT_FALSE(solver->check_pivots().has_value());
+}
+
+TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1300;
+    for (unsigned rows : {1u, 7u, 32u}) {
+        tridiag::WindowSettings settings;
+        settings.scan_y = false;  // the window kernel along y too (the column scan: below)
+        settings.rows = rows;
+        settings.min_unknowns = 0;  // the window on every grid (the registry's: large ones only)
+        settings.max_window = 64;   // windows of up to 64 rows (the registry's: 32, for speed)
+        settings.chunks = rows == 7 ? 3 : 8;
+        settings.rows_x = std::min(rows, 16u);
+        settings.group_x = rows == 7 ? 32 : 64;
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {
+            // 1-row chunks: slow on llvmpipe, and 1025 has them all.
+            if (rows == 1 && n > 1025) continue;
+            for (Direction d : {Direction::y, Direction::x})
+                check_window(n, n >= 1000 ? 3 : 7, ++seed, settings, d);
+        }
+        check_window(70, 45, ++seed, settings);
+    }
+}
+
+// The column scan (lu_colscan.comp) against float64 Thomas, on the y lines of check_window's
+// problems. Settings: the registry's (8 rows x 8 warps: groups of 64 rows, 2 warm-up chunks a
+// side for K <= 16, 16 warps for wider windows), 8 x 16, 4 x 24 (the whole-column exact case up
+// to 96 rows), 7 x 12 (chunks off powers of two) and 3 x 32 (1024-invocation groups); groups grow
+// to fit a warm-up for windows of up to 32 rows (max_window), so the only reason to leave the
+// scan is a random line whose window exceeds 32 rows: asserted (lu_colscan_halo,
+// lu_window_plan), and such lines (solved by the exact path, still checked) must stay a small
+// minority. Tolerance: the exact solvers' fp32 bound
+// (each row's value is Thomas's recurrences regrouped: a chunk's local recurrences plus the
+// carries times fp32 products of at most CHUNK factors, all |m|, |q| < 1, and folds over at most
+// 32 chunks: rounding of the order of a Thomas line of that length) plus the window's truncation
+// bound where the group does not hold the whole column (the warm-up covers >= K rows).
+// Columns: 3 or 7 (part of a warp), 45 (a partial second column block). Outputs poisoned.
+TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1700;
+    const unsigned shapes[][2] = {{8, 8}, {8, 16}, {4, 24}, {7, 12}, {3, 32}};
+    int scanned = 0, total = 0;
+    for (const auto& shape : shapes) {
+        tridiag::WindowSettings settings;
+        settings.scan_y = true;
+        settings.scan_rows = shape[0];
+        settings.scan_warps = shape[1];
+        settings.max_window = 32;
+        for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096}) {
+            const int lines = n >= 1000 ? 3 : (n == 127 ? 45 : 7);
+            const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
+            const tridiag::ConstantCoefficients constant{
+                float(p.const_a), float(p.const_b), float(p.const_c), float(p.const_b_first),
+                float(p.const_b_last)};
+            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+            ++total;
+            if (halo == ~0u)
+                EXPECT_FALSE(plan.usable) << "n=" << n << " shape " << shape[0] << "x" << shape[1];
+            else
+                ++scanned;
+            const double truncation = halo == 0 || halo == ~0u ? 0.0 : plan.bound;
+            const auto expected = reference::solve_grid_constant(
+                lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
+                constant.b_last, p.k);
+            gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+            x.poison();
+            auto solver = tridiag::make_lu_window(
+                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+            solver->solve({lines, n}, Direction::y, constant, k, x);
+            const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
+            if (std::getenv("ADILAB_PRINT_ERRORS"))
+                std::printf("lu-colscan %ux%u n %d halo %u error %.3g bound %.3g\n", shape[0],
+                            shape[1], n, halo, error, truncation);
+            EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
+                << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " halo " << halo;
+            EXPECT_FALSE(solver->check_pivots().has_value());
+        }
+    }
+    EXPECT_GE(scanned, total * 3 / 4);
+}
+
+// Weak dominance (b = 2.05, a = c = -1: the factors decay like 0.8^K, a window of ~95 rows would
+// be needed, over the registry's 32-row limit) must take the exact path (the window is allowed
+// on every grid size here, so the plan is the only reason), and still match float64 Thomas.
+// Tolerance: the fp32 bound of tolerance() with this matrix's condition number in place of 9:
+// ||A||_inf = 4.05 and ||A^-1||_inf <= 1 / (smallest dominance margin 0.05) = 20, so 81.
+TEST(Tridiagonal, LuWindowWeakDominanceTakesTheExactPath) {
+    ADILAB_NEED_GL();
+    const tridiag::ConstantCoefficients weak{-1.0f, 2.05f, -1.0f, 2.05f, 2.05f};
+    tridiag::WindowSettings settings;
+    settings.min_unknowns = 0;
+    auto solver = tridiag::make_lu_window("lu-window-test", settings,
+                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+    unsigned seed = 1500;
+    // (Lines shorter than the window are solved exactly by it: 200 is the shortest here.)
+    for (int n : {200, 1000, 4096}) {
+        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, settings.max_window).usable) << n;
+        const int columns = 5;
+        const auto p = reference::random_dominant_problem(columns, n, false, ++seed);
+        const auto expected = reference::solve_grid_constant(columns, n, false, weak.a, weak.b,
+                                                             weak.c, weak.b_first, weak.b_last,
+                                                             p.k);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+        x.poison();
+        solver->solve({columns, n}, Direction::y, weak, k, x);
+        const double eps = std::ldexp(1.0, -24);
+        EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x),
+                  2.0 * eps * 81.0 * (std::log2(double(n)) + 1.0))
+            << n;
+        EXPECT_FALSE(solver->check_pivots().has_value());
+    }
+}
+
 TEST(Tridiagonal, ZeroPivotOfConstantCoefficientsIsReported) {
     ADILAB_NEED_GL();
     // b_first = 0 with a != 0 below it: the first pivot of every line is zero.
@@ -313,7 +464,7 @@ TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
     // An ADI step uses one solver per direction; on a square grid both run the same program
     // with different strides and coefficients. Alternate them and check the first one again.
     const int n = 40;
-    for (const char* name : {"cr-shared", "lu-scan", "cg"}) {
+    for (const char* name : {"cr-shared", "lu-scan", "lu-window", "cg"}) {
         auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
         auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
         const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),

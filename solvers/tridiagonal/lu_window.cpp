@@ -1,0 +1,332 @@
+// `lu-window`: constant, diagonally dominant coefficients, every unknown of the grid in one fully
+// parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the paper (seed 001
+// solves each line by cyclic reduction; this uses that, for the constant dominant matrices of
+// implicit heat / diffusion steps, the LU factors converge geometrically, so each unknown
+// depends, to fp32 precision, only on the right-hand sides within K rows).
+// Each invocation solves ROWS unknowns of one line after a K-row warm-up of Thomas's forward
+// recurrence before them and K rows of the backward one after (shaders/tridiagonal/lu_window.comp);
+// K is derived from the coefficients on the host (solvers/tridiagonal/lu_factors.cpp: the bound
+// and its derivation) so that the truncation stays below 2^-26 max|x|.
+// Why: every layout of the exact column solvers that has to join chunks of a column (carry
+// scans, band carries) ran far below the copy bandwidth along y (issue 3; see lu_scan.cpp), and
+// whole-column walks give too few warps (4096 columns = 128 warps; `--bench strided` measures a
+// plain copy in that shape at 390 GB/s, and at 3.1 TB/s with 32-row chunks). Here there is
+// nothing to join: n / ROWS x nx / 32 independent warps, each reading rows of 128 contiguous
+// bytes. x lines: the same windows, staged through a shared tile per row segment.
+// Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2, or the tile along x),
+// compute O(ROWS + 2K).
+// Limits, all falling back to the exact `lu-scan` (never an error): general coefficients
+// (-> cr-shared), a bad pivot (lu-scan reports it), and windows wider than max_window rows (weak
+// dominance: K grows like 1 / log(1 / rho); the register cost of ROWS + 2K values per invocation
+// bounds it).
+// Programs are compiled once per (direction, ROWS, K rounded up to 8): a change of coefficients
+// that changes K costs a compile on the next solve, never per step.
+// Measured (H200, --bench tridiag, constant coefficients, ms per solve; every run checked against
+// float64, max rel. error 1e-7 - 2e-7; the same binary, settings set through the knobs):
+//  - 4096^2 y, K = 16 (the bench's random coefficients; also a = c = -1, b = 4 and
+//    a = c = -0.5, b = 2): ROWS 16: 0.069 (1 run); ROWS 32: 0.100-0.104 in 4 runs, 0.296 in 2
+//    (separate processes of the same command: bimodal), ROWS 64: 0.39. lu-scan in the same
+//    processes: 0.42-0.69 (0.21 in one). CHUNKS 4 / 8 / 16: 0.140 / 0.1005 / 0.104 (ROWS 32).
+//  - 4096^2 x: GROUP_X 32: 0.1415, 64: 0.160 (5 runs), 128: 0.194; ROWS_X 8: 0.166, 32: 0.302;
+//    lu-scan 0.1805 (stable).
+//  - 1024^2 and 2048^2 (L2-resident): the window lost to lu-scan (1024^2 y 0.0138-0.0168 against
+//    0.0120, x 0.017-0.045 against 0.0089; 2048^2 y 0.0496 against 0.0377), hence min_unknowns.
+//  - K = 48 (a = c = -4, b = 9; ROWS 32): 4096^2 y 1.69, x 0.40 against lu-scan 0.69 / 0.18:
+//    wide windows lose (ROWS + 2K = 128 values per invocation), hence max_window = 32 (K between
+//    16 and 32 is not measured yet). a = c = -10, b = 21 needs K ~ 70: exact path, as fast as
+//    lu-scan (it is lu-scan).
+// The column scan (y, the default after the H200 sweep below; shaders/tridiagonal/lu_colscan.comp):
+// the heat solver's column-scan shape with the tabulated factors. Lanes = 32 columns, 8 chunks
+// of 8 rows stacked down the same columns per work group (16 when the warm-up needs 3-4 chunks),
+// each chunk's recurrences affine in its carries, joined exactly through shared memory with one
+// barrier; only between work groups a warm-up of ceil(K / 8) chunks (same K and bound as the
+// window). Each invocation walks 8 rows (plus 2 x 8 folds in shared memory) instead of
+// ROWS + 2K. Columns of up to 64 rows are solved whole (exact, any pivots that factorise).
+// Measured (H200, one call, --bench tridiag --coefficients constant --grid 1024,4096, K = 16,
+// every run checked against float64, max rel. error 1.1e-7 (1024^2) / 2.3e-7 (4096^2); one
+// process per shape, ADILAB_COLSCAN_ROWS x _WARPS):
+//   rows x warps   1024^2 y (ms)   4096^2 y (ms)
+//   8 x 8          0.00977         0.0989        <- default
+//   8 x 16         0.0101-0.0102   0.125-0.126 (0.1385, 0.354, 0.382 in processes that ran
+//                                   the x configurations first: see below)
+//   16 x 8         0.0137          0.167
+//   16 x 16        0.0138          0.180
+//   8 x 32         0.0143          0.150
+//   4 x 16         0.0125          0.162
+//   4 x 32         0.0159          0.226
+//   2 x 32         0.0314          0.500
+//   (ORDER 1, 8 x 16: 0.0102 / 0.126 - no effect.) Against lu-scan in the same processes:
+//   1024^2 y 0.0120-0.0121; the old window kernel at 4096^2 y 0.104-0.264.
+// 4096^2 y spread: in 2 of the 3 processes that timed 4096^2 x before y (none of the 9 y-only
+// ones) EVERY y kernel was slow
+// (column scan 8 x 16 0.354 / 0.382, window 0.200 / 0.264, lu-scan 0.549 / 0.613), while the
+// 1024^2 and x figures matched the fast processes to 3 digits. Timing the same solve on 3 more
+// freshly allocated buffer pairs in the same process (ADILAB_BENCH_FRESH) mostly repeated the
+// first figure (the slow process stayed slow on new buffers, once 0.329 instead of 0.382); once
+// the window kernel dropped from 0.195 to 0.104 from the third fresh pair on. The slow processes
+// also timed an empty dispatch + barrier at 4.2-4.3 us against 2.0-2.1 us in the fast ones. So
+// it follows a per-process (or device) state more than the allocation; not explained, not fixed.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/lu_factors.hpp"
+#include "solvers/tridiagonal/variants.hpp"
+
+namespace adilab::tridiag {
+
+namespace {
+
+unsigned knob(const char* name, unsigned fallback) {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return fallback;
+    return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+}
+
+bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
+    return x.a == y.a && x.b == y.b && x.c == y.c && x.b_first == y.b_first &&
+           x.b_last == y.b_last;
+}
+
+// The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
+const double window_target = std::ldexp(1.0, -26);
+
+}  // namespace
+
+unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
+                      const WindowSettings& settings);
+unsigned colscan_warps(unsigned halo, const WindowSettings& settings);
+
+namespace {
+
+class LuWindowSolver final : public GpuSolver {
+public:
+    LuWindowSolver(std::string name, WindowSettings settings, std::unique_ptr<Solver> exact)
+        : name_(std::move(name)), exact_(std::move(exact)) {
+        // Tuning knobs for the bench (reports record them): ADILAB_WINDOW_ROWS (y: rows per
+        // invocation), _CHUNKS (y: warps per work group), _MAX (widest window), _MIN_UNKNOWNS
+        // (smaller grids take the exact path), _ORDER (0 / 1, lu_window.comp), _X (1: x lines
+        // by the window too, 0: by lu-scan), _ROWS_X, _GROUP_X (x: unknowns per invocation,
+        // invocations per work group).
+        settings_.rows = std::clamp(knob("ADILAB_WINDOW_ROWS", settings.rows), 1u, 256u);
+        settings_.min_unknowns = knob("ADILAB_WINDOW_MIN_UNKNOWNS", settings.min_unknowns);
+        settings_.chunks = std::clamp(knob("ADILAB_WINDOW_CHUNKS", settings.chunks), 1u, 32u);
+        settings_.max_window = std::min(knob("ADILAB_WINDOW_MAX", settings.max_window), 256u);
+        settings_.order = knob("ADILAB_WINDOW_ORDER", settings.order) != 0 ? 1u : 0u;
+        settings_.x_lines = knob("ADILAB_WINDOW_X", settings.x_lines) != 0;
+        settings_.rows_x = std::clamp(knob("ADILAB_WINDOW_ROWS_X", settings.rows_x), 1u, 64u);
+        settings_.group_x =
+            std::clamp(knob("ADILAB_WINDOW_GROUP_X", settings.group_x), 32u, 1024u) / 32 * 32;
+        // The column scan (y): ADILAB_COLSCAN (0: the window kernel / lu-scan along y), _ROWS
+        // (rows per chunk), _WARPS (chunks per work group), _ORDER (lu_colscan.comp's ORDER).
+        settings_.scan_y = knob("ADILAB_COLSCAN", settings.scan_y) != 0;
+        settings_.scan_rows = std::clamp(knob("ADILAB_COLSCAN_ROWS", settings.scan_rows), 1u, 64u);
+        settings_.scan_warps =
+            std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
+        settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
+    }
+
+    std::string name() const override { return name_; }
+
+    void solve(Grid grid, Direction direction, const Coefficients& coefficients,
+               const gl::Buffer& rhs, gl::Buffer& solution) override {
+        validate(grid, coefficients, rhs, solution);
+        const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
+        if (constant != nullptr && direction == Direction::y && settings_.scan_y) {
+            const Plan& plan = plan_for(unsigned(grid.ny), *constant);
+            const unsigned halo = scan_halo(plan);
+            if (halo != no_scan) {
+                solve_scan(grid, *constant, plan, halo, rhs, solution);
+                return;
+            }
+        }
+        const bool large =
+            double(grid.nx) * double(grid.ny) >= double(settings_.min_unknowns);
+        if (constant != nullptr && large && (direction == Direction::y || settings_.x_lines)) {
+            const Plan& plan =
+                plan_for(unsigned(direction == Direction::x ? grid.nx : grid.ny), *constant);
+            if (plan.window.usable) {
+                solve_window(grid, direction, *constant, plan, rhs, solution);
+                return;
+            }
+        }
+        exact_->solve(grid, direction, coefficients, rhs, solution);
+    }
+
+    std::optional<PivotFailure> check_pivots() override {
+        auto own = GpuSolver::check_pivots();
+        if (auto failure = exact_->check_pivots(); failure && !own) own = failure;
+        return own;
+    }
+
+private:
+    struct Plan {
+        unsigned n = 0;
+        ConstantCoefficients coefficients;
+        DecayWindow window;
+        bool pivots_ok = false;
+        gl::Buffer rows;  // vec4 (m_i, r_i, q_i, 0) per row (when pivots_ok)
+        // Rows interior_first .. interior_last all have the fp32 factors `interior` (-1, -2:
+        // none); lu_window.comp uses them as constants in windows inside that range.
+        int interior_first = -1, interior_last = -2;
+        float interior[3] = {0, 0, 0};
+    };
+
+    const Plan& plan_for(unsigned n, const ConstantCoefficients& k) {
+        for (const Plan& p : plans_)
+            if (p.n == n && same(p.coefficients, k)) return p;
+        if (plans_.size() >= 4) plans_.erase(plans_.begin());
+        Plan p;
+        p.n = n;
+        p.coefficients = k;
+        p.window = plan_decay_window(n, k, settings_.max_window, window_target);
+        std::vector<double> m, r, q;
+        p.pivots_ok = factorise(n, k, m, r, q);
+        if (p.pivots_ok) {  // (a usable window implies good pivots)
+            std::vector<float> rows(4 * std::size_t(n), 0.0f);
+            for (unsigned i = 0; i < n; ++i) {
+                rows[4 * i] = float(m[i]);
+                rows[4 * i + 1] = float(r[i]);
+                rows[4 * i + 2] = float(q[i]);
+            }
+            p.rows = gl::Buffer::from(rows);
+            // The factors converge (geometrically) to those of an infinite line; in fp32 they
+            // stop changing some rows in, up to the last row's own diagonal.
+            if (n >= 3) {
+                const unsigned last = n - 2;
+                auto equal = [&](unsigned i) {
+                    return rows[4 * i] == rows[4 * last] && rows[4 * i + 1] == rows[4 * last + 1] &&
+                           rows[4 * i + 2] == rows[4 * last + 2];
+                };
+                unsigned first = last;
+                while (first > 0 && equal(first - 1)) --first;
+                p.interior_first = int(first);
+                p.interior_last = int(last);
+                for (int j = 0; j < 3; ++j) p.interior[j] = rows[4 * last + j];
+            }
+        }
+        plans_.push_back(std::move(p));
+        return plans_.back();
+    }
+
+    void solve_window(Grid grid, Direction direction, const ConstantCoefficients& constant,
+                      const Plan& plan, const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, direction);
+        const bool x_lines = direction == Direction::x;
+        const unsigned rows = x_lines ? settings_.rows_x : settings_.rows;
+        // y: 32 columns per warp; narrower grids leave lanes idle (they return at once).
+        const unsigned cols = 32;
+        const unsigned group_size = x_lines ? settings_.group_x : cols * settings_.chunks;
+        const gl::Program*& cached = programs_[{unsigned(x_lines), rows, plan.window.rows}];
+        if (cached == nullptr)
+            cached = &gl::compute_program("tridiagonal/lu_window.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"X_LINES", x_lines ? "1" : "0"},
+                                           {"COLS", std::to_string(cols)},
+                                           {"CHUNKS", std::to_string(settings_.chunks)},
+                                           {"ROWS", std::to_string(rows)},
+                                           {"WINDOW", std::to_string(plan.window.rows)},
+                                           {"ORDER", std::to_string(settings_.order)},
+                                           {"WG_SIZE", std::to_string(group_size)}});
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
+        plan.rows.bind_storage(6);
+        program.set("interior_first", plan.interior_first);
+        program.set("interior_last", plan.interior_last);
+        program.set("interior_factors",
+                    glm::vec3(plan.interior[0], plan.interior[1], plan.interior[2]));
+        if (x_lines) {
+            const unsigned segment = group_size * rows;
+            dispatch_spread(layout.lines * ((layout.n + segment - 1) / segment));
+        } else {
+            const unsigned column_blocks = (layout.lines + cols - 1) / cols;
+            const unsigned chunk_blocks =
+                (layout.n + rows * settings_.chunks - 1) / (rows * settings_.chunks);
+            dispatch_spread(column_blocks * chunk_blocks);
+        }
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    static constexpr unsigned no_scan = ~0u;
+
+    unsigned scan_halo(const Plan& plan) const {
+        return colscan_halo(plan.n, plan.pivots_ok, plan.window, settings_);
+    }
+
+    void solve_scan(Grid grid, const ConstantCoefficients& constant, const Plan& plan,
+                    unsigned halo, const gl::Buffer& rhs, gl::Buffer& solution) {
+        const LineLayout layout = line_layout(grid, Direction::y);
+        const unsigned rows = settings_.scan_rows;
+        const unsigned warps = colscan_warps(halo, settings_);
+        const gl::Program*& cached = scan_programs_[halo];
+        if (cached == nullptr)
+            cached = &gl::compute_program("tridiagonal/lu_colscan.comp",
+                                          {{"CONSTANT_COEFFICIENTS", "1"},
+                                           {"CHUNK", std::to_string(rows)},
+                                           {"WARPS", std::to_string(warps)},
+                                           {"HALO_WARPS", std::to_string(halo)},
+                                           {"ORDER", std::to_string(settings_.scan_order)},
+                                           {"WG_SIZE", std::to_string(32 * warps)}});
+        const gl::Program& program = *cached;
+        bind_lines(program, layout, constant, rhs, solution);
+        plan.rows.bind_storage(6);
+        const unsigned segment = (warps - 2 * halo) * rows;
+        dispatch_spread(((layout.lines + 31) / 32) * ((layout.n + segment - 1) / segment));
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    std::string name_;
+    WindowSettings settings_;
+    std::map<unsigned, const gl::Program*> scan_programs_;  // by HALO_WARPS
+    std::unique_ptr<Solver> exact_;
+    std::vector<Plan> plans_;
+    // Programs of the current context's shader cache, by (x lines, ROWS, WINDOW).
+    std::map<std::tuple<unsigned, unsigned, unsigned>, const gl::Program*> programs_;
+};
+
+}  // namespace
+
+// The column scan's work group for a warm-up of `halo` chunks at each end: scan_warps chunks,
+// doubled (up to 32) while the warm-up would take more than half of them (so that at least half
+// the rows a group loads are stored).
+unsigned colscan_warps(unsigned halo, const WindowSettings& settings) {
+    unsigned warps = settings.scan_warps;
+    while (warps < 32 && warps < 4 * halo) warps = std::min(2 * warps, 32u);
+    return warps;
+}
+
+// Warm-up chunks at each end of a column-scan work group: none when the group holds the whole
+// column (exact), else enough chunks to cover the decay window; ~0u when neither applies (bad
+// pivots, no window, or a window too wide for a group of 32 chunks).
+unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
+                      const WindowSettings& settings) {
+    if (!pivots_ok) return ~0u;
+    if (n <= settings.scan_rows * settings.scan_warps) return 0;
+    if (!window.usable) return ~0u;
+    const unsigned halo = (window.rows + settings.scan_rows - 1) / settings.scan_rows;
+    return colscan_warps(halo, settings) > 2 * halo ? halo : ~0u;
+}
+
+unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
+                         const WindowSettings& settings) {
+    std::vector<double> m, r, q;
+    const bool ok = factorise(n, k, m, r, q);
+    return colscan_halo(n, ok, plan_decay_window(n, k, settings.max_window, window_target),
+                        settings);
+}
+
+std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
+                                       std::unique_ptr<Solver> exact) {
+    return std::make_unique<LuWindowSolver>(name, settings, std::move(exact));
+}
+
+DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window) {
+    return plan_decay_window(n, k, max_window, window_target);
+}
+
+}  // namespace adilab::tridiag
