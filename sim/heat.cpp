@@ -1,15 +1,72 @@
 // Model "heat": dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI with insulated walls (seed 001
-// simulation 1, eq. 3). Kernels: shaders/sim/heat.comp.
+// simulation 1, eq. 3). Kernels: shaders/sim/heat_window.comp and shaders/sim/heat.comp.
 //   fused:   x half step (field -> half) and y half step (half -> field): 2 dispatches a step.
+//            Where the inverse of the constant matrix decays fast enough (lambda <= ~7, see
+//            heat_window_halo) through heat_window.comp: closed-form factors, truncated to
+//            below fp32 round-off, no line solve; else the fused line solve of heat.comp.
+//            ADILAB_HEAT_WINDOW=0 forces the latter.
 //   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
 //            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
 
 #include "sim/model.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
+
+double heat_window_rho(double lambda) {
+    // The smaller root of lambda r^2 - (1 + 2 lambda) r + lambda = 0, in the form without
+    // cancellation for small lambda (the two roots multiply to 1).
+    return 2 * lambda / (1 + 2 * lambda + std::sqrt(1 + 4 * lambda));
+}
+
+double heat_window_tail(double lambda, int halo) {
+    const double rho = heat_window_rho(lambda);
+    return 2 * std::pow(rho, halo + 1) / (1 + rho);
+}
+
+int heat_window_halo(double lambda) {
+    for (int halo : {8, 16, 24, 32, 48})
+        if (heat_window_tail(lambda, halo) <= std::ldexp(1.0, -26)) return halo;
+    return 0;
+}
+
+namespace {
+// Floats of shared memory of heat_window.comp's two tiles (its T_FLOATS + D_FLOATS).
+int window_floats(int direction, const HeatWindowShape& s) {
+    const int t_along = s.span + 2 * s.halo + 2, d_along = s.span + 2 * s.halo;
+    if (direction == 1) return (s.lines + 2) * t_along + s.lines * d_along;
+    return (s.lines + 2) * (t_along | 1) + s.lines * (d_along | 1);
+}
+}  // namespace
+
+HeatWindowShape heat_window_shape(int direction, int halo) {
+    HeatWindowShape shape;
+    shape.halo = halo;
+    // Defaults: H200 sweep of 2026-11-21 (see the README's heat figures).
+    shape.lines = 32;
+    shape.span = 64;
+    shape.chunk = 8;
+    if (const char* env = std::getenv(direction == 0 ? "ADILAB_HEAT_SHAPE_X" : "ADILAB_HEAT_SHAPE_Y")) {
+        int lines = 0, span = 0, chunk = 0;
+        if (std::sscanf(env, "%d,%d,%d", &lines, &span, &chunk) == 3 && lines >= 1 &&
+            chunk >= 1 && span >= chunk && span % chunk == 0 && lines * (span / chunk) <= 1024) {
+            shape.lines = lines;
+            shape.span = span;
+            shape.chunk = chunk;
+        }
+    }
+    const int limit = gl::Context::current().info().max_shared_memory_bytes;
+    while (4 * window_floats(direction, shape) > limit && shape.span > shape.chunk) shape.span /= 2;
+    if (4 * window_floats(direction, shape) > limit) shape.lines = 0;
+    return shape;
+}
+
 namespace {
 
 class Heat final : public AdiModel {
@@ -26,6 +83,9 @@ public:
                    {"two-heaters", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
+    std::string kernel() const override {
+        return window_[0] ? "window-H" + std::to_string(window_halo_) : solver();
+    }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
 protected:
@@ -37,6 +97,7 @@ protected:
     void allocate() override {
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));
+        half_.poison();  // a half step that missed a cell shows up as NaN in the tests
         resolve_programs("sim/heat.comp", 1);
         if (!fused()) rhs_ = gl::Buffer(cells() * sizeof(float));
     }
@@ -44,6 +105,7 @@ protected:
     void initialize() override { field_.fill(float(param("initial_temperature"))); }
 
     void step_once() override {
+        if (fused() && window_version_ != version_) resolve_window();
         half_step(0, field_, half_);
         half_step(1, half_, field_);
     }
@@ -60,9 +122,62 @@ private:
         p.set("heater_right", glm::vec2(0.5f * nx_ + offset, 0.5f * ny_));
         p.set("heater_radius", heaters ? float(param("heater_radius")) * side : 0.0f);
         p.set("heater_temperature", float(param("heater_temperature")));
+        const double rho = heat_window_rho(double(lambda));
+        p.set("rho", float(rho));
+        p.set("gain", float((1 - rho) / (1 + rho)));
+    }
+
+    double kernel_lambda() const {
+        const double dh = param("dh");
+        return double(float(param("c") * 0.5 * param("dt") / (dh * dh)));  // as the kernels see it
+    }
+
+    // Picks the windowed kernels for the current parameters and grid (a new lambda can need
+    // another HALO, i.e. another program: compiled once, then cached), or none.
+    void resolve_window() {
+        window_version_ = version_;
+        window_[0] = window_[1] = nullptr;
+        const char* env = std::getenv("ADILAB_HEAT_WINDOW");
+        if (env && std::string(env) == "0") return;
+        const int halo = heat_window_halo(kernel_lambda());
+        if (halo == 0) return;
+        window_halo_ = halo;
+        for (int d = 0; d < 2; ++d) {
+            const HeatWindowShape s = heat_window_shape(d, halo);
+            if (s.lines == 0) {
+                window_[0] = window_[1] = nullptr;
+                return;
+            }
+            gl::Defines defines = {{"DIRECTION", std::to_string(d)}, {"LINES", std::to_string(s.lines)},
+                                   {"SPAN", std::to_string(s.span)}, {"CHUNK", std::to_string(s.chunk)},
+                                   {"HALO", std::to_string(s.halo)},
+                                   {"GROUP_SIZE", std::to_string(s.lines * (s.span / s.chunk))}};
+            // Experiment: the right-hand side straight from the field (no T tile).
+            const char* direct = std::getenv("ADILAB_HEAT_DIRECT");
+            if (direct && std::string(direct) == "1") defines.push_back({"DIRECT_RHS", "1"});
+            window_[d] = &gl::compute_program("sim/heat_window.comp", defines);
+            const int length = d == 0 ? nx_ : ny_, count = d == 0 ? ny_ : nx_;
+            window_groups_[d][0] = unsigned((length + s.span - 1) / s.span);
+            window_groups_[d][1] = unsigned((count + s.lines - 1) / s.lines);
+        }
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (fused() && window_[direction]) {
+            const gl::Program& program = *window_[direction];
+            program.use();
+            if (uniforms_stale(program)) {
+                set_grid_uniforms(program);
+                set_uniforms(program);
+            }
+            set_step_uniform(program);
+            in.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
         if (fused()) {
             use_fused(direction);
             in.bind_storage(0);
@@ -98,6 +213,12 @@ private:
     }
 
     gl::Buffer field_, half_, rhs_;
+    // The windowed kernels per direction (null: the fused line solve) and their groups (along,
+    // across), for the parameters and grid of window_version_.
+    const gl::Program* window_[2] = {};
+    unsigned window_groups_[2][2] = {};
+    std::uint64_t window_version_ = 0;
+    int window_halo_ = 0;
 };
 
 }  // namespace

@@ -189,7 +189,9 @@ TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     std::vector<double> expected(mode.size());
     for (std::size_t k = 0; k < mode.size(); ++k) expected[k] = std::pow(g, steps) * mode[k];
     // fp32 round-off: about 1e-7 relative per operation, some 30 operations a step, 20 steps.
+    // (The windowed kernel's truncation, < 2^-26 of the right-hand side, is far below.)
     EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << "g = " << g;
+    EXPECT_EQ(sim->kernel(), "window-H16");  // heat's default path for this lambda
 }
 
 TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
@@ -202,7 +204,10 @@ TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
     sim->step(200);
     // Every column of the Neumann PR matrices sums to 1; what remains is fp32 round-off of the
     // values (1e-7 relative each, a random walk over 200 steps).
+    // The windowed kernel's truncated inverse keeps equal column sums (mirror images), so it
+    // conserves heat like the exact solve.
     EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before);
+    EXPECT_EQ(sim->kernel(), "window-H24");
 }
 
 // Against T = exp(-c (kx^2 + ky^2) t) cos(kx x) cos(ky y): PR ADI is second order in dt and
@@ -227,6 +232,7 @@ TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
             }
         sim->set_field(start);
         sim->step(steps);
+        EXPECT_EQ(sim->kernel().substr(0, 8), "window-H");  // heat's default path
         return max_abs_diff(sim->read_field(), exact);
     };
     const double coarse = error_for(16, 10), fine = error_for(32, 20);

@@ -1,0 +1,243 @@
+// Heat's windowed half step (shaders/sim/heat_window.comp, the `fused` solver's path wherever
+// lambda allows): first the truncated closed-form inverse itself, in float64 on the CPU, against
+// an exact Thomas solve of the Neumann system, within the bound sim/heat.cpp relies on; then
+// the GPU model against the float64 PR stepper on awkward grids, for every HALO bucket, several
+// tile shapes, and a lambda too weak for any bucket (the exact fused line solve).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+// The Neumann PR system of one line (off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda
+// in the wall rows), solved exactly by Thomas in float64.
+std::vector<double> exact_solve(double lambda, const std::vector<double>& d) {
+    const int n = int(d.size());
+    std::vector<double> cp(n), dp(n), x(n);
+    for (int i = 0; i < n; ++i) {
+        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
+        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
+        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
+        cp[i] = c / m;
+        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
+    }
+    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
+    return x;
+}
+
+// What heat_window.comp computes, in float64: both recurrences over the mirrored right-hand
+// side, `halo` terms before each unknown.
+std::vector<double> windowed_solve(double lambda, int halo, const std::vector<double>& d) {
+    const int n = int(d.size());
+    auto mirrored = [n](int p) {
+        const int m = ((p % (2 * n)) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    };
+    const double rho = detail::heat_window_rho(lambda), g = (1 - rho) / (1 + rho);
+    std::vector<double> x(n);
+    for (int p = 0; p < n; ++p) {
+        double forward = 0, backward = 0;
+        for (int q = p - halo; q <= p; ++q) forward = d[mirrored(q)] + rho * forward;
+        for (int q = p + halo; q >= p; --q) backward = d[mirrored(q)] + rho * backward;
+        x[p] = g * (forward + backward - d[p]);
+    }
+    return x;
+}
+
+TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (double lambda : {0.01, 0.35, 0.52, 1.5, 3.0, 6.0, 7.0}) {
+        const int halo = detail::heat_window_halo(lambda);
+        ASSERT_GT(halo, 0) << lambda;
+        const double tail = detail::heat_window_tail(lambda, halo);
+        EXPECT_LE(tail, std::ldexp(1.0, -26)) << lambda;
+        // The bucket is the smallest that meets the bound.
+        const int smaller = halo == 8 ? 0 : halo == 48 ? 32 : halo - 8;
+        if (smaller > 0) {
+            EXPECT_GT(detail::heat_window_tail(lambda, smaller), std::ldexp(1.0, -26));
+        }
+        // Lines shorter than the halo (several mirror images) up to lines much longer.
+        for (int n : {4, 5, 17, 49, 200}) {
+            std::vector<double> d(n);
+            for (double& v : d) v = dist(rng);
+            const std::vector<double> exact = exact_solve(lambda, d);
+            const std::vector<double> windowed = windowed_solve(lambda, halo, d);
+            double worst = 0;
+            for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(exact[i] - windowed[i]));
+            // max |d| <= 1; float64 round-off of the two sums is ~1e-15.
+            EXPECT_LE(worst, tail + 1e-14) << "lambda " << lambda << " n " << n;
+            // ...and the bound is not vacuous: 2 terms instead of `halo` miss by far more.
+            if (n >= 17) {
+                const std::vector<double> short_window = windowed_solve(lambda, 2, d);
+                double miss = 0;
+                for (int i = 0; i < n; ++i) miss = std::max(miss, std::abs(exact[i] - short_window[i]));
+                EXPECT_GT(miss, 100 * tail) << "lambda " << lambda << " n " << n;
+            }
+        }
+    }
+    EXPECT_EQ(detail::heat_window_halo(7.5), 0);  // too slow a decay: the exact line solve
+    EXPECT_EQ(detail::heat_window_halo(50.0), 0);
+}
+
+std::vector<float> random_field(int nx, int ny, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(0, 1);
+    std::vector<float> v(std::size_t(nx) * ny);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
+    double worst = 0;
+    for (std::size_t k = 0; k < gpu.size(); ++k)
+        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
+    return worst;
+}
+
+// Sets the tile-shape overrides for one scope (read when the model picks its kernels).
+class ShapeEnvironment {
+public:
+    ShapeEnvironment(const char* x, const char* y) {
+        set("ADILAB_HEAT_SHAPE_X", x);
+        set("ADILAB_HEAT_SHAPE_Y", y);
+    }
+    ~ShapeEnvironment() {
+        unsetenv("ADILAB_HEAT_SHAPE_X");
+        unsetenv("ADILAB_HEAT_SHAPE_Y");
+    }
+
+private:
+    static void set(const char* name, const char* value) {
+        if (value) setenv(name, value, 1);
+        else unsetenv(name);
+    }
+};
+
+// Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
+// tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
+const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
+
+// Runs `steps` steps on the GPU and the float64 stepper from one random field; returns the
+// largest difference relative to the largest |T| of the reference (at least 1: the start is in
+// [0, 1]; with heaters and a large lambda the PR scheme, whose heater cells are held outside the
+// matrix, can overshoot far beyond, and fp32 round-off scales with it). The model's intermediate field is poisoned (NaN) when allocated, so a cell
+// the x half step misses shows up as NaN; a cell the y half step misses keeps the random start,
+// far from the reference.
+double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, int steps,
+                        std::string* kernel) {
+    auto sim = make_simulation("heat", "fused");
+    sim->set_param("dt", dt);
+    sim->reset(scenario, nx, ny);
+    const std::vector<float> start = random_field(nx, ny, unsigned(nx * 131 + ny));
+    sim->set_field(start);
+    reference::HeatSetup setup{nx, ny, 0.5 * dt};
+    if (scenario == "two-heaters") {
+        const double offset = sim->param("heater_offset") * nx;
+        setup.left_x = 0.5 * nx - offset;
+        setup.right_x = 0.5 * nx + offset;
+        setup.left_y = setup.right_y = 0.5 * ny;
+        setup.radius = float(sim->param("heater_radius") * std::min(nx, ny));
+        setup.temperature = sim->param("heater_temperature");
+    }
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
+    sim->step(steps);
+    *kernel = sim->kernel();
+    EXPECT_TRUE(sim->stats().stable);
+    double magnitude = 1;
+    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
+    return max_abs_diff(sim->read_field(), ref) / magnitude;
+}
+
+// fp32 budget of one half step, relative to max |T| (T in [0, 1] at the start): d = lambda (4 differences) has |d| <= 8 lambda; the
+// two recurrences add a rounding of ~2^-24 of their running sums (<= max|d| / (1 - rho)) each
+// term, damped by rho, then scaled by g = (1 - rho) / (1 + rho): ~4 u max|d| / (1 - rho^2)
+// with margin; T + dT adds u. The truncation adds heat_window_tail * max|d|. Twice per step,
+// and a factor 2 for the steps' growth of round-off.
+double tolerance(double lambda, int steps) {
+    const double u = std::ldexp(1.0, -24), rho = detail::heat_window_rho(lambda);
+    const int halo = detail::heat_window_halo(lambda);
+    const double max_d = 8 * lambda;
+    const double truncation = halo > 0 ? detail::heat_window_tail(lambda, halo) * max_d : 0;
+    return 2 * 2 * steps * (4 * u * max_d / (1 - rho * rho) + 2 * u + truncation);
+}
+
+TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
+    ADILAB_NEED_GL();
+    const int steps = 3;
+    // lambda = dt / 2 (c = dh = 1): halos 8, 16, 24, 32, 48, then none (exact fused solve).
+    const std::pair<double, std::string> kCases[] = {{0.1, "window-H8"},   {1.04, "window-H16"},
+                                                     {2.5, "window-H24"},  {5.0, "window-H32"},
+                                                     {12.0, "window-H48"}, {40.0, "fused"}};
+    for (const auto& [dt, expected_kernel] : kCases) {
+        for (auto [nx, ny] : kGrids) {
+            for (const std::string scenario : {"two-heaters", "free"}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, scenario, steps, &kernel);
+                EXPECT_EQ(kernel, expected_kernel) << "dt " << dt;
+                EXPECT_LE(error, tolerance(0.5 * dt, steps))
+                    << kernel << " " << scenario << " " << nx << "x" << ny;
+            }
+        }
+    }
+}
+
+TEST(SimHeatWindow, EveryTileShapeMatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    // lines, span, chunk: narrow and wide tiles, 1 .. 16 positions an invocation, lines that
+    // fill a warp or not; the y half step's and the x half step's each.
+    const char* kShapes[] = {"8,32,4", "32,128,16", "64,64,8", "16,96,32", "3,20,5", "16,64,1"};
+    for (const char* shape : kShapes) {
+        for (int direction = 0; direction < 2; ++direction) {
+            ShapeEnvironment environment(direction == 0 ? shape : nullptr,
+                                         direction == 1 ? shape : nullptr);
+            for (auto [nx, ny] : {std::pair{133, 67}, std::pair{5, 41}, std::pair{70, 6}}) {
+                std::string kernel;
+                const double dt = 1.04;  // halo 16
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel, "window-H16");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2))
+                    << shape << " direction " << direction << " " << nx << "x" << ny;
+            }
+        }
+    }
+}
+
+TEST(SimHeatWindow, RightHandSideStraightFromTheFieldMatchesToo) {
+    ADILAB_NEED_GL();
+    setenv("ADILAB_HEAT_DIRECT", "1", 1);  // the experiment without the T tile
+    for (auto [nx, ny] : kGrids) {
+        for (double dt : {1.04, 12.0}) {
+            std::string kernel;
+            const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+            EXPECT_EQ(kernel.substr(0, 8), "window-H");
+            EXPECT_LE(error, tolerance(0.5 * dt, 2)) << kernel << " " << nx << "x" << ny;
+        }
+    }
+    unsetenv("ADILAB_HEAT_DIRECT");
+}
+
+TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
+    ADILAB_NEED_GL();
+    setenv("ADILAB_HEAT_WINDOW", "0", 1);
+    std::string kernel;
+    const double error = gpu_vs_reference(37, 29, 1.04, "two-heaters", 3, &kernel);
+    unsetenv("ADILAB_HEAT_WINDOW");
+    EXPECT_EQ(kernel, "fused");
+    EXPECT_LE(error, tolerance(0.52, 3));
+}
+
+}  // namespace
+}  // namespace adilab::sim
