@@ -139,8 +139,15 @@ private:
         window_[0] = window_[1] = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
-        const int halo = heat_window_halo(kernel_lambda());
+        int halo = heat_window_halo(kernel_lambda());
         if (halo == 0) return;
+        // Timing experiment: ADILAB_HEAT_HALO = a halo between the smallest that meets the
+        // bound and the bucket's (never below the bound).
+        if (const char* forced = std::getenv("ADILAB_HEAT_HALO")) {
+            const int wanted = std::atoi(forced);
+            if (wanted < halo && heat_window_tail(kernel_lambda(), wanted) <= std::ldexp(1.0, -26))
+                halo = wanted;
+        }
         window_halo_ = halo;
         for (int d = 0; d < 2; ++d) {
             const HeatWindowShape s = heat_window_shape(d, halo);
