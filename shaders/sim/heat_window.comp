@@ -103,15 +103,6 @@ float temperature_at(int line, int p, bool heaters) {
     return heaters && in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
 }
 
-// T before the half step at tile line l, d's position a (cell: the same, inside the grid).
-float old_value(int l, int a, ivec2 cell) {
-#ifdef DIRECT_RHS
-    return field_in[index_of(cell)];  // not a heater cell (the caller checked)
-#else
-    return t_tile[t_slot(l + 1, a + 1)];
-#endif
-}
-
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
@@ -128,10 +119,17 @@ void main() {
         heaters = box_touches_heater(min(c0, c1), max(c0, c1));
     }
 
+    // Every loop below has a compile-time trip count and issues its global loads before it
+    // uses them: a loop that waits for each load in turn (an L2 round trip per element) ran
+    // 2-5x slower on the H200.
+    const int D_COUNT = LINES * D_ALONG;
+    const int D_STEPS = (D_COUNT + GROUP_SIZE - 1) / GROUP_SIZE;
+    const int OUT_STEPS = LINES * SPAN / GROUP_SIZE;  // = CHUNK
 #ifdef DIRECT_RHS
     // Experiment (ADILAB_HEAT_DIRECT=1): d straight from the field through the L1 cache, no T
     // tile and one barrier less.
-    for (int f = t; f < LINES * D_ALONG; f += GROUP_SIZE) {
+    for (int s = 0; s < D_STEPS; ++s) {
+        const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);  // duplicates past the end
 #if DIRECTION == 0
         const int l = f / D_ALONG, a = f % D_ALONG;
 #else
@@ -144,25 +142,53 @@ void main() {
                                          (temperature_at(line, p - 1, heaters) - centre) +
                                          (temperature_at(line, p + 1, heaters) - centre));
     }
+    // The old values of the cells this invocation stores (stage 4's mapping), loaded now.
+    float old[OUT_STEPS];
+    for (int s = 0; s < OUT_STEPS; ++s) {
+#if DIRECTION == 0
+        const int f = t + s * GROUP_SIZE;
+        const int line = first_line + f / SPAN, pos = first + f % SPAN;
+#else
+        const int line = first_line + t % LINES, pos = first + (t / LINES) * CHUNK + s;
+#endif
+        old[s] = field_in[index_of(cell_of(min(line, LINE_COUNT - 1), min(pos, n - 1)))];
+    }
     memoryBarrierShared();
     barrier();
 #else
     // Stage 1: T, heaters held, mirrored along the lines, clamped across them (Neumann).
-    for (int f = t; f < T_LINES * T_ALONG; f += GROUP_SIZE) {
+    {
+        const int T_COUNT = T_LINES * T_ALONG;
+        const int T_STEPS = (T_COUNT + GROUP_SIZE - 1) / GROUP_SIZE;
+        float staged[T_STEPS];
+        for (int s = 0; s < T_STEPS; ++s) {
+            const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);  // duplicates past the end
 #if DIRECTION == 0
-        const int l = f / T_ALONG, a = f % T_ALONG;
+            const int l = f / T_ALONG, a = f % T_ALONG;
 #else
-        const int a = f / T_LINES, l = f % T_LINES;
+            const int a = f / T_LINES, l = f % T_LINES;
 #endif
-        const int line = clamp(first_line - 1 + l, 0, LINE_COUNT - 1);
-        const ivec2 cell = cell_of(line, mirrored(first - HALO - 1 + a, n));
-        t_tile[t_slot(l, a)] = heaters && in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
+            const int line = clamp(first_line - 1 + l, 0, LINE_COUNT - 1);
+            const ivec2 cell = cell_of(line, mirrored(first - HALO - 1 + a, n));
+            const float value = field_in[index_of(cell)];
+            staged[s] = heaters && in_heater(cell) ? heater_temperature : value;
+        }
+        for (int s = 0; s < T_STEPS; ++s) {
+            const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);
+#if DIRECTION == 0
+            const int l = f / T_ALONG, a = f % T_ALONG;
+#else
+            const int a = f / T_LINES, l = f % T_LINES;
+#endif
+            t_tile[t_slot(l, a)] = staged[s];
+        }
     }
     memoryBarrierShared();
     barrier();
 
     // Stage 2: the right-hand side, neighbour differences first (delta form, as heat.comp).
-    for (int f = t; f < LINES * D_ALONG; f += GROUP_SIZE) {
+    for (int s = 0; s < D_STEPS; ++s) {
+        const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);
 #if DIRECTION == 0
         const int l = f / D_ALONG, a = f % D_ALONG;
 #else
@@ -175,7 +201,6 @@ void main() {
     }
     memoryBarrierShared();
     barrier();
-
 #endif
 
     // Stage 3: both recurrences over this invocation's chunk, HALO warm-up terms each.
@@ -204,8 +229,12 @@ void main() {
         const int pos = first + a0 + k;
         if (pos >= n) break;
         const ivec2 cell = cell_of(line, pos);
-        const float value = heaters && in_heater(cell) ? heater_temperature
-                                                       : old_value(l, HALO + a0 + k, cell) + x[k];
+#ifdef DIRECT_RHS
+        const float before = old[k];
+#else
+        const float before = t_tile[t_slot(l + 1, HALO + 1 + a0 + k)];
+#endif
+        const float value = heaters && in_heater(cell) ? heater_temperature : before + x[k];
         flag_if_not_finite(value);
         field_out[index_of(cell)] = value;
     }
@@ -215,14 +244,20 @@ void main() {
     for (int k = 0; k < CHUNK; ++k) d_tile[d_slot(l, HALO + a0 + k)] = x[k];
     memoryBarrierShared();
     barrier();
-    for (int f = t; f < LINES * SPAN; f += GROUP_SIZE) {
+    for (int s = 0; s < OUT_STEPS; ++s) {
+        const int f = t + s * GROUP_SIZE;
         const int fl = f / SPAN, a = f % SPAN;
         const int line = first_line + fl, pos = first + a;
         if (line >= LINE_COUNT || pos >= n) continue;
         const ivec2 cell = cell_of(line, pos);
+#ifdef DIRECT_RHS
+        const float before = old[s];
+#else
+        const float before = t_tile[t_slot(fl + 1, HALO + 1 + a)];
+#endif
         field_out[index_of(cell)] = heaters && in_heater(cell)
                                         ? heater_temperature
-                                        : old_value(fl, HALO + a, cell) + d_tile[d_slot(fl, HALO + a)];
+                                        : before + d_tile[d_slot(fl, HALO + a)];
     }
 #endif
 }
