@@ -97,6 +97,15 @@ int mirrored(int p, int n) {
     return m < n ? m : period - 1 - m;
 }
 
+// Index steps between neighbours along and across the lines.
+#if DIRECTION == 0
+#define ALONG_STRIDE 1
+#define ACROSS_STRIDE nx
+#else
+#define ALONG_STRIDE nx
+#define ACROSS_STRIDE 1
+#endif
+
 // T at a line (clamped: the walls across) and a position (mirrored), heaters held.
 float temperature_at(int line, int p, bool heaters) {
     const ivec2 cell = cell_of(clamp(line, 0, LINE_COUNT - 1), mirrored(p, LINE_LENGTH));
@@ -118,6 +127,11 @@ void main() {
         const ivec2 c1 = cell_of(min(first_line + LINES, LINE_COUNT - 1), folded ? n - 1 : p1);
         heaters = box_touches_heater(min(c0, c1), max(c0, c1));
     }
+    // Most tiles read neither across a wall nor a heater: plain indexing there (uniform per
+    // group, so the general path's clamps and folds cost nothing elsewhere).
+    const bool plain = !heaters && first - HALO - 1 >= 0 && first + SPAN + HALO < n &&
+                       first_line >= 1 && first_line + LINES < LINE_COUNT;
+    const int origin = first_line * ACROSS_STRIDE + (first - HALO) * ALONG_STRIDE;  // d's (0, 0)
 
     // Every loop below has a compile-time trip count and issues its global loads before it
     // uses them: a loop that waits for each load in turn (an L2 round trip per element) ran
@@ -128,19 +142,36 @@ void main() {
 #ifdef DIRECT_RHS
     // Experiment (ADILAB_HEAT_DIRECT=1): d straight from the field through the L1 cache, no T
     // tile and one barrier less.
-    for (int s = 0; s < D_STEPS; ++s) {
-        const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);  // duplicates past the end
+    if (plain) {
+        for (int s = 0; s < D_STEPS; ++s) {
+            const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);  // duplicates past the end
 #if DIRECTION == 0
-        const int l = f / D_ALONG, a = f % D_ALONG;
+            const int l = f / D_ALONG, a = f % D_ALONG;
 #else
-        const int a = f / LINES, l = f % LINES;
+            const int a = f / LINES, l = f % LINES;
 #endif
-        const int line = first_line + l, p = first - HALO + a;
-        const float centre = temperature_at(line, p, heaters);
-        d_tile[d_slot(l, a)] = lambda * ((temperature_at(line - 1, p, heaters) - centre) +
-                                         (temperature_at(line + 1, p, heaters) - centre) +
-                                         (temperature_at(line, p - 1, heaters) - centre) +
-                                         (temperature_at(line, p + 1, heaters) - centre));
+            const int id = origin + l * ACROSS_STRIDE + a * ALONG_STRIDE;
+            const float centre = field_in[id];
+            d_tile[d_slot(l, a)] = lambda * ((field_in[id - ACROSS_STRIDE] - centre) +
+                                             (field_in[id + ACROSS_STRIDE] - centre) +
+                                             (field_in[id - ALONG_STRIDE] - centre) +
+                                             (field_in[id + ALONG_STRIDE] - centre));
+        }
+    } else {
+        for (int s = 0; s < D_STEPS; ++s) {
+            const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);
+#if DIRECTION == 0
+            const int l = f / D_ALONG, a = f % D_ALONG;
+#else
+            const int a = f / LINES, l = f % LINES;
+#endif
+            const int line = first_line + l, p = first - HALO + a;
+            const float centre = temperature_at(line, p, heaters);
+            d_tile[d_slot(l, a)] = lambda * ((temperature_at(line - 1, p, heaters) - centre) +
+                                             (temperature_at(line + 1, p, heaters) - centre) +
+                                             (temperature_at(line, p - 1, heaters) - centre) +
+                                             (temperature_at(line, p + 1, heaters) - centre));
+        }
     }
     // The old values of the cells this invocation stores (stage 4's mapping), loaded now.
     float old[OUT_STEPS];
@@ -161,17 +192,30 @@ void main() {
         const int T_COUNT = T_LINES * T_ALONG;
         const int T_STEPS = (T_COUNT + GROUP_SIZE - 1) / GROUP_SIZE;
         float staged[T_STEPS];
-        for (int s = 0; s < T_STEPS; ++s) {
-            const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);  // duplicates past the end
+        if (plain) {
+            const int corner = origin - ACROSS_STRIDE - ALONG_STRIDE;  // T's (0, 0)
+            for (int s = 0; s < T_STEPS; ++s) {
+                const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);  // duplicates past the end
 #if DIRECTION == 0
-            const int l = f / T_ALONG, a = f % T_ALONG;
+                const int l = f / T_ALONG, a = f % T_ALONG;
 #else
-            const int a = f / T_LINES, l = f % T_LINES;
+                const int a = f / T_LINES, l = f % T_LINES;
 #endif
-            const int line = clamp(first_line - 1 + l, 0, LINE_COUNT - 1);
-            const ivec2 cell = cell_of(line, mirrored(first - HALO - 1 + a, n));
-            const float value = field_in[index_of(cell)];
-            staged[s] = heaters && in_heater(cell) ? heater_temperature : value;
+                staged[s] = field_in[corner + l * ACROSS_STRIDE + a * ALONG_STRIDE];
+            }
+        } else {
+            for (int s = 0; s < T_STEPS; ++s) {
+                const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);
+#if DIRECTION == 0
+                const int l = f / T_ALONG, a = f % T_ALONG;
+#else
+                const int a = f / T_LINES, l = f % T_LINES;
+#endif
+                const int line = clamp(first_line - 1 + l, 0, LINE_COUNT - 1);
+                const ivec2 cell = cell_of(line, mirrored(first - HALO - 1 + a, n));
+                const float value = field_in[index_of(cell)];
+                staged[s] = heaters && in_heater(cell) ? heater_temperature : value;
+            }
         }
         for (int s = 0; s < T_STEPS; ++s) {
             const int f = min(t + s * GROUP_SIZE, T_COUNT - 1);

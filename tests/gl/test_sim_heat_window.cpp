@@ -215,6 +215,22 @@ TEST(SimHeatWindow, EveryTileShapeMatchesTheFloat64Reference) {
     }
 }
 
+TEST(SimHeatWindow, InteriorTilesOfTheDefaultShapeMatch) {
+    ADILAB_NEED_GL();
+    // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
+    // indexing), next to tiles that do; with and without the T tile.
+    for (const char* direct : {"0", "1"}) {
+        setenv("ADILAB_HEAT_DIRECT", direct, 1);
+        for (const std::string scenario : {"two-heaters", "free"}) {
+            std::string kernel;
+            const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
+            EXPECT_EQ(kernel, "window-H16");
+            EXPECT_LE(error, tolerance(0.52, 2)) << "direct " << direct << " " << scenario;
+        }
+    }
+    unsetenv("ADILAB_HEAT_DIRECT");
+}
+
 TEST(SimHeatWindow, RightHandSideStraightFromTheFieldMatchesToo) {
     ADILAB_NEED_GL();
     setenv("ADILAB_HEAT_DIRECT", "1", 1);  // the experiment without the T tile
