@@ -166,6 +166,28 @@ private:
             const int length = d == 0 ? nx_ : ny_, count = d == 0 ? ny_ : nx_;
             window_groups_[d][0] = unsigned((length + s.span - 1) / s.span);
             window_groups_[d][1] = unsigned((count + s.lines - 1) / s.lines);
+            // Experiment: the x half step as a scan across subgroup lanes
+            // (heat_rowscan.comp), ADILAB_HEAT_ROWSCAN = "warps,chunk".
+            const char* rowscan = std::getenv("ADILAB_HEAT_ROWSCAN");
+            int warps = 0, chunk = 0;
+            if (d == 0 && rowscan && std::sscanf(rowscan, "%d,%d", &warps, &chunk) == 2 &&
+                warps >= 1 && warps <= 32 && chunk >= 1 && chunk <= 32) {
+                const int halo_lanes = (halo + chunk - 1) / chunk;
+                if (2 * halo_lanes < 32) {
+                    gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
+                                        {"WARPS", std::to_string(warps)},
+                                        {"GROUP_SIZE", std::to_string(32 * warps)}};
+                    const gl::DeviceInfo& info = gl::Context::current().info();
+                    const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
+                    if (info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0"))
+                        scan.push_back({"SUBGROUPS", "1"});
+                    window_[0] = &gl::compute_program("sim/heat_rowscan.comp", scan);
+                    const long long segment = (32 - 2 * halo_lanes) * chunk;
+                    const long long subgroups = (nx_ + segment - 1) / segment * ny_;
+                    window_groups_[0][0] = unsigned((subgroups + warps - 1) / warps);
+                    window_groups_[0][1] = 1;
+                }
+            }
         }
     }
 

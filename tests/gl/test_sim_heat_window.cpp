@@ -245,6 +245,25 @@ TEST(SimHeatWindow, RightHandSideStraightFromTheFieldMatchesToo) {
     unsetenv("ADILAB_HEAT_DIRECT");
 }
 
+TEST(SimHeatWindow, RowScanExperimentMatchesToo) {
+    ADILAB_NEED_GL();
+    // The x half step as a scan across 32 lanes (heat_rowscan.comp): chunks of 8 and 3 (halo
+    // lanes 2 and 6 for halo 16), 1 and 4 subgroups a group, lines shorter than one segment and
+    // spanning several, every halo bucket's lambda.
+    for (const char* shape : {"4,8", "1,3"}) {
+        setenv("ADILAB_HEAT_ROWSCAN", shape, 1);
+        for (auto [nx, ny] : {std::pair{291, 23}, std::pair{37, 29}, std::pair{5, 41}}) {
+            for (double dt : {0.1, 1.04, 12.0}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_ROWSCAN");
+}
+
 TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
     ADILAB_NEED_GL();
     setenv("ADILAB_HEAT_WINDOW", "0", 1);
