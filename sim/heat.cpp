@@ -188,6 +188,22 @@ private:
                     window_groups_[0][1] = 1;
                 }
             }
+            // Experiment: the y half step with chunk ends joined through shared memory
+            // (heat_colscan.comp), ADILAB_HEAT_COLSCAN = "warps,chunk".
+            const char* colscan = std::getenv("ADILAB_HEAT_COLSCAN");
+            if (d == 1 && colscan && std::sscanf(colscan, "%d,%d", &warps, &chunk) == 2 &&
+                warps >= 1 && warps <= 32 && chunk >= 1 && chunk <= 32) {
+                const int halo_warps = (halo + chunk - 1) / chunk;
+                if (2 * halo_warps < warps) {
+                    window_[1] = &gl::compute_program(
+                        "sim/heat_colscan.comp",
+                        {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
+                         {"WARPS", std::to_string(warps)}, {"GROUP_SIZE", std::to_string(32 * warps)}});
+                    const int segment = (warps - 2 * halo_warps) * chunk;
+                    window_groups_[1][0] = unsigned((nx_ + 31) / 32);
+                    window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
+                }
+            }
         }
     }
 

@@ -93,7 +93,7 @@ shared float d_tile[D_FLOATS];
 int mirrored(int p, int n) {
     if (p >= 0 && p < n) return p;
     const int period = 2 * n;
-    const int m = (p + period * (HALO / period + 2)) % period;  // operand kept positive
+    const int m = p - period * int(floor(float(p) / float(period)));  // p mod period, >= 0
     return m < n ? m : period - 1 - m;
 }
 

@@ -264,6 +264,26 @@ TEST(SimHeatWindow, RowScanExperimentMatchesToo) {
     unsetenv("ADILAB_HEAT_ROWSCAN");
 }
 
+TEST(SimHeatWindow, ColumnScanExperimentMatchesToo) {
+    ADILAB_NEED_GL();
+    // The y half step with chunk ends joined through shared memory (heat_colscan.comp): 16
+    // subgroups of 8 rows (2 halo subgroups each end at halo 16) and 7 of 5 rows; columns that
+    // are shorter than one group's rows and span several; every halo bucket's lambda (48 needs
+    // more subgroups than 7 x 5 rows have: the windowed kernel stays).
+    for (const char* shape : {"16,8", "7,5"}) {
+        setenv("ADILAB_HEAT_COLSCAN", shape, 1);
+        for (auto [nx, ny] : {std::pair{23, 291}, std::pair{37, 29}, std::pair{43, 6}}) {
+            for (double dt : {0.1, 1.04, 12.0}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_COLSCAN");
+}
+
 TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
     ADILAB_NEED_GL();
     setenv("ADILAB_HEAT_WINDOW", "0", 1);
