@@ -1,10 +1,12 @@
 // Model "heat": dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI with insulated walls (seed 001
-// simulation 1, eq. 3). Kernels: shaders/sim/heat_window.comp and shaders/sim/heat.comp.
+// simulation 1, eq. 3). Kernels: shaders/sim/heat_{rowscan,colscan,window}.comp, heat.comp.
 //   fused:   x half step (field -> half) and y half step (half -> field): 2 dispatches a step.
 //            Where the inverse of the constant matrix decays fast enough (lambda <= ~7, see
-//            heat_window_halo) through heat_window.comp: closed-form factors, truncated to
-//            below fp32 round-off, no line solve; else the fused line solve of heat.comp.
-//            ADILAB_HEAT_WINDOW=0 forces the latter.
+//            heat_window_halo): its closed form, truncated below fp32 round-off, no line solve
+//            (heat_window.comp's header has the maths): x by a scan across subgroup lanes
+//            (heat_rowscan.comp), y with chunk ends joined in shared memory (heat_colscan.comp);
+//            heat_window.comp's shared tiles where a scan is switched off. Else the fused line
+//            solve of heat.comp. ADILAB_HEAT_WINDOW=0 forces the latter.
 //   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
 //            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <cmath>
@@ -48,7 +50,8 @@ int window_floats(int direction, const HeatWindowShape& s) {
 HeatWindowShape heat_window_shape(int direction, int halo) {
     HeatWindowShape shape;
     shape.halo = halo;
-    // Defaults: H200 sweep of 2026-11-21 (see the README's heat figures).
+    // H200, first sweep (2026-11-21, before the loads were batched): 32 lines x 64 positions,
+    // chunks of 8 were no better than 32 x 128 x 8 at 1024^2; the scan kernels beat every shape.
     shape.lines = 32;
     shape.span = 64;
     shape.chunk = 8;
@@ -150,6 +153,40 @@ private:
         }
         window_halo_ = halo;
         for (int d = 0; d < 2; ++d) {
+            // The default kernels: x as a scan across subgroup lanes (heat_rowscan.comp), y with
+            // chunk ends joined through shared memory (heat_colscan.comp); measured on the H200
+            // (2026-11-21, 1024^2 and 4096^2) against heat_window.comp's tiles in every shape
+            // tried (see README). heat_window.comp where a scan is switched off (ADILAB_HEAT_ROWSCAN
+            // / _COLSCAN = 0) or its halo does not fit the scan's subgroups / group.
+            int warps = 0, chunk = 0;
+            if (scan_shape(d, warps, chunk)) {
+                const int halo_units = (halo + chunk - 1) / chunk;  // halo lanes / subgroups
+                if (d == 0 && 2 * halo_units < 32) {
+                    gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
+                                        {"WARPS", std::to_string(warps)},
+                                        {"GROUP_SIZE", std::to_string(32 * warps)}};
+                    const gl::DeviceInfo& info = gl::Context::current().info();
+                    const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
+                    if (info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0"))
+                        scan.push_back({"SUBGROUPS", "1"});
+                    window_[0] = &gl::compute_program("sim/heat_rowscan.comp", scan);
+                    const long long segment = (32 - 2 * halo_units) * chunk;
+                    const long long subgroups = (nx_ + segment - 1) / segment * ny_;
+                    window_groups_[0][0] = unsigned((subgroups + warps - 1) / warps);
+                    window_groups_[0][1] = 1;
+                    continue;
+                }
+                if (d == 1 && 2 * halo_units < warps) {
+                    window_[1] = &gl::compute_program(
+                        "sim/heat_colscan.comp",
+                        {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
+                         {"WARPS", std::to_string(warps)}, {"GROUP_SIZE", std::to_string(32 * warps)}});
+                    const int segment = (warps - 2 * halo_units) * chunk;
+                    window_groups_[1][0] = unsigned((nx_ + 31) / 32);
+                    window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
+                    continue;
+                }
+            }
             const HeatWindowShape s = heat_window_shape(d, halo);
             if (s.lines == 0) {
                 window_[0] = window_[1] = nullptr;
@@ -159,52 +196,32 @@ private:
                                    {"SPAN", std::to_string(s.span)}, {"CHUNK", std::to_string(s.chunk)},
                                    {"HALO", std::to_string(s.halo)},
                                    {"GROUP_SIZE", std::to_string(s.lines * (s.span / s.chunk))}};
-            // Experiment: the right-hand side straight from the field (no T tile).
+            // Variant: the right-hand side straight from the field (no T tile).
             const char* direct = std::getenv("ADILAB_HEAT_DIRECT");
             if (direct && std::string(direct) == "1") defines.push_back({"DIRECT_RHS", "1"});
             window_[d] = &gl::compute_program("sim/heat_window.comp", defines);
             const int length = d == 0 ? nx_ : ny_, count = d == 0 ? ny_ : nx_;
             window_groups_[d][0] = unsigned((length + s.span - 1) / s.span);
             window_groups_[d][1] = unsigned((count + s.lines - 1) / s.lines);
-            // Experiment: the x half step as a scan across subgroup lanes
-            // (heat_rowscan.comp), ADILAB_HEAT_ROWSCAN = "warps,chunk".
-            const char* rowscan = std::getenv("ADILAB_HEAT_ROWSCAN");
-            int warps = 0, chunk = 0;
-            if (d == 0 && rowscan && std::sscanf(rowscan, "%d,%d", &warps, &chunk) == 2 &&
-                warps >= 1 && warps <= 32 && chunk >= 1 && chunk <= 32) {
-                const int halo_lanes = (halo + chunk - 1) / chunk;
-                if (2 * halo_lanes < 32) {
-                    gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
-                                        {"WARPS", std::to_string(warps)},
-                                        {"GROUP_SIZE", std::to_string(32 * warps)}};
-                    const gl::DeviceInfo& info = gl::Context::current().info();
-                    const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
-                    if (info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0"))
-                        scan.push_back({"SUBGROUPS", "1"});
-                    window_[0] = &gl::compute_program("sim/heat_rowscan.comp", scan);
-                    const long long segment = (32 - 2 * halo_lanes) * chunk;
-                    const long long subgroups = (nx_ + segment - 1) / segment * ny_;
-                    window_groups_[0][0] = unsigned((subgroups + warps - 1) / warps);
-                    window_groups_[0][1] = 1;
-                }
-            }
-            // Experiment: the y half step with chunk ends joined through shared memory
-            // (heat_colscan.comp), ADILAB_HEAT_COLSCAN = "warps,chunk".
-            const char* colscan = std::getenv("ADILAB_HEAT_COLSCAN");
-            if (d == 1 && colscan && std::sscanf(colscan, "%d,%d", &warps, &chunk) == 2 &&
-                warps >= 1 && warps <= 32 && chunk >= 1 && chunk <= 32) {
-                const int halo_warps = (halo + chunk - 1) / chunk;
-                if (2 * halo_warps < warps) {
-                    window_[1] = &gl::compute_program(
-                        "sim/heat_colscan.comp",
-                        {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
-                         {"WARPS", std::to_string(warps)}, {"GROUP_SIZE", std::to_string(32 * warps)}});
-                    const int segment = (warps - 2 * halo_warps) * chunk;
-                    window_groups_[1][0] = unsigned((nx_ + 31) / 32);
-                    window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
-                }
-            }
         }
+    }
+
+    // The scan kernel's shape for direction d: subgroups a work group and positions an
+    // invocation. Defaults: the fastest of the H200 sweep (x: 8 subgroups of chunks of 4, y: 16
+    // subgroups of chunks of 8, at 1024^2 and at 4096^2); ADILAB_HEAT_ROWSCAN (x) and
+    // ADILAB_HEAT_COLSCAN (y) = "warps,chunk" override, "0" switches the scan off.
+    static bool scan_shape(int d, int& warps, int& chunk) {
+        warps = d == 0 ? 8 : 16;
+        chunk = d == 0 ? 4 : 8;
+        const char* env = std::getenv(d == 0 ? "ADILAB_HEAT_ROWSCAN" : "ADILAB_HEAT_COLSCAN");
+        if (!env) return true;
+        if (std::string(env) == "0") return false;
+        int w = 0, c = 0;
+        if (std::sscanf(env, "%d,%d", &w, &c) == 2 && w >= 1 && w <= 32 && c >= 1 && c <= 32) {
+            warps = w;
+            chunk = c;
+        }
+        return true;
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {

@@ -48,9 +48,9 @@ double heat_window_tail(double lambda, int halo);
 // The warm-up length: the smallest of 8, 16, 24, 32, 48 whose bound is <= 2^-26 (below fp32
 // round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
 int heat_window_halo(double lambda);
-// A work group's tile: LINES lines x SPAN positions, CHUNK positions an invocation. Defaults
-// from the H200 sweep (sim/heat.cpp); ADILAB_HEAT_SHAPE_X / _Y = "lines,span,chunk" override.
-// span shrinks until the tile fits in shared memory; lines 0: does not fit at all.
+// heat_window.comp's tile (used where heat's scan kernels are switched off): LINES lines x SPAN
+// positions, CHUNK positions an invocation; ADILAB_HEAT_SHAPE_X / _Y = "lines,span,chunk"
+// override. span shrinks until the tile fits in shared memory; lines 0: does not fit at all.
 struct HeatWindowShape {
     int lines = 32, span = 64, chunk = 8, halo = 16;
 };

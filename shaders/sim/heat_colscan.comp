@@ -1,4 +1,5 @@
-// Experiment (ADILAB_HEAT_COLSCAN=1): heat's y half step with the same closed-form inverse as
+// Heat's y half step (default of the `fused` solver where lambda allows; ADILAB_HEAT_COLSCAN =
+// "warps,chunk" or 0) with the same closed-form inverse as
 // heat_window.comp (read its header: dT_p = g (F_p + B_p - d_p), F and B the two first-order
 // recurrences with ratio rho over the mirrored right-hand side, truncation below 2^-26 max |d|
 // after HALO terms), with no d tile: lane c of every subgroup is column c of the group's 32
@@ -53,7 +54,8 @@ bool box_touches_heater(ivec2 lo, ivec2 hi) {
 int mirrored(int p, int n) {
     if (p >= 0 && p < n) return p;
     const int period = 2 * n;
-    const int m = p - period * int(floor(float(p) / float(period)));  // p mod period, >= 0
+    // p mod period from non-negative operands (GLSL leaves % of negatives undefined)
+    const int m = p >= 0 ? p % period : period - 1 - (-p - 1) % period;
     return m < n ? m : period - 1 - m;
 }
 

@@ -1,4 +1,10 @@
-// Heat's fast half step (the `fused` solver whenever the parameters allow it): the same
+// Heat's windowed half step in shared tiles: the maths of heat_rowscan.comp and
+// heat_colscan.comp (the `fused` solver's defaults, which were faster on the H200 in every
+// shape tried); used where those are switched off (ADILAB_HEAT_ROWSCAN / _COLSCAN = 0).
+// Open: on the H200 (2026-11-21) SimHeatWindow.InteriorTilesOfTheDefaultShapeMatch failed with
+// this kernel (291 x 173, 32 x 64 x 8 tiles, T tile and DIRECT_RHS alike, error ~0.65), while it
+// passes on llvmpipe and every smaller-grid test passed on the H200; not understood yet.
+// The system: the same
 // Peaceman–Rachford increment system as heat.comp,
 //     (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T   (x half step; y the reverse),
 // but solved through the closed-form inverse of its constant matrix instead of a line solve.
@@ -93,7 +99,8 @@ shared float d_tile[D_FLOATS];
 int mirrored(int p, int n) {
     if (p >= 0 && p < n) return p;
     const int period = 2 * n;
-    const int m = p - period * int(floor(float(p) / float(period)));  // p mod period, >= 0
+    // p mod period from non-negative operands (GLSL leaves % of negatives undefined)
+    const int m = p >= 0 ? p % period : period - 1 - (-p - 1) % period;
     return m < n ? m : period - 1 - m;
 }
 
@@ -140,8 +147,8 @@ void main() {
     const int D_STEPS = (D_COUNT + GROUP_SIZE - 1) / GROUP_SIZE;
     const int OUT_STEPS = LINES * SPAN / GROUP_SIZE;  // = CHUNK
 #ifdef DIRECT_RHS
-    // Experiment (ADILAB_HEAT_DIRECT=1): d straight from the field through the L1 cache, no T
-    // tile and one barrier less.
+    // Variant (ADILAB_HEAT_DIRECT=1): d straight from the field through the L1 cache, no T tile
+    // and one barrier less (H200: 1.1-2.3x faster than the T tile).
     if (plain) {
         for (int s = 0; s < D_STEPS; ++s) {
             const int f = min(t + s * GROUP_SIZE, D_COUNT - 1);  // duplicates past the end

@@ -1,13 +1,16 @@
-// Heat's windowed half step (shaders/sim/heat_window.comp, the `fused` solver's path wherever
-// lambda allows): first the truncated closed-form inverse itself, in float64 on the CPU, against
-// an exact Thomas solve of the Neumann system, within the bound sim/heat.cpp relies on; then
-// the GPU model against the float64 PR stepper on awkward grids, for every HALO bucket, several
-// tile shapes, and a lambda too weak for any bucket (the exact fused line solve).
+// Heat's windowed half steps (the `fused` solver's path wherever lambda allows): first the
+// truncated closed-form inverse itself, in float64 on the CPU, against an exact Thomas solve of
+// the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model against the
+// float64 PR stepper on awkward grids: the default kernels (x: heat_rowscan.comp, y:
+// heat_colscan.comp) for every HALO bucket and a lambda too weak for any (the exact fused line
+// solve), their other shapes, and heat_window.comp's shared tiles (scans switched off) in
+// several shapes, with and without the T tile.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -106,23 +109,23 @@ double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& re
     return worst;
 }
 
-// Sets the tile-shape overrides for one scope (read when the model picks its kernels).
-class ShapeEnvironment {
+// Sets environment overrides for one scope (read when the model picks its kernels); null
+// leaves a name unset.
+class Environment {
 public:
-    ShapeEnvironment(const char* x, const char* y) {
-        set("ADILAB_HEAT_SHAPE_X", x);
-        set("ADILAB_HEAT_SHAPE_Y", y);
+    Environment(std::initializer_list<std::pair<const char*, const char*>> values) {
+        for (const auto& [name, value] : values) {
+            names_.push_back(name);
+            if (value) setenv(name, value, 1);
+            else unsetenv(name);
+        }
     }
-    ~ShapeEnvironment() {
-        unsetenv("ADILAB_HEAT_SHAPE_X");
-        unsetenv("ADILAB_HEAT_SHAPE_Y");
+    ~Environment() {
+        for (const char* name : names_) unsetenv(name);
     }
 
 private:
-    static void set(const char* name, const char* value) {
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
-    }
+    std::vector<const char*> names_;
 };
 
 // Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
@@ -201,8 +204,11 @@ TEST(SimHeatWindow, EveryTileShapeMatchesTheFloat64Reference) {
     const char* kShapes[] = {"8,32,4", "32,128,16", "64,64,8", "16,96,32", "3,20,5", "16,64,1"};
     for (const char* shape : kShapes) {
         for (int direction = 0; direction < 2; ++direction) {
-            ShapeEnvironment environment(direction == 0 ? shape : nullptr,
-                                         direction == 1 ? shape : nullptr);
+            // heat_window.comp in both directions (scans off), this shape in one.
+            Environment environment({{"ADILAB_HEAT_ROWSCAN", "0"},
+                                     {"ADILAB_HEAT_COLSCAN", "0"},
+                                     {"ADILAB_HEAT_SHAPE_X", direction == 0 ? shape : nullptr},
+                                     {"ADILAB_HEAT_SHAPE_Y", direction == 1 ? shape : nullptr}});
             for (auto [nx, ny] : {std::pair{133, 67}, std::pair{5, 41}, std::pair{70, 6}}) {
                 std::string kernel;
                 const double dt = 1.04;  // halo 16
@@ -218,22 +224,33 @@ TEST(SimHeatWindow, EveryTileShapeMatchesTheFloat64Reference) {
 TEST(SimHeatWindow, InteriorTilesOfTheDefaultShapeMatch) {
     ADILAB_NEED_GL();
     // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
-    // indexing), next to tiles that do; with and without the T tile.
-    for (const char* direct : {"0", "1"}) {
-        setenv("ADILAB_HEAT_DIRECT", direct, 1);
-        for (const std::string scenario : {"two-heaters", "free"}) {
-            std::string kernel;
-            const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
-            EXPECT_EQ(kernel, "window-H16");
-            EXPECT_LE(error, tolerance(0.52, 2)) << "direct " << direct << " " << scenario;
+    // indexing), next to tiles that do: the default scans, then heat_window.comp's default
+    // tiles with and without the T tile. (On the H200 of 2026-11-21 the heat_window.comp cases
+    // failed, see its header; llvmpipe passes.)
+    for (const char* scans : {"default", "off"}) {
+        for (const char* direct : {"0", "1"}) {
+            if (std::string(scans) == "default" && std::string(direct) == "1") continue;
+            const char* off = std::string(scans) == "off" ? "0" : nullptr;
+            Environment environment({{"ADILAB_HEAT_ROWSCAN", off},
+                                     {"ADILAB_HEAT_COLSCAN", off},
+                                     {"ADILAB_HEAT_DIRECT", direct}});
+            for (const std::string scenario : {"two-heaters", "free"}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
+                EXPECT_EQ(kernel, "window-H16");
+                EXPECT_LE(error, tolerance(0.52, 2))
+                    << "scans " << scans << " direct " << direct << " " << scenario;
+            }
         }
     }
-    unsetenv("ADILAB_HEAT_DIRECT");
 }
 
 TEST(SimHeatWindow, RightHandSideStraightFromTheFieldMatchesToo) {
     ADILAB_NEED_GL();
-    setenv("ADILAB_HEAT_DIRECT", "1", 1);  // the experiment without the T tile
+    // heat_window.comp without the T tile (scans off).
+    Environment environment({{"ADILAB_HEAT_ROWSCAN", "0"},
+                             {"ADILAB_HEAT_COLSCAN", "0"},
+                             {"ADILAB_HEAT_DIRECT", "1"}});
     for (auto [nx, ny] : kGrids) {
         for (double dt : {1.04, 12.0}) {
             std::string kernel;
@@ -242,14 +259,14 @@ TEST(SimHeatWindow, RightHandSideStraightFromTheFieldMatchesToo) {
             EXPECT_LE(error, tolerance(0.5 * dt, 2)) << kernel << " " << nx << "x" << ny;
         }
     }
-    unsetenv("ADILAB_HEAT_DIRECT");
 }
 
-TEST(SimHeatWindow, RowScanExperimentMatchesToo) {
+TEST(SimHeatWindow, RowScanShapesMatch) {
     ADILAB_NEED_GL();
-    // The x half step as a scan across 32 lanes (heat_rowscan.comp): chunks of 8 and 3 (halo
-    // lanes 2 and 6 for halo 16), 1 and 4 subgroups a group, lines shorter than one segment and
-    // spanning several, every halo bucket's lambda.
+    // The x half step as a scan across 32 lanes (heat_rowscan.comp) in shapes other than the
+    // default (8 subgroups, chunks of 4): chunks of 8 and 3 (halo lanes 2 and 6 for halo 16),
+    // 4 and 1 subgroups a group, lines shorter than one segment and spanning several, three halo
+    // buckets' lambdas.
     for (const char* shape : {"4,8", "1,3"}) {
         setenv("ADILAB_HEAT_ROWSCAN", shape, 1);
         for (auto [nx, ny] : {std::pair{291, 23}, std::pair{37, 29}, std::pair{5, 41}}) {
@@ -264,13 +281,13 @@ TEST(SimHeatWindow, RowScanExperimentMatchesToo) {
     unsetenv("ADILAB_HEAT_ROWSCAN");
 }
 
-TEST(SimHeatWindow, ColumnScanExperimentMatchesToo) {
+TEST(SimHeatWindow, ColumnScanShapesMatch) {
     ADILAB_NEED_GL();
-    // The y half step with chunk ends joined through shared memory (heat_colscan.comp): 16
-    // subgroups of 8 rows (2 halo subgroups each end at halo 16) and 7 of 5 rows; columns that
-    // are shorter than one group's rows and span several; every halo bucket's lambda (48 needs
-    // more subgroups than 7 x 5 rows have: the windowed kernel stays).
-    for (const char* shape : {"16,8", "7,5"}) {
+    // The y half step with chunk ends joined through shared memory (heat_colscan.comp) in shapes
+    // other than the default (16 subgroups of 8 rows): 7 subgroups of 5 rows and 32 of 3;
+    // columns shorter than one group's rows and spanning several; three halo buckets' lambdas
+    // (48 needs more subgroups than 7 x 5 rows have: heat_window.comp takes the y half step).
+    for (const char* shape : {"32,3", "7,5"}) {
         setenv("ADILAB_HEAT_COLSCAN", shape, 1);
         for (auto [nx, ny] : {std::pair{23, 291}, std::pair{37, 29}, std::pair{43, 6}}) {
             for (double dt : {0.1, 1.04, 12.0}) {
