@@ -4,8 +4,8 @@
 // Open: on the H200 (2026-11-21) SimHeatWindow.InteriorTilesOfTheDefaultShapeMatch failed with
 // this kernel (291 x 173, 32 x 64 x 8 tiles, T tile and DIRECT_RHS alike, error ~0.65), while it
 // passes on llvmpipe and every smaller-grid test passed on the H200; not understood yet.
-// The system: the same
-// Peaceman–Rachford increment system as heat.comp,
+//
+// The system: the same Peaceman–Rachford increment system as heat.comp,
 //     (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T   (x half step; y the reverse),
 // but solved through the closed-form inverse of its constant matrix instead of a line solve.
 //
