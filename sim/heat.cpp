@@ -240,6 +240,14 @@ private:
     // 2 n dispatches; bounded so that one dispatch stays short (4096^2: ~64 x 0.2 ms).
     static constexpr int kMaxStepsPerDispatch = 64;
     static constexpr int kStepWarps = 16;
+    // Off by default: measured slower than two dispatches a step. H200, 2026-11-21, one call,
+    // `adilab --bench sim --scenario two-heaters --grid 1024,4096 --steps 500`, steps/s
+    // (1024^2 / 4096^2): two dispatches 36,264-36,306 / 5,573-5,574; persistent, 1 group of 512
+    // a SM (132) 23,773 / 3,510; 2 a SM 30,992-31,017 / 4,202; 3 and 4 a SM: not all resident,
+    // the barrier reported it (error, exit 1) instead of hanging. Same field as two dispatches,
+    // bit for bit (1024 x 1000, 150 steps, 1 and 2 a SM). The grid barrier is not what costs:
+    // the loop over tiles with 16-32 resident subgroups a SM (vs the separate kernels' full
+    // occupancy) and the L1-bypassing coherent loads are.
     static constexpr int kStepGroupsPerSm = 0;
 
     void step_persistent(int count) {

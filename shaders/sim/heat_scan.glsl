@@ -240,8 +240,8 @@ shared float forward_ends[GROUP_SIZE];   // chunk w, column c at w * 32 + c
 shared float backward_ends[GROUP_SIZE];
 
 // The group's tile: columns 32 tile.x .., rows from tile.y COLUMN_SEGMENT; every invocation of
-// the work group calls it. Starts with a barrier: a caller looping over tiles must not overwrite
-// the ends that slower invocations of the group still read.
+// the work group calls it. A caller looping over tiles defines TILE_LOOP: a barrier before the
+// ends are published, so that they do not overwrite ends that slower invocations still read.
 void column_scan(ivec2 tile) {
     const int t = int(gl_LocalInvocationID.x);
     const int lane = t % LANES, w = t / LANES;
@@ -303,7 +303,9 @@ void column_scan(ivec2 tile) {
         b = d[k] + rho * b;
         x[k] = b;
     }
-    barrier();  // the previous tile's ends are read by now
+#ifdef TILE_LOOP
+    barrier();  // heat_step.comp's loop: the previous tile's ends are read by now
+#endif
     forward_ends[t] = f;
     backward_ends[t] = b;
     memoryBarrierShared();

@@ -8,6 +8,10 @@
 // ~5.8 us each at 1024^2, about half of a two-dispatch step). Each work group loops over the row
 // tiles (WARPS segments each), then over the column tiles (32 columns x COLUMN_SEGMENT rows).
 //
+// Measured (H200, 2026-11-21): SLOWER than two dispatches a step (1024^2: 23,773 steps/s with 1
+// group a SM, 30,992 with 2, against 36,306; 4096^2: 3,510 / 4,202 against 5,574), so it is not
+// the default (sim/heat.cpp, ADILAB_HEAT_STEP); 3 and 4 groups a SM are not all resident there.
+//
 // Limits: the grid barrier needs every work group resident at once; the host launches at most
 // one group of GROUP_SIZE invocations per SM on hardware (from gl_SMCountNV) and one group on a
 // software renderer (which runs groups one after another). A wait that spins past spin_limit
@@ -31,6 +35,7 @@
 #define ROW_OUT half_field
 #define COLUMN_IN half_field
 #define COLUMN_OUT temperature
+#define TILE_LOOP 1
 
 layout(local_size_x = GROUP_SIZE) in;
 
