@@ -38,6 +38,21 @@ gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0);
 // Work groups of the fused kernel for one direction.
 unsigned fused_groups(int direction, int nx, int ny, int tile = 0);
 
+// Heat's windowed half step (shaders/sim/heat_scan.glsl), the `fused` path wherever the
+// parameters allow it: the inverse of heat's constant PR matrix decays as rho^|m|; the kernels
+// keep HALO terms either side of each unknown.
+// The decay ratio for lambda = c (dt / 2) / dh^2: rho = 2 lambda / (1 + 2 lambda + sqrt(1 + 4 lambda)).
+double heat_window_rho(double lambda);
+// The truncation bound relative to max |d| (the right-hand side): 2 rho^(halo + 1) / (1 + rho).
+double heat_window_tail(double lambda, int halo);
+// The warm-up length: the smallest of 8, 16, 24, 32, 48 whose bound is <= 2^-26 (below fp32
+// round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
+int heat_window_halo(double lambda);
+// Work groups of heat's persistent step (shaders/sim/heat_step.comp) on the current context:
+// one on a software renderer (groups run one after another there), `per_sm` per SM where the
+// SM count is known (GL_NV_shader_thread_group), else 0 (not usable: two dispatches a step).
+int heat_step_groups(int per_sm);
+
 class AdiModel : public Simulation {
 public:
     AdiModel(std::string model, std::vector<ParamSpec> specs, std::vector<std::string> scenarios,

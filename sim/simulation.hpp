@@ -66,6 +66,9 @@ public:
     virtual ~Simulation() = default;
     virtual std::string model() const = 0;
     virtual std::string solver() const = 0;
+    // The kernels the last step ran (diagnostics, tests): solver() unless a model picks among
+    // several for one solver (heat's `fused`: "window-H<halo>" or "fused").
+    virtual std::string kernel() const { return solver(); }
     virtual std::vector<std::string> scenarios() const = 0;
     virtual std::string scenario() const = 0;  // the one of the last reset
     virtual std::span<const ParamSpec> params() const = 0;

@@ -84,6 +84,8 @@ constexpr double kStepTolerance = 2e-5;
 
 TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
+    // The fused line solve, not heat's windowed kernel (tests/gl/test_sim_heat_window.cpp).
+    setenv("ADILAB_HEAT_WINDOW", "0", 1);
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
         FusedEnvironment environment(path.solve, path.subgroups, path.tile);
@@ -99,8 +101,10 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
             sim->step(4);
             EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
                 << path.name << " " << nx << "x" << ny;
+            EXPECT_EQ(sim->kernel(), "fused");
         }
     }
+    unsetenv("ADILAB_HEAT_WINDOW");
 }
 
 TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {

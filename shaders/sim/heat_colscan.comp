@@ -1,0 +1,23 @@
+// Heat's y half step in one dispatch (the `fused` solver's default where lambda allows and
+// heat_step.comp is not used; ADILAB_HEAT_COLSCAN = "warps,chunk" for other shapes):
+// column_scan of heat_scan.glsl (its header has the maths), work group (x, y) = tile (x, y).
+//
+// Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.
+#define DIRECTION 1
+#define COLUMN_SCAN 1
+#define Y_WARPS WARPS
+#define Y_CHUNK CHUNK
+#define COLUMN_IN field_in
+#define COLUMN_OUT field_out
+
+layout(local_size_x = GROUP_SIZE) in;
+
+layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
+layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
+
+#include "sim/heat_scan.glsl"
+
+void main() {
+    scan_step = step_index;
+    column_scan(ivec2(gl_WorkGroupID.xy));
+}

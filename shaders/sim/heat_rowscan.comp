@@ -1,0 +1,28 @@
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
+// Heat's x half step in one dispatch (the `fused` solver's default where lambda allows and
+// heat_step.comp is not used; ADILAB_HEAT_ROWSCAN = "warps,chunk" for other shapes): row_scan of
+// heat_scan.glsl (its header has the maths), WARPS segments a work group.
+//
+// Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide
+// subgroup shuffles.
+#define DIRECTION 0
+#define ROW_SCAN 1
+#define X_WARPS WARPS
+#define X_CHUNK CHUNK
+#define ROW_IN field_in
+#define ROW_OUT field_out
+
+layout(local_size_x = GROUP_SIZE) in;
+
+layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
+layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
+
+#include "sim/heat_scan.glsl"
+
+void main() {
+    scan_step = step_index;
+    row_scan(int(gl_WorkGroupID.x) * WARPS + int(gl_LocalInvocationID.x) / LANES);
+}

@@ -1,0 +1,334 @@
+#ifndef HEAT_SCAN_GLSL
+#define HEAT_SCAN_GLSL
+// Heat's constant-coefficient half step by the closed-form inverse (the `fused` solver's path
+// wherever lambda <= ~7): the x half step as a scan across subgroup lanes (row_scan), the y half
+// step with chunk ends joined in shared memory (column_scan). Used by heat_rowscan.comp and
+// heat_colscan.comp (one dispatch per half step) and heat_step.comp (every half step of step(n)
+// in one dispatch, grid barriers between them).
+//
+// The system: the same Peaceman–Rachford increment system as heat.comp,
+//     (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T   (x half step; y the reverse),
+// but solved through the closed-form inverse of its constant matrix instead of a line solve.
+//
+// The matrix: off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda in the wall rows (mirrored
+// ghosts). On the infinite line it factors as (lambda / rho)(1 - rho S)(1 - rho S^T) with
+//     rho = 2 lambda / (1 + 2 lambda + sqrt(1 + 4 lambda)) < 1,
+// so its inverse is the two-sided exponential G_m = g rho^|m|, g = (1 - rho) / (1 + rho) (each
+// row sums to 1). The insulated walls are mirrors: the Neumann system's solution is the
+// infinite-line solution for the right-hand side extended evenly about both walls (period 2n),
+// exactly, near the walls too. So
+//     dT_p = g (F_p + B_p - d_p),  F_p = d_p + rho F_{p-1},  B_p = d_p + rho B_{p+1}
+// over the mirrored d. Truncating both recurrences to HALO terms before p leaves out at most
+//     2 rho^(HALO+1) / (1 + rho) * max |d|,
+// which sim/heat.cpp keeps below 2^-26 max |d| (under fp32 round-off of dT) by its choice of
+// HALO; where that needs HALO > 48 (lambda > ~7) heat uses the exact fused line solve instead.
+// The truncated operator still has equal column sums, so heat stays conserved to round-off.
+//
+// The includer defines, before including this file: GROUP_SIZE, HALO; for row_scan ROW_SCAN,
+// X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer arrays read and
+// written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a shared-memory
+// exchange with work-group barriers: llvmpipe, same arithmetic); for column_scan COLUMN_SCAN,
+// Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. scan_step is the 1-based step the
+// half step belongs to (the stability flag).
+#include "sim/adi_common.glsl"
+
+#pragma optionNV(unroll all)
+
+uniform float lambda;
+uniform float rho;
+uniform float gain;
+uniform vec2 heater_left;
+uniform vec2 heater_right;
+uniform float heater_radius;
+uniform float heater_temperature;
+
+const int LANES = 32;
+int scan_step;
+
+void flag_value(float value) {
+    if (isnan(value) || isinf(value)) atomicMin(first_bad_step, scan_step);
+}
+
+bool in_heater(ivec2 cell) {
+    if (heater_radius <= 0.0) return false;
+    const vec2 p = vec2(cell) + 0.5;
+    const vec2 l = p - heater_left, r = p - heater_right;
+    const float r2 = heater_radius * heater_radius;
+    return dot(l, l) <= r2 || dot(r, r) <= r2;
+}
+
+// Whether any cell of the box lo .. hi (inclusive) can be in a heater: the discs against the
+// box. Uniform per subgroup / group, so that lines away from the heaters skip the per-cell test.
+bool box_touches_heater(ivec2 lo, ivec2 hi) {
+    if (heater_radius <= 0.0) return false;
+    const vec2 a = vec2(lo), b = vec2(hi) + 1.0;
+    const vec2 l = clamp(heater_left, a, b) - heater_left;
+    const vec2 r = clamp(heater_right, a, b) - heater_right;
+    const float r2 = heater_radius * heater_radius;
+    return dot(l, l) <= r2 || dot(r, r) <= r2;
+}
+
+// Position p of a line of n cells, folded by the mirrors at both walls (period 2n): the even
+// extension that makes the infinite-line inverse the Neumann one.
+int mirrored(int p, int n) {
+    if (p >= 0 && p < n) return p;
+    const int period = 2 * n;
+    // p mod period from non-negative operands (GLSL leaves % of negatives undefined)
+    const int m = p >= 0 ? p % period : period - 1 - (-p - 1) % period;
+    return m < n ? m : period - 1 - m;
+}
+
+#ifdef ROW_SCAN
+// The x half step. Each subgroup (32 lanes) owns a segment of one row, lane j the X_CHUNK
+// consecutive positions p0 + j X_CHUNK .. ; a lane runs both recurrences over its chunk from
+// zero, and the 32 chunks are joined by a scan across the lanes (F: Y_j = S_j + rho^CHUNK
+// Y_(j-1), log2 32 shuffle steps; B the mirror image). The scan is exact inside the segment, so
+// only the HALO_LANES lanes at each end (>= HALO positions) are a warm-up whose values are not
+// stored.
+const int HALO_LANES = (HALO + X_CHUNK - 1) / X_CHUNK;
+const int OUT_LANES = LANES - 2 * HALO_LANES;
+const int ROW_SEGMENT = OUT_LANES * X_CHUNK;  // positions stored per subgroup
+
+float row_temperature(int row, int p, bool heaters) {
+    const ivec2 cell = ivec2(mirrored(p, nx), clamp(row, 0, ny - 1));
+    return heaters && in_heater(cell) ? heater_temperature : ROW_IN[index_of(cell)];
+}
+
+#ifdef SUBGROUPS
+float from_lower(float v, int delta) { return subgroupShuffleUp(v, uint(delta)); }
+float from_upper(float v, int delta) { return subgroupShuffleDown(v, uint(delta)); }
+#else
+shared float exchange[GROUP_SIZE];
+float lane_value(float v, int lane) {
+    const int t = int(gl_LocalInvocationID.x);
+    barrier();
+    exchange[t] = v;
+    memoryBarrierShared();
+    barrier();
+    return exchange[(t / LANES) * LANES + clamp(lane, 0, LANES - 1)];
+}
+float from_lower(float v, int delta) {
+    return lane_value(v, int(gl_LocalInvocationID.x) % LANES - delta);
+}
+float from_upper(float v, int delta) {
+    return lane_value(v, int(gl_LocalInvocationID.x) % LANES + delta);
+}
+#endif
+
+// Subgroup `warp` of the half step (segments in row order); every lane of the work group calls
+// it (the exchange without subgroups has barriers).
+void row_scan(int warp) {
+    const int lane = int(gl_LocalInvocationID.x) % LANES;
+    const int segments = (nx + ROW_SEGMENT - 1) / ROW_SEGMENT;
+    const bool has_row = warp < segments * ny;
+    const int row = min(warp / segments, ny - 1);
+    const int start = (warp % segments) * ROW_SEGMENT - HALO_LANES * X_CHUNK;  // lane 0's
+    const int p0 = start + lane * X_CHUNK;
+
+    // The subgroup's cells: near a wall the mirrored positions may be anywhere on the row.
+    const bool folded = start - 1 < 0 || start + LANES * X_CHUNK >= nx;
+    const bool heaters = box_touches_heater(ivec2(folded ? 0 : start - 1, max(row - 1, 0)),
+                                            ivec2(folded ? nx - 1 : start + LANES * X_CHUNK,
+                                                  min(row + 1, ny - 1)));
+
+    // T on the row and the rows above and below; d in registers.
+    float centre[X_CHUNK], d[X_CHUNK];
+    float left, right;
+    {
+        float up[X_CHUNK], down[X_CHUNK];
+        if (!heaters && p0 >= 1 && p0 + X_CHUNK < nx) {
+            const int id = row * nx + p0;
+            const int above = row > 0 ? -nx : 0, below = row < ny - 1 ? nx : 0;
+            for (int k = 0; k < X_CHUNK; ++k) {
+                centre[k] = ROW_IN[id + k];
+                up[k] = ROW_IN[id + k + above];
+                down[k] = ROW_IN[id + k + below];
+            }
+            left = ROW_IN[id - 1];
+            right = ROW_IN[id + X_CHUNK];
+        } else {
+            for (int k = 0; k < X_CHUNK; ++k) {
+                centre[k] = row_temperature(row, p0 + k, heaters);
+                up[k] = row_temperature(row - 1, p0 + k, heaters);
+                down[k] = row_temperature(row + 1, p0 + k, heaters);
+            }
+            left = row_temperature(row, p0 - 1, heaters);
+            right = row_temperature(row, p0 + X_CHUNK, heaters);
+        }
+        for (int k = 0; k < X_CHUNK; ++k) {
+            const float c = centre[k];
+            const float l = k == 0 ? left : centre[k - 1];
+            const float r = k == X_CHUNK - 1 ? right : centre[k + 1];
+            d[k] = lambda * ((up[k] - c) + (down[k] - c) + (l - c) + (r - c));
+        }
+    }
+
+    // rho^(k + 1), k < X_CHUNK, and rho^(X_CHUNK 2^s) for the scan.
+    float power[X_CHUNK];
+    power[0] = rho;
+    for (int k = 1; k < X_CHUNK; ++k) power[k] = power[k - 1] * rho;
+
+    // Forward recurrence in the chunk from zero, then the lanes joined.
+    float forward[X_CHUNK];
+    {
+        float f = 0.0;
+        for (int k = 0; k < X_CHUNK; ++k) {
+            f = d[k] + rho * f;
+            forward[k] = f;
+        }
+        float y = f, step = power[X_CHUNK - 1];  // Y_j = S_j + rho^CHUNK Y_(j-1)
+        for (int delta = 1; delta < LANES; delta *= 2) {
+            const float lower = from_lower(y, delta);
+            if (lane >= delta) y += step * lower;
+            step *= step;
+        }
+        float carry = from_lower(y, 1);
+        if (lane == 0) carry = 0.0;
+        for (int k = 0; k < X_CHUNK; ++k) forward[k] += power[k] * carry;
+    }
+    // Backward likewise from the upper lanes; then dT.
+    float x[X_CHUNK];
+    {
+        float b = 0.0;
+        for (int k = X_CHUNK - 1; k >= 0; --k) {
+            b = d[k] + rho * b;
+            x[k] = b;
+        }
+        float y = b, step = power[X_CHUNK - 1];
+        for (int delta = 1; delta < LANES; delta *= 2) {
+            const float upper = from_upper(y, delta);
+            if (lane + delta < LANES) y += step * upper;
+            step *= step;
+        }
+        float carry = from_upper(y, 1);
+        if (lane == LANES - 1) carry = 0.0;
+        for (int k = 0; k < X_CHUNK; ++k)
+            x[k] = gain * (forward[k] + x[k] + power[X_CHUNK - 1 - k] * carry - d[k]);
+    }
+
+    // (No early return: in heat_step.comp the lanes go on to the next tile's shuffles.)
+    if (has_row && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
+        for (int k = 0; k < X_CHUNK; ++k) {
+            const int p = p0 + k;
+            if (p >= nx) break;
+            const ivec2 cell = ivec2(p, row);
+            ROW_OUT[index_of(cell)] =
+                heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+        }
+    }
+}
+#endif  // ROW_SCAN
+
+#ifdef COLUMN_SCAN
+// The y half step, with no d tile: lane c of every subgroup is column c of the group's 32
+// (loads and stores coalesce along rows), and subgroup w owns the Y_CHUNK rows r0 + w Y_CHUNK ..
+// Each invocation runs both recurrences over its own rows from zero and publishes its chunk's
+// end value; after one barrier it folds in the end values of the chunks above (F) and below (B)
+// of its column, S_v weighted by rho^(CHUNK (distance - 1)). Exact inside the group's rows, so
+// only the HALO_WARPS subgroups at each end (>= HALO rows) are a warm-up whose rows are not
+// stored. Needs Y_WARPS > 2 HALO_WARPS.
+const int HALO_WARPS = (HALO + Y_CHUNK - 1) / Y_CHUNK;
+const int OUT_WARPS = Y_WARPS - 2 * HALO_WARPS;
+const int COLUMN_SEGMENT = OUT_WARPS * Y_CHUNK;  // rows stored per group
+
+float column_temperature(int column, int row, bool heaters) {
+    const ivec2 cell = ivec2(clamp(column, 0, nx - 1), mirrored(row, ny));
+    return heaters && in_heater(cell) ? heater_temperature : COLUMN_IN[index_of(cell)];
+}
+
+shared float forward_ends[GROUP_SIZE];   // chunk w, column c at w * 32 + c
+shared float backward_ends[GROUP_SIZE];
+
+// The group's tile: columns 32 tile.x .., rows from tile.y COLUMN_SEGMENT; every invocation of
+// the work group calls it. A caller looping over tiles defines TILE_LOOP: a barrier before the
+// ends are published, so that they do not overwrite ends that slower invocations still read.
+void column_scan(ivec2 tile) {
+    const int t = int(gl_LocalInvocationID.x);
+    const int lane = t % LANES, w = t / LANES;
+    const int first_column = tile.x * LANES;
+    const int column = first_column + lane;
+    const int start = tile.y * COLUMN_SEGMENT - HALO_WARPS * Y_CHUNK;  // chunk 0's row
+    const int r0 = start + w * Y_CHUNK;
+
+    // The group's cells: near a wall the mirrored rows may be anywhere in the column.
+    const bool folded = start - 1 < 0 || start + Y_WARPS * Y_CHUNK >= ny;
+    const bool heaters = box_touches_heater(
+        ivec2(max(first_column - 1, 0), folded ? 0 : start - 1),
+        ivec2(min(first_column + LANES, nx - 1), folded ? ny - 1 : start + Y_WARPS * Y_CHUNK));
+
+    float centre[Y_CHUNK], d[Y_CHUNK];
+    {
+        float left[Y_CHUNK], right[Y_CHUNK];
+        float up, down;  // the rows before and after the chunk
+        if (!heaters && column >= 1 && column + 1 < nx && r0 >= 1 && r0 + Y_CHUNK < ny) {
+            const int id = r0 * nx + column;
+            for (int k = 0; k < Y_CHUNK; ++k) {
+                centre[k] = COLUMN_IN[id + k * nx];
+                left[k] = COLUMN_IN[id + k * nx - 1];
+                right[k] = COLUMN_IN[id + k * nx + 1];
+            }
+            up = COLUMN_IN[id - nx];
+            down = COLUMN_IN[id + Y_CHUNK * nx];
+        } else {
+            for (int k = 0; k < Y_CHUNK; ++k) {
+                centre[k] = column_temperature(column, r0 + k, heaters);
+                left[k] = column_temperature(column - 1, r0 + k, heaters);
+                right[k] = column_temperature(column + 1, r0 + k, heaters);
+            }
+            up = column_temperature(column, r0 - 1, heaters);
+            down = column_temperature(column, r0 + Y_CHUNK, heaters);
+        }
+        for (int k = 0; k < Y_CHUNK; ++k) {
+            const float c = centre[k];
+            const float u = k == 0 ? up : centre[k - 1];
+            const float v = k == Y_CHUNK - 1 ? down : centre[k + 1];
+            d[k] = lambda * ((left[k] - c) + (right[k] - c) + (u - c) + (v - c));
+        }
+    }
+
+    float power[Y_CHUNK];  // rho^(k + 1)
+    power[0] = rho;
+    for (int k = 1; k < Y_CHUNK; ++k) power[k] = power[k - 1] * rho;
+    const float step = power[Y_CHUNK - 1];  // rho^CHUNK
+
+    // Both recurrences over the chunk from zero; publish the ends.
+    float forward[Y_CHUNK], x[Y_CHUNK];
+    float f = 0.0;
+    for (int k = 0; k < Y_CHUNK; ++k) {
+        f = d[k] + rho * f;
+        forward[k] = f;
+    }
+    float b = 0.0;
+    for (int k = Y_CHUNK - 1; k >= 0; --k) {
+        b = d[k] + rho * b;
+        x[k] = b;
+    }
+#ifdef TILE_LOOP
+    barrier();  // heat_step.comp's loop: the previous tile's ends are read by now
+#endif
+    forward_ends[t] = f;
+    backward_ends[t] = b;
+    memoryBarrierShared();
+    barrier();
+    // The chunks above (F) and below (B) of this column, nearest last.
+    float above = 0.0, below = 0.0;
+    for (int v = 0; v < Y_WARPS; ++v)
+        if (v < w) above = above * step + forward_ends[v * LANES + lane];
+    for (int v = Y_WARPS - 1; v >= 0; --v)
+        if (v > w) below = below * step + backward_ends[v * LANES + lane];
+    for (int k = 0; k < Y_CHUNK; ++k)
+        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below - d[k]);
+
+    if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && column < nx) {
+        for (int k = 0; k < Y_CHUNK; ++k) {
+            const int row = r0 + k;
+            if (row >= ny) break;
+            const ivec2 cell = ivec2(column, row);
+            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+            flag_value(value);
+            COLUMN_OUT[index_of(cell)] = value;
+        }
+    }
+}
+#endif  // COLUMN_SCAN
+#endif  // HEAT_SCAN_GLSL

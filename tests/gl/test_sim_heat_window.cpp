@@ -1,0 +1,329 @@
+// Heat's windowed half steps (the `fused` solver's path wherever lambda allows): first the
+// truncated closed-form inverse itself, in float64 on the CPU, against an exact Thomas solve of
+// the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model against the
+// float64 PR stepper on awkward grids: the two-dispatch kernels (x: heat_rowscan.comp, y:
+// heat_colscan.comp) for every HALO bucket and a lambda too weak for any (the exact fused line
+// solve), their other shapes, and the persistent step (heat_step.comp: all steps in one
+// dispatch, grid barriers between half steps) likewise, with its failure path.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <initializer_list>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
+#include "solvers/gl/error.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+// The Neumann PR system of one line (off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda
+// in the wall rows), solved exactly by Thomas in float64.
+std::vector<double> exact_solve(double lambda, const std::vector<double>& d) {
+    const int n = int(d.size());
+    std::vector<double> cp(n), dp(n), x(n);
+    for (int i = 0; i < n; ++i) {
+        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
+        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
+        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
+        cp[i] = c / m;
+        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
+    }
+    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
+    return x;
+}
+
+// What heat_scan.glsl's kernels compute, in float64: both recurrences over the mirrored right-hand
+// side, `halo` terms before each unknown.
+std::vector<double> windowed_solve(double lambda, int halo, const std::vector<double>& d) {
+    const int n = int(d.size());
+    auto mirrored = [n](int p) {
+        const int m = ((p % (2 * n)) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    };
+    const double rho = detail::heat_window_rho(lambda), g = (1 - rho) / (1 + rho);
+    std::vector<double> x(n);
+    for (int p = 0; p < n; ++p) {
+        double forward = 0, backward = 0;
+        for (int q = p - halo; q <= p; ++q) forward = d[mirrored(q)] + rho * forward;
+        for (int q = p + halo; q >= p; --q) backward = d[mirrored(q)] + rho * backward;
+        x[p] = g * (forward + backward - d[p]);
+    }
+    return x;
+}
+
+TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (double lambda : {0.01, 0.35, 0.52, 1.5, 3.0, 6.0, 7.0}) {
+        const int halo = detail::heat_window_halo(lambda);
+        ASSERT_GT(halo, 0) << lambda;
+        const double tail = detail::heat_window_tail(lambda, halo);
+        EXPECT_LE(tail, std::ldexp(1.0, -26)) << lambda;
+        // The bucket is the smallest that meets the bound.
+        const int smaller = halo == 8 ? 0 : halo == 48 ? 32 : halo - 8;
+        if (smaller > 0) {
+            EXPECT_GT(detail::heat_window_tail(lambda, smaller), std::ldexp(1.0, -26));
+        }
+        // Lines shorter than the halo (several mirror images) up to lines much longer.
+        for (int n : {4, 5, 17, 49, 200}) {
+            std::vector<double> d(n);
+            for (double& v : d) v = dist(rng);
+            const std::vector<double> exact = exact_solve(lambda, d);
+            const std::vector<double> windowed = windowed_solve(lambda, halo, d);
+            double worst = 0;
+            for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(exact[i] - windowed[i]));
+            // max |d| <= 1; float64 round-off of the two sums is ~1e-15.
+            EXPECT_LE(worst, tail + 1e-14) << "lambda " << lambda << " n " << n;
+            // ...and the bound is not vacuous: 2 terms instead of `halo` miss by far more.
+            if (n >= 17) {
+                const std::vector<double> short_window = windowed_solve(lambda, 2, d);
+                double miss = 0;
+                for (int i = 0; i < n; ++i) miss = std::max(miss, std::abs(exact[i] - short_window[i]));
+                EXPECT_GT(miss, 100 * tail) << "lambda " << lambda << " n " << n;
+            }
+        }
+    }
+    EXPECT_EQ(detail::heat_window_halo(7.5), 0);  // too slow a decay: the exact line solve
+    EXPECT_EQ(detail::heat_window_halo(50.0), 0);
+}
+
+std::vector<float> random_field(int nx, int ny, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(0, 1);
+    std::vector<float> v(std::size_t(nx) * ny);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
+    double worst = 0;
+    for (std::size_t k = 0; k < gpu.size(); ++k)
+        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
+    return worst;
+}
+
+// Sets environment overrides for one scope (read when the model picks its kernels); null
+// leaves a name unset.
+class Environment {
+public:
+    Environment(std::initializer_list<std::pair<const char*, const char*>> values) {
+        for (const auto& [name, value] : values) {
+            names_.push_back(name);
+            if (value) setenv(name, value, 1);
+            else unsetenv(name);
+        }
+    }
+    ~Environment() {
+        for (const char* name : names_) unsetenv(name);
+    }
+
+private:
+    std::vector<const char*> names_;
+};
+
+// Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
+// tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
+const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
+
+// Runs `steps` steps on the GPU and the float64 stepper from one random field; returns the
+// largest difference relative to the largest |T| of the reference (at least 1: the start is in
+// [0, 1]; with heaters and a large lambda the PR scheme, whose heater cells are held outside the
+// matrix, can overshoot far beyond, and fp32 round-off scales with it). The model's intermediate field is poisoned (NaN) when allocated, so a cell
+// the x half step misses shows up as NaN; a cell the y half step misses keeps the random start,
+// far from the reference.
+double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, int steps,
+                        std::string* kernel) {
+    auto sim = make_simulation("heat", "fused");
+    sim->set_param("dt", dt);
+    sim->reset(scenario, nx, ny);
+    const std::vector<float> start = random_field(nx, ny, unsigned(nx * 131 + ny));
+    sim->set_field(start);
+    reference::HeatSetup setup{nx, ny, 0.5 * dt};
+    if (scenario == "two-heaters") {
+        const double offset = sim->param("heater_offset") * nx;
+        setup.left_x = 0.5 * nx - offset;
+        setup.right_x = 0.5 * nx + offset;
+        setup.left_y = setup.right_y = 0.5 * ny;
+        setup.radius = float(sim->param("heater_radius") * std::min(nx, ny));
+        setup.temperature = sim->param("heater_temperature");
+    }
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
+    sim->step(steps);
+    *kernel = sim->kernel();
+    EXPECT_TRUE(sim->stats().stable);
+    double magnitude = 1;
+    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
+    return max_abs_diff(sim->read_field(), ref) / magnitude;
+}
+
+// fp32 budget of one half step, relative to max |T| (T in [0, 1] at the start): d = lambda (4 differences) has |d| <= 8 lambda; the
+// two recurrences add a rounding of ~2^-24 of their running sums (<= max|d| / (1 - rho)) each
+// term, damped by rho, then scaled by g = (1 - rho) / (1 + rho): ~4 u max|d| / (1 - rho^2)
+// with margin; T + dT adds u. The truncation adds heat_window_tail * max|d|. Twice per step,
+// and a factor 2 for the steps' growth of round-off.
+double tolerance(double lambda, int steps) {
+    const double u = std::ldexp(1.0, -24), rho = detail::heat_window_rho(lambda);
+    const int halo = detail::heat_window_halo(lambda);
+    const double max_d = 8 * lambda;
+    const double truncation = halo > 0 ? detail::heat_window_tail(lambda, halo) * max_d : 0;
+    return 2 * 2 * steps * (4 * u * max_d / (1 - rho * rho) + 2 * u + truncation);
+}
+
+TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
+    ADILAB_NEED_GL();
+    const int steps = 3;
+    // lambda = dt / 2 (c = dh = 1): halos 8, 16, 24, 32, 48, then none (exact fused solve).
+    const std::pair<double, std::string> kCases[] = {{0.1, "window-H8"},   {1.04, "window-H16"},
+                                                     {2.5, "window-H24"},  {5.0, "window-H32"},
+                                                     {12.0, "window-H48"}, {40.0, "fused"}};
+    for (const auto& [dt, expected_kernel] : kCases) {
+        for (auto [nx, ny] : kGrids) {
+            for (const std::string scenario : {"two-heaters", "free"}) {
+                std::string kernel;
+                Environment environment({{"ADILAB_HEAT_STEP", "0"}});
+                const double error = gpu_vs_reference(nx, ny, dt, scenario, steps, &kernel);
+                EXPECT_EQ(kernel, expected_kernel) << "dt " << dt;
+                EXPECT_LE(error, tolerance(0.5 * dt, steps))
+                    << kernel << " " << scenario << " " << nx << "x" << ny;
+            }
+        }
+    }
+}
+
+TEST(SimHeatWindow, InteriorTilesMatch) {
+    ADILAB_NEED_GL();
+    // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
+    // indexing), next to tiles that do; both ways of stepping.
+    for (const char* step : {"0", "1"}) {
+        Environment environment({{"ADILAB_HEAT_STEP", step}});
+        for (const std::string scenario : {"two-heaters", "free"}) {
+            std::string kernel;
+            const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
+            EXPECT_EQ(kernel.substr(0, 10), "window-H16");
+            EXPECT_EQ(kernel.find("-step") != std::string::npos, std::string(step) == "1");
+            EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario;
+        }
+    }
+}
+
+TEST(SimHeatWindow, RowScanShapesMatch) {
+    ADILAB_NEED_GL();
+    // The x half step as a scan across 32 lanes (heat_rowscan.comp) in shapes other than the
+    // default (8 subgroups, chunks of 4): chunks of 8 and 3 (halo lanes 2 and 6 for halo 16),
+    // 4 and 1 subgroups a group, lines shorter than one segment and spanning several, three halo
+    // buckets' lambdas.
+    for (const char* shape : {"4,8", "1,3"}) {
+        setenv("ADILAB_HEAT_ROWSCAN", shape, 1);
+        setenv("ADILAB_HEAT_STEP", "0", 1);  // the shape is the two-dispatch kernel's
+        for (auto [nx, ny] : {std::pair{291, 23}, std::pair{37, 29}, std::pair{5, 41}}) {
+            for (double dt : {0.1, 1.04, 12.0}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_ROWSCAN");
+    unsetenv("ADILAB_HEAT_STEP");
+}
+
+TEST(SimHeatWindow, ColumnScanShapesMatch) {
+    ADILAB_NEED_GL();
+    // The y half step with chunk ends joined through shared memory (heat_colscan.comp) in shapes
+    // other than the default (16 subgroups of 8 rows): 7 subgroups of 5 rows and 32 of 3;
+    // columns shorter than one group's rows and spanning several; three halo buckets' lambdas
+    // (48 needs more subgroups than 7 x 5 rows have: the fused line solve takes the y half step).
+    for (const char* shape : {"32,3", "7,5"}) {
+        setenv("ADILAB_HEAT_COLSCAN", shape, 1);
+        setenv("ADILAB_HEAT_STEP", "0", 1);
+        for (auto [nx, ny] : {std::pair{23, 291}, std::pair{37, 29}, std::pair{43, 6}}) {
+            for (double dt : {0.1, 1.04, 12.0}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_COLSCAN");
+    unsetenv("ADILAB_HEAT_STEP");
+}
+
+TEST(SimHeatWindow, PersistentStepMatchesTheFloat64ReferenceForEveryHalo) {
+    ADILAB_NEED_GL();
+    // heat_step.comp: the steps of step(n) in one dispatch (at most 64, so 70 steps take two),
+    // grid barriers between half steps; on llvmpipe one work group loops over every tile.
+    // Every halo bucket; above lambda ~7 it is not used (the fused line solve, two dispatches).
+    Environment environment({{"ADILAB_HEAT_STEP", "1"}});
+    const std::pair<double, std::string> kCases[] = {{0.1, "window-H8"},  {1.04, "window-H16"},
+                                                     {2.5, "window-H24"}, {5.0, "window-H32"},
+                                                     {12.0, "window-H48"}, {40.0, "fused"}};
+    for (const auto& [dt, expected_kernel] : kCases) {
+        for (auto [nx, ny] : kGrids) {
+            for (const std::string scenario : {"two-heaters", "free"}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, scenario, 3, &kernel);
+                EXPECT_EQ(kernel.substr(0, kernel.find("-step")), expected_kernel) << "dt " << dt;
+                EXPECT_EQ(kernel.find("-step") != std::string::npos, expected_kernel != "fused");
+                EXPECT_LE(error, tolerance(0.5 * dt, 3))
+                    << kernel << " " << scenario << " " << nx << "x" << ny;
+            }
+        }
+    }
+    for (auto [nx, ny] : {std::pair{37, 29}, std::pair{70, 6}}) {
+        std::string kernel;
+        const double error = gpu_vs_reference(nx, ny, 1.04, "two-heaters", 70, &kernel);
+        EXPECT_NE(kernel.find("-step"), std::string::npos);
+        EXPECT_LE(error, tolerance(0.52, 70)) << nx << "x" << ny;
+    }
+}
+
+TEST(SimHeatWindow, PersistentStepReportsAFailedGridBarrierInsteadOfHanging) {
+    ADILAB_NEED_GL();
+    // Injected: the kernel waits for one work group more than it launched, so every grid barrier
+    // gives up after its spin limit. The step returns, and reading the state throws naming the
+    // cause; a reset clears it.
+    auto sim = make_simulation("heat", "fused");
+    {
+        Environment environment({{"ADILAB_HEAT_STEP", "1"}, {"ADILAB_HEAT_STEP_INJECT_FAILURE", "1"}});
+        sim->reset("two-heaters", 37, 29);
+        sim->step(3);
+        EXPECT_NE(sim->kernel().find("-step"), std::string::npos);
+        try {
+            sim->first_bad_step();
+            ADD_FAILURE() << "a failed grid barrier was not reported";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("grid barrier timed out at step 1"), std::string::npos)
+                << e.what();
+        }
+        EXPECT_THROW(sim->stats(), Error);
+    }
+    Environment environment({{"ADILAB_HEAT_STEP", "1"}});
+    sim->reset("two-heaters", 37, 29);  // new uniforms: no injection
+    sim->step(3);
+    EXPECT_TRUE(sim->stats().stable);
+    EXPECT_EQ(sim->first_bad_step(), -1);
+}
+
+TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
+    ADILAB_NEED_GL();
+    setenv("ADILAB_HEAT_WINDOW", "0", 1);
+    std::string kernel;
+    const double error = gpu_vs_reference(37, 29, 1.04, "two-heaters", 3, &kernel);
+    unsetenv("ADILAB_HEAT_WINDOW");
+    EXPECT_EQ(kernel, "fused");
+    EXPECT_LE(error, tolerance(0.52, 3));
+}
+
+}  // namespace
+}  // namespace adilab::sim
