@@ -322,26 +322,11 @@ Stats AdiModel::stats() {
     return s;
 }
 
-namespace {
-// Writes host data into `buffer` by a GPU copy from a buffer created with the data, so that the
-// write is ordered in the command stream after everything earlier on `buffer` (the scenario's
-// clear included). Why: on the H200 (2026-11-21) every heat kernel gave the result of a ZERO
-// start on a 291 x 173 grid after set_field (the error was exactly the reference's max |T|,
-// 0.653957), while the same tests pass on llvmpipe and on small grids: the 201 KB
-// glBufferSubData that followed glClearBufferData of the same buffer did not reach the kernels.
-// The driver's mechanism is not known (a clear applied after the upload is the likely one);
-// this path does not depend on it. Not per step: set_field and load_state only.
-void upload_in_order(gl::Buffer& buffer, const void* data, std::size_t bytes) {
-    const gl::Buffer staging(bytes, data);
-    buffer.copy_from(staging, bytes);
-}
-}  // namespace
-
 void AdiModel::set_field(std::span<const float> values) {
     if (values.size() != cells())
         throw Error("field of " + std::to_string(values.size()) + " values given for a " +
                     std::to_string(nx_) + " x " + std::to_string(ny_) + " grid");
-    upload_in_order(field_buffer(), values.data(), values.size_bytes());
+    field_buffer().write(values);
     after_set_field();
     gl::memory_barrier(gl::Barrier::all);
 }
@@ -453,7 +438,7 @@ void AdiModel::load_state(const std::filesystem::path& path) {
         auto found = buffers.find(name);
         if (found == buffers.end()) fail("has no buffer '" + name + "'");
         if (found->second.size() != buffer->size()) fail("buffer '" + name + "' has the wrong size");
-        upload_in_order(*buffer, found->second.data(), found->second.size());
+        buffer->upload(0, found->second.size(), found->second.data());
     }
     steps_ = steps;
     time_ = time;

@@ -48,10 +48,6 @@ double heat_window_tail(double lambda, int halo);
 // The warm-up length: the smallest of 8, 16, 24, 32, 48 whose bound is <= 2^-26 (below fp32
 // round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
 int heat_window_halo(double lambda);
-// Work groups of heat's persistent step (shaders/sim/heat_step.comp) on the current context:
-// one on a software renderer (groups run one after another there), `per_sm` per SM where the
-// SM count is known (GL_NV_shader_thread_group), else 0 (not usable: two dispatches a step).
-int heat_step_groups(int per_sm);
 
 class AdiModel : public Simulation {
 public:

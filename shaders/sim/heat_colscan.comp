@@ -1,5 +1,5 @@
-// Heat's y half step in one dispatch (the `fused` solver's default where lambda allows and
-// heat_step.comp is not used; ADILAB_HEAT_COLSCAN = "warps,chunk" for other shapes):
+// Heat's y half step in one dispatch (the `fused` solver's default where lambda allows;
+// ADILAB_HEAT_COLSCAN = "warps,chunk" for other shapes):
 // column_scan of heat_scan.glsl (its header has the maths), work group (x, y) = tile (x, y).
 //
 // Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.

@@ -2,8 +2,8 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #endif
-// Heat's x half step in one dispatch (the `fused` solver's default where lambda allows and
-// heat_step.comp is not used; ADILAB_HEAT_ROWSCAN = "warps,chunk" for other shapes): row_scan of
+// Heat's x half step in one dispatch (the `fused` solver's default where lambda allows;
+// ADILAB_HEAT_ROWSCAN = "warps,chunk" for other shapes): row_scan of
 // heat_scan.glsl (its header has the maths), WARPS segments a work group.
 //
 // Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide

@@ -3,8 +3,7 @@
 // Heat's constant-coefficient half step by the closed-form inverse (the `fused` solver's path
 // wherever lambda <= ~7): the x half step as a scan across subgroup lanes (row_scan), the y half
 // step with chunk ends joined in shared memory (column_scan). Used by heat_rowscan.comp and
-// heat_colscan.comp (one dispatch per half step) and heat_step.comp (every half step of step(n)
-// in one dispatch, grid barriers between them).
+// heat_colscan.comp (one dispatch per half step).
 //
 // The system: the same Peaceman–Rachford increment system as heat.comp,
 //     (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T   (x half step; y the reverse),
@@ -206,7 +205,6 @@ void row_scan(int warp) {
             x[k] = gain * (forward[k] + x[k] + power[X_CHUNK - 1 - k] * carry - d[k]);
     }
 
-    // (No early return: in heat_step.comp the lanes go on to the next tile's shuffles.)
     if (has_row && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
         for (int k = 0; k < X_CHUNK; ++k) {
             const int p = p0 + k;
@@ -240,8 +238,7 @@ shared float forward_ends[GROUP_SIZE];   // chunk w, column c at w * 32 + c
 shared float backward_ends[GROUP_SIZE];
 
 // The group's tile: columns 32 tile.x .., rows from tile.y COLUMN_SEGMENT; every invocation of
-// the work group calls it. A caller looping over tiles defines TILE_LOOP: a barrier before the
-// ends are published, so that they do not overwrite ends that slower invocations still read.
+// the work group calls it.
 void column_scan(ivec2 tile) {
     const int t = int(gl_LocalInvocationID.x);
     const int lane = t % LANES, w = t / LANES;
@@ -303,9 +300,6 @@ void column_scan(ivec2 tile) {
         b = d[k] + rho * b;
         x[k] = b;
     }
-#ifdef TILE_LOOP
-    barrier();  // heat_step.comp's loop: the previous tile's ends are read by now
-#endif
     forward_ends[t] = f;
     backward_ends[t] = b;
     memoryBarrierShared();

@@ -42,6 +42,9 @@ Buffer::Buffer(std::size_t bytes, const void* data) : size_(bytes) {
 void Buffer::upload(std::size_t offset, std::size_t bytes, const void* data) {
     if (offset + bytes > size_) throw Error("Buffer::upload past the end of the buffer");
     if (bytes == 0) return;
+    // Ordered after earlier shader writes to the buffer (a clear by a kernel, say): without the
+    // barrier GL lets those land after this upload (GL 4.6 §7.13.2, BUFFER_UPDATE_BARRIER_BIT).
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glBufferSubData(GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(offset),
                     static_cast<GLsizeiptr>(bytes), data);
@@ -60,6 +63,7 @@ void Buffer::download(std::size_t offset, std::size_t bytes, void* out) const {
 }
 
 void Buffer::fill_words(std::uint32_t word) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after earlier shader writes, as upload()
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
@@ -76,6 +80,7 @@ void Buffer::copy_from(const Buffer& source, std::size_t bytes, std::size_t sour
     if (source_offset + bytes > source.size() || offset + bytes > size_)
         throw Error("Buffer::copy_from past the end of a buffer");
     if (bytes == 0) return;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after earlier shader writes, as upload()
     glBindBuffer(GL_COPY_READ_BUFFER, source.id());
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
@@ -190,6 +195,7 @@ Texture2D::Texture2D(int width, int height, TextureFormat format)
 
 void Texture2D::upload(const void* pixels) {
     FormatInfo info = format_info(format_);
+    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // after earlier image stores to it
     glBindTexture(GL_TEXTURE_2D, id());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, info.format, info.type, pixels);

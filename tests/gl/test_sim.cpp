@@ -169,28 +169,11 @@ TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
     }
 }
 
-// Runs `body(on)` with heat's persistent step (shaders/sim/heat_step.comp) off, then on,
-// whatever the default (ADILAB_HEAT_STEP; on llvmpipe "on" is one work group looping over every
-// tile), so that the physics tests cover both ways of stepping.
-template <class Body>
-void with_and_without_the_persistent_step(Body body) {
-    for (bool on : {false, true}) {
-        setenv("ADILAB_HEAT_STEP", on ? "1" : "0", 1);
-        body(on);
-    }
-    unsetenv("ADILAB_HEAT_STEP");
-}
-
-bool uses_the_persistent_step(const Simulation& sim) {
-    return sim.kernel().find("-step") != std::string::npos;
-}
-
 // A cosine mode cos(kx (i + 1/2) dh) cos(ky (j + 1/2) dh) satisfies the mirrored (Neumann) walls
 // exactly and is an eigenvector of the discrete Laplacian, so one PR step multiplies it by
 // g = (1 - ax)(1 - ay) / ((1 + ax)(1 + ay)), a = 4 lambda sin^2(theta / 2).
 TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     ADILAB_NEED_GL();
-    with_and_without_the_persistent_step([](bool persistent) {
     const int nx = 40, ny = 24, steps = 20;
     const double lambda = 0.5 * 0.7;  // c = 1, dt = 0.7, dh = 1
     auto sim = make_simulation("heat");
@@ -211,13 +194,10 @@ TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     // (The windowed kernel's truncation, < 2^-26 of the right-hand side, is far below.)
     EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << "g = " << g;
     EXPECT_EQ(sim->kernel().substr(0, 10), "window-H16");  // heat's default path for this lambda
-    EXPECT_EQ(uses_the_persistent_step(*sim), persistent);
-    });
 }
 
 TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
     ADILAB_NEED_GL();
-    with_and_without_the_persistent_step([](bool persistent) {
     auto sim = make_simulation("heat");
     sim->set_param("dt", 3.0);
     sim->reset("free", 33, 27);
@@ -230,17 +210,14 @@ TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
     // conserves heat like the exact solve.
     EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before);
     EXPECT_EQ(sim->kernel().substr(0, 10), "window-H24");
-    EXPECT_EQ(uses_the_persistent_step(*sim), persistent);
-    });
 }
 
 // Against T = exp(-c (kx^2 + ky^2) t) cos(kx x) cos(ky y): PR ADI is second order in dt and
 // dh, so halving both divides the error by about 4.
 TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
     ADILAB_NEED_GL();
-    with_and_without_the_persistent_step([](bool persistent) {
     const double length = 1.0, end_time = 0.05;
-    auto error_for = [&, persistent](int n, int steps) {
+    auto error_for = [&](int n, int steps) {
         auto sim = make_simulation("heat");
         const double dh = length / n, dt = end_time / steps;
         sim->set_param("dh", dh);
@@ -258,13 +235,11 @@ TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
         sim->set_field(start);
         sim->step(steps);
         EXPECT_EQ(sim->kernel().substr(0, 8), "window-H");  // heat's default path
-        EXPECT_EQ(uses_the_persistent_step(*sim), persistent);
         return max_abs_diff(sim->read_field(), exact);
     };
     const double coarse = error_for(16, 10), fine = error_for(32, 20);
     EXPECT_GT(coarse, 1e-4);  // well above fp32 round-off, so the ratio means something
     EXPECT_NEAR(coarse / fine, 4.0, 0.6) << coarse << " " << fine;
-    });
 }
 
 struct Moments {

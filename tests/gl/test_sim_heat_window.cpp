@@ -3,14 +3,12 @@
 // the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model against the
 // float64 PR stepper on awkward grids: the two-dispatch kernels (x: heat_rowscan.comp, y:
 // heat_colscan.comp) for every HALO bucket and a lambda too weak for any (the exact fused line
-// solve), their other shapes, and the persistent step (heat_step.comp: all steps in one
-// dispatch, grid barriers between half steps) likewise, with its failure path.
+// solve), and their other shapes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -110,25 +108,6 @@ double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& re
     return worst;
 }
 
-// Sets environment overrides for one scope (read when the model picks its kernels); null
-// leaves a name unset.
-class Environment {
-public:
-    Environment(std::initializer_list<std::pair<const char*, const char*>> values) {
-        for (const auto& [name, value] : values) {
-            names_.push_back(name);
-            if (value) setenv(name, value, 1);
-            else unsetenv(name);
-        }
-    }
-    ~Environment() {
-        for (const char* name : names_) unsetenv(name);
-    }
-
-private:
-    std::vector<const char*> names_;
-};
-
 // Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
 // tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
 const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
@@ -189,7 +168,6 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
         for (auto [nx, ny] : kGrids) {
             for (const std::string scenario : {"two-heaters", "free"}) {
                 std::string kernel;
-                Environment environment({{"ADILAB_HEAT_STEP", "0"}});
                 const double error = gpu_vs_reference(nx, ny, dt, scenario, steps, &kernel);
                 EXPECT_EQ(kernel, expected_kernel) << "dt " << dt;
                 EXPECT_LE(error, tolerance(0.5 * dt, steps))
@@ -202,16 +180,12 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
 TEST(SimHeatWindow, InteriorTilesMatch) {
     ADILAB_NEED_GL();
     // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
-    // indexing), next to tiles that do; both ways of stepping.
-    for (const char* step : {"0", "1"}) {
-        Environment environment({{"ADILAB_HEAT_STEP", step}});
-        for (const std::string scenario : {"two-heaters", "free"}) {
-            std::string kernel;
-            const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
-            EXPECT_EQ(kernel.substr(0, 10), "window-H16");
-            EXPECT_EQ(kernel.find("-step") != std::string::npos, std::string(step) == "1");
-            EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario;
-        }
+    // indexing), next to tiles that do.
+    for (const std::string scenario : {"two-heaters", "free"}) {
+        std::string kernel;
+        const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
+        EXPECT_EQ(kernel, "window-H16");
+        EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario;
     }
 }
 
@@ -223,7 +197,6 @@ TEST(SimHeatWindow, RowScanShapesMatch) {
     // buckets' lambdas.
     for (const char* shape : {"4,8", "1,3"}) {
         setenv("ADILAB_HEAT_ROWSCAN", shape, 1);
-        setenv("ADILAB_HEAT_STEP", "0", 1);  // the shape is the two-dispatch kernel's
         for (auto [nx, ny] : {std::pair{291, 23}, std::pair{37, 29}, std::pair{5, 41}}) {
             for (double dt : {0.1, 1.04, 12.0}) {
                 std::string kernel;
@@ -234,7 +207,6 @@ TEST(SimHeatWindow, RowScanShapesMatch) {
         }
     }
     unsetenv("ADILAB_HEAT_ROWSCAN");
-    unsetenv("ADILAB_HEAT_STEP");
 }
 
 TEST(SimHeatWindow, ColumnScanShapesMatch) {
@@ -245,7 +217,6 @@ TEST(SimHeatWindow, ColumnScanShapesMatch) {
     // (48 needs more subgroups than 7 x 5 rows have: the fused line solve takes the y half step).
     for (const char* shape : {"32,3", "7,5"}) {
         setenv("ADILAB_HEAT_COLSCAN", shape, 1);
-        setenv("ADILAB_HEAT_STEP", "0", 1);
         for (auto [nx, ny] : {std::pair{23, 291}, std::pair{37, 29}, std::pair{43, 6}}) {
             for (double dt : {0.1, 1.04, 12.0}) {
                 std::string kernel;
@@ -256,63 +227,6 @@ TEST(SimHeatWindow, ColumnScanShapesMatch) {
         }
     }
     unsetenv("ADILAB_HEAT_COLSCAN");
-    unsetenv("ADILAB_HEAT_STEP");
-}
-
-TEST(SimHeatWindow, PersistentStepMatchesTheFloat64ReferenceForEveryHalo) {
-    ADILAB_NEED_GL();
-    // heat_step.comp: the steps of step(n) in one dispatch (at most 64, so 70 steps take two),
-    // grid barriers between half steps; on llvmpipe one work group loops over every tile.
-    // Every halo bucket; above lambda ~7 it is not used (the fused line solve, two dispatches).
-    Environment environment({{"ADILAB_HEAT_STEP", "1"}});
-    const std::pair<double, std::string> kCases[] = {{0.1, "window-H8"},  {1.04, "window-H16"},
-                                                     {2.5, "window-H24"}, {5.0, "window-H32"},
-                                                     {12.0, "window-H48"}, {40.0, "fused"}};
-    for (const auto& [dt, expected_kernel] : kCases) {
-        for (auto [nx, ny] : kGrids) {
-            for (const std::string scenario : {"two-heaters", "free"}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(nx, ny, dt, scenario, 3, &kernel);
-                EXPECT_EQ(kernel.substr(0, kernel.find("-step")), expected_kernel) << "dt " << dt;
-                EXPECT_EQ(kernel.find("-step") != std::string::npos, expected_kernel != "fused");
-                EXPECT_LE(error, tolerance(0.5 * dt, 3))
-                    << kernel << " " << scenario << " " << nx << "x" << ny;
-            }
-        }
-    }
-    for (auto [nx, ny] : {std::pair{37, 29}, std::pair{70, 6}}) {
-        std::string kernel;
-        const double error = gpu_vs_reference(nx, ny, 1.04, "two-heaters", 70, &kernel);
-        EXPECT_NE(kernel.find("-step"), std::string::npos);
-        EXPECT_LE(error, tolerance(0.52, 70)) << nx << "x" << ny;
-    }
-}
-
-TEST(SimHeatWindow, PersistentStepReportsAFailedGridBarrierInsteadOfHanging) {
-    ADILAB_NEED_GL();
-    // Injected: the kernel waits for one work group more than it launched, so every grid barrier
-    // gives up after its spin limit. The step returns, and reading the state throws naming the
-    // cause; a reset clears it.
-    auto sim = make_simulation("heat", "fused");
-    {
-        Environment environment({{"ADILAB_HEAT_STEP", "1"}, {"ADILAB_HEAT_STEP_INJECT_FAILURE", "1"}});
-        sim->reset("two-heaters", 37, 29);
-        sim->step(3);
-        EXPECT_NE(sim->kernel().find("-step"), std::string::npos);
-        try {
-            sim->first_bad_step();
-            ADD_FAILURE() << "a failed grid barrier was not reported";
-        } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find("grid barrier timed out at step 1"), std::string::npos)
-                << e.what();
-        }
-        EXPECT_THROW(sim->stats(), Error);
-    }
-    Environment environment({{"ADILAB_HEAT_STEP", "1"}});
-    sim->reset("two-heaters", 37, 29);  // new uniforms: no injection
-    sim->step(3);
-    EXPECT_TRUE(sim->stats().stable);
-    EXPECT_EQ(sim->first_bad_step(), -1);
 }
 
 TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
