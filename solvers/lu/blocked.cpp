@@ -61,10 +61,10 @@ constexpr int kPanelWorkGroup = 512;
 //                          earlier default: 58.9 / 20.7 ms, both with look-ahead and REDUX)
 //   ADILAB_LU_LOOKAHEAD    0 turns the look-ahead off (55.7 / 20.0 ms against 55.2 / 18.9 with
 //                          it, 32 rows, no REDUX)
-//   ADILAB_LU_PANEL_REDUX  0 turns the panel's subgroupMax/Min reductions off. Measured alone
-//                          they cost the panel 3.6 ms at 8192 (29.8 against 26.2 ms); the
-//                          default keeps them on only because the best whole configuration was
-//                          measured with them: the same without them is still to be measured.
+//   ADILAB_LU_PANEL_REDUX  1 does the panel's reductions with subgroupMax/Min instead of
+//                          shuffles. Off by default: measured slower, alone (panel 29.8 against
+//                          26.2 ms at 8192) and in the whole factorisation (8192, nb 64, same
+//                          call, 2026-11-21 08:28 UTC: 51.7 ms with, 48.9 ms without).
 //   ADILAB_LU_TRSM         reg | shared (default; unrolled where it does not fit, nb = 128) |
 //                          unrolled | blocked (not yet measured on a GPU): the block-row solve
 //                          (swap_trsm.comp)
@@ -342,7 +342,7 @@ class BlockedSolver final : public Solver {
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     int trsm_mode_ = 1;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
-    bool redux_ = true;                       // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
+    bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...

@@ -157,7 +157,7 @@ const std::vector<Variant>& variants_under_test() {
           {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
         {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}, {"ADILAB_LU_PANEL_ROWS", "32"},
-          {"ADILAB_LU_PANEL_REDUX", "0"}}},
+          {"ADILAB_LU_PANEL_REDUX", "1"}}},
     };
     return all;
 }
