@@ -66,10 +66,17 @@ struct Options {
     int step3_groups = 0;
     int step3_pairs = 2;
     bool flag_store_always = false;  // Step3 stores the flag without reading it first
-    // gpu-opt: 1 = the host reads iteration k's books (Step2's copy in mapped memory, behind a
-    // fence) while Step3 of k and Step1 of k + 1 are queued; 0 = it reads the control block
-    // after every iteration, draining the queue (the paper's G-OPT loop).
+    // gpu-opt: L >= 1 = after queueing iteration k (Step2, Step3, the next Step1) the host
+    // reads the books of iteration k - L + 1 (Step2's copy in mapped memory), so the GPU has
+    // up to L iterations queued while the host looks; 0 = it reads the control block after
+    // every iteration, draining the queue (the paper's G-OPT loop). Up to 16.
     int flag_lag = 1;
+    // gpu-opt, flag_lag >= 1: poll Step2's stamp word in the mapped memory instead of waiting
+    // on a fence (no fence and no client-mapped barrier queued per iteration).
+    bool flag_poll = false;
+    // gpu-opt, flag_lag >= 1: glFlush after every flush_every queued iterations (a wait for a
+    // fence that has not signalled flushes as well).
+    int flush_every = 1;
 };
 
 struct Result {

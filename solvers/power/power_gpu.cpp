@@ -499,24 +499,34 @@ public:
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
         if (!async_ && options.flag_lag > 0) {
-            // The host reads iteration k's books (Step2 of k records whether k - 1 converged)
-            // while Step3 of k and Step1 of k + 1 are queued, so the GPU never waits for the
-            // host. Step2 freezes everything once converged, so the queued work is harmless; it
-            // costs one SpMV at the end. The iteration it stops at is gpu-opt's.
-            // Measured (H200, 2M x 10): 0.2307 ms/it against 0.2335 reading after every
-            // iteration; still 0.0116 above gpu-opt-async's 16-iteration reads (a fence and a
-            // flush per iteration remain).
+            // The host reads iteration k - L + 1's books (Step2 of j records whether j - 1
+            // converged) after Step2 and Step3 of k and Step1 of k + 1 are queued, so the GPU
+            // never waits for the host. Step2 freezes everything once converged, so the queued
+            // work is harmless (it costs up to L frozen iterations at the end); the iteration
+            // it reports is gpu-opt's, and lambda and x are bit for bit the same.
+            // Measured (H200, 2M x 10, L = 1, fence): 0.2307 ms/it against 0.2335 reading after
+            // every iteration; still 0.0116 above gpu-opt-async's 16-iteration reads.
+            const int lag = options.flag_lag;
+            const int flush_every = std::max(1, options.flush_every);
+            const bool poll = options.flag_poll && books_.peek() != nullptr;
+            books_.forget();
+            const std::uint32_t first_stamp = stamp_;
             step1();
             for (int k = 0; k < options.max_iter; ++k) {
-                gl::Readback& slot = books_;
-                step2(false, &slot);
-                slot.fence();
+                step2(false, &books_);
+                if (!poll) books_.fence();
                 step3(options.tol);
                 if (k + 1 < options.max_iter) step1();
-                Books b;
-                std::memcpy(&b, slot.wait(), sizeof b);
-                if (b.converged_at || b.breakdown_at) break;
+                if ((k + 1) % flush_every == 0) gl::flush();
+                const int target = k - (lag - 1);  // the iteration whose books we read now
+                if (target < 0) continue;
+                const std::uint32_t word =
+                    poll ? poll_books((first_stamp + static_cast<std::uint32_t>(target)) & kStampMask)
+                         : static_cast<const Books*>(books_.wait(static_cast<std::size_t>(lag - 1)))
+                               ->stamp;
+                if (word & 1u) break;  // frozen: converged or broken down
             }
+            books_.forget();
         } else {
         for (int k = 0; k < options.max_iter; ++k) {
             step1();
@@ -571,7 +581,7 @@ protected:
         gl::Defines d2 = defines(kStep2WorkGroup);
         d2.push_back({"BOOKS", "0"});
         step2_ = &gl::compute_program("power/step2.comp", d2);
-        d2.back().second = "1";
+        d2.back() = {"BOOKS", "1"};
         step2_books_ = &gl::compute_program("power/step2.comp", d2);
         if (options.step3_pairs < 1 || options.step3_pairs > 8)
             throw Error("step3_pairs must lie in 1..8, not " + std::to_string(options.step3_pairs));
@@ -585,6 +595,8 @@ protected:
             options.step3_groups > 0 ? static_cast<unsigned>(options.step3_groups) : kStep3Groups;
         step3_groups_ = groups_for(spmv_config_.x_image ? (rows_ + 1u) / 2u : rows_, kWorkGroup,
                                    cap);
+        if (options.flag_lag < 0 || options.flag_lag > 16)
+            throw Error("flag_lag must lie in 0..16, not " + std::to_string(options.flag_lag));
         if (!async_ && books_.bytes() == 0) books_ = gl::Readback(sizeof(Books));
     }
 
@@ -597,6 +609,10 @@ private:
     void step2(bool finalize, const gl::Readback* books = nullptr) {
         const gl::Program& program = books ? *step2_books_ : *step2_;
         program.use();
+        if (books) {
+            program.set("stamp", stamp_);
+            stamp_ = (stamp_ + 1u) & kStampMask;
+        }
         program.set("partial_count", spmv_groups_);
         program.set("finalize", finalize ? 1u : 0u);
         if (books) books->bind_storage(7);
@@ -633,7 +649,37 @@ private:
     // Host mirror of step2.comp's Books (BOOKS = 1).
     struct Books {
         std::uint32_t iteration = 0, not_converged = 0, converged_at = 0, breakdown_at = 0;
+        std::uint32_t stamp = 0;  // (stamp << 1) | frozen, stored last
     };
+    static constexpr std::uint32_t kStampMask = 0x7fffffffu;
+    // Spins on Step2's stamp word until the Step2 stamped `want` (or a later one) has stored
+    // it; returns the word. Stamps grow by one per Step2 from solve to solve, so an older
+    // solve's word never passes for this one's (compared modulo 2^31). Should the word not
+    // show up (a driver that keeps the store from the host until a fence), it drains after
+    // 100 ms: slow, never wrong.
+    std::uint32_t poll_books(std::uint32_t want) {
+        auto word = [&] {
+            return static_cast<const volatile Books*>(books_.peek())->stamp;
+        };
+        auto reached = [&](std::uint32_t w) {
+            return (((w >> 1) - want) & kStampMask) < (1u << 30);  // w's stamp >= want
+        };
+        std::uint32_t w = word();
+        if (reached(w)) return w;
+        gl::flush();  // so that the Step2 we wait for is on its way
+        const auto start = std::chrono::steady_clock::now();
+        for (unsigned spins = 1;; ++spins) {
+            w = word();
+            if (reached(w)) return w;
+            if (spins % 4096 == 0 && ms_since(start) > 100.0) break;
+        }
+        w = static_cast<const Books*>(books_.drain())->stamp;
+        if (!reached(w))
+            throw Error("gpu-opt: Step2's books never reached the host (stamp " +
+                        std::to_string(w >> 1) + ", expected " + std::to_string(want) + ")");
+        return w;
+    }
+    std::uint32_t stamp_ = 1;  // the next Step2 (with books)'s stamp
     bool async_;
     unsigned step3_groups_ = 1;
     gl::Readback books_;  // one is enough: the host reads k's before it queues Step2 of k + 1

@@ -287,6 +287,45 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
     }
 }
 
+TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
+    ADILAB_NEED_GL();
+    // The host reading the books L iterations late (fence or polled stamp) queues frozen
+    // iterations past a breakdown or convergence: they must change nothing. Breakdown at
+    // iteration 3 and at 1, convergence at 1, and a second solve on the same variant (an
+    // older solve's stamp must not pass for this one's).
+    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
+    const CsrMatrix one = from_dense(1, {-2.5});
+    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+    for (int lag : {2, 3, 7}) {
+        for (bool poll : {false, true}) {
+            SCOPED_TRACE("lag=" + std::to_string(lag) + (poll ? " poll" : " fence"));
+            power::Options options;
+            options.tol = 1e-12;
+            options.max_iter = 40;
+            options.flag_lag = lag;
+            options.flag_poll = poll;
+            options.flush_every = lag == 7 ? 2 : 1;
+            auto v = power::make_variant("gpu-opt");
+            v->prepare(shift, options);
+            for (int round = 0; round < 2; ++round) {
+                const power::Result b = v->solve({}, options);
+                EXPECT_TRUE(b.breakdown);
+                EXPECT_FALSE(b.converged);
+                EXPECT_EQ(b.iterations, 3);
+                EXPECT_EQ(b.lambda, 0.0);
+                EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+            }
+            auto o = run("gpu-opt", one, options);
+            EXPECT_TRUE(o.result.converged);
+            EXPECT_EQ(o.result.lambda, -2.5);
+            EXPECT_EQ(o.result.iterations, 1);
+            auto z = run("gpu-opt", zero, options);
+            EXPECT_TRUE(z.result.breakdown);
+            EXPECT_EQ(z.result.iterations, 1);
+        }
+    }
+}
+
 TEST(PowerGpu, AsyncReportsTheExactIteration) {
     ADILAB_NEED_GL();
     const CsrMatrix a = random_csr(500, 3, 21);
@@ -347,12 +386,21 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
     // same divisions and stop at the same iteration as the paper's loop on the storage path
     // (x_storage, flag_lag 0, flag stored always): lambda, iterations and x agree bit for bit,
     // and with the host to its tolerance. Odd and even n, several passes and partial passes.
+    // Lags of 2 and more, the stamp polled instead of a fence and flushes every few
+    // iterations only: the host stops later (frozen iterations queued), never elsewhere; lag
+    // 16 exceeds the 7 iterations of tol 0 (the host never reads the books in the loop).
     struct Shape {
         int lag, groups, pairs;
         bool store_always;
+        bool poll = false;
+        int flush_every = 1;
     };
-    const Shape shapes[] = {{1, 0, 2, false}, {0, 1, 1, false}, {1, 3, 3, true},
-                            {0, 7, 8, false}, {1, 1, 8, true}};
+    const Shape shapes[] = {{1, 0, 2, false},         {0, 1, 1, false},
+                            {1, 3, 3, true},          {0, 7, 8, false},
+                            {1, 1, 8, true},          {2, 0, 2, false},
+                            {3, 0, 2, false, true},   {1, 0, 2, false, true},
+                            {4, 0, 2, false, true, 3}, {16, 0, 2, false, true, 2},
+                            {5, 0, 2, false, false, 4}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
         for (double tol : {1e-11, 0.0}) {
@@ -371,11 +419,15 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 options.step3_groups = shape.groups;
                 options.step3_pairs = shape.pairs;
                 options.flag_store_always = shape.store_always;
+                options.flag_poll = shape.poll;
+                options.flush_every = shape.flush_every;
                 auto s = run("gpu-opt", a, options);
                 SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
                              " lag=" + std::to_string(shape.lag) + " groups=" +
                              std::to_string(shape.groups) + " pairs=" +
-                             std::to_string(shape.pairs) + (shape.store_always ? " always" : ""));
+                             std::to_string(shape.pairs) + (shape.store_always ? " always" : "") +
+                             (shape.poll ? " poll" : "") + " flush=" +
+                             std::to_string(shape.flush_every));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
                 }
