@@ -84,6 +84,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.flag_store_always = args.has("flag-store-always");
     c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
     c.options.flag_poll = args.has("flag-poll");
+    c.options.no_atomic_max = args.has("no-atomic-max");
     c.options.flush_every = static_cast<int>(args.get_int("flush-every", 1, 1, 1000));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
@@ -723,6 +724,7 @@ Benchmark make_power_benchmark() {
                                "after queueing k (default 1), 0 = drain after every iteration; "
                                "0..16"},
              {"flag-poll", "", "gpu-opt, lag >= 1: poll Step2's stamp word instead of a fence"},
+             {"no-atomic-max", "", "gpu-opt: keep Step2 where 64-bit atomics would replace it"},
              {"flush-every", "N", "gpu-opt, lag >= 1: glFlush every N queued iterations (1)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},

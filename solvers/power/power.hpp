@@ -77,6 +77,13 @@ struct Options {
     // gpu-opt, flag_lag >= 1: glFlush after every flush_every queued iterations (a wait for a
     // fence that has not signalled flushes as well).
     int flush_every = 1;
+    // gpu-opt: keep Step2 even where GL_NV_shader_atomic_int64 exists (there, by default,
+    // Step1's groups atomicMax a 64-bit key that orders as maxmag, Step3 decodes lambda from it
+    // and keeps the books: two dispatches an iteration). Without the extension Step2 always.
+    bool no_atomic_max = false;
+    // Tests: where the extension is missing, run that path with the 64-bit max emulated under a
+    // lock (slow; so that a GPU-less CI exercises the books Step3 keeps).
+    bool emulate_atomic_max = false;
 };
 
 struct Result {

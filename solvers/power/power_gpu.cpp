@@ -12,6 +12,10 @@
 //   a fence, while Step3 and the next Step1 are already queued (the GPU never waits for the
 //   host; the one extra SpMV at the end is frozen out, so results are unchanged); with
 //   flag_lag = 0 the control block, draining the queue, as the paper's loop.
+//   Where GL_NV_shader_atomic_int64 exists (and unless Options::no_atomic_max), Step2 goes:
+//   Step1's groups atomicMax a 64-bit key that orders as maxmag (power/control.glsl) into one
+//   of two slots by iteration parity, and Step3 decodes lambda from it and keeps the books
+//   Step2 kept (two dispatches an iteration; lambda, x and iterations bit for bit the same).
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
@@ -69,8 +73,13 @@ struct ControlBlock {
     std::uint32_t not_converged = 1;
     std::uint32_t converged_at = 0;
     std::uint32_t breakdown_at = 0;
+    // ATOMIC_MAX only (the other kernels declare the 24 bytes above): Step1's max keys and
+    // Step3's flags by iteration parity.
+    std::uint64_t key[2] = {0, 0};
+    std::uint32_t flag[2] = {1, 1};
+    std::uint32_t lock = 0, pad = 0;  // ATOMIC_MAX = 2 (emulated max) only
 };
-static_assert(sizeof(ControlBlock) == 24);
+static_assert(sizeof(ControlBlock) == 56);
 
 unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     const std::size_t groups = (items + per_group - 1) / per_group;
@@ -235,7 +244,8 @@ protected:
                 {"CHUNK", std::to_string(c.chunk)},
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
-                {"UNROLL", std::to_string(c.unroll)}};
+                {"UNROLL", std::to_string(c.unroll)},
+                {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -325,6 +335,7 @@ protected:
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
+    int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
     const gl::Program* mirror_ = nullptr;
@@ -497,6 +508,7 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        queued_ = 0;
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
         if (!async_ && options.flag_lag > 0) {
             // The host reads iteration k - L + 1's books (Step2 of j records whether j - 1
@@ -513,9 +525,13 @@ public:
             const std::uint32_t first_stamp = stamp_;
             step1();
             for (int k = 0; k < options.max_iter; ++k) {
-                step2(false, &books_);
+                if (atomic_max_) {
+                    step3(options.tol, &books_);  // Step3 keeps the books (no Step2)
+                } else {
+                    step2(false, &books_);
+                }
                 if (!poll) books_.fence();
-                step3(options.tol);
+                if (!atomic_max_) step3(options.tol);
                 if (k + 1 < options.max_iter) step1();
                 if ((k + 1) % flush_every == 0) gl::flush();
                 const int target = k - (lag - 1);  // the iteration whose books we read now
@@ -530,16 +546,18 @@ public:
         } else {
         for (int k = 0; k < options.max_iter; ++k) {
             step1();
-            step2(false);
+            if (!atomic_max_) step2(false);
             step3(options.tol);
             if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
                 const ControlBlock c = read_control();
-                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
-                    break;
+                const bool clear = atomic_max_ ? !c.flag[c.iteration & 1u] : !c.not_converged;
+                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && clear)) break;
             }
         }
         }
-        step2(true);  // records whether the last queued iteration converged
+        // Records whether the last queued iteration converged.
+        if (atomic_max_) step3(0.0, nullptr, true);
+        else step2(true);
         const ControlBlock c = read_control();
         Result r;
         r.converged = c.converged_at != 0;
@@ -555,6 +573,7 @@ public:
     PhaseTimes phase_times(const Options&, int iterations) override {
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        queued_ = 0;
         gl::GpuTimer t1, t2, t3;
         std::vector<double> spmv, max, newx;
         for (int k = 0; k < iterations; ++k) {
@@ -563,7 +582,7 @@ public:
             step1();
             t1.end();
             t2.begin();
-            step2(false);
+            if (!atomic_max_) step2(false);  // ATOMIC_MAX: no Step2 (an empty query)
             t2.end();
             t3.begin();
             step3(0.0);
@@ -577,6 +596,11 @@ public:
 
 protected:
     void prepared(const Options& options) override {
+        const auto& info = gl::Context::current().info();
+        atomic_max_ = options.no_atomic_max ? 0
+                      : info.atomic_int64   ? 1
+                      : options.emulate_atomic_max && info.int64 ? 2
+                                                                 : 0;
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         gl::Defines d2 = defines(kStep2WorkGroup);
         d2.push_back({"BOOKS", "0"});
@@ -590,7 +614,12 @@ protected:
         gl::Defines d3 = defines();
         d3.push_back({"PAIRS", std::to_string(options.step3_pairs)});
         d3.push_back({"FLAG_CHECK", options.flag_store_always ? "0" : "1"});
+        for (auto& [name, value] : d3)
+            if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
+        d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
+        d3.back() = {"BOOKS", "1"};
+        step3_books_ = atomic_max_ ? &gl::compute_program("power/step3.comp", d3) : nullptr;
         const unsigned cap =
             options.step3_groups > 0 ? static_cast<unsigned>(options.step3_groups) : kStep3Groups;
         step3_groups_ = groups_for(spmv_config_.x_image ? (rows_ + 1u) / 2u : rows_, kWorkGroup,
@@ -604,6 +633,12 @@ private:
     void step1() {
         partials_.bind_storage(5);
         control_.bind_storage(6);
+        // ATOMIC_MAX: the key slot of iteration queued_ + 1 (the uniform is optimised away,
+        // and ignored, in the Step2 build).
+        if (atomic_max_) {
+            step1_->use();
+            step1_->set("iteration", queued_ + 1u);
+        }
         dispatch_spmv(*step1_, spmv_groups_);
     }
     void step2(bool finalize, const gl::Readback* books = nullptr) {
@@ -621,10 +656,24 @@ private:
         gl::dispatch(1);
         gl::memory_barrier(gl::Barrier::storage);
     }
-    void step3(double tol) {
-        step3_->use();
-        step3_->set("rows", rows_);
-        step3_->set("tol", tol);
+    // ATOMIC_MAX: Step3 of iteration queued_ + 1 also keeps the books (with `books`, copied
+    // into it with the next stamp); finalize = only the convergence check of the last
+    // iteration, one work group.
+    void step3(double tol, gl::Readback* books = nullptr, bool finalize = false) {
+        const gl::Program& program = books && step3_books_ ? *step3_books_ : *step3_;
+        program.use();
+        program.set("rows", rows_);
+        program.set("tol", tol);
+        if (atomic_max_) {
+            program.set("iteration", queued_ + 1u);
+            program.set("finalize", finalize ? 1u : 0u);
+            if (books) {
+                books->bind_storage(7);
+                program.set("stamp", stamp_);
+                stamp_ = (stamp_ + 1u) & kStampMask;
+            }
+            if (!finalize) ++queued_;
+        }
         x_.bind_storage(3);
         y_.bind_storage(4);
         control_.bind_storage(6);
@@ -633,7 +682,7 @@ private:
             x_image_.bind_image(0, true);
             x_in_image_only_ = true;
         }
-        gl::dispatch(step3_groups_);
+        gl::dispatch(finalize ? 1u : step3_groups_);
         // The next SpMV samples the texture, the next Step3 loads it as an image.
         gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage |
                                                       gl::Barrier::texture_fetch |
@@ -687,6 +736,8 @@ private:
     const gl::Program* step2_ = nullptr;
     const gl::Program* step2_books_ = nullptr;
     const gl::Program* step3_ = nullptr;
+    const gl::Program* step3_books_ = nullptr;  // ATOMIC_MAX only
+    unsigned queued_ = 0;  // ATOMIC_MAX: Step3s queued in this solve (iteration numbers)
 };
 
 }  // namespace
