@@ -17,6 +17,16 @@ Shared& shared() {
     static Shared s;
     return s;
 }
+
+// Destroys the shared context when the tests are done, inside RUN_ALL_TESTS. Left to the static
+// destructor it would be torn down during exit(), after the GL driver's own exit handlers may
+// have run (a process that passed every test then crashed on exit on the NVIDIA driver).
+class ContextTeardown : public ::testing::Environment {
+public:
+    void TearDown() override { shared().context.reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const context_teardown =
+    ::testing::AddGlobalTestEnvironment(new ContextTeardown);
 }  // namespace
 
 gl::HeadlessContext* gl_context(std::string* why) {
