@@ -83,7 +83,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 2, 1, 8));
     c.options.flag_store_always = args.has("flag-store-always");
     c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
-    c.options.flag_poll = args.has("flag-poll");
+    c.options.flag_poll = !args.has("flag-fence");
     c.options.no_atomic_max = args.has("no-atomic-max");
     c.options.flush_every = static_cast<int>(args.get_int("flush-every", 1, 1, 1000));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
@@ -589,6 +589,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 .set("nnz_per_row", per_row)
                 .set("spmv", variant->spmv_layout())
                 .set("iterations", result.iterations)
+                .set("queued", result.queued)  // gpu-opt: iterations queued, frozen included
                 .set("converged", result.converged)
                 .set("breakdown", result.breakdown)
                 .set("lambda", result.lambda)
@@ -723,7 +724,8 @@ Benchmark make_power_benchmark() {
              {"flag-lag", "K", "gpu-opt: K >= 1 = read iteration k-K+1's books (mapped memory) "
                                "after queueing k (default 1), 0 = drain after every iteration; "
                                "0..16"},
-             {"flag-poll", "", "gpu-opt, lag >= 1: poll Step2's stamp word instead of a fence"},
+             {"flag-fence", "", "gpu-opt, lag >= 1: wait on a fence for the books instead of "
+                                "polling their stamp word (the default)"},
              {"no-atomic-max", "", "gpu-opt: keep Step2 where 64-bit atomics would replace it"},
              {"flush-every", "N", "gpu-opt, lag >= 1: glFlush every N queued iterations (1)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},

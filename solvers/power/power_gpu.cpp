@@ -509,6 +509,7 @@ public:
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
         queued_ = 0;
+        int issued = 0;  // iterations queued (Result::queued)
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
         if (!async_ && options.flag_lag > 0) {
             // The host reads iteration k - L + 1's books (Step2 of j records whether j - 1
@@ -525,6 +526,7 @@ public:
             const std::uint32_t first_stamp = stamp_;
             step1();
             for (int k = 0; k < options.max_iter; ++k) {
+                ++issued;
                 if (atomic_max_) {
                     step3(options.tol, &books_);  // Step3 keeps the books (no Step2)
                 } else {
@@ -545,6 +547,7 @@ public:
             books_.forget();
         } else {
         for (int k = 0; k < options.max_iter; ++k) {
+            ++issued;
             step1();
             if (!atomic_max_) step2(false);
             step3(options.tol);
@@ -567,6 +570,7 @@ public:
                                                       : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
         r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
+        r.queued = issued;
         return r;
     }
 

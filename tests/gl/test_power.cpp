@@ -315,14 +315,18 @@ TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
                 EXPECT_EQ(b.iterations, 3);
                 EXPECT_EQ(b.lambda, 0.0);
                 EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+                // The host stops once it reads the frozen books: L iterations late at most.
+                EXPECT_LE(b.queued, b.iterations + lag);
             }
             auto o = run("gpu-opt", one, options);
             EXPECT_TRUE(o.result.converged);
             EXPECT_EQ(o.result.lambda, -2.5);
             EXPECT_EQ(o.result.iterations, 1);
+            EXPECT_LE(o.result.queued, o.result.iterations + lag);
             auto z = run("gpu-opt", zero, options);
             EXPECT_TRUE(z.result.breakdown);
             EXPECT_EQ(z.result.iterations, 1);
+            EXPECT_LE(z.result.queued, z.result.iterations + lag);
         }
     }
 }
@@ -400,6 +404,12 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                                                  s.vector.size() * sizeof(double)));
                         // fp64 sums in another order: ~1e-16 relative; required 1e-10.
                         EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+                        if (s.result.converged) {
+                            const int late = loop.variant == std::string("gpu-opt-async")
+                                                 ? options.check_every
+                                                 : std::max(loop.lag, 1);
+                            EXPECT_LE(s.result.queued, s.result.iterations + late);
+                        }
                         if (label == "tie") {
                             EXPECT_EQ(s.result.lambda, 3.0);
                         }
@@ -436,6 +446,11 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 options.flag_lag = lag;
                 options.flag_poll = lag == 3;
                 options.emulate_atomic_max = emulate;
+                // How late the host may stop: it reads the books L iterations late (at least
+                // one: the drain of lag 0 sees a convergence at the next read), async every
+                // check_every iterations.
+                const int late = std::string(variant) == "gpu-opt-async" ? options.check_every
+                                                                         : std::max(lag, 1);
                 auto v = power::make_variant(variant);
                 v->prepare(shift, options);
                 for (int round = 0; round < 2; ++round) {
@@ -445,14 +460,17 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                     EXPECT_EQ(b.iterations, 3);
                     EXPECT_EQ(b.lambda, 0.0);
                     EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+                    EXPECT_LE(b.queued, b.iterations + late);
                 }
                 auto o = run(variant, one, options);
                 EXPECT_TRUE(o.result.converged);
                 EXPECT_EQ(o.result.lambda, -2.5);
                 EXPECT_EQ(o.result.iterations, 1);
+                EXPECT_LE(o.result.queued, o.result.iterations + late);
                 auto z = run(variant, zero, options);
                 EXPECT_TRUE(z.result.breakdown);
                 EXPECT_EQ(z.result.iterations, 1);
+                EXPECT_LE(z.result.queued, z.result.iterations + late);
                 auto f = run(variant, flip, options);
                 EXPECT_FALSE(f.result.converged);
                 EXPECT_FALSE(f.result.breakdown);
@@ -571,6 +589,9 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 if (tol == 0.0) {
                     EXPECT_FALSE(s.result.converged);
                     EXPECT_EQ(s.result.iterations, options.max_iter);
+                }
+                if (s.result.converged) {
+                    EXPECT_LE(s.result.queued, s.result.iterations + std::max(shape.lag, 1));
                 }
                 EXPECT_EQ(s.result.converged, reference.result.converged);
                 EXPECT_EQ(s.result.iterations, reference.result.iterations);
