@@ -8,10 +8,11 @@
 // gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
 //   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
 //   a not-converged flag without any norm (step3.comp). The host reads the books after every
-//   iteration: by default (Options::flag_lag = 1) Step2's copy of them in mapped memory behind
-//   a fence, while Step3 and the next Step1 are already queued (the GPU never waits for the
-//   host; the one extra SpMV at the end is frozen out, so results are unchanged); with
-//   flag_lag = 0 the control block, draining the queue, as the paper's loop.
+//   iteration: by default (Options::flag_lag = 1) a stamped copy of them in mapped memory,
+//   polled (or behind a fence: flag_poll = false), while the next work is already queued (the
+//   GPU never waits for the host; the extra iterations queued past the stop are frozen out,
+//   so results are unchanged); with flag_lag = 0 the control block, draining the queue, as
+//   the paper's loop.
 //   Where GL_NV_shader_atomic_int64 exists (and unless Options::no_atomic_max), Step2 goes:
 //   Step1's groups atomicMax a 64-bit key that orders as maxmag (power/control.glsl) into one
 //   of two slots by iteration parity, and Step3 decodes lambda from it and keeps the books
@@ -517,8 +518,11 @@ public:
             // never waits for the host. Step2 freezes everything once converged, so the queued
             // work is harmless (it costs up to L frozen iterations at the end); the iteration
             // it reports is gpu-opt's, and lambda and x are bit for bit the same.
-            // Measured (H200, 2M x 10, L = 1, fence): 0.2307 ms/it against 0.2335 reading after
-            // every iteration; still 0.0116 above gpu-opt-async's 16-iteration reads.
+            // Measured (H200, 2M x 10, tol 0, one call; RESULTS.md session 2c): without Step2,
+            // 0.2318 ms/it waiting on a fence each iteration, 0.2208 polling the stamp word (lag
+            // 1, 2 or 3 alike; the fence and its client-mapped barrier cost ~11 us of GPU time);
+            // async 0.2169. Converging with the fence (tol 1e-10) measured 16.3 ms for 24
+            // iterations against ~5.9 expected: not understood; polled, not yet run converging.
             const int lag = options.flag_lag;
             const int flush_every = std::max(1, options.flush_every);
             const bool poll = options.flag_poll && books_.peek() != nullptr;
