@@ -1,6 +1,9 @@
 #ifndef ATOMIC_MAX
 #define ATOMIC_MAX 0
 #endif
+#ifndef KEY_CHECK
+#define KEY_CHECK 0
+#endif
 #if USE_SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -82,10 +85,25 @@ void emulated_max(uint slot, uint64_t key) {
 }
 #endif
 
+#if ATOMIC_MAX == 1 && KEY_CHECK
+layout(std430, binding = 6) coherent readonly buffer ControlKeys {
+    double k_lambda;
+    uint k_iteration, k_not_converged, k_converged_at, k_breakdown_at;
+    uint64_t k_key[2];
+};
+#endif
+
 void publish_max(double best) {
     if (!group_leader()) return;
 #if ATOMIC_MAX == 2
     emulated_max(iteration & 1u, maxmag_key(best));
+#elif KEY_CHECK
+    // A coherent look before the atomic (KEY_CHECK = 1, Options::key_check; not measured
+    // yet): the slot only grows during this dispatch, so where it already holds a key at least
+    // this group's the atomic is skipped; after the first waves that is most groups, and the
+    // 8192 atomics on one address no longer queue at its L2 slice.
+    const uint64_t key = maxmag_key(best);
+    if (key > k_key[iteration & 1u]) atomicMax(c_key[iteration & 1u], key);
 #else
     atomicMax(c_key[iteration & 1u], maxmag_key(best));
 #endif

@@ -85,6 +85,9 @@ struct Options {
     // Tests: where the extension is missing, run that path with the 64-bit max emulated under a
     // lock (slow; so that a GPU-less CI exercises the books Step3 keeps).
     bool emulate_atomic_max = false;
+    // Without Step2 (real atomics): Step1's group leaders read the key (coherent) and skip the
+    // atomicMax where it already holds a key at least theirs. An option until measured.
+    bool key_check = false;
 };
 
 struct Result {

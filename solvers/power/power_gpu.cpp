@@ -246,7 +246,8 @@ protected:
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
                 {"UNROLL", std::to_string(c.unroll)},
-                {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"}};
+                {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
+                {"KEY_CHECK", fuse && key_check_ ? "1" : "0"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -337,6 +338,7 @@ protected:
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
     int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
+    bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
     const gl::Program* mirror_ = nullptr;
@@ -609,6 +611,7 @@ protected:
                       : info.atomic_int64   ? 1
                       : options.emulate_atomic_max && info.int64 ? 2
                                                                  : 0;
+        key_check_ = options.key_check;
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         gl::Defines d2 = defines(kStep2WorkGroup);
         d2.push_back({"BOOKS", "0"});

@@ -370,9 +370,11 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         const char* variant;
         int lag;
         bool poll;
+        bool key_check = false;  // real atomics only (the emulated max ignores it)
     };
-    const Loop loops[] = {{"gpu-opt", 1, false}, {"gpu-opt", 0, false}, {"gpu-opt", 3, true},
-                          {"gpu-opt", 2, false}, {"gpu-opt-async", 1, false}};
+    const Loop loops[] = {{"gpu-opt", 1, false}, {"gpu-opt", 0, false},
+                          {"gpu-opt", 3, true},  {"gpu-opt", 2, false},
+                          {"gpu-opt-async", 1, false}, {"gpu-opt", 1, true, true}};
     for (const auto& [label, a] : cases) {
         for (double tol : {1e-11, 0.0}) {
             for (int layout : {0, 512, -1}) {
@@ -390,11 +392,13 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                         options.emulate_atomic_max = emulate;
                         options.flag_lag = loop.lag;
                         options.flag_poll = loop.poll;
+                        options.key_check = loop.key_check;
                         const auto s = run(loop.variant, a, options);
                         SCOPED_TRACE(label + " tol=" + std::to_string(tol) + " layout=" +
                                      std::to_string(layout) + (emulate ? " emulated " : " atomic ") +
                                      loop.variant + " lag=" + std::to_string(loop.lag) +
-                                     (loop.poll ? " poll" : ""));
+                                     (loop.poll ? " poll" : "") +
+                                     (loop.key_check ? " key-check" : ""));
                         EXPECT_EQ(s.result.converged, reference.result.converged);
                         EXPECT_EQ(s.result.breakdown, reference.result.breakdown);
                         EXPECT_EQ(s.result.iterations, reference.result.iterations);
