@@ -82,7 +82,11 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
     c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 2, 1, 8));
     c.options.flag_store_always = args.has("flag-store-always");
-    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 1));
+    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
+    c.options.flag_poll = !args.has("flag-fence");
+    c.options.no_atomic_max = args.has("no-atomic-max");
+    c.options.key_check = args.has("key-check");
+    c.options.flush_every = static_cast<int>(args.get_int("flush-every", 1, 1, 1000));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
         throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
@@ -586,6 +590,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 .set("nnz_per_row", per_row)
                 .set("spmv", variant->spmv_layout())
                 .set("iterations", result.iterations)
+                .set("queued", result.queued)  // gpu-opt: iterations queued, frozen included
                 .set("converged", result.converged)
                 .set("breakdown", result.breakdown)
                 .set("lambda", result.lambda)
@@ -717,8 +722,14 @@ Benchmark make_power_benchmark() {
              {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
              {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 2)"},
              {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
-             {"flag-lag", "K", "gpu-opt: 1 = read the books behind a fence while the next "
-                               "iteration is queued (default), 0 = after every iteration"},
+             {"flag-lag", "K", "gpu-opt: K >= 1 = read iteration k-K+1's books (mapped memory) "
+                               "after queueing k (default 1), 0 = drain after every iteration; "
+                               "0..16"},
+             {"flag-fence", "", "gpu-opt, lag >= 1: wait on a fence for the books instead of "
+                                "polling their stamp word (the default)"},
+             {"no-atomic-max", "", "gpu-opt: keep Step2 where 64-bit atomics would replace it"},
+             {"key-check", "", "gpu-opt without Step2: read the key before each group's atomic"},
+             {"flush-every", "N", "gpu-opt, lag >= 1: glFlush every N queued iterations (1)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},
              {"step3-probe", "", "diagnostic variants of gpu-opt's Step3 on vectors of the first "

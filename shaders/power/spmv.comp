@@ -1,6 +1,18 @@
+#ifndef ATOMIC_MAX
+#define ATOMIC_MAX 0
+#endif
+#ifndef KEY_CHECK
+#define KEY_CHECK 0
+#endif
 #if USE_SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+#if ATOMIC_MAX
+#extension GL_ARB_gpu_shader_int64 : require
+#endif
+#if ATOMIC_MAX == 1
+#extension GL_NV_shader_atomic_int64 : require
 #endif
 // y = A x for a CSR matrix in float64 (seed 004's SpMV). TPR threads per row: TPR = 1 is the
 // paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup walk a row, so
@@ -18,6 +30,9 @@
 // UNROLL = R (TPR = 1 only): R gathers per thread in flight at once.
 // FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
 // rows to partials[group], and the kernel does nothing once the method is frozen.
+// ATOMIC_MAX = 1 (with FUSE_MAX): instead of a partial, each group's leader atomicMax-es the
+// group's maxmag_key into c_key[iteration & 1] (power/control.glsl): one relaxed atomic per
+// group, no fence, and no Step2.
 layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
@@ -43,6 +58,66 @@ layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
 uniform uint rows;
 
 #include "power/reduce.glsl"
+
+#if ATOMIC_MAX
+uniform uint iteration;  // j, counted by the host from 1 in each solve
+
+#if ATOMIC_MAX == 2
+// The key's words and the lock through 32-bit atomics (coherent: they bypass any cache).
+layout(std430, binding = 6) coherent buffer ControlWords {
+    double w_lambda;
+    uint w_iteration, w_not_converged, w_converged_at, w_breakdown_at;
+    uint w_key[4];  // little-endian halves of c_key[0], c_key[1]
+    uint w_flag[2];
+    uint w_lock;
+};
+void emulated_max(uint slot, uint64_t key) {
+    while (atomicCompSwap(w_lock, 0u, 1u) != 0u) {
+    }
+    const uint64_t current =
+        packUint2x32(uvec2(atomicAdd(w_key[2u * slot], 0u), atomicAdd(w_key[2u * slot + 1u], 0u)));
+    if (key > current) {
+        atomicExchange(w_key[2u * slot], unpackUint2x32(key).x);
+        atomicExchange(w_key[2u * slot + 1u], unpackUint2x32(key).y);
+    }
+    memoryBarrierBuffer();
+    atomicExchange(w_lock, 0u);
+}
+#endif
+
+#if ATOMIC_MAX == 1 && KEY_CHECK
+layout(std430, binding = 6) coherent readonly buffer ControlKeys {
+    double k_lambda;
+    uint k_iteration, k_not_converged, k_converged_at, k_breakdown_at;
+    uint64_t k_key[2];
+};
+#endif
+
+void publish_max(double best) {
+    if (!group_leader()) return;
+#if ATOMIC_MAX == 2
+    emulated_max(iteration & 1u, maxmag_key(best));
+#elif KEY_CHECK
+    // A coherent look before the atomic (KEY_CHECK = 1, Options::key_check; not measured
+    // yet): the slot only grows during this dispatch, so where it already holds a key at least
+    // this group's the atomic is skipped; after the first waves that is most groups, and the
+    // 8192 atomics on one address no longer queue at its L2 slice.
+    const uint64_t key = maxmag_key(best);
+    if (key > k_key[iteration & 1u]) atomicMax(c_key[iteration & 1u], key);
+#else
+    atomicMax(c_key[iteration & 1u], maxmag_key(best));
+#endif
+    if (gl_WorkGroupID.x == 0u) {
+        // Their last readers (Step3 of j - 1) are done; Step1 of j + 1 and Step3 of j are next.
+        c_key[(iteration + 1u) & 1u] = uint64_t(0u);
+        c_flag[iteration & 1u] = 0u;
+    }
+}
+#elif FUSE_MAX
+void publish_max(double best) {
+    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+}
+#endif
 
 #if STREAM
 const int kPerThread = CHUNK / WG_SIZE;
@@ -114,8 +189,7 @@ void main() {
         }
     }
 #if FUSE_MAX
-    best = group_maxmag(best);
-    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+    publish_max(group_maxmag(best));
 #endif
 }
 
@@ -162,8 +236,7 @@ void main() {
         }
     }
 #if FUSE_MAX
-    best = group_maxmag(best);
-    if (group_leader()) partials[gl_WorkGroupID.x] = best;
+    publish_max(group_maxmag(best));
 #endif
 }
 

@@ -9,14 +9,18 @@
 // breakdown (A x = 0) and freezes too. finalize = 1 only keeps the books (after the last
 // iteration the host queued).
 // BOOKS = 1: the books are also copied into `Books` (host-visible memory, gl::Readback), so
-// that gpu-opt's host can read them behind a fence while the GPU goes on with the next work.
+// that gpu-opt's host can read them behind a fence while the GPU goes on with the next work,
+// and a stamp word, (stamp << 1) | frozen, stored last as one 32-bit word: the host may poll it
+// with no fence (Options::flag_poll) and knows from the stamp which Step2 it comes from.
 layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 5) readonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
 #if BOOKS
-layout(std430, binding = 7) writeonly buffer Books {
-    uint b_iteration, b_not_converged, b_converged_at, b_breakdown_at;
+// coherent: the stores go to memory (the host's mapped buffer), not to a cache of this SM.
+layout(std430, binding = 7) coherent writeonly buffer Books {
+    uint b_iteration, b_not_converged, b_converged_at, b_breakdown_at, b_stamp;
 };
+uniform uint stamp;  // 31 bits, counts up from solve to solve (the host compares modulo 2^31)
 #endif
 uniform uint partial_count;
 uniform uint finalize;
@@ -29,6 +33,8 @@ void copy_books() {
     b_not_converged = c_not_converged;
     b_converged_at = c_converged_at;
     b_breakdown_at = c_breakdown_at;
+    memoryBarrierBuffer();  // the books before the stamp that vouches for them
+    b_stamp = (stamp << 1u) | (frozen() ? 1u : 0u);
 #endif
 }
 

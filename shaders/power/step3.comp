@@ -1,3 +1,9 @@
+#ifndef ATOMIC_MAX
+#define ATOMIC_MAX 0
+#endif
+#if ATOMIC_MAX
+#extension GL_ARB_gpu_shader_int64 : require
+#endif
 // gpu-opt Step3 (seed 004): x = y / lambda, and raise the not-converged flag where any
 // |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
 // group gathers its verdict in shared memory and writes the flag at most once.
@@ -13,6 +19,12 @@
 // still clear (FLAG_CHECK; with tol = 0 every group used to store into the same word): -3.6 us.
 // PAIRS texels a pass, all loads issued before the arithmetic: 1 and 2 alike (28.4 / 28.7 us),
 // 4 slower (36 us).
+// ATOMIC_MAX = 1 (no Step2): Step3 of iteration j also keeps the books Step2 kept. Every group
+// decides alike from words nobody writes during this dispatch: frozen; Step3 of j - 1 left its
+// flag clear (converged at j - 1); lambda decoded from Step1's key is 0 or not finite
+// (breakdown at j). Group 0 records that (and c_iteration, c_lambda, and with BOOKS a copy
+// for the host, as step2.comp does); a group that sees group 0's record instead returns just
+// the same. finalize = 1 (one group, after the last iteration): only the convergence check.
 layout(local_size_x = WG_SIZE) in;
 #if X_IMAGE
 // Two views of y (aliased blocks at one binding): pairs for the 16-byte loads, scalars for
@@ -24,7 +36,62 @@ layout(std430, binding = 3) buffer X { double x[]; };
 layout(std430, binding = 4) readonly buffer Y { double y[]; };
 #endif
 #include "power/control.glsl"
-#if FLAG_CHECK
+#if ATOMIC_MAX
+uniform uint iteration;  // j, counted by the host from 1 in each solve
+uniform uint finalize;
+#if BOOKS
+layout(std430, binding = 7) coherent writeonly buffer Books {
+    uint b_iteration, b_not_converged, b_converged_at, b_breakdown_at, b_stamp;
+};
+uniform uint stamp;  // as step2.comp
+#endif
+shared uint s_stop;
+shared double s_lambda;
+// Uniform control flow. True where this group has nothing to do.
+bool group_books() {
+    if (gl_LocalInvocationIndex == 0u) {
+        uint state = 0u;  // 0 go on, 1 frozen, 2 converged at j - 1, 3 finalize, 4 breakdown
+        double lambda = 0.0;
+        if (frozen()) {
+            state = 1u;
+        } else if (iteration > 1u && c_flag[(iteration - 1u) & 1u] == 0u) {
+            state = 2u;
+        } else if (finalize != 0u) {
+            state = 3u;
+        } else {
+            lambda = key_value(c_key[iteration & 1u]);
+            if (lambda == 0.0 || isnan(lambda) || isinf(lambda)) state = 4u;
+        }
+        s_stop = state;
+        s_lambda = lambda;
+        if (gl_WorkGroupID.x == 0u) {
+            if (state == 2u) c_converged_at = iteration - 1u;
+            if (state == 0u || state == 4u) c_iteration = iteration;
+            if (state == 0u) c_lambda = lambda;
+            if (state == 4u) c_breakdown_at = iteration;
+#if BOOKS
+            b_iteration = c_iteration;
+            b_not_converged = c_flag[(iteration - 1u) & 1u];
+            b_converged_at = c_converged_at;
+            b_breakdown_at = c_breakdown_at;
+            memoryBarrierBuffer();  // the books before the stamp that vouches for them
+            b_stamp = (stamp << 1u) | (state != 0u && state != 3u ? 1u : 0u);
+#endif
+        }
+    }
+    barrier();
+    return s_stop != 0u;
+}
+#endif
+#if FLAG_CHECK && ATOMIC_MAX
+layout(std430, binding = 6) coherent readonly buffer ControlFlag {
+    double f_lambda;
+    uint f_iteration, f_not_converged, f_converged_at, f_breakdown_at;
+    uint64_t f_key[2];
+    uint f_flag[2];
+    uint f_lock;
+};
+#elif FLAG_CHECK
 // The flag word again, read `coherent` (from L2, not a stale L1 copy of the books): a read that
 // is stale anyway only costs a redundant store, never a missed one, since the word only goes
 // from 0 to 1 during this dispatch (Step2 cleared it before, behind a barrier).
@@ -48,8 +115,13 @@ shared uint s_moved;
 
 void main() {
     if (gl_LocalInvocationIndex == 0u) s_moved = 0u;
+#if ATOMIC_MAX
+    if (group_books()) return;  // its barrier also publishes s_moved = 0
+    const double lambda = s_lambda;
+#else
     if (group_frozen()) return;  // its barrier also publishes s_moved = 0
     const double lambda = group_lambda();
+#endif
     bool moved = false;
     const uint stride = gl_NumWorkGroups.x * uint(WG_SIZE);
 #if X_IMAGE
@@ -90,7 +162,11 @@ void main() {
     if (moved) s_moved = 1u;
     barrier();
     if (gl_LocalInvocationIndex == 0u && s_moved != 0u) {
-#if FLAG_CHECK
+#if ATOMIC_MAX && FLAG_CHECK
+        if (f_flag[iteration & 1u] == 0u) c_flag[iteration & 1u] = 1u;
+#elif ATOMIC_MAX
+        c_flag[iteration & 1u] = 1u;
+#elif FLAG_CHECK
         if (f_not_converged == 0u) c_not_converged = 1u;
 #else
         c_not_converged = 1u;

@@ -92,6 +92,7 @@ void Context::attach_current(GetProcAddress loader, std::string egl_device) {
     d.max_texture_size = texture;
     d.fp64 = true;  // GLSL double is core since GL 4.0, and adilab needs 4.3
     d.int64 = has_gl_extension("GL_ARB_gpu_shader_int64");
+    d.atomic_int64 = d.int64 && has_gl_extension("GL_NV_shader_atomic_int64");
     d.subgroups = has_gl_extension("GL_KHR_shader_subgroup");
     if (d.subgroups) {
         constexpr GLenum kSubgroupSize = 0x9532;  // GL_SUBGROUP_SIZE_KHR
@@ -325,6 +326,7 @@ std::string describe(const DeviceInfo& d) {
         << "ssbo_bindings:          " << d.max_storage_bindings << "\n"
         << "fp64:                   " << (d.fp64 ? "yes" : "no") << "\n"
         << "int64:                  " << (d.int64 ? "yes" : "no") << "\n"
+        << "atomic_int64:           " << (d.atomic_int64 ? "yes" : "no") << "\n"
         << "subgroups:              "
         << (d.subgroups ? "yes (size " + std::to_string(d.subgroup_size) + ")" : std::string("no"))
         << "\n";

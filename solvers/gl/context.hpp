@@ -29,6 +29,7 @@ struct DeviceInfo {
     std::int64_t max_texture_size = 0;
     bool fp64 = false;
     bool int64 = false;
+    bool atomic_int64 = false;  // GL_NV_shader_atomic_int64: 64-bit atomics on storage buffers
     bool subgroups = false;  // GL_KHR_shader_subgroup
     int subgroup_size = 0;
     bool subgroup_arithmetic = false;  // compute shaders have subgroupMax/Min & co.

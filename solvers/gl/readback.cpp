@@ -19,7 +19,9 @@ Readback::Readback(std::size_t bytes) : bytes_(bytes) {
     glGenBuffers(1, &buffer_);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
     const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-    glBufferStorage(GL_COPY_WRITE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, flags);
+    // Zeroed: a host that polls a word here must never read garbage.
+    const std::vector<unsigned char> zeros(bytes, 0);
+    glBufferStorage(GL_COPY_WRITE_BUFFER, static_cast<GLsizeiptr>(bytes), zeros.data(), flags);
     mapped_ = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, static_cast<GLsizeiptr>(bytes), flags);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     if (mapped_ == nullptr) {
@@ -36,7 +38,7 @@ Readback& Readback::operator=(Readback&& other) noexcept {
         bytes_ = std::exchange(other.bytes_, 0);
         buffer_ = std::exchange(other.buffer_, 0);
         mapped_ = std::exchange(other.mapped_, nullptr);
-        fence_ = std::exchange(other.fence_, nullptr);
+        fences_ = std::exchange(other.fences_, {});
         fallback_ = std::move(other.fallback_);
         fallback_bytes_ = std::move(other.fallback_bytes_);
     }
@@ -46,8 +48,7 @@ Readback& Readback::operator=(Readback&& other) noexcept {
 Readback::~Readback() { release(); }
 
 void Readback::release() {
-    if (fence_ != nullptr) glDeleteSync(static_cast<GLsync>(fence_));
-    fence_ = nullptr;
+    forget();
     if (buffer_ != 0) {
         if (mapped_ != nullptr) {
             glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
@@ -68,27 +69,47 @@ void Readback::bind_storage(unsigned index) const {
 void Readback::fence() {
     if (buffer_ == 0) return;
     glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-    if (fence_ != nullptr) glDeleteSync(static_cast<GLsync>(fence_));
-    fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    fences_.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
 }
 
-const void* Readback::wait() {
+void Readback::forget() {
+    for (void* f : fences_) glDeleteSync(static_cast<GLsync>(f));
+    fences_.clear();
+}
+
+const void* Readback::drain() {
     if (buffer_ == 0) {
         fallback_.download(0, bytes_, fallback_bytes_.data());
         return fallback_bytes_.data();
     }
-    if (fence_ == nullptr) fence();
-    // The first wait flushes the queue so that the fence can signal at all.
+    forget();
+    glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    glFinish();
+    return mapped_;
+}
+
+const void* Readback::wait(std::size_t keep) {
+    if (buffer_ == 0) {
+        fallback_.download(0, bytes_, fallback_bytes_.data());
+        return fallback_bytes_.data();
+    }
+    if (fences_.size() <= keep) fence();
+    while (fences_.size() > keep + 1) {  // older than the one waited for: done before it
+        glDeleteSync(static_cast<GLsync>(fences_.front()));
+        fences_.pop_front();
+    }
+    GLsync fence = static_cast<GLsync>(fences_.front());
+    // Look first without flushing: with the read lagging behind, the fence has usually
+    // signalled already. Otherwise flush the queue so that it can signal at all, and wait.
+    GLenum status = glClientWaitSync(fence, 0, 0);
     GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
-    for (;;) {
-        const GLenum status =
-            glClientWaitSync(static_cast<GLsync>(fence_), flags, 1000000000ull);
-        if (status == GL_ALREADY_SIGNALED || status == GL_CONDITION_SATISFIED) break;
+    while (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED) {
         if (status == GL_WAIT_FAILED) throw Error("glClientWaitSync failed on a readback");
+        status = glClientWaitSync(fence, flags, 1000000000ull);
         flags = 0;
     }
-    glDeleteSync(static_cast<GLsync>(fence_));
-    fence_ = nullptr;
+    glDeleteSync(fence);
+    fences_.pop_front();
     return mapped_;
 }
 

@@ -7,6 +7,7 @@
 // Used by the power method's gpu-opt: Step2 copies the control block here, and the host reads
 // iteration k's verdict while Step3 of the next iteration runs.
 #include <cstddef>
+#include <deque>
 #include <vector>
 
 #include "solvers/gl/objects.hpp"
@@ -24,11 +25,21 @@ public:
     ~Readback();
 
     void bind_storage(unsigned index) const;
-    // Makes the shader writes queued so far visible to the host and queues a fence.
+    // Makes the shader writes queued so far visible to the host and queues a fence (fences
+    // queue up: wait(keep) can wait for an older one while newer ones stay pending).
     void fence();
-    // Waits for the latest fence (flushing the queue so that it can signal) and returns the
-    // bytes. Without a fence (or without buffer storage) it reads after all queued work.
-    const void* wait();
+    // Waits for the fence that leaves the `keep` newest ones pending (the latest for keep = 0;
+    // it flushes the queue only where that fence has not signalled yet) and returns the bytes.
+    // Without a fence (or without buffer storage) it reads after all queued work.
+    const void* wait(std::size_t keep = 0);
+    // The mapped bytes as they are now, with no wait (nullptr without buffer storage): for a
+    // word that the GPU stamps and the host polls.
+    const volatile void* peek() const { return mapped_; }
+    // Drops the pending fences (no wait).
+    void forget();
+    // All queued work done and its writes visible (a drain), then the bytes.
+    const void* drain();
+    std::size_t pending() const { return fences_.size(); }
     std::size_t bytes() const { return bytes_; }
 
 private:
@@ -36,7 +47,7 @@ private:
     std::size_t bytes_ = 0;
     Id buffer_ = 0;
     void* mapped_ = nullptr;
-    void* fence_ = nullptr;  // GLsync
+    std::deque<void*> fences_;  // GLsync, oldest first
     Buffer fallback_;        // without buffer storage: an ordinary buffer, read with a drain
     std::vector<unsigned char> fallback_bytes_;
 };

@@ -66,10 +66,28 @@ struct Options {
     int step3_groups = 0;
     int step3_pairs = 2;
     bool flag_store_always = false;  // Step3 stores the flag without reading it first
-    // gpu-opt: 1 = the host reads iteration k's books (Step2's copy in mapped memory, behind a
-    // fence) while Step3 of k and Step1 of k + 1 are queued; 0 = it reads the control block
-    // after every iteration, draining the queue (the paper's G-OPT loop).
+    // gpu-opt: L >= 1 = after queueing iteration k (Step2, Step3, the next Step1) the host
+    // reads the books of iteration k - L + 1 (Step2's copy in mapped memory), so the GPU has
+    // up to L iterations queued while the host looks; 0 = it reads the control block after
+    // every iteration, draining the queue (the paper's G-OPT loop). Up to 16.
     int flag_lag = 1;
+    // gpu-opt, flag_lag >= 1: poll the stamp word of the books in the mapped memory instead of
+    // waiting on a fence (no fence and no client-mapped barrier queued per iteration). The
+    // default: measured 11 us an iteration faster than the fence on the H200 (RESULTS.md).
+    bool flag_poll = true;
+    // gpu-opt, flag_lag >= 1: glFlush after every flush_every queued iterations (a wait for a
+    // fence that has not signalled flushes as well).
+    int flush_every = 1;
+    // gpu-opt: keep Step2 even where GL_NV_shader_atomic_int64 exists (there, by default,
+    // Step1's groups atomicMax a 64-bit key that orders as maxmag, Step3 decodes lambda from it
+    // and keeps the books: two dispatches an iteration). Without the extension Step2 always.
+    bool no_atomic_max = false;
+    // Tests: where the extension is missing, run that path with the 64-bit max emulated under a
+    // lock (slow; so that a GPU-less CI exercises the books Step3 keeps).
+    bool emulate_atomic_max = false;
+    // Without Step2 (real atomics): Step1's group leaders read the key (coherent) and skip the
+    // atomicMax where it already holds a key at least theirs. An option until measured.
+    bool key_check = false;
 };
 
 struct Result {
@@ -79,6 +97,8 @@ struct Result {
     bool breakdown = false;   // A x = 0 met
     double error = 0.0;       // max |x_{k+1} - x_k| of the last iteration (NaN where the
                               // variant never computes it: gpu-opt has no norm)
+    int queued = 0;           // gpu-opt(-async): iterations the host queued before it stopped,
+                              // frozen ones past the stop included (0 for the other variants)
 };
 
 // Milliseconds of one iteration's parts (the paper's Fig. 14): SpMV (with the first reduction

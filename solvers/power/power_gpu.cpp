@@ -8,10 +8,15 @@
 // gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
 //   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
 //   a not-converged flag without any norm (step3.comp). The host reads the books after every
-//   iteration: by default (Options::flag_lag = 1) Step2's copy of them in mapped memory behind
-//   a fence, while Step3 and the next Step1 are already queued (the GPU never waits for the
-//   host; the one extra SpMV at the end is frozen out, so results are unchanged); with
-//   flag_lag = 0 the control block, draining the queue, as the paper's loop.
+//   iteration: by default (Options::flag_lag = 1) a stamped copy of them in mapped memory,
+//   polled (or behind a fence: flag_poll = false), while the next work is already queued (the
+//   GPU never waits for the host; the extra iterations queued past the stop are frozen out,
+//   so results are unchanged); with flag_lag = 0 the control block, draining the queue, as
+//   the paper's loop.
+//   Where GL_NV_shader_atomic_int64 exists (and unless Options::no_atomic_max), Step2 goes:
+//   Step1's groups atomicMax a 64-bit key that orders as maxmag (power/control.glsl) into one
+//   of two slots by iteration parity, and Step3 decodes lambda from it and keeps the books
+//   Step2 kept (two dispatches an iteration; lambda, x and iterations bit for bit the same).
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
@@ -69,8 +74,13 @@ struct ControlBlock {
     std::uint32_t not_converged = 1;
     std::uint32_t converged_at = 0;
     std::uint32_t breakdown_at = 0;
+    // ATOMIC_MAX only (the other kernels declare the 24 bytes above): Step1's max keys and
+    // Step3's flags by iteration parity.
+    std::uint64_t key[2] = {0, 0};
+    std::uint32_t flag[2] = {1, 1};
+    std::uint32_t lock = 0, pad = 0;  // ATOMIC_MAX = 2 (emulated max) only
 };
-static_assert(sizeof(ControlBlock) == 24);
+static_assert(sizeof(ControlBlock) == 56);
 
 unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     const std::size_t groups = (items + per_group - 1) / per_group;
@@ -235,7 +245,9 @@ protected:
                 {"CHUNK", std::to_string(c.chunk)},
                 {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
-                {"UNROLL", std::to_string(c.unroll)}};
+                {"UNROLL", std::to_string(c.unroll)},
+                {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
+                {"KEY_CHECK", fuse && key_check_ ? "1" : "0"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -325,6 +337,8 @@ protected:
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
+    int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
+    bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
     const gl::Program* mirror_ = nullptr;
@@ -497,39 +511,62 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        queued_ = 0;
+        int issued = 0;  // iterations queued (Result::queued)
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
         if (!async_ && options.flag_lag > 0) {
-            // The host reads iteration k's books (Step2 of k records whether k - 1 converged)
-            // while Step3 of k and Step1 of k + 1 are queued, so the GPU never waits for the
-            // host. Step2 freezes everything once converged, so the queued work is harmless; it
-            // costs one SpMV at the end. The iteration it stops at is gpu-opt's.
-            // Measured (H200, 2M x 10): 0.2307 ms/it against 0.2335 reading after every
-            // iteration; still 0.0116 above gpu-opt-async's 16-iteration reads (a fence and a
-            // flush per iteration remain).
+            // The host reads iteration k - L + 1's books (Step2 of j records whether j - 1
+            // converged) after Step2 and Step3 of k and Step1 of k + 1 are queued, so the GPU
+            // never waits for the host. Step2 freezes everything once converged, so the queued
+            // work is harmless (it costs up to L frozen iterations at the end); the iteration
+            // it reports is gpu-opt's, and lambda and x are bit for bit the same.
+            // Measured (H200, 2M x 10, tol 0, one call; RESULTS.md session 2c): without Step2,
+            // 0.2318 ms/it waiting on a fence each iteration, 0.2208 polling the stamp word (lag
+            // 1, 2 or 3 alike; the fence and its client-mapped barrier cost ~11 us of GPU time);
+            // async 0.2169. Converging with the fence (tol 1e-10) measured 16.3 ms for 24
+            // iterations against ~5.9 expected: not understood; polled, not yet run converging.
+            const int lag = options.flag_lag;
+            const int flush_every = std::max(1, options.flush_every);
+            const bool poll = options.flag_poll && books_.peek() != nullptr;
+            books_.forget();
+            const std::uint32_t first_stamp = stamp_;
             step1();
             for (int k = 0; k < options.max_iter; ++k) {
-                gl::Readback& slot = books_;
-                step2(false, &slot);
-                slot.fence();
-                step3(options.tol);
+                ++issued;
+                if (atomic_max_) {
+                    step3(options.tol, &books_);  // Step3 keeps the books (no Step2)
+                } else {
+                    step2(false, &books_);
+                }
+                if (!poll) books_.fence();
+                if (!atomic_max_) step3(options.tol);
                 if (k + 1 < options.max_iter) step1();
-                Books b;
-                std::memcpy(&b, slot.wait(), sizeof b);
-                if (b.converged_at || b.breakdown_at) break;
+                if ((k + 1) % flush_every == 0) gl::flush();
+                const int target = k - (lag - 1);  // the iteration whose books we read now
+                if (target < 0) continue;
+                const std::uint32_t word =
+                    poll ? poll_books((first_stamp + static_cast<std::uint32_t>(target)) & kStampMask)
+                         : static_cast<const Books*>(books_.wait(static_cast<std::size_t>(lag - 1)))
+                               ->stamp;
+                if (word & 1u) break;  // frozen: converged or broken down
             }
+            books_.forget();
         } else {
         for (int k = 0; k < options.max_iter; ++k) {
+            ++issued;
             step1();
-            step2(false);
+            if (!atomic_max_) step2(false);
             step3(options.tol);
             if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
                 const ControlBlock c = read_control();
-                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && !c.not_converged))
-                    break;
+                const bool clear = atomic_max_ ? !c.flag[c.iteration & 1u] : !c.not_converged;
+                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && clear)) break;
             }
         }
         }
-        step2(true);  // records whether the last queued iteration converged
+        // Records whether the last queued iteration converged.
+        if (atomic_max_) step3(0.0, nullptr, true);
+        else step2(true);
         const ControlBlock c = read_control();
         Result r;
         r.converged = c.converged_at != 0;
@@ -539,12 +576,14 @@ public:
                                                       : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
         r.error = std::numeric_limits<double>::quiet_NaN();  // G-OPT computes no norm
+        r.queued = issued;
         return r;
     }
 
     PhaseTimes phase_times(const Options&, int iterations) override {
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        queued_ = 0;
         gl::GpuTimer t1, t2, t3;
         std::vector<double> spmv, max, newx;
         for (int k = 0; k < iterations; ++k) {
@@ -553,7 +592,7 @@ public:
             step1();
             t1.end();
             t2.begin();
-            step2(false);
+            if (!atomic_max_) step2(false);  // ATOMIC_MAX: no Step2 (an empty query)
             t2.end();
             t3.begin();
             step3(0.0);
@@ -567,11 +606,17 @@ public:
 
 protected:
     void prepared(const Options& options) override {
+        const auto& info = gl::Context::current().info();
+        atomic_max_ = options.no_atomic_max ? 0
+                      : info.atomic_int64   ? 1
+                      : options.emulate_atomic_max && info.int64 ? 2
+                                                                 : 0;
+        key_check_ = options.key_check;
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         gl::Defines d2 = defines(kStep2WorkGroup);
         d2.push_back({"BOOKS", "0"});
         step2_ = &gl::compute_program("power/step2.comp", d2);
-        d2.back().second = "1";
+        d2.back() = {"BOOKS", "1"};
         step2_books_ = &gl::compute_program("power/step2.comp", d2);
         if (options.step3_pairs < 1 || options.step3_pairs > 8)
             throw Error("step3_pairs must lie in 1..8, not " + std::to_string(options.step3_pairs));
@@ -580,11 +625,18 @@ protected:
         gl::Defines d3 = defines();
         d3.push_back({"PAIRS", std::to_string(options.step3_pairs)});
         d3.push_back({"FLAG_CHECK", options.flag_store_always ? "0" : "1"});
+        for (auto& [name, value] : d3)
+            if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
+        d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
+        d3.back() = {"BOOKS", "1"};
+        step3_books_ = atomic_max_ ? &gl::compute_program("power/step3.comp", d3) : nullptr;
         const unsigned cap =
             options.step3_groups > 0 ? static_cast<unsigned>(options.step3_groups) : kStep3Groups;
         step3_groups_ = groups_for(spmv_config_.x_image ? (rows_ + 1u) / 2u : rows_, kWorkGroup,
                                    cap);
+        if (options.flag_lag < 0 || options.flag_lag > 16)
+            throw Error("flag_lag must lie in 0..16, not " + std::to_string(options.flag_lag));
         if (!async_ && books_.bytes() == 0) books_ = gl::Readback(sizeof(Books));
     }
 
@@ -592,11 +644,21 @@ private:
     void step1() {
         partials_.bind_storage(5);
         control_.bind_storage(6);
+        // ATOMIC_MAX: the key slot of iteration queued_ + 1 (the uniform is optimised away,
+        // and ignored, in the Step2 build).
+        if (atomic_max_) {
+            step1_->use();
+            step1_->set("iteration", queued_ + 1u);
+        }
         dispatch_spmv(*step1_, spmv_groups_);
     }
     void step2(bool finalize, const gl::Readback* books = nullptr) {
         const gl::Program& program = books ? *step2_books_ : *step2_;
         program.use();
+        if (books) {
+            program.set("stamp", stamp_);
+            stamp_ = (stamp_ + 1u) & kStampMask;
+        }
         program.set("partial_count", spmv_groups_);
         program.set("finalize", finalize ? 1u : 0u);
         if (books) books->bind_storage(7);
@@ -605,10 +667,24 @@ private:
         gl::dispatch(1);
         gl::memory_barrier(gl::Barrier::storage);
     }
-    void step3(double tol) {
-        step3_->use();
-        step3_->set("rows", rows_);
-        step3_->set("tol", tol);
+    // ATOMIC_MAX: Step3 of iteration queued_ + 1 also keeps the books (with `books`, copied
+    // into it with the next stamp); finalize = only the convergence check of the last
+    // iteration, one work group.
+    void step3(double tol, gl::Readback* books = nullptr, bool finalize = false) {
+        const gl::Program& program = books && step3_books_ ? *step3_books_ : *step3_;
+        program.use();
+        program.set("rows", rows_);
+        program.set("tol", tol);
+        if (atomic_max_) {
+            program.set("iteration", queued_ + 1u);
+            program.set("finalize", finalize ? 1u : 0u);
+            if (books) {
+                books->bind_storage(7);
+                program.set("stamp", stamp_);
+                stamp_ = (stamp_ + 1u) & kStampMask;
+            }
+            if (!finalize) ++queued_;
+        }
         x_.bind_storage(3);
         y_.bind_storage(4);
         control_.bind_storage(6);
@@ -617,7 +693,7 @@ private:
             x_image_.bind_image(0, true);
             x_in_image_only_ = true;
         }
-        gl::dispatch(step3_groups_);
+        gl::dispatch(finalize ? 1u : step3_groups_);
         // The next SpMV samples the texture, the next Step3 loads it as an image.
         gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage |
                                                       gl::Barrier::texture_fetch |
@@ -633,7 +709,37 @@ private:
     // Host mirror of step2.comp's Books (BOOKS = 1).
     struct Books {
         std::uint32_t iteration = 0, not_converged = 0, converged_at = 0, breakdown_at = 0;
+        std::uint32_t stamp = 0;  // (stamp << 1) | frozen, stored last
     };
+    static constexpr std::uint32_t kStampMask = 0x7fffffffu;
+    // Spins on Step2's stamp word until the Step2 stamped `want` (or a later one) has stored
+    // it; returns the word. Stamps grow by one per Step2 from solve to solve, so an older
+    // solve's word never passes for this one's (compared modulo 2^31). Should the word not
+    // show up (a driver that keeps the store from the host until a fence), it drains after
+    // 100 ms: slow, never wrong.
+    std::uint32_t poll_books(std::uint32_t want) {
+        auto word = [&] {
+            return static_cast<const volatile Books*>(books_.peek())->stamp;
+        };
+        auto reached = [&](std::uint32_t w) {
+            return (((w >> 1) - want) & kStampMask) < (1u << 30);  // w's stamp >= want
+        };
+        std::uint32_t w = word();
+        if (reached(w)) return w;
+        gl::flush();  // so that the Step2 we wait for is on its way
+        const auto start = std::chrono::steady_clock::now();
+        for (unsigned spins = 1;; ++spins) {
+            w = word();
+            if (reached(w)) return w;
+            if (spins % 4096 == 0 && ms_since(start) > 100.0) break;
+        }
+        w = static_cast<const Books*>(books_.drain())->stamp;
+        if (!reached(w))
+            throw Error("gpu-opt: Step2's books never reached the host (stamp " +
+                        std::to_string(w >> 1) + ", expected " + std::to_string(want) + ")");
+        return w;
+    }
+    std::uint32_t stamp_ = 1;  // the next Step2 (with books)'s stamp
     bool async_;
     unsigned step3_groups_ = 1;
     gl::Readback books_;  // one is enough: the host reads k's before it queues Step2 of k + 1
@@ -641,6 +747,8 @@ private:
     const gl::Program* step2_ = nullptr;
     const gl::Program* step2_books_ = nullptr;
     const gl::Program* step3_ = nullptr;
+    const gl::Program* step3_books_ = nullptr;  // ATOMIC_MAX only
+    unsigned queued_ = 0;  // ATOMIC_MAX: Step3s queued in this solve (iteration numbers)
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "solvers/common/csr.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/power/power.hpp"
 #include "solvers/reference/power_reference.hpp"
@@ -287,6 +288,203 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
     }
 }
 
+TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
+    ADILAB_NEED_GL();
+    // The host reading the books L iterations late (fence or polled stamp) queues frozen
+    // iterations past a breakdown or convergence: they must change nothing. Breakdown at
+    // iteration 3 and at 1, convergence at 1, and a second solve on the same variant (an
+    // older solve's stamp must not pass for this one's).
+    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
+    const CsrMatrix one = from_dense(1, {-2.5});
+    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+    for (int lag : {2, 3, 7}) {
+        for (bool poll : {false, true}) {
+            SCOPED_TRACE("lag=" + std::to_string(lag) + (poll ? " poll" : " fence"));
+            power::Options options;
+            options.tol = 1e-12;
+            options.max_iter = 40;
+            options.flag_lag = lag;
+            options.flag_poll = poll;
+            options.flush_every = lag == 7 ? 2 : 1;
+            auto v = power::make_variant("gpu-opt");
+            v->prepare(shift, options);
+            for (int round = 0; round < 2; ++round) {
+                const power::Result b = v->solve({}, options);
+                EXPECT_TRUE(b.breakdown);
+                EXPECT_FALSE(b.converged);
+                EXPECT_EQ(b.iterations, 3);
+                EXPECT_EQ(b.lambda, 0.0);
+                EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+                // The host stops once it reads the frozen books: L iterations late at most.
+                EXPECT_LE(b.queued, b.iterations + lag);
+            }
+            auto o = run("gpu-opt", one, options);
+            EXPECT_TRUE(o.result.converged);
+            EXPECT_EQ(o.result.lambda, -2.5);
+            EXPECT_EQ(o.result.iterations, 1);
+            EXPECT_LE(o.result.queued, o.result.iterations + lag);
+            auto z = run("gpu-opt", zero, options);
+            EXPECT_TRUE(z.result.breakdown);
+            EXPECT_EQ(z.result.iterations, 1);
+            EXPECT_LE(z.result.queued, z.result.iterations + lag);
+        }
+    }
+}
+
+// The no-Step2 paths of gpu-opt that run here: the 64-bit atomics where the GPU has them, and
+// the emulated max (a lock) everywhere with 64-bit integers, so that a GPU-less CI runs the
+// books Step3 keeps. Each entry: emulate_atomic_max.
+std::vector<bool> no_step2_paths() {
+    const auto& info = gl::Context::current().info();
+    std::vector<bool> paths;
+    if (info.atomic_int64) paths.push_back(false);
+    if (info.int64) paths.push_back(true);
+    return paths;
+}
+
+TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
+    ADILAB_NEED_GL();
+    // Step1's groups atomicMax a key that orders as maxmag, Step3 decodes lambda and keeps the
+    // books (two dispatches an iteration): lambda, x and the iterations must equal the Step2
+    // path's bit for bit (the same element is chosen, ties to +v included: at iteration 1 of
+    // the tie matrix y holds +3 in row 0's group and -3 in the last row's), in every loop
+    // (fence, polled stamp, lags, the paper's drain, async), with the host to its tolerance.
+    const auto paths = no_step2_paths();
+    if (paths.empty()) GTEST_SKIP() << "no 64-bit integers in GLSL";
+    std::vector<std::pair<std::string, CsrMatrix>> cases;
+    for (int n : {1, 2, 37, 998, 1001})
+        cases.emplace_back("random n=" + std::to_string(n),
+                           with_dominant_entry(random_csr(n, 4, 900 + n), 4));
+    {
+        const int n = 1500;  // diagonal: +3 first and -3 last (a tie), the rest below 1.5
+        std::vector<double> dense(static_cast<std::size_t>(n) * n, 0.0);
+        for (int i = 0; i < n; ++i)
+            dense[static_cast<std::size_t>(i) * n + i] = 1.0 + 0.5 * std::sin(i);
+        dense[0] = 3.0;
+        dense[static_cast<std::size_t>(n) * n - 1] = -3.0;
+        cases.emplace_back("tie", from_dense(n, dense));
+        dense[0] = -3.0;  // -3 twice: lambda -3, no tie
+        cases.emplace_back("negative", from_dense(n, dense));
+    }
+    struct Loop {
+        const char* variant;
+        int lag;
+        bool poll;
+        bool key_check = false;  // real atomics only (the emulated max ignores it)
+    };
+    const Loop loops[] = {{"gpu-opt", 1, false}, {"gpu-opt", 0, false},
+                          {"gpu-opt", 3, true},  {"gpu-opt", 2, false},
+                          {"gpu-opt-async", 1, false}, {"gpu-opt", 1, true, true}};
+    for (const auto& [label, a] : cases) {
+        for (double tol : {1e-11, 0.0}) {
+            for (int layout : {0, 512, -1}) {
+                power::Options options;
+                options.tol = tol;
+                options.max_iter = tol == 0.0 ? 9 : 300;
+                options.check_every = 4;
+                set_layout(options, layout);
+                options.no_atomic_max = true;
+                const auto reference = run("gpu-opt", a, options);
+                const auto host = reference::power_method(a, {}, tol, options.max_iter);
+                options.no_atomic_max = false;
+                for (bool emulate : paths) {
+                    for (const Loop& loop : loops) {
+                        options.emulate_atomic_max = emulate;
+                        options.flag_lag = loop.lag;
+                        options.flag_poll = loop.poll;
+                        options.key_check = loop.key_check;
+                        const auto s = run(loop.variant, a, options);
+                        SCOPED_TRACE(label + " tol=" + std::to_string(tol) + " layout=" +
+                                     std::to_string(layout) + (emulate ? " emulated " : " atomic ") +
+                                     loop.variant + " lag=" + std::to_string(loop.lag) +
+                                     (loop.poll ? " poll" : "") +
+                                     (loop.key_check ? " key-check" : ""));
+                        EXPECT_EQ(s.result.converged, reference.result.converged);
+                        EXPECT_EQ(s.result.breakdown, reference.result.breakdown);
+                        EXPECT_EQ(s.result.iterations, reference.result.iterations);
+                        EXPECT_EQ(s.result.lambda, reference.result.lambda);
+                        ASSERT_EQ(s.vector.size(), reference.vector.size());
+                        EXPECT_EQ(0, std::memcmp(s.vector.data(), reference.vector.data(),
+                                                 s.vector.size() * sizeof(double)));
+                        // fp64 sums in another order: ~1e-16 relative; required 1e-10.
+                        EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
+                        if (s.result.converged) {
+                            const int late = loop.variant == std::string("gpu-opt-async")
+                                                 ? options.check_every
+                                                 : std::max(loop.lag, 1);
+                            EXPECT_LE(s.result.queued, s.result.iterations + late);
+                        }
+                        if (label == "tie") {
+                            EXPECT_EQ(s.result.lambda, 3.0);
+                        }
+                        if (label == "negative") {
+                            EXPECT_EQ(s.result.lambda, -3.0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
+    ADILAB_NEED_GL();
+    // The books Step3 keeps: breakdown at iteration 3 (nilpotent) and 1 (zero matrix, y = +0
+    // everywhere), convergence at 1 (n = 1), non-convergence reported (|l1| = |l2|), a second
+    // solve on the same variant (the keys and flags start over), every loop.
+    const auto paths = no_step2_paths();
+    if (paths.empty()) GTEST_SKIP() << "no 64-bit integers in GLSL";
+    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});
+    const CsrMatrix one = from_dense(1, {-2.5});
+    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+    const CsrMatrix flip = from_dense(2, {1, 0, 0, -1});
+    for (bool emulate : paths) {
+        for (int lag : {0, 1, 3}) {
+            for (const char* variant : {"gpu-opt", "gpu-opt-async"}) {
+                SCOPED_TRACE(std::string(variant) + (emulate ? " emulated" : " atomic") +
+                             " lag=" + std::to_string(lag));
+                power::Options options;
+                options.tol = 1e-12;
+                options.max_iter = 40;
+                options.check_every = 6;
+                options.flag_lag = lag;
+                options.flag_poll = lag == 3;
+                options.emulate_atomic_max = emulate;
+                // How late the host may stop: it reads the books L iterations late (at least
+                // one: the drain of lag 0 sees a convergence at the next read), async every
+                // check_every iterations.
+                const int late = std::string(variant) == "gpu-opt-async" ? options.check_every
+                                                                         : std::max(lag, 1);
+                auto v = power::make_variant(variant);
+                v->prepare(shift, options);
+                for (int round = 0; round < 2; ++round) {
+                    const power::Result b = v->solve({}, options);
+                    EXPECT_TRUE(b.breakdown);
+                    EXPECT_FALSE(b.converged);
+                    EXPECT_EQ(b.iterations, 3);
+                    EXPECT_EQ(b.lambda, 0.0);
+                    EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+                    EXPECT_LE(b.queued, b.iterations + late);
+                }
+                auto o = run(variant, one, options);
+                EXPECT_TRUE(o.result.converged);
+                EXPECT_EQ(o.result.lambda, -2.5);
+                EXPECT_EQ(o.result.iterations, 1);
+                EXPECT_LE(o.result.queued, o.result.iterations + late);
+                auto z = run(variant, zero, options);
+                EXPECT_TRUE(z.result.breakdown);
+                EXPECT_EQ(z.result.iterations, 1);
+                EXPECT_LE(z.result.queued, z.result.iterations + late);
+                auto f = run(variant, flip, options);
+                EXPECT_FALSE(f.result.converged);
+                EXPECT_FALSE(f.result.breakdown);
+                EXPECT_EQ(f.result.iterations, 40);
+                EXPECT_EQ(f.result.lambda, 1.0);  // y = (1, -1) or (1, 1): ties to +1
+            }
+        }
+    }
+}
+
 TEST(PowerGpu, AsyncReportsTheExactIteration) {
     ADILAB_NEED_GL();
     const CsrMatrix a = random_csr(500, 3, 21);
@@ -347,12 +545,21 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
     // same divisions and stop at the same iteration as the paper's loop on the storage path
     // (x_storage, flag_lag 0, flag stored always): lambda, iterations and x agree bit for bit,
     // and with the host to its tolerance. Odd and even n, several passes and partial passes.
+    // Lags of 2 and more, the stamp polled instead of a fence and flushes every few
+    // iterations only: the host stops later (frozen iterations queued), never elsewhere; lag
+    // 16 exceeds the 7 iterations of tol 0 (the host never reads the books in the loop).
     struct Shape {
         int lag, groups, pairs;
         bool store_always;
+        bool poll = false;
+        int flush_every = 1;
     };
-    const Shape shapes[] = {{1, 0, 2, false}, {0, 1, 1, false}, {1, 3, 3, true},
-                            {0, 7, 8, false}, {1, 1, 8, true}};
+    const Shape shapes[] = {{1, 0, 2, false},         {0, 1, 1, false},
+                            {1, 3, 3, true},          {0, 7, 8, false},
+                            {1, 1, 8, true},          {2, 0, 2, false},
+                            {3, 0, 2, false, true},   {1, 0, 2, false, true},
+                            {4, 0, 2, false, true, 3}, {16, 0, 2, false, true, 2},
+                            {5, 0, 2, false, false, 4}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
         for (double tol : {1e-11, 0.0}) {
@@ -371,17 +578,24 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 options.step3_groups = shape.groups;
                 options.step3_pairs = shape.pairs;
                 options.flag_store_always = shape.store_always;
+                options.flag_poll = shape.poll;
+                options.flush_every = shape.flush_every;
                 auto s = run("gpu-opt", a, options);
                 SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
                              " lag=" + std::to_string(shape.lag) + " groups=" +
                              std::to_string(shape.groups) + " pairs=" +
-                             std::to_string(shape.pairs) + (shape.store_always ? " always" : ""));
+                             std::to_string(shape.pairs) + (shape.store_always ? " always" : "") +
+                             (shape.poll ? " poll" : "") + " flush=" +
+                             std::to_string(shape.flush_every));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
                 }
                 if (tol == 0.0) {
                     EXPECT_FALSE(s.result.converged);
                     EXPECT_EQ(s.result.iterations, options.max_iter);
+                }
+                if (s.result.converged) {
+                    EXPECT_LE(s.result.queued, s.result.iterations + std::max(shape.lag, 1));
                 }
                 EXPECT_EQ(s.result.converged, reference.result.converged);
                 EXPECT_EQ(s.result.iterations, reference.result.iterations);
