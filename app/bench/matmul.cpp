@@ -144,17 +144,9 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                 gl::Buffer ga = gl::Buffer::from(a), gb = gl::Buffer::from(b);
                 gl::Buffer gc(c.size() * sizeof(float));
                 gc.poison();
-                // Warm-up for at least 3 runs and 0.2 s: after a long CPU baseline the GPU has
-                // clocked down, and a few sub-millisecond kernels do not bring it back up (on the
-                // H200 gpu-fast at N = 1024 read 0.44 ms after cpu-ijk, 0.08 ms after GPU work).
-                const auto warm_start = Clock::now();
-                for (int w = 0;
-                     runs == repeats && w < 10000 &&
-                     (w < 3 || Clock::now() - warm_start < std::chrono::milliseconds(200));
-                     ++w) {
-                    mult.multiply_gpu(s, ga, gb, gc);
-                    gl::finish();
-                }
+                // Clocks up after the CPU baselines; a size whose single run is long (runs <
+                // repeats) needs no warm-up runs.
+                if (runs == repeats) gl::warm_up([&] { mult.multiply_gpu(s, ga, gb, gc); });
                 ctx.check_cancelled();
                 gc.poison();
                 kernel_ms = gl::median(gl::time_runs([&] { mult.multiply_gpu(s, ga, gb, gc); },

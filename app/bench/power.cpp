@@ -558,14 +558,8 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             variant->prepare(a, c.options);
             const int repeats = variant->on_gpu() ? c.repeats : c.host_repeats;
             if (variant->on_gpu()) {
-                // Warm-up: compiles and caches, and at least 0.2 s of GPU work, because after
-                // the host variant's seconds on the CPU the GPU has clocked down and one short
-                // solve does not bring it back up (the matmul bench saw the same).
-                const auto warm_start = std::chrono::steady_clock::now();
-                do {
-                    variant->solve({}, c.options);
-                    gl::finish();
-                } while (ms_since(warm_start) < 200.0);
+                // Compiles and caches, and clocks up after the host variant (gl::warm_up).
+                gl::warm_up([&] { variant->solve({}, c.options); }, 200, 1);
             }
             std::vector<double> samples;
             power::Result result;

@@ -68,6 +68,8 @@ void Context::attach_current(GetProcAddress loader, std::string egl_device) {
     DeviceInfo& d = info_;
     d.vendor = gl_string(GL_VENDOR);
     d.renderer = gl_string(GL_RENDERER);
+    for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
+        if (d.renderer.find(name) != std::string::npos) d.software = true;
     d.version = gl_string(GL_VERSION);
     d.glsl_version = gl_string(GL_SHADING_LANGUAGE_VERSION);
     glGetIntegerv(GL_MAJOR_VERSION, &d.major);

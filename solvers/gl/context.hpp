@@ -19,6 +19,9 @@ namespace adilab::gl {
 struct DeviceInfo {
     std::string vendor, renderer, version, glsl_version;
     int major = 0, minor = 0;
+    // A CPU renderer (llvmpipe, softpipe, SwiftShader, lavapipe): no clocks to ramp up, and work
+    // groups that may run one after another (never all resident at once).
+    bool software = false;
     std::string egl_device;  // which EGL device (headless only): index and description
     int max_work_group_size[3] = {0, 0, 0};
     int max_work_group_count[3] = {0, 0, 0};

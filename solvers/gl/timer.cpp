@@ -52,6 +52,20 @@ std::vector<double> time_runs(const std::function<void()>& work, TimingOptions o
     return samples;
 }
 
+void warm_up(const std::function<void()>& work, double min_ms, int min_runs) {
+    if (Context::current().info().software) min_ms = 0;  // a CPU renderer has no clocks to ramp
+    const auto start = std::chrono::steady_clock::now();
+    // At most 10,000 runs: a work item of microseconds cannot stretch the warm-up unboundedly.
+    for (int run = 0; run < 10000; ++run) {
+        const double elapsed =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        if (run >= min_runs && elapsed >= min_ms) break;
+        work();
+        glFinish();
+    }
+}
+
 double median(std::vector<double> samples) {
     if (samples.empty()) return 0.0;
     const std::size_t mid = samples.size() / 2;

@@ -31,6 +31,13 @@ struct TimingOptions {
 
 // Runs `work` warmup + repeats times and returns the milliseconds of each timed run.
 std::vector<double> time_runs(const std::function<void()>& work, TimingOptions options = {});
+
+// Runs `work` (waiting for the GPU after each run) at least `min_runs` times and for at least
+// `min_ms` of wall time. Benchmarks call it before timing work that follows CPU work (float64
+// references, CPU baselines, set-up): an idle GPU clocks down, and a few short kernels do not
+// bring it back up (H200: matmul N = 1024 read 0.44 ms after the CPU baseline, 0.08 ms after GPU
+// work; the power and tridiagonal benches saw the same).
+void warm_up(const std::function<void()>& work, double min_ms = 200, int min_runs = 3);
 double median(std::vector<double> samples);
 
 }  // namespace adilab::gl

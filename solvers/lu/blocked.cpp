@@ -95,12 +95,6 @@ matmul::GemmTiles update_tiles(int m, int l) {
     return candidates[2];
 }
 
-bool is_software(const gl::DeviceInfo& info) {
-    for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "lavapipe"})
-        if (info.renderer.find(name) != std::string::npos) return true;
-    return false;
-}
-
 class BlockedSolver final : public Solver {
   public:
     BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
@@ -149,7 +143,7 @@ class BlockedSolver final : public Solver {
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
                                              (4 * block_ + 4));  // a row and its label
-        const int groups_max = is_software(info) ? 1 : kGroupsMax;
+        const int groups_max = info.software ? 1 : kGroupsMax;
         const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
         const gl::Program& panel = gl::compute_program(
             "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
