@@ -229,6 +229,38 @@ TEST(SimHeatWindow, ColumnScanShapesMatch) {
     unsetenv("ADILAB_HEAT_COLSCAN");
 }
 
+TEST(SimHeatWindow, LoadOptionsMatch) {
+    ADILAB_NEED_GL();
+    // ADILAB_HEAT_OPT: the cells beside a chunk from the neighbouring lanes ('n'; y only where
+    // the device has 32-wide subgroups, e.g. not llvmpipe) and 16-byte row loads ('v'; only
+    // chunks of 4k with nx = 4k: 296 and 12 take them, 291 the scalar loads), each alone,
+    // together and neither, in three row / column shapes (x with 1, 3 and 2 rows a subgroup:
+    // ny = 23, 70, 22 leave partial blocks of rows); lines shorter than a halo (12), partial
+    // segments and tiles, heaters across tiles, two halo buckets (16, 48).
+    const std::pair<const char*, const char*> kShapes[] = {
+        {"8,4", "16,8"}, {"4,8,3", "16,16"}, {"2,4,2", "32,4"}};
+    for (const char* options : {"0", "n", "v", "nv"}) {
+        setenv("ADILAB_HEAT_OPT", options, 1);
+        for (const auto& [rows, columns] : kShapes) {
+            setenv("ADILAB_HEAT_ROWSCAN", rows, 1);
+            setenv("ADILAB_HEAT_COLSCAN", columns, 1);
+            for (auto [nx, ny] : {std::pair{296, 23}, std::pair{12, 70}, std::pair{291, 22}}) {
+                for (double dt : {1.04, 12.0}) {
+                    std::string kernel;
+                    const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                    EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                    EXPECT_LE(error, tolerance(0.5 * dt, 2))
+                        << options << " " << rows << " / " << columns << " dt " << dt << " " << nx
+                        << "x" << ny;
+                }
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_OPT");
+    unsetenv("ADILAB_HEAT_ROWSCAN");
+    unsetenv("ADILAB_HEAT_COLSCAN");
+}
+
 TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
     ADILAB_NEED_GL();
     setenv("ADILAB_HEAT_WINDOW", "0", 1);
