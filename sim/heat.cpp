@@ -3,7 +3,8 @@
 // has the maths), heat.comp.
 //   fused:   where the inverse of the constant matrix decays fast enough (lambda <= ~7, see
 //            heat_window_halo): its closed form, truncated below fp32 round-off, no line solve:
-//            x by a scan across subgroup lanes, y with chunk ends joined in shared memory.
+//            x by a scan across subgroup lanes (16-byte row loads where nx is a multiple of 4),
+//            y with chunk ends joined in shared memory.
 //            Two dispatches a step (heat_rowscan.comp, heat_colscan.comp). A direction whose
 //            scan shape cannot hold the halo, and every lambda above ~7: the fused line solve of
 //            heat.comp. ADILAB_HEAT_WINDOW=0 forces the latter. (All of step(n) in one dispatch
@@ -130,9 +131,14 @@ private:
         const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
         const bool subgroups =
             info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0");
-        // Load options (ADILAB_HEAT_OPT, letters; "0" none): 'n' the cells beside a chunk come
-        // from the neighbouring lanes (shuffles) instead of loads, x and y (y only with
-        // subgroups); 'v' 16-byte loads along rows in the x half step (chunks of 4k, nx = 4k).
+        // Load options (ADILAB_HEAT_OPT; "0" none): 'v' 16-byte loads along rows in the x half
+        // step (chunks of 4k, nx = 4k), the default. Measured on the H200 (2026-11-21, one
+        // call, two processes each, steps/s): 1024^2 33,962 / 34,763 with 'v' against
+        // 32,623 / 34,143 without; 4096^2 5,634 / 5,634 against 5,557 / 5,559 (x kernel 103.2
+        // against 105.6 us). Tried in the same call and removed: the cells beside a chunk from
+        // the neighbouring lanes by subgroup shuffles instead of loads (x and y): slower per step
+        // at 1024^2 (32,088) and much slower at 4096^2 (4,094; y 141 against 81 us), and one
+        // device test (291 x 173, default shapes) failed with it, not diagnosed.
         const char* opt = std::getenv("ADILAB_HEAT_OPT");
         const std::string options = opt ? opt : kDefaultOptions;
         window_vec4_ = false;
@@ -149,7 +155,6 @@ private:
                                     {"GROUP_SIZE", std::to_string(32 * warps)},
                                     {"X_ROWS", std::to_string(rows)}};
                 if (subgroups) scan.push_back({"SUBGROUPS", "1"});
-                if (options.find('n') != std::string::npos) scan.push_back({"X_NEIGHBOURS", "1"});
                 if (options.find('v') != std::string::npos && chunk % 4 == 0) {
                     scan.push_back({"X_VEC4", "1"});
                     window_vec4_ = true;
@@ -165,10 +170,6 @@ private:
                 gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
                                     {"WARPS", std::to_string(warps)},
                                     {"GROUP_SIZE", std::to_string(32 * warps)}};
-                if (subgroups && options.find('n') != std::string::npos) {
-                    scan.push_back({"SUBGROUPS", "1"});
-                    scan.push_back({"Y_NEIGHBOURS", "1"});
-                }
                 window_[1] = &gl::compute_program("sim/heat_colscan.comp", scan);
                 const int segment = (warps - 2 * halo_units) * chunk;
                 window_groups_[1][0] = unsigned((nx_ + 31) / 32);
@@ -182,7 +183,10 @@ private:
     // invocation. Defaults: the fastest of the H200 sweep (x: 8 subgroups of chunks of 4, y: 16
     // subgroups of chunks of 8, at 1024^2 and at 4096^2); ADILAB_HEAT_ROWSCAN (x) and
     // ADILAB_HEAT_COLSCAN (y) = "warps,chunk" override; x also "warps,chunk,rows" (rows a
-    // subgroup).
+    // subgroup, each row's loads reused as the next one's "above": measured no faster on the
+    // H200, 2026-11-21: 1024^2 8,4,2 32,294 / 34,317 steps/s, 4096^2 x kernel 103.5 us against
+    // 103.2 with one row; 8,4,4 and 4,8,2 slower). Also measured again in that call (with the
+    // shuffled neighbours): x 8,8 / 4,8,2 and y 32,8 / 16,16 / 8,16 all slower than the defaults.
     static void scan_shape(int d, int& warps, int& chunk, int& rows) {
         warps = d == 0 ? 8 : 16;
         chunk = d == 0 ? 4 : 8;
@@ -257,7 +261,7 @@ private:
     std::uint64_t window_version_ = 0;
     int window_halo_ = 0;
     bool window_vec4_ = false;  // the x kernel also reads its input as vec4 (binding 4)
-    static constexpr const char* kDefaultOptions = "nv";
+    static constexpr const char* kDefaultOptions = "v";
 };
 
 }  // namespace

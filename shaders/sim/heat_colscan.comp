@@ -1,13 +1,8 @@
-#ifdef SUBGROUPS
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_shuffle_relative : require
-#endif
 // Heat's y half step in one dispatch (the `fused` solver's default where lambda allows;
 // ADILAB_HEAT_COLSCAN = "warps,chunk" for other shapes):
 // column_scan of heat_scan.glsl (its header has the maths), work group (x, y) = tile (x, y).
 //
-// Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS; optionally
-// Y_NEIGHBOURS with SUBGROUPS (32-wide subgroup shuffles).
+// Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.
 #define DIRECTION 1
 #define COLUMN_SCAN 1
 #define Y_WARPS WARPS

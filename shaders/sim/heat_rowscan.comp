@@ -7,7 +7,7 @@
 // heat_scan.glsl (its header has the maths), WARPS segments a work group.
 //
 // Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide
-// subgroup shuffles; optionally X_NEIGHBOURS, X_VEC4 (see heat_scan.glsl).
+// subgroup shuffles; optionally X_VEC4, X_ROWS (see heat_scan.glsl).
 #define DIRECTION 0
 #define ROW_SCAN 1
 #define X_WARPS WARPS

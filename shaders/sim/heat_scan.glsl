@@ -26,10 +26,9 @@
 // The includer defines, before including this file: GROUP_SIZE, HALO; for row_scan ROW_SCAN,
 // X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer arrays read and
 // written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a shared-memory
-// exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_NEIGHBOURS (the
-// cells beside a chunk from the neighbouring lanes), X_VEC4 (16-byte loads through ROW_IN4,
-// X_CHUNK a multiple of 4) and X_ROWS (rows a subgroup, default 1); for column_scan COLUMN_SCAN, optionally Y_NEIGHBOURS (the columns
-// beside from the neighbouring lanes: needs subgroup shuffles),
+// exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4 (16-byte
+// loads through ROW_IN4, X_CHUNK a multiple of 4) and X_ROWS (rows a subgroup, default 1); for
+// column_scan COLUMN_SCAN,
 // Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. scan_step is the 1-based step the
 // half step belongs to (the stability flag).
 #include "sim/adi_common.glsl"
@@ -186,15 +185,6 @@ void row_scan(int warp) {
             load_row(row + 1, p0, plain, heaters, down);
         }
         float left, right;
-#ifdef X_NEIGHBOURS
-        // The cells beside the chunk are the neighbouring lanes' end cells (row_temperature of
-        // the same positions either way): shuffled, not loaded, except at the subgroup's two
-        // ends. Every lane takes part in the exchange.
-        const float lower_end = from_lower(centre[X_CHUNK - 1], 1);
-        const float upper_end = from_upper(centre[0], 1);
-        left = lane > 0 ? lower_end : row_temperature(row, p0 - 1, heaters);
-        right = lane < LANES - 1 ? upper_end : row_temperature(row, p0 + X_CHUNK, heaters);
-#else
         if (plain) {
             const int id = row * nx + p0;
             left = ROW_IN[id - 1];
@@ -203,7 +193,6 @@ void row_scan(int warp) {
             left = row_temperature(row, p0 - 1, heaters);
             right = row_temperature(row, p0 + X_CHUNK, heaters);
         }
-#endif
         float d[X_CHUNK];
         for (int k = 0; k < X_CHUNK; ++k) {
             const float c = centre[k];
@@ -307,35 +296,20 @@ void column_scan(ivec2 tile) {
             const int id = r0 * nx + column;
             for (int k = 0; k < Y_CHUNK; ++k) {
                 centre[k] = COLUMN_IN[id + k * nx];
-#ifndef Y_NEIGHBOURS
                 left[k] = COLUMN_IN[id + k * nx - 1];
                 right[k] = COLUMN_IN[id + k * nx + 1];
-#endif
             }
             up = COLUMN_IN[id - nx];
             down = COLUMN_IN[id + Y_CHUNK * nx];
         } else {
             for (int k = 0; k < Y_CHUNK; ++k) {
                 centre[k] = column_temperature(column, r0 + k, heaters);
-#ifndef Y_NEIGHBOURS
                 left[k] = column_temperature(column - 1, r0 + k, heaters);
                 right[k] = column_temperature(column + 1, r0 + k, heaters);
-#endif
             }
             up = column_temperature(column, r0 - 1, heaters);
             down = column_temperature(column, r0 + Y_CHUNK, heaters);
         }
-#ifdef Y_NEIGHBOURS
-        // The columns beside are the neighbouring lanes' own cells (column_temperature of the same
-        // cells in either branch; beyond the last column both clamp to it): shuffled, not loaded,
-        // except at the subgroup's two ends. Outside the branches: every lane shuffles.
-        for (int k = 0; k < Y_CHUNK; ++k) {
-            const float lower = subgroupShuffleUp(centre[k], 1u);
-            const float upper = subgroupShuffleDown(centre[k], 1u);
-            left[k] = lane > 0 ? lower : column_temperature(column - 1, r0 + k, heaters);
-            right[k] = lane < LANES - 1 ? upper : column_temperature(column + 1, r0 + k, heaters);
-        }
-#endif
         for (int k = 0; k < Y_CHUNK; ++k) {
             const float c = centre[k];
             const float u = k == 0 ? up : centre[k - 1];
