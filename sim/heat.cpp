@@ -3,7 +3,8 @@
 // has the maths), heat.comp.
 //   fused:   where the inverse of the constant matrix decays fast enough (lambda <= ~7, see
 //            heat_window_halo): its closed form, truncated below fp32 round-off, no line solve:
-//            x by a scan across subgroup lanes, y with chunk ends joined in shared memory.
+//            x by a scan across subgroup lanes (16-byte row loads where nx is a multiple of 4),
+//            y with chunk ends joined in shared memory.
 //            Two dispatches a step (heat_rowscan.comp, heat_colscan.comp). A direction whose
 //            scan shape cannot hold the halo, and every lambda above ~7: the fused line solve of
 //            heat.comp. ADILAB_HEAT_WINDOW=0 forces the latter. (All of step(n) in one dispatch
@@ -130,29 +131,46 @@ private:
         const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
         const bool subgroups =
             info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0");
+        // Load options (ADILAB_HEAT_OPT; "0" none): 'v' 16-byte loads along rows in the x half
+        // step (chunks of 4k, nx = 4k), the default. Measured on the H200 (2026-11-21, one
+        // call, two processes each, steps/s): 1024^2 33,962 / 34,763 with 'v' against
+        // 32,623 / 34,143 without; 4096^2 5,634 / 5,634 against 5,557 / 5,559 (x kernel 103.2
+        // against 105.6 us). Tried in the same call and removed: the cells beside a chunk from
+        // the neighbouring lanes by subgroup shuffles instead of loads (x and y): slower per step
+        // at 1024^2 (32,088) and much slower at 4096^2 (4,094; y 141 against 81 us), and one
+        // device test (291 x 173, default shapes) failed with it, not diagnosed.
+        const char* opt = std::getenv("ADILAB_HEAT_OPT");
+        const std::string options = opt ? opt : kDefaultOptions;
+        window_vec4_ = false;
         // Shapes measured on the H200 (2026-11-21, 1024^2 and 4096^2, see README): x as a scan
         // across subgroup lanes, y with chunk ends joined through shared memory. A direction
         // whose shape cannot hold the halo (only overridden shapes) takes the fused line solve.
         for (int d = 0; d < 2; ++d) {
-            int warps = 0, chunk = 0;
-            scan_shape(d, warps, chunk);
+            int warps = 0, chunk = 0, rows = 1;
+            scan_shape(d, warps, chunk, rows);
             const int halo_units = (halo + chunk - 1) / chunk;  // halo lanes / subgroups
             if (d == 0 && 2 * halo_units < 32) {
                 gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
                                     {"WARPS", std::to_string(warps)},
-                                    {"GROUP_SIZE", std::to_string(32 * warps)}};
+                                    {"GROUP_SIZE", std::to_string(32 * warps)},
+                                    {"X_ROWS", std::to_string(rows)}};
                 if (subgroups) scan.push_back({"SUBGROUPS", "1"});
+                if (options.find('v') != std::string::npos && chunk % 4 == 0) {
+                    scan.push_back({"X_VEC4", "1"});
+                    window_vec4_ = true;
+                }
                 window_[0] = &gl::compute_program("sim/heat_rowscan.comp", scan);
                 const long long segment = (32 - 2 * halo_units) * chunk;
-                const long long subgroups_needed = (nx_ + segment - 1) / segment * ny_;
+                const long long subgroups_needed =
+                    (nx_ + segment - 1) / segment * ((ny_ + rows - 1) / rows);
                 window_groups_[0][0] = unsigned((subgroups_needed + warps - 1) / warps);
                 window_groups_[0][1] = 1;
             }
             if (d == 1 && 2 * halo_units < warps) {
-                window_[1] = &gl::compute_program(
-                    "sim/heat_colscan.comp",
-                    {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
-                     {"WARPS", std::to_string(warps)}, {"GROUP_SIZE", std::to_string(32 * warps)}});
+                gl::Defines scan = {{"CHUNK", std::to_string(chunk)}, {"HALO", std::to_string(halo)},
+                                    {"WARPS", std::to_string(warps)},
+                                    {"GROUP_SIZE", std::to_string(32 * warps)}};
+                window_[1] = &gl::compute_program("sim/heat_colscan.comp", scan);
                 const int segment = (warps - 2 * halo_units) * chunk;
                 window_groups_[1][0] = unsigned((nx_ + 31) / 32);
                 window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
@@ -164,16 +182,23 @@ private:
     // The scan kernel's shape for direction d: subgroups a work group and positions an
     // invocation. Defaults: the fastest of the H200 sweep (x: 8 subgroups of chunks of 4, y: 16
     // subgroups of chunks of 8, at 1024^2 and at 4096^2); ADILAB_HEAT_ROWSCAN (x) and
-    // ADILAB_HEAT_COLSCAN (y) = "warps,chunk" override.
-    static void scan_shape(int d, int& warps, int& chunk) {
+    // ADILAB_HEAT_COLSCAN (y) = "warps,chunk" override; x also "warps,chunk,rows" (rows a
+    // subgroup, each row's loads reused as the next one's "above": measured no faster on the
+    // H200, 2026-11-21: 1024^2 8,4,2 32,294 / 34,317 steps/s, 4096^2 x kernel 103.5 us against
+    // 103.2 with one row; 8,4,4 and 4,8,2 slower). Also measured again in that call (with the
+    // shuffled neighbours): x 8,8 / 4,8,2 and y 32,8 / 16,16 / 8,16 all slower than the defaults.
+    static void scan_shape(int d, int& warps, int& chunk, int& rows) {
         warps = d == 0 ? 8 : 16;
         chunk = d == 0 ? 4 : 8;
+        rows = 1;
         const char* env = std::getenv(d == 0 ? "ADILAB_HEAT_ROWSCAN" : "ADILAB_HEAT_COLSCAN");
         if (!env) return;
-        int w = 0, c = 0;
-        if (std::sscanf(env, "%d,%d", &w, &c) == 2 && w >= 1 && w <= 32 && c >= 1 && c <= 32) {
+        int w = 0, c = 0, r = 1;
+        const int n = std::sscanf(env, "%d,%d,%d", &w, &c, &r);
+        if (n >= 2 && w >= 1 && w <= 32 && c >= 1 && c <= 32 && r >= 1 && r <= 64) {
             warps = w;
             chunk = c;
+            if (d == 0 && n == 3) rows = r;
         }
     }
 
@@ -187,6 +212,7 @@ private:
             }
             set_step_uniform(program);
             in.bind_storage(0);
+            if (direction == 0 && window_vec4_) in.bind_storage(4);
             out.bind_storage(1);
             bind_flag();
             gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
@@ -234,6 +260,8 @@ private:
     unsigned window_groups_[2][2] = {};
     std::uint64_t window_version_ = 0;
     int window_halo_ = 0;
+    bool window_vec4_ = false;  // the x kernel also reads its input as vec4 (binding 4)
+    static constexpr const char* kDefaultOptions = "v";
 };
 
 }  // namespace

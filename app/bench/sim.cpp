@@ -4,7 +4,8 @@
 // timer reads 0), the median of three such intervals. No read-back inside the interval.
 //
 // Rows: name (solver), model, scenario, grid, steps, ms_per_step (= median_ms), steps_per_s,
-// cells_per_s, fps_one_step_per_frame (the paper's FPS with one step a frame, no drawing).
+// cells_per_s, fps_one_step_per_frame (the paper's FPS with one step a frame, no drawing),
+// step_breakdown (GPU time per kernel and step, from per-dispatch timestamps over 64 steps).
 //
 // Hook for drawing: measure_simulation() takes an optional per-step `frame` callback. A later
 // `--render WxH` option (the viewer's renderer) passes one that draws the field offscreen, so
@@ -95,6 +96,30 @@ double measure_simulation(sim::Simulation& simulation, int steps, int repeats,
 
 namespace {
 
+// Where a step's time goes: GPU time per program over kProfiled steps (a timestamp after each
+// dispatch, the time since the previous one charged to its program, so a barrier's wait counts
+// to the dispatch before it), per step, "label: ms (dispatches per step)"; labels carry the
+// shader's defines (the shape). The timestamps serialise the dispatches, so the parts can add
+// up to more than ms_per_step, which is timed without them.
+std::string step_breakdown(sim::Simulation& simulation) {
+    constexpr int kProfiled = 64;
+    gl::DispatchProfiler profiler(1, 64 * kProfiled);
+    gl::finish();
+    profiler.begin();
+    simulation.step(kProfiled);
+    profiler.end();
+    gl::finish();
+    std::string breakdown;
+    for (const auto& phase : profiler.collect()) {
+        char text[512];
+        std::snprintf(text, sizeof text, "%s%s: %.5f ms (%g)", breakdown.empty() ? "" : "; ",
+                      phase.label.c_str(), phase.ms / kProfiled,
+                      double(phase.dispatches) / kProfiled);
+        breakdown += text;
+    }
+    return breakdown;
+}
+
 Report run_sim(const cli::Args& args, BenchContext& ctx) {
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 4, 8192);
     const int steps = int(args.get_int("steps", 500, 1, 1'000'000));
@@ -153,6 +178,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
                                            " " + solver + " went unstable at step " +
                                            std::to_string(stats.first_bad_step));
+                const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
                 Row row;
                 row.set("name", solver)
@@ -165,7 +191,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("steps_per_s", 1000.0 / ms)
                     .set("cells_per_s", cells * 1000.0 / ms)
                     .set("fps_one_step_per_frame", 1000.0 / ms)
-                    .set("stable", stats.stable);
+                    .set("stable", stats.stable)
+                    .set("step_breakdown", breakdown);
                 if (render_w > 0) {
                     render::OffscreenView view(*simulation, render_w, render_h);
                     const double frame_ms = measure_simulation(

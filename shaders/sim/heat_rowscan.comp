@@ -7,7 +7,7 @@
 // heat_scan.glsl (its header has the maths), WARPS segments a work group.
 //
 // Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide
-// subgroup shuffles.
+// subgroup shuffles; optionally X_VEC4, X_ROWS (see heat_scan.glsl).
 #define DIRECTION 0
 #define ROW_SCAN 1
 #define X_WARPS WARPS
@@ -19,6 +19,11 @@ layout(local_size_x = GROUP_SIZE) in;
 
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
+#ifdef X_VEC4
+// The input again as vec4s (sim/heat.cpp binds it at 4 too): 16-byte loads along rows.
+layout(std430, binding = 4) readonly buffer FieldIn4 { vec4 field_in4[]; };
+#define ROW_IN4 field_in4
+#endif
 
 #include "sim/heat_scan.glsl"
 

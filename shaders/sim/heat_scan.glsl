@@ -26,7 +26,9 @@
 // The includer defines, before including this file: GROUP_SIZE, HALO; for row_scan ROW_SCAN,
 // X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer arrays read and
 // written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a shared-memory
-// exchange with work-group barriers: llvmpipe, same arithmetic); for column_scan COLUMN_SCAN,
+// exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4 (16-byte
+// loads through ROW_IN4, X_CHUNK a multiple of 4) and X_ROWS (rows a subgroup, default 1); for
+// column_scan COLUMN_SCAN,
 // Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. scan_step is the 1-based step the
 // half step belongs to (the stability flag).
 #include "sim/adi_common.glsl"
@@ -114,104 +116,137 @@ float from_upper(float v, int delta) {
 }
 #endif
 
-// Subgroup `warp` of the half step (segments in row order); every lane of the work group calls
-// it (the exchange without subgroups has barriers).
+#ifndef X_ROWS
+#define X_ROWS 1
+#endif
+
+// Row `row`'s cells p0 .. p0 + X_CHUNK - 1 (rows beyond the walls clamped: the mirror); `plain`:
+// no heater, no wall inside p0 - 1 .. p0 + X_CHUNK (plain indexing, 16-byte loads with X_VEC4).
+void load_row(int row, int p0, bool plain, bool heaters, out float v[X_CHUNK]) {
+    if (plain) {
+        const int id = clamp(row, 0, ny - 1) * nx + p0;
+#ifdef X_VEC4
+        // 16-byte loads: X_CHUNK is a multiple of 4 and so is every lane's p0 (segments and
+        // halos are whole chunks); so are the row starts where nx is a multiple of 4.
+        if ((nx & 3) == 0) {
+            for (int q = 0; q < X_CHUNK / 4; ++q) {
+                const vec4 c = ROW_IN4[(id >> 2) + q];
+                for (int e = 0; e < 4; ++e) v[4 * q + e] = c[e];
+            }
+            return;
+        }
+#endif
+        for (int k = 0; k < X_CHUNK; ++k) v[k] = ROW_IN[id + k];
+    } else {
+        for (int k = 0; k < X_CHUNK; ++k) v[k] = row_temperature(row, p0 + k, heaters);
+    }
+}
+
+// Subgroup `warp` of the half step (segments in row order, X_ROWS consecutive rows a subgroup:
+// each row's T is loaded once and reused as the next row's "above"); every lane of the work
+// group calls it (the exchange without subgroups has barriers).
 void row_scan(int warp) {
     const int lane = int(gl_LocalInvocationID.x) % LANES;
     const int segments = (nx + ROW_SEGMENT - 1) / ROW_SEGMENT;
-    const bool has_row = warp < segments * ny;
-    const int row = min(warp / segments, ny - 1);
+    const int row_blocks = (ny + X_ROWS - 1) / X_ROWS;
+    const bool has_rows = warp < segments * row_blocks;
+    const int first_row = min(warp / segments, row_blocks - 1) * X_ROWS;
+    const int last_row = min(first_row + X_ROWS - 1, ny - 1);
     const int start = (warp % segments) * ROW_SEGMENT - HALO_LANES * X_CHUNK;  // lane 0's
     const int p0 = start + lane * X_CHUNK;
 
     // The subgroup's cells: near a wall the mirrored positions may be anywhere on the row.
     const bool folded = start - 1 < 0 || start + LANES * X_CHUNK >= nx;
-    const bool heaters = box_touches_heater(ivec2(folded ? 0 : start - 1, max(row - 1, 0)),
+    const bool heaters = box_touches_heater(ivec2(folded ? 0 : start - 1, max(first_row - 1, 0)),
                                             ivec2(folded ? nx - 1 : start + LANES * X_CHUNK,
-                                                  min(row + 1, ny - 1)));
-
-    // T on the row and the rows above and below; d in registers.
-    float centre[X_CHUNK], d[X_CHUNK];
-    float left, right;
-    {
-        float up[X_CHUNK], down[X_CHUNK];
-        if (!heaters && p0 >= 1 && p0 + X_CHUNK < nx) {
-            const int id = row * nx + p0;
-            const int above = row > 0 ? -nx : 0, below = row < ny - 1 ? nx : 0;
-            for (int k = 0; k < X_CHUNK; ++k) {
-                centre[k] = ROW_IN[id + k];
-                up[k] = ROW_IN[id + k + above];
-                down[k] = ROW_IN[id + k + below];
-            }
-            left = ROW_IN[id - 1];
-            right = ROW_IN[id + X_CHUNK];
-        } else {
-            for (int k = 0; k < X_CHUNK; ++k) {
-                centre[k] = row_temperature(row, p0 + k, heaters);
-                up[k] = row_temperature(row - 1, p0 + k, heaters);
-                down[k] = row_temperature(row + 1, p0 + k, heaters);
-            }
-            left = row_temperature(row, p0 - 1, heaters);
-            right = row_temperature(row, p0 + X_CHUNK, heaters);
-        }
-        for (int k = 0; k < X_CHUNK; ++k) {
-            const float c = centre[k];
-            const float l = k == 0 ? left : centre[k - 1];
-            const float r = k == X_CHUNK - 1 ? right : centre[k + 1];
-            d[k] = lambda * ((up[k] - c) + (down[k] - c) + (l - c) + (r - c));
-        }
-    }
+                                                  min(last_row + 1, ny - 1)));
+    const bool plain = !heaters && p0 >= 1 && p0 + X_CHUNK < nx;
 
     // rho^(k + 1), k < X_CHUNK, and rho^(X_CHUNK 2^s) for the scan.
     float power[X_CHUNK];
     power[0] = rho;
     for (int k = 1; k < X_CHUNK; ++k) power[k] = power[k - 1] * rho;
 
-    // Forward recurrence in the chunk from zero, then the lanes joined.
-    float forward[X_CHUNK];
-    {
-        float f = 0.0;
+    // T on the row and the rows above and below, moved up a row per row.
+    float up[X_CHUNK], centre[X_CHUNK], down[X_CHUNK];
+    load_row(first_row - 1, p0, plain, heaters, up);
+    load_row(first_row, p0, plain, heaters, centre);
+    load_row(first_row + 1, p0, plain, heaters, down);
+    for (int rr = 0; rr < X_ROWS; ++rr) {
+        // Past the last row (a partial block): computed on the clamped row, not stored; no early
+        // exit, since without subgroups the lane exchange has work-group barriers.
+        const bool stores = has_rows && first_row + rr < ny;
+        const int row = min(first_row + rr, ny - 1);
+        if (rr > 0) {
+            for (int k = 0; k < X_CHUNK; ++k) {
+                up[k] = centre[k];
+                centre[k] = down[k];
+            }
+            load_row(row + 1, p0, plain, heaters, down);
+        }
+        float left, right;
+        if (plain) {
+            const int id = row * nx + p0;
+            left = ROW_IN[id - 1];
+            right = ROW_IN[id + X_CHUNK];
+        } else {
+            left = row_temperature(row, p0 - 1, heaters);
+            right = row_temperature(row, p0 + X_CHUNK, heaters);
+        }
+        float d[X_CHUNK];
         for (int k = 0; k < X_CHUNK; ++k) {
-            f = d[k] + rho * f;
-            forward[k] = f;
+            const float c = centre[k];
+            const float l = k == 0 ? left : centre[k - 1];
+            const float r = k == X_CHUNK - 1 ? right : centre[k + 1];
+            d[k] = lambda * ((up[k] - c) + (down[k] - c) + (l - c) + (r - c));
         }
-        float y = f, step = power[X_CHUNK - 1];  // Y_j = S_j + rho^CHUNK Y_(j-1)
-        for (int delta = 1; delta < LANES; delta *= 2) {
-            const float lower = from_lower(y, delta);
-            if (lane >= delta) y += step * lower;
-            step *= step;
-        }
-        float carry = from_lower(y, 1);
-        if (lane == 0) carry = 0.0;
-        for (int k = 0; k < X_CHUNK; ++k) forward[k] += power[k] * carry;
-    }
-    // Backward likewise from the upper lanes; then dT.
-    float x[X_CHUNK];
-    {
-        float b = 0.0;
-        for (int k = X_CHUNK - 1; k >= 0; --k) {
-            b = d[k] + rho * b;
-            x[k] = b;
-        }
-        float y = b, step = power[X_CHUNK - 1];
-        for (int delta = 1; delta < LANES; delta *= 2) {
-            const float upper = from_upper(y, delta);
-            if (lane + delta < LANES) y += step * upper;
-            step *= step;
-        }
-        float carry = from_upper(y, 1);
-        if (lane == LANES - 1) carry = 0.0;
-        for (int k = 0; k < X_CHUNK; ++k)
-            x[k] = gain * (forward[k] + x[k] + power[X_CHUNK - 1 - k] * carry - d[k]);
-    }
 
-    if (has_row && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
-        for (int k = 0; k < X_CHUNK; ++k) {
-            const int p = p0 + k;
-            if (p >= nx) break;
-            const ivec2 cell = ivec2(p, row);
-            ROW_OUT[index_of(cell)] =
-                heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+        // Forward recurrence in the chunk from zero, then the lanes joined.
+        float forward[X_CHUNK];
+        {
+            float f = 0.0;
+            for (int k = 0; k < X_CHUNK; ++k) {
+                f = d[k] + rho * f;
+                forward[k] = f;
+            }
+            float y = f, step = power[X_CHUNK - 1];  // Y_j = S_j + rho^CHUNK Y_(j-1)
+            for (int delta = 1; delta < LANES; delta *= 2) {
+                const float lower = from_lower(y, delta);
+                if (lane >= delta) y += step * lower;
+                step *= step;
+            }
+            float carry = from_lower(y, 1);
+            if (lane == 0) carry = 0.0;
+            for (int k = 0; k < X_CHUNK; ++k) forward[k] += power[k] * carry;
+        }
+        // Backward likewise from the upper lanes; then dT.
+        float x[X_CHUNK];
+        {
+            float b = 0.0;
+            for (int k = X_CHUNK - 1; k >= 0; --k) {
+                b = d[k] + rho * b;
+                x[k] = b;
+            }
+            float y = b, step = power[X_CHUNK - 1];
+            for (int delta = 1; delta < LANES; delta *= 2) {
+                const float upper = from_upper(y, delta);
+                if (lane + delta < LANES) y += step * upper;
+                step *= step;
+            }
+            float carry = from_upper(y, 1);
+            if (lane == LANES - 1) carry = 0.0;
+            for (int k = 0; k < X_CHUNK; ++k)
+                x[k] = gain * (forward[k] + x[k] + power[X_CHUNK - 1 - k] * carry - d[k]);
+        }
+
+        if (stores && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
+            for (int k = 0; k < X_CHUNK; ++k) {
+                const int p = p0 + k;
+                if (p >= nx) break;
+                const ivec2 cell = ivec2(p, row);
+                ROW_OUT[index_of(cell)] =
+                    heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+            }
         }
     }
 }

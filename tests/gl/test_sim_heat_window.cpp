@@ -180,12 +180,14 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
 TEST(SimHeatWindow, InteriorTilesMatch) {
     ADILAB_NEED_GL();
     // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
-    // indexing), next to tiles that do.
-    for (const std::string scenario : {"two-heaters", "free"}) {
-        std::string kernel;
-        const double error = gpu_vs_reference(291, 173, 1.04, scenario, 2, &kernel);
-        EXPECT_EQ(kernel, "window-H16");
-        EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario;
+    // indexing), next to tiles that do; nx = 292 also takes the default 16-byte row loads.
+    for (const int nx : {291, 292}) {
+        for (const std::string scenario : {"two-heaters", "free"}) {
+            std::string kernel;
+            const double error = gpu_vs_reference(nx, 173, 1.04, scenario, 2, &kernel);
+            EXPECT_EQ(kernel, "window-H16");
+            EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario << " nx " << nx;
+        }
     }
 }
 
@@ -226,6 +228,37 @@ TEST(SimHeatWindow, ColumnScanShapesMatch) {
             }
         }
     }
+    unsetenv("ADILAB_HEAT_COLSCAN");
+}
+
+TEST(SimHeatWindow, LoadOptionsMatch) {
+    ADILAB_NEED_GL();
+    // ADILAB_HEAT_OPT: 16-byte row loads ('v', the default; only chunks of 4k with nx = 4k:
+    // 296 and 12 take them, 291 the scalar loads) and none ("0"), in three row / column shapes
+    // (x with 1, 3 and 2 rows a subgroup: ny = 23, 70, 22 leave partial blocks of rows); lines
+    // shorter than a halo (12), partial segments and tiles, heaters across tiles, two halo
+    // buckets (16, 48).
+    const std::pair<const char*, const char*> kShapes[] = {
+        {"8,4", "16,8"}, {"4,8,3", "16,16"}, {"2,4,2", "32,4"}};
+    for (const char* options : {"0", "v"}) {
+        setenv("ADILAB_HEAT_OPT", options, 1);
+        for (const auto& [rows, columns] : kShapes) {
+            setenv("ADILAB_HEAT_ROWSCAN", rows, 1);
+            setenv("ADILAB_HEAT_COLSCAN", columns, 1);
+            for (auto [nx, ny] : {std::pair{296, 23}, std::pair{12, 70}, std::pair{291, 22}}) {
+                for (double dt : {1.04, 12.0}) {
+                    std::string kernel;
+                    const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                    EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                    EXPECT_LE(error, tolerance(0.5 * dt, 2))
+                        << options << " " << rows << " / " << columns << " dt " << dt << " " << nx
+                        << "x" << ny;
+                }
+            }
+        }
+    }
+    unsetenv("ADILAB_HEAT_OPT");
+    unsetenv("ADILAB_HEAT_ROWSCAN");
     unsetenv("ADILAB_HEAT_COLSCAN");
 }
 
