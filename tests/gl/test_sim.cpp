@@ -13,27 +13,16 @@
 #include "sim/reference.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/error.hpp"
+#include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab::sim {
 namespace {
 
+using test::max_abs_diff;
+using test::random_field;
+
 std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
-
-double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
-    double worst = 0;
-    for (std::size_t k = 0; k < gpu.size(); ++k)
-        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
-    return worst;
-}
-
-std::vector<float> random_field(int nx, int ny, float lo, float hi, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(lo, hi);
-    std::vector<float> v(std::size_t(nx) * ny);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
 
 // Grids: awkward sizes (not powers of two, x != y) so that the fused kernel's padding rows and
 // partial work groups are exercised, and one line long enough for several chunks per thread.

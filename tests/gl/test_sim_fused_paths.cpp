@@ -14,10 +14,14 @@
 #include "sim/reference.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/context.hpp"
+#include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab::sim {
 namespace {
+
+using test::max_abs_diff;
+using test::random_field;
 
 // Sets the fused kernel's environment overrides for one scope (they are read when a model
 // allocates its programs).
@@ -61,21 +65,6 @@ const Path kPaths[] = {{nullptr, nullptr, nullptr, "default"},
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
 const std::pair<int, int> kGrids[] = {{5, 41}, {300, 7}, {1100, 5}, {6, 2100}};
-
-std::vector<float> random_field(int nx, int ny, float lo, float hi, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(lo, hi);
-    std::vector<float> v(std::size_t(nx) * ny);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
-
-double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
-    double worst = 0;
-    for (std::size_t k = 0; k < gpu.size(); ++k)
-        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
-    return worst;
-}
 
 // As in test_sim.cpp: ~1e-6 relative round-off per step of a diagonally dominant solve
 // (condition number < 3 here); 4 steps at unit magnitude stay below 2e-5 with margin. The

@@ -17,10 +17,14 @@
 #include "sim/reference.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/error.hpp"
+#include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab::sim {
 namespace {
+
+using test::max_abs_diff;
+using test::random_field;
 
 // The Neumann PR system of one line (off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda
 // in the wall rows), solved exactly by Thomas in float64.
@@ -93,21 +97,6 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
     EXPECT_EQ(detail::heat_window_halo(50.0), 0);
 }
 
-std::vector<float> random_field(int nx, int ny, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(0, 1);
-    std::vector<float> v(std::size_t(nx) * ny);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
-
-double max_abs_diff(const std::vector<float>& gpu, const std::vector<double>& ref) {
-    double worst = 0;
-    for (std::size_t k = 0; k < gpu.size(); ++k)
-        worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
-    return worst;
-}
-
 // Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
 // tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
 const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
@@ -123,7 +112,7 @@ double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, 
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
     sim->reset(scenario, nx, ny);
-    const std::vector<float> start = random_field(nx, ny, unsigned(nx * 131 + ny));
+    const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 131 + ny));
     sim->set_field(start);
     reference::HeatSetup setup{nx, ny, 0.5 * dt};
     if (scenario == "two-heaters") {
