@@ -4,6 +4,9 @@
 #ifndef KEY_CHECK
 #define KEY_CHECK 0
 #endif
+#ifndef KEY_SLOTS
+#define KEY_SLOTS 1
+#endif
 #if USE_SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -33,6 +36,10 @@
 // ATOMIC_MAX = 1 (with FUSE_MAX): instead of a partial, each group's leader atomicMax-es the
 // group's maxmag_key into c_key[iteration & 1] (power/control.glsl): one relaxed atomic per
 // group, no fence, and no Step2.
+// KEY_SLOTS = S > 1 (with ATOMIC_MAX): group g atomicMax-es into slot g % S of the slot set of
+// iteration j's parity (power/key_slots.glsl, 128 bytes apart: one L2 line each), so that the
+// ~8192..31000 atomics of a dispatch no longer queue at one address; Step3 takes the max of
+// the S slots, which (the key orders exactly as maxmag) is the key one slot would hold.
 layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) restrict readonly buffer RowOffsets { int row_offsets[]; };
@@ -50,7 +57,10 @@ layout(std430, binding = 3) restrict readonly buffer X { double x[]; };
 double x_at(int i) { return x[i]; }
 #endif
 layout(std430, binding = 4) writeonly buffer Y { double y[]; };
-#if FUSE_MAX
+#if FUSE_MAX && ATOMIC_MAX && KEY_SLOTS > 1
+#include "power/control.glsl"
+#include "power/key_slots.glsl"
+#elif FUSE_MAX
 layout(std430, binding = 5) writeonly buffer Partials { double partials[]; };
 #include "power/control.glsl"
 #endif
@@ -93,6 +103,25 @@ layout(std430, binding = 6) coherent readonly buffer ControlKeys {
 };
 #endif
 
+#if KEY_SLOTS > 1
+void publish_max(double best) {
+    if (gl_WorkGroupID.x == 0u && gl_LocalInvocationIndex < uint(KEY_SLOTS)) {
+        // The slot set of j + 1 (its last readers, Step3 of j - 1, are done), as c_key below.
+        slot_key[key_slot_index(iteration + 1u, gl_LocalInvocationIndex)] = uint64_t(0u);
+        if (gl_LocalInvocationIndex == 0u) c_flag[iteration & 1u] = 0u;
+    }
+    if (!group_leader()) return;
+    const uint slot = key_slot_index(iteration, gl_WorkGroupID.x % uint(KEY_SLOTS));
+    const uint64_t key = maxmag_key(best);
+#if ATOMIC_MAX == 2
+    emulated_slot_max(slot, key);
+#elif KEY_CHECK
+    if (key > k_slot_key[slot]) atomicMax(slot_key[slot], key);
+#else
+    atomicMax(slot_key[slot], key);
+#endif
+}
+#else
 void publish_max(double best) {
     if (!group_leader()) return;
 #if ATOMIC_MAX == 2
@@ -113,6 +142,7 @@ void publish_max(double best) {
         c_flag[iteration & 1u] = 0u;
     }
 }
+#endif
 #elif FUSE_MAX
 void publish_max(double best) {
     if (group_leader()) partials[gl_WorkGroupID.x] = best;

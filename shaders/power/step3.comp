@@ -1,6 +1,9 @@
 #ifndef ATOMIC_MAX
 #define ATOMIC_MAX 0
 #endif
+#ifndef KEY_SLOTS
+#define KEY_SLOTS 1
+#endif
 #if ATOMIC_MAX
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
@@ -36,6 +39,9 @@ layout(std430, binding = 3) buffer X { double x[]; };
 layout(std430, binding = 4) readonly buffer Y { double y[]; };
 #endif
 #include "power/control.glsl"
+#if ATOMIC_MAX && KEY_SLOTS > 1
+#include "power/key_slots.glsl"  // lambda's key: the max over S slots (Step1's atomics)
+#endif
 #if ATOMIC_MAX
 uniform uint iteration;  // j, counted by the host from 1 in each solve
 uniform uint finalize;
@@ -49,6 +55,9 @@ shared uint s_stop;
 shared double s_lambda;
 // Uniform control flow. True where this group has nothing to do.
 bool group_books() {
+#if KEY_SLOTS > 1
+    const uint64_t key = group_slot_max(iteration);
+#endif
     if (gl_LocalInvocationIndex == 0u) {
         uint state = 0u;  // 0 go on, 1 frozen, 2 converged at j - 1, 3 finalize, 4 breakdown
         double lambda = 0.0;
@@ -59,7 +68,11 @@ bool group_books() {
         } else if (finalize != 0u) {
             state = 3u;
         } else {
+#if KEY_SLOTS > 1
+            lambda = key_value(key);
+#else
             lambda = key_value(c_key[iteration & 1u]);
+#endif
             if (lambda == 0.0 || isnan(lambda) || isinf(lambda)) state = 4u;
         }
         s_stop = state;

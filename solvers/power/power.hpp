@@ -88,6 +88,10 @@ struct Options {
     // Without Step2 (real atomics): Step1's group leaders read the key (coherent) and skip the
     // atomicMax where it already holds a key at least theirs. An option until measured.
     bool key_check = false;
+    // Without Step2: Step1's work groups spread their atomicMax over this many slots (group g
+    // into slot g % S, 128 bytes apart) and Step3 takes the max over them (bit-identical
+    // lambda and x); 1 = one key. 1..256.
+    int key_slots = 1;
 };
 
 struct Result {

@@ -247,7 +247,8 @@ protected:
                 {"X_IMAGE", c.x_image ? "1" : "0"},
                 {"UNROLL", std::to_string(c.unroll)},
                 {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
-                {"KEY_CHECK", fuse && key_check_ ? "1" : "0"}};
+                {"KEY_CHECK", fuse && key_check_ ? "1" : "0"},
+                {"KEY_SLOTS", fuse && atomic_max_ ? std::to_string(key_slots_) : "1"}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -339,6 +340,7 @@ protected:
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
     int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
     bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
+    unsigned key_slots_ = 1;  // ATOMIC_MAX: slots of Step1's max key (power/key_slots.glsl)
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
     const gl::Program* mirror_ = nullptr;
@@ -511,6 +513,7 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        if (key_slots_ > 1) key_slots_buffer_.zero();  // the slot sets of j = 1 and 2
         queued_ = 0;
         int issued = 0;  // iterations queued (Result::queued)
         const int check_every = async_ ? std::max(1, options.check_every) : 1;
@@ -583,6 +586,7 @@ public:
     PhaseTimes phase_times(const Options&, int iterations) override {
         reset_x();
         control_.write(std::vector<ControlBlock>{ControlBlock{}});
+        if (key_slots_ > 1) key_slots_buffer_.zero();  // the slot sets of j = 1 and 2
         queued_ = 0;
         gl::GpuTimer t1, t2, t3;
         std::vector<double> spmv, max, newx;
@@ -612,6 +616,12 @@ protected:
                       : options.emulate_atomic_max && info.int64 ? 2
                                                                  : 0;
         key_check_ = options.key_check;
+        if (options.key_slots < 1 || options.key_slots > static_cast<int>(kWorkGroup))
+            throw Error("key_slots must lie in 1.." + std::to_string(kWorkGroup) + ", not " +
+                        std::to_string(options.key_slots));
+        key_slots_ = atomic_max_ ? static_cast<unsigned>(options.key_slots) : 1u;
+        if (key_slots_ > 1 && key_slots_buffer_.size() < 2u * key_slots_ * 128u)
+            key_slots_buffer_ = gl::Buffer(2u * key_slots_ * 128u);  // 128 bytes a slot
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
         gl::Defines d2 = defines(kStep2WorkGroup);
         d2.push_back({"BOOKS", "0"});
@@ -627,6 +637,7 @@ protected:
         d3.push_back({"FLAG_CHECK", options.flag_store_always ? "0" : "1"});
         for (auto& [name, value] : d3)
             if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
+            else if (name == "KEY_SLOTS") value = std::to_string(key_slots_);
         d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
         d3.back() = {"BOOKS", "1"};
@@ -642,7 +653,7 @@ protected:
 
 private:
     void step1() {
-        partials_.bind_storage(5);
+        (key_slots_ > 1 ? key_slots_buffer_ : partials_).bind_storage(5);
         control_.bind_storage(6);
         // ATOMIC_MAX: the key slot of iteration queued_ + 1 (the uniform is optimised away,
         // and ignored, in the Step2 build).
@@ -688,6 +699,7 @@ private:
         x_.bind_storage(3);
         y_.bind_storage(4);
         control_.bind_storage(6);
+        if (key_slots_ > 1) key_slots_buffer_.bind_storage(5);
         if (spmv_config_.x_image) {
             // Step3 reads and writes x in the texture only (step3.comp).
             x_image_.bind_image(0, true);
@@ -743,6 +755,7 @@ private:
     bool async_;
     unsigned step3_groups_ = 1;
     gl::Readback books_;  // one is enough: the host reads k's before it queues Step2 of k + 1
+    gl::Buffer key_slots_buffer_;  // KEY_SLOTS > 1: two sets of key_slots_ slots, 128 bytes each
     const gl::Program* step1_ = nullptr;
     const gl::Program* step2_ = nullptr;
     const gl::Program* step2_books_ = nullptr;

@@ -363,6 +363,10 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         dense[0] = 3.0;
         dense[static_cast<std::size_t>(n) * n - 1] = -3.0;
         cases.emplace_back("tie", from_dense(n, dense));
+        dense[0] = -3.0;
+        dense[static_cast<std::size_t>(n) * n - 1] = 3.0;  // -3 first, +3 last: lambda +3
+        cases.emplace_back("tie reversed", from_dense(n, dense));  // (+3 not in group/slot 0)
+        dense[static_cast<std::size_t>(n) * n - 1] = -3.0;
         dense[0] = -3.0;  // -3 twice: lambda -3, no tie
         cases.emplace_back("negative", from_dense(n, dense));
     }
@@ -371,10 +375,15 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         int lag;
         bool poll;
         bool key_check = false;  // real atomics only (the emulated max ignores it)
+        // Options::key_slots: the groups' keys spread over S slots, Step3 takes their max (the
+        // tie's +3 and -3 then lie in different slots; 7 and 3 leave several groups a slot).
+        int key_slots = 1;
     };
     const Loop loops[] = {{"gpu-opt", 1, false}, {"gpu-opt", 0, false},
                           {"gpu-opt", 3, true},  {"gpu-opt", 2, false},
-                          {"gpu-opt-async", 1, false}, {"gpu-opt", 1, true, true}};
+                          {"gpu-opt-async", 1, false}, {"gpu-opt", 1, true, true},
+                          {"gpu-opt", 1, true, false, 64}, {"gpu-opt-async", 1, false, false, 7},
+                          {"gpu-opt", 2, true, true, 3}};
     for (const auto& [label, a] : cases) {
         for (double tol : {1e-11, 0.0}) {
             for (int layout : {0, 512, -1}) {
@@ -393,12 +402,14 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                         options.flag_lag = loop.lag;
                         options.flag_poll = loop.poll;
                         options.key_check = loop.key_check;
+                        options.key_slots = loop.key_slots;
                         const auto s = run(loop.variant, a, options);
                         SCOPED_TRACE(label + " tol=" + std::to_string(tol) + " layout=" +
                                      std::to_string(layout) + (emulate ? " emulated " : " atomic ") +
                                      loop.variant + " lag=" + std::to_string(loop.lag) +
                                      (loop.poll ? " poll" : "") +
-                                     (loop.key_check ? " key-check" : ""));
+                                     (loop.key_check ? " key-check" : "") +
+                                     " slots=" + std::to_string(loop.key_slots));
                         EXPECT_EQ(s.result.converged, reference.result.converged);
                         EXPECT_EQ(s.result.breakdown, reference.result.breakdown);
                         EXPECT_EQ(s.result.iterations, reference.result.iterations);
@@ -414,7 +425,7 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                                                  : std::max(loop.lag, 1);
                             EXPECT_LE(s.result.queued, s.result.iterations + late);
                         }
-                        if (label == "tie") {
+                        if (label == "tie" || label == "tie reversed") {
                             EXPECT_EQ(s.result.lambda, 3.0);
                         }
                         if (label == "negative") {
@@ -450,6 +461,8 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 options.flag_lag = lag;
                 options.flag_poll = lag == 3;
                 options.emulate_atomic_max = emulate;
+                // The slot sets must start over in each solve as the one key does.
+                options.key_slots = lag == 1 ? 5 : lag == 3 ? 128 : 1;
                 // How late the host may stop: it reads the books L iterations late (at least
                 // one: the drain of lag 0 sees a convergence at the next read), async every
                 // check_every iterations.
