@@ -3,7 +3,9 @@
 // set of iteration j is slot_key[key_slot_index(j, s)]; slots lie 128 bytes apart (one L2 line
 // each, so on different L2 slices), set (j & 1) after set ((j + 1) & 1). Why: every work group
 // of Step1 (8192 at 2M rows) did its atomicMax on ONE address, and same-address atomics
-// serialise at the L2 slice that owns the line. The max over the S slots is the key one slot
+// serialise at the L2 slice that owns the line. Measured (H200, 2M x 10, tol 0; RESULTS.md
+// session 3): S = 64 took Step1 from 0.1884 to 0.1831 ms, Step3 from 0.0296 to 0.0322 (each
+// group reduces the S slots: a serial loop in invocation 0; S = 128 cost Step3 5 us). The max over the S slots is the key one slot
 // would hold (the key orders exactly as maxmag, and max is order-independent), so lambda and x
 // stay bit for bit the same. Step1's group 0 clears the set of j + 1 (as c_key).
 // Bound at 5 (gpu-opt's partials binding, which this path does not use).
@@ -31,8 +33,8 @@ layout(std430, binding = 6) coherent buffer ControlLockWords {
 void emulated_slot_max(uint slot, uint64_t key) {
     while (atomicCompSwap(l_lock, 0u, 1u) != 0u) {
     }
-    const uint64_t current =
-        packUint2x32(uvec2(atomicAdd(w_slot[2u * slot], 0u), atomicAdd(w_slot[2u * slot + 1u], 0u)));
+    const uint64_t current = packUint2x32(
+        uvec2(atomicAdd(w_slot[2u * slot], 0u), atomicAdd(w_slot[2u * slot + 1u], 0u)));
     if (key > current) {
         atomicExchange(w_slot[2u * slot], unpackUint2x32(key).x);
         atomicExchange(w_slot[2u * slot + 1u], unpackUint2x32(key).y);

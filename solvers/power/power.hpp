@@ -90,8 +90,11 @@ struct Options {
     bool key_check = false;
     // Without Step2: Step1's work groups spread their atomicMax over this many slots (group g
     // into slot g % S, 128 bytes apart) and Step3 takes the max over them (bit-identical
-    // lambda and x); 1 = one key. 1..256.
-    int key_slots = 1;
+    // lambda and x); 1 = one key. 1..256. Measured (H200, 2M x 10, tol 0, two processes each;
+    // RESULTS.md session 3): 64 slots took Step1 from 0.1884 to 0.1831 ms and gave Step3 2.5 us
+    // back (its groups reduce the slots): gpu-opt 0.2204 -> 0.2177 ms/it, async 0.2161 ->
+    // 0.2145; 128 slots: Step3 +5 us, no gain.
+    int key_slots = 64;
 };
 
 struct Result {

@@ -15,8 +15,10 @@
 //   the paper's loop.
 //   Where GL_NV_shader_atomic_int64 exists (and unless Options::no_atomic_max), Step2 goes:
 //   Step1's groups atomicMax a 64-bit key that orders as maxmag (power/control.glsl) into one
-//   of two slots by iteration parity, and Step3 decodes lambda from it and keeps the books
-//   Step2 kept (two dispatches an iteration; lambda, x and iterations bit for bit the same).
+//   of two slot sets by iteration parity (Options::key_slots slots a set, 128 bytes apart,
+//   group g into slot g % S: power/key_slots.glsl), and Step3 decodes lambda from their max and
+//   keeps the books Step2 kept (two dispatches an iteration; lambda, x and iterations bit for
+//   bit the same).
 // gpu-opt-async: the same kernels; the host reads the control block every check_every
 //   iterations only. Step2 records the iteration whose Step3 left the flag clear and every
 //   kernel returns at once from then on, so lambda, x and the iteration count are exactly
