@@ -86,7 +86,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.flag_poll = !args.has("flag-fence");
     c.options.no_atomic_max = args.has("no-atomic-max");
     c.options.key_check = args.has("key-check");
-    c.options.key_slots = static_cast<int>(args.get_int("key-slots", 64, 1, 256));
+    c.options.key_slots =
+        static_cast<int>(args.get_int("key-slots", power::Options{}.key_slots, 1, 256));
     c.options.flush_every = static_cast<int>(args.get_int("flush-every", 1, 1, 1000));
     c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
     if (c.options.stream_chunk % 256 != 0)
@@ -725,7 +726,7 @@ Benchmark make_power_benchmark() {
              {"no-atomic-max", "", "gpu-opt: keep Step2 where 64-bit atomics would replace it"},
              {"key-check", "", "gpu-opt without Step2: read the key before each group's atomic"},
              {"key-slots", "S",
-              "gpu-opt without Step2: the groups' atomicMax spread over S slots (64; 1 = one key)"},
+              "gpu-opt without Step2: the groups' atomicMax spread over S slots (8; 1 = one key)"},
              {"flush-every", "N", "gpu-opt, lag >= 1: glFlush every N queued iterations (1)"},
              {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
              {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},

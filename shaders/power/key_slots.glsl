@@ -7,7 +7,8 @@
 // session 3): S = 64 took Step1 from 0.1884 to 0.1831 ms, Step3 from 0.0296 to 0.0322 (each
 // group reduces the S slots: a serial loop in invocation 0; S = 128 cost Step3 5 us). The max over the S slots is the key one slot
 // would hold (the key orders exactly as maxmag, and max is order-independent), so lambda and x
-// stay bit for bit the same. Step1's group 0 clears the set of j + 1 (as c_key).
+// stay bit for bit the same. Step1's group 0 clears the set of j + 1 (as c_key). The default S
+// is 8 (Options::key_slots: a later sweep measured 8-32 slots faster than 64).
 // Bound at 5 (gpu-opt's partials binding, which this path does not use).
 // (GL_ARB_gpu_shader_int64: required by the including shader, whose #extension comes first.)
 const uint kKeySlotStride = 16u;  // uint64 words: 128 bytes

@@ -93,8 +93,11 @@ struct Options {
     // lambda and x); 1 = one key. 1..256. Measured (H200, 2M x 10, tol 0, two processes each;
     // RESULTS.md session 3): 64 slots took Step1 from 0.1884 to 0.1831 ms and gave Step3 2.5 us
     // back (its groups reduce the slots): gpu-opt 0.2204 -> 0.2177 ms/it, async 0.2161 ->
-    // 0.2145; 128 slots: Step3 +5 us, no gain.
-    int key_slots = 64;
+    // 0.2145; 128 slots: Step3 +5 us, no gain. A later sweep (same setting, two processes each,
+    // 2026-11-21 09:25 UTC), gpu-opt / async ms per iteration: 64 slots 0.2180 / 0.2150, 32
+    // 0.2165 / 0.2135, 16 0.2165 / 0.2130, 8 0.2162 / 0.2130 (Step3 30.0-30.4 us against 32.3):
+    // fewer slots cost Step3 less and still spread Step1's atomics enough.
+    int key_slots = 8;
 };
 
 struct Result {
