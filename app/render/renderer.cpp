@@ -195,6 +195,30 @@ void Renderer::draw(const FieldSource& source, const RenderSettings& settings, R
     gl::set_scissor(false);
 }
 
+Renderer::ImageTarget Renderer::image_target(Rect viewport, const gl::Texture2D* caller_image) {
+    if (caller_image != nullptr) return {caller_image, glm::ivec2(viewport.x, viewport.y)};
+    if (flat_.id() == 0 || flat_.width() != viewport.width || flat_.height() != viewport.height)
+        flat_ = gl::Framebuffer(viewport.width, viewport.height);
+    return {&flat_.colour(), glm::ivec2(0)};
+}
+
+void Renderer::set_colour_uniforms(const gl::Program& program, const RenderSettings& settings) {
+    program.set("background", settings.background);
+    program.set("map", static_cast<int>(settings.colormap));
+    program.set("auto_range", settings.auto_range ? 1 : 0);
+    program.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
+}
+
+void Renderer::fill_viewport(const ImageTarget& target, Rect viewport, unsigned tile) {
+    target.image->bind_image(0, true);
+    gl::dispatch((static_cast<unsigned>(viewport.width) + tile - 1) / tile,
+                 (static_cast<unsigned>(viewport.height) + tile - 1) / tile);
+    // The image feeds a blit, the framebuffer the arrows draw into, a read-back or the GUI.
+    gl::memory_barrier(gl::Barrier::all);
+    if (target.image == &flat_.colour())
+        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width, viewport.height);
+}
+
 void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
                        const gl::Texture2D* target_image) {
     const Layout layout = layout_2d(source, settings, viewport);
@@ -203,16 +227,10 @@ void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings
     const Rect area = layout.field_area;
     // The image is computed (field2d.comp), then blitted unless the caller's framebuffer
     // texture can take it directly.
-    glm::ivec2 origin(viewport.x, viewport.y);
-    if (target_image == nullptr) {
-        if (flat_.id() == 0 || flat_.width() != viewport.width || flat_.height() != viewport.height)
-            flat_ = gl::Framebuffer(viewport.width, viewport.height);
-        target_image = &flat_.colour();
-        origin = glm::ivec2(0);
-    }
+    const ImageTarget target = image_target(viewport, target_image);
     const gl::Program& field = gl::compute_program("render/field2d.comp");
     field.use();
-    field.set("origin", origin);
+    field.set("origin", target.origin);
     field.set("size", glm::ivec2(viewport.width, viewport.height));
     const glm::vec2 corner(viewport.x, viewport.y);
     field.set("domain_min", layout.domain_min - corner);
@@ -222,20 +240,11 @@ void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings
     const Rect bar = layout.bar;
     field.set("bar_origin", glm::ivec2(bar.x - viewport.x, bar.y - viewport.y));
     field.set("bar_size", bar.empty() ? glm::ivec2(0) : glm::ivec2(bar.width, bar.height));
-    field.set("background", settings.background);
     field.set("grid", glm::ivec2(source.nx, source.ny));
-    field.set("map", static_cast<int>(settings.colormap));
-    field.set("auto_range", settings.auto_range ? 1 : 0);
-    field.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
+    set_colour_uniforms(field, settings);
     source.field->bind_storage(kFieldBinding);
     range_.bind_storage(kRangeBinding);
-    target_image->bind_image(0, true);
-    gl::dispatch((static_cast<unsigned>(viewport.width) + 15) / 16,
-                 (static_cast<unsigned>(viewport.height) + 15) / 16);
-    // The image feeds a blit or the framebuffer the arrows draw into.
-    gl::memory_barrier(gl::Barrier::all);
-    if (target_image == &flat_.colour())
-        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width, viewport.height);
+    fill_viewport(target, viewport, 16);
     gl::set_scissor(true, area.x, area.y, std::max(area.width, 0), std::max(area.height, 0));
 
     if (settings.show_velocity && source.velocity.kind != Velocity::Kind::none) {
@@ -300,13 +309,7 @@ void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings
     gl::memory_barrier(gl::Barrier::storage);
 
     // The rays, one per pixel, into the caller's image or ours (then blitted).
-    glm::ivec2 origin(viewport.x, viewport.y);
-    if (target_image == nullptr) {
-        if (flat_.id() == 0 || flat_.width() != viewport.width || flat_.height() != viewport.height)
-            flat_ = gl::Framebuffer(viewport.width, viewport.height);
-        target_image = &flat_.colour();
-        origin = glm::ivec2(0);
-    }
+    const ImageTarget target = image_target(viewport, target_image);
     const OrbitCamera& camera = settings.camera;
     const float aspect = static_cast<float>(viewport.width) / viewport.height;
     const glm::vec3 eye = camera.eye();
@@ -318,7 +321,7 @@ void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings
     const float tan_half = std::tan(0.5f * camera.fov_y);
     const gl::Program& ray = gl::compute_program("render/surface_ray.comp", {{"BLOCK", block}});
     ray.use();
-    ray.set("origin", origin);
+    ray.set("origin", target.origin);
     ray.set("size", glm::ivec2(viewport.width, viewport.height));
     ray.set("eye", eye);
     ray.set("forward", forward);
@@ -334,22 +337,13 @@ void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings
     ray.set("floor_level", floor_level);
     ray.set("light_direction", glm::normalize(glm::vec3(-0.4f, -0.6f, 0.7f)));
     ray.set("tint_by_value", settings.tint_water ? 1 : 0);
-    ray.set("background", settings.background);
-    ray.set("map", static_cast<int>(settings.colormap));
-    ray.set("auto_range", settings.auto_range ? 1 : 0);
-    ray.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
+    set_colour_uniforms(ray, settings);
     Rect bar;
     if (settings.colour_bar && settings.tint_water) bar = layout_2d(source, settings, viewport).bar;
     ray.set("bar_origin", glm::ivec2(bar.x - viewport.x, bar.y - viewport.y));
     ray.set("bar_size", bar.empty() ? glm::ivec2(0) : glm::ivec2(bar.width, bar.height));
     range_.bind_storage(kRangeBinding);
-    target_image->bind_image(0, true);
-    gl::dispatch((static_cast<unsigned>(viewport.width) + 7) / 8,
-                 (static_cast<unsigned>(viewport.height) + 7) / 8);
-    // The image feeds a blit, a read-back or the GUI's drawing.
-    gl::memory_barrier(gl::Barrier::all);
-    if (target_image == &flat_.colour())
-        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width, viewport.height);
+    fill_viewport(target, viewport, 8);
 }
 
 }  // namespace adilab::render

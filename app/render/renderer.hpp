@@ -136,6 +136,17 @@ private:
                  const gl::Texture2D* target_image);
     void draw_3d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
                  const gl::Texture2D* target_image);
+    // Where a compute pass draws the viewport: the caller's image (at the viewport's corner)
+    // or flat_ (at 0, sized to the viewport; blitted by fill_viewport).
+    struct ImageTarget {
+        const gl::Texture2D* image;
+        glm::ivec2 origin;
+    };
+    ImageTarget image_target(Rect viewport, const gl::Texture2D* caller_image);
+    // The colour-mapping uniforms the 2-D and 3-D passes share.
+    static void set_colour_uniforms(const gl::Program& program, const RenderSettings& settings);
+    // Runs the bound program over the viewport in tile x tile groups into `target`.
+    void fill_viewport(const ImageTarget& target, Rect viewport, unsigned tile);
 
     gl::VertexArray empty_vao_;  // core profile draws need a bound VAO, even with no attributes
     gl::Buffer range_;           // 4 uints: min key, max key, non-finite count, pad

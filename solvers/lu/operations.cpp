@@ -20,10 +20,7 @@ void solve(const Factors& f, const gl::Buffer& b, gl::Buffer& x) {
     if (auto column = singular_column(f))
         throw Error("LU solve: the matrix is singular (zero pivot in column " +
                     std::to_string(*column) + ")");
-    if (&b != &x) {
-        gl::memory_barrier(gl::Barrier::buffer_update);
-        x.copy_from(b, bytes);
-    }
+    if (&b != &x) x.copy_from(b, bytes);  // ordered after earlier shader writes (copy_from)
     const gl::Program& program = gl::compute_program("lu/solve.comp");
     program.use();
     program.set("n", f.n);

@@ -275,8 +275,7 @@ protected:
     }
 
     void reset_x() {
-        gl::memory_barrier(gl::Barrier::buffer_update);
-        x_.copy_from(ones_, ones_.size());
+        x_.copy_from(ones_, ones_.size());  // ordered after earlier shader writes (copy_from)
         x_in_image_only_ = false;
         gl::memory_barrier(gl::Barrier::storage);
         mirror_x();

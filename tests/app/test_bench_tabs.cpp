@@ -7,8 +7,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "app/gui/chart.hpp"
 #include "tests/support/gui.hpp"
@@ -17,13 +15,6 @@ namespace adilab::test {
 namespace {
 
 ProcessResult run_gui(const std::string& arguments) { return run_adilab_gui(arguments); }
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 // Pixels of exactly the first series' colour: the chart's line and markers (nothing else in the
 // window uses it).
@@ -49,7 +40,7 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
                      "--bench-export " + json + " --screenshot " + png);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("run is done: 2 rows"), std::string::npos) << r.output;
-    const std::string report = read_file(json);
+    const std::string report = read_text(json);
     EXPECT_NE(report.find("\"benchmark\": \"bandwidth\""), std::string::npos) << report;
     EXPECT_NE(report.find("\"config\": {\"mib\": \"1,2\", \"repeats\": \"2\"}"), std::string::npos)
         << "the tab's fields reach the benchmark as the CLI's options:\n" << report;
@@ -69,7 +60,7 @@ TEST(BenchTabs, CsvExportByExtension) {
     auto r = run_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib=1 --repeats=1' "
                      "--bench-export " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string text = read_file(csv);
+    const std::string text = read_text(csv);
     EXPECT_EQ(text.rfind("name,mib,median_ms,gb_per_s\ngl-copy-vec4,1,", 0), 0u) << text;
 }
 

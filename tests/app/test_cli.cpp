@@ -2,21 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
 
 namespace adilab::test {
 namespace {
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 TEST(Cli, HelpDocumentsEveryModeAndBenchmark) {
     auto r = run_adilab("--help");
@@ -68,14 +59,14 @@ TEST(Cli, BenchWritesJsonAndCsvReports) {
     std::string dir = temp_folder("cli-report");
     auto r = run_adilab("--bench bandwidth --mib 1,2 --repeats 2 --report " + dir + "/b.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    std::string json = read_file(dir + "/b.json");
+    std::string json = read_text(dir + "/b.json");
     for (const char* key : {"\"tool\": \"adilab\"", "\"benchmark\": \"bandwidth\"", "\"created\"",
                             "\"renderer\"", "\"config\": {\"bench\": \"bandwidth\", \"mib\": \"1,2\"",
                             "\"name\": \"gl-copy-vec4\"", "\"median_ms\""})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     r = run_adilab("--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/b.csv");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    std::string csv = read_file(dir + "/b.csv");
+    std::string csv = read_text(dir + "/b.csv");
     EXPECT_EQ(csv.rfind("name,mib,median_ms,gb_per_s\ngl-copy-vec4,1,", 0), 0u) << csv;
 }
 

@@ -5,20 +5,12 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
 
 namespace adilab::test {
 namespace {
-
-std::string read_text(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 void write_text(const std::string& path, const std::string& text) {
     std::ofstream f(path);

@@ -2,22 +2,13 @@
 // baselines, and the bad-input messages that come before any work.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
 
 namespace adilab::test {
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 TEST(MatmulBench, WritesEveryFieldAndThePaperTables) {
     ADILAB_NEED_GL();
@@ -29,7 +20,7 @@ TEST(MatmulBench, WritesEveryFieldAndThePaperTables) {
     for (const char* text : {"Seed 000 Table 1", "Seed 002 Table 1", "CPU1", "CPU2", "CPGPU",
                              "gpu-tiled32", "gpu-fast", "cpu-blocked"})
         EXPECT_NE(r.output.find(text), std::string::npos) << text << "\n" << r.output;
-    const std::string json = slurp(dir + "/m.json");
+    const std::string json = read_text(dir + "/m.json");
     for (const char* key :
          {"\"name\"", "\"m\"", "\"n\"", "\"l\"", "\"median_ms\"", "\"median_ms_with_transfer\"",
           "\"gflops\"", "\"speedup_vs_cpu\"", "\"max_rel_error\"", "\"g\"", "\"tiles\""})

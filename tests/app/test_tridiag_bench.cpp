@@ -2,22 +2,13 @@
 // work, the report's rows and fields, the error check against the reference, the Fig. 11 table.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
 
 namespace adilab::test {
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
     std::size_t n = 0;
@@ -48,7 +39,7 @@ TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     auto r = run_adilab("--bench tridiag --grid 5,17 --solver cr-shared,cr-pingpong,thomas-cpu,cg-1"
                         " --repeats 1 --report " + dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string json = slurp(dir + "/t.json");
+    const std::string json = read_text(dir + "/t.json");
     // 2 grids x 2 directions x 2 coefficient forms per solver.
     for (const char* name : {"cr-shared", "cr-pingpong", "thomas-cpu", "cg-1"})
         EXPECT_EQ(count(json, std::string("\"name\": \"") + name + "\""), 8u) << name << json;
@@ -74,7 +65,7 @@ TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     r = run_adilab("--bench tridiag --grid 4 --solver lu-scan --repeats 1 --report " + dir +
                    "/t.csv");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string csv = slurp(dir + "/t.csv");
+    const std::string csv = read_text(dir + "/t.csv");
     EXPECT_EQ(csv.rfind("name,grid,direction,coefficients,median_ms,gb_per_s,speedup_vs_thomas,"
                         "max_rel_error", 0),
               0u)
@@ -97,7 +88,7 @@ TEST(TridiagBench, FiltersAndFixedCoefficients) {
                         "--coefficients constant --constant=-1,3,-1 --repeats 1 --report " +
                         dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string json = slurp(dir + "/t.json");
+    const std::string json = read_text(dir + "/t.json");
     // Rows only for y and constant coefficients (the config records the filters too).
     EXPECT_EQ(count(json, "\"grid\": 40, \"direction\": \"y\", \"coefficients\": \"constant\""),
               2u)
@@ -117,7 +108,7 @@ TEST(StridedBench, CopiesEveryPatternAndRejectsBadGrids) {
     const std::string dir = temp_folder("strided-bench");
     r = run_adilab("--bench strided --grid 256 --repeats 1 --report " + dir + "/s.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;  // each pattern's copy is checked (exit 1 if wrong)
-    const std::string json = slurp(dir + "/s.json");
+    const std::string json = read_text(dir + "/s.json");
     EXPECT_GE(count(json, "\"gb_per_s\": "), 20u) << json;
     EXPECT_NE(json.find("y-whole-column"), std::string::npos) << json;
 }

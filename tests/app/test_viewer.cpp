@@ -56,13 +56,6 @@ double difference(const Image& a, const Image& b) {
     return sum / static_cast<double>(a.rgba.size());
 }
 
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-models");

@@ -288,15 +288,42 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
     }
 }
 
+// The stops a lagged or Step2-free gpu-opt must still make exactly: breakdown at iteration 3
+// (nilpotent `shift`, two solves on one variant, so the books start over), convergence at 1
+// (`one`, n = 1) and breakdown at 1 (`zero`), the host queueing at most `late` iterations past
+// each.
+void expect_exact_stops(const std::string& variant, const power::Options& options, int late) {
+    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
+    const CsrMatrix one = from_dense(1, {-2.5});
+    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+    auto v = power::make_variant(variant);
+    v->prepare(shift, options);
+    for (int round = 0; round < 2; ++round) {
+        const power::Result b = v->solve({}, options);
+        EXPECT_TRUE(b.breakdown);
+        EXPECT_FALSE(b.converged);
+        EXPECT_EQ(b.iterations, 3);
+        EXPECT_EQ(b.lambda, 0.0);
+        EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
+        EXPECT_LE(b.queued, b.iterations + late);
+    }
+    auto o = run(variant, one, options);
+    EXPECT_TRUE(o.result.converged);
+    EXPECT_EQ(o.result.lambda, -2.5);
+    EXPECT_EQ(o.result.iterations, 1);
+    EXPECT_LE(o.result.queued, o.result.iterations + late);
+    auto z = run(variant, zero, options);
+    EXPECT_TRUE(z.result.breakdown);
+    EXPECT_EQ(z.result.iterations, 1);
+    EXPECT_LE(z.result.queued, z.result.iterations + late);
+}
+
 TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
     ADILAB_NEED_GL();
     // The host reading the books L iterations late (fence or polled stamp) queues frozen
     // iterations past a breakdown or convergence: they must change nothing. Breakdown at
     // iteration 3 and at 1, convergence at 1, and a second solve on the same variant (an
     // older solve's stamp must not pass for this one's).
-    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
-    const CsrMatrix one = from_dense(1, {-2.5});
-    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
     for (int lag : {2, 3, 7}) {
         for (bool poll : {false, true}) {
             SCOPED_TRACE("lag=" + std::to_string(lag) + (poll ? " poll" : " fence"));
@@ -306,27 +333,7 @@ TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
             options.flag_lag = lag;
             options.flag_poll = poll;
             options.flush_every = lag == 7 ? 2 : 1;
-            auto v = power::make_variant("gpu-opt");
-            v->prepare(shift, options);
-            for (int round = 0; round < 2; ++round) {
-                const power::Result b = v->solve({}, options);
-                EXPECT_TRUE(b.breakdown);
-                EXPECT_FALSE(b.converged);
-                EXPECT_EQ(b.iterations, 3);
-                EXPECT_EQ(b.lambda, 0.0);
-                EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
-                // The host stops once it reads the frozen books: L iterations late at most.
-                EXPECT_LE(b.queued, b.iterations + lag);
-            }
-            auto o = run("gpu-opt", one, options);
-            EXPECT_TRUE(o.result.converged);
-            EXPECT_EQ(o.result.lambda, -2.5);
-            EXPECT_EQ(o.result.iterations, 1);
-            EXPECT_LE(o.result.queued, o.result.iterations + lag);
-            auto z = run("gpu-opt", zero, options);
-            EXPECT_TRUE(z.result.breakdown);
-            EXPECT_EQ(z.result.iterations, 1);
-            EXPECT_LE(z.result.queued, z.result.iterations + lag);
+            expect_exact_stops("gpu-opt", options, lag);
         }
     }
 }
@@ -445,9 +452,6 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
     // solve on the same variant (the keys and flags start over), every loop.
     const auto paths = no_step2_paths();
     if (paths.empty()) GTEST_SKIP() << "no 64-bit integers in GLSL";
-    const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});
-    const CsrMatrix one = from_dense(1, {-2.5});
-    const CsrMatrix zero = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});
     const CsrMatrix flip = from_dense(2, {1, 0, 0, -1});
     for (bool emulate : paths) {
         for (int lag : {0, 1, 3}) {
@@ -468,26 +472,7 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 // check_every iterations.
                 const int late = std::string(variant) == "gpu-opt-async" ? options.check_every
                                                                          : std::max(lag, 1);
-                auto v = power::make_variant(variant);
-                v->prepare(shift, options);
-                for (int round = 0; round < 2; ++round) {
-                    const power::Result b = v->solve({}, options);
-                    EXPECT_TRUE(b.breakdown);
-                    EXPECT_FALSE(b.converged);
-                    EXPECT_EQ(b.iterations, 3);
-                    EXPECT_EQ(b.lambda, 0.0);
-                    EXPECT_EQ(v->eigenvector(), (std::vector<double>{1.0, 0.0, 0.0}));
-                    EXPECT_LE(b.queued, b.iterations + late);
-                }
-                auto o = run(variant, one, options);
-                EXPECT_TRUE(o.result.converged);
-                EXPECT_EQ(o.result.lambda, -2.5);
-                EXPECT_EQ(o.result.iterations, 1);
-                EXPECT_LE(o.result.queued, o.result.iterations + late);
-                auto z = run(variant, zero, options);
-                EXPECT_TRUE(z.result.breakdown);
-                EXPECT_EQ(z.result.iterations, 1);
-                EXPECT_LE(z.result.queued, z.result.iterations + late);
+                expect_exact_stops(variant, options, late);
                 auto f = run(variant, flip, options);
                 EXPECT_FALSE(f.result.converged);
                 EXPECT_FALSE(f.result.breakdown);

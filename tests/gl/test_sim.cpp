@@ -66,15 +66,8 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
                 sim->reset(scenario, nx, ny);
                 const auto start = random_field(nx, ny, 0, 1, 7);
                 sim->set_field(start);
-                reference::HeatSetup setup{nx, ny, 1.3 * 0.4};
-                if (scenario == "two-heaters") {
-                    const double offset = sim->param("heater_offset") * nx;
-                    setup.left_x = 0.5 * nx - offset;
-                    setup.right_x = 0.5 * nx + offset;
-                    setup.left_y = setup.right_y = 0.5 * ny;
-                    setup.radius = float(sim->param("heater_radius") * std::min(nx, ny));
-                    setup.temperature = sim->param("heater_temperature");
-                }
+                const reference::HeatSetup setup =
+                    test::heat_setup(*sim, scenario, nx, ny, 1.3 * 0.4);
                 std::vector<double> ref = to_double(start);
                 for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
                 sim->step(6);

@@ -114,15 +114,7 @@ double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, 
     sim->reset(scenario, nx, ny);
     const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 131 + ny));
     sim->set_field(start);
-    reference::HeatSetup setup{nx, ny, 0.5 * dt};
-    if (scenario == "two-heaters") {
-        const double offset = sim->param("heater_offset") * nx;
-        setup.left_x = 0.5 * nx - offset;
-        setup.right_x = 0.5 * nx + offset;
-        setup.left_y = setup.right_y = 0.5 * ny;
-        setup.radius = float(sim->param("heater_radius") * std::min(nx, ny));
-        setup.temperature = sim->param("heater_temperature");
-    }
+    const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5 * dt);
     std::vector<double> ref(start.begin(), start.end());
     for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
     sim->step(steps);

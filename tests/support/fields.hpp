@@ -1,10 +1,14 @@
 #pragma once
-// Fields shared by the simulation tests: random starts and the comparison with a float64
-// reference.
+// Fields shared by the simulation tests: random starts, the comparison with a float64
+// reference, and the reference stepper's heat setup.
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
 
 namespace adilab::test {
 
@@ -23,6 +27,22 @@ inline double max_abs_diff(const std::vector<float>& gpu, const std::vector<doub
     for (std::size_t k = 0; k < gpu.size(); ++k)
         worst = std::max(worst, std::isfinite(gpu[k]) ? std::abs(gpu[k] - ref[k]) : INFINITY);
     return worst;
+}
+
+// The float64 heat stepper's setup for `sim` on an nx x ny grid: `lambda` = c (dt / 2) / dh^2,
+// and the two heaters where the scenario has them, placed from the model's own parameters.
+inline sim::reference::HeatSetup heat_setup(const sim::Simulation& sim, const std::string& scenario,
+                                            int nx, int ny, double lambda) {
+    sim::reference::HeatSetup setup{nx, ny, lambda};
+    if (scenario == "two-heaters") {
+        const double offset = sim.param("heater_offset") * nx;
+        setup.left_x = 0.5 * nx - offset;
+        setup.right_x = 0.5 * nx + offset;
+        setup.left_y = setup.right_y = 0.5 * ny;
+        setup.radius = float(sim.param("heater_radius") * std::min(nx, ny));
+        setup.temperature = sim.param("heater_temperature");
+    }
+    return setup;
 }
 
 }  // namespace adilab::test

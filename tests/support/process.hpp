@@ -15,5 +15,7 @@ ProcessResult run_command(const std::string& command_line);
 ProcessResult run_adilab(const std::string& arguments);
 // A fresh empty folder under the system's temp folder, for files a test writes.
 std::string temp_folder(const std::string& name);
+// The whole of a file (reports, recordings, settings); empty where it cannot be read.
+std::string read_text(const std::string& path);
 
 }  // namespace adilab::test
