@@ -71,6 +71,15 @@ std::optional<PivotFailure> GpuSolver::check_pivots() {
     return PivotFailure{static_cast<int>(flag[1]) - 1};
 }
 
+std::optional<PivotFailure> GpuSolver::check_pivots_and(Solver* fallback) {
+    auto own = GpuSolver::check_pivots();
+    if (fallback) {
+        // Read (and so clear) the fallback's flag too, even when this solver failed first.
+        if (auto failure = fallback->check_pivots(); failure && !own) own = failure;
+    }
+    return own;
+}
+
 void GpuSolver::bind_lines(const gl::Program& program, const LineLayout& layout,
                            const Coefficients& coefficients, const gl::Buffer& rhs,
                            const gl::Buffer& solution) {

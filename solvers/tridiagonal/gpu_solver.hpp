@@ -42,6 +42,8 @@ protected:
                     const Coefficients& coefficients, const gl::Buffer& rhs,
                     const gl::Buffer& solution);
     gl::Buffer& pivot_flag();
+    // This solver's pivot failure, else the one of the solver it falls back to (null: none).
+    std::optional<PivotFailure> check_pivots_and(Solver* fallback);
 
 private:
     gl::Buffer pivot_flag_;

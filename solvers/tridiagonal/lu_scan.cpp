@@ -117,11 +117,7 @@ public:
     }
 
     std::optional<PivotFailure> check_pivots() override {
-        auto own = GpuSolver::check_pivots();
-        if (fallback_) {
-            if (auto failure = fallback_->check_pivots(); failure && !own) own = failure;
-        }
-        return own;
+        return check_pivots_and(fallback_.get());
     }
 
 private:

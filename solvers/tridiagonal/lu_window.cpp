@@ -158,11 +158,7 @@ public:
         exact_->solve(grid, direction, coefficients, rhs, solution);
     }
 
-    std::optional<PivotFailure> check_pivots() override {
-        auto own = GpuSolver::check_pivots();
-        if (auto failure = exact_->check_pivots(); failure && !own) own = failure;
-        return own;
-    }
+    std::optional<PivotFailure> check_pivots() override { return check_pivots_and(exact_.get()); }
 
 private:
     struct Plan {
