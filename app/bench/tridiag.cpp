@@ -11,17 +11,22 @@
 // host arithmetic alone (data already in host memory, wall clock), as the paper's CPU baseline.
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
 // general coefficients.
+// Diagnostics (environment): ADILAB_BENCH_FRESH=N re-times every GPU solve on N fresh buffer
+// pairs; ADILAB_BENCH_YPROBE=R runs issue 3's slow-state probe after the configurations
+// (tridiag_probe.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/tridiag_probe.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -119,6 +124,13 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         "storage block of this GPU (" +
                         std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
     }
+
+    // ADILAB_BENCH_YPROBE=R (diagnostics, tridiag_probe.hpp): the slow-state probe's early
+    // buffers are allocated here, before any configuration; it runs after them.
+    const int probe_rounds = y_probe_rounds();
+    std::unique_ptr<YProbe> probe;
+    if (probe_rounds > 0)
+        probe = std::make_unique<YProbe>(int(*std::max_element(grids.begin(), grids.end())));
 
     Report report = make_report("tridiag", ctx.device);
     record_config(report, args);
@@ -309,6 +321,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         }
     }
     ctx.progress(1.0, "done");
+    if (probe) probe->run(ctx.out, probe_rounds);
 
     // Where cr-pingpong's time goes: 2 floor(log2 N) dependent dispatches, each with a memory
     // barrier. An empty dispatch + barrier, timed the same way, is the floor per level.

@@ -129,6 +129,8 @@ public:
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
         settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
+        // _BAND: rows per dispatch (0: the whole grid in one dispatch).
+        settings_.scan_band_rows = knob("ADILAB_COLSCAN_BAND", settings.scan_band_rows);
     }
 
     std::string name() const override { return name_; }
@@ -272,7 +274,18 @@ private:
         bind_lines(program, layout, constant, rhs, solution);
         plan.rows.bind_storage(6);
         const unsigned segment = (warps - 2 * halo) * rows;
-        dispatch_spread(((layout.lines + 31) / 32) * ((layout.n + segment - 1) / segment));
+        const unsigned row_blocks = (layout.n + segment - 1) / segment;
+        // Bands of rows, one dispatch each (no barrier between them: they write disjoint rows
+        // and only read rhs); the stored rows of a band are a whole number of segments.
+        const unsigned band = settings_.scan_band_rows == 0
+                                  ? row_blocks
+                                  : std::max(1u, settings_.scan_band_rows / segment);
+        for (unsigned first = 0; first < row_blocks; first += band) {
+            const unsigned count = std::min(band, row_blocks - first);
+            program.set("row_block_first", first);
+            program.set("row_block_count", count);
+            dispatch_spread(((layout.lines + 31) / 32) * count);
+        }
         gl::memory_barrier(gl::Barrier::storage);
     }
 

@@ -41,6 +41,9 @@ struct WindowSettings {
     unsigned scan_rows = 8;
     unsigned scan_warps = 8;
     unsigned scan_order = 0;
+    // Rows per dispatch of the column scan (0: one dispatch for the grid); rounded down to whole
+    // work-group segments, at least one.
+    unsigned scan_band_rows = 0;
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);

@@ -1,0 +1,206 @@
+// Issue 3's slow-state probe (tridiag_probe.hpp says what and why).
+#include "app/bench/tridiag_probe.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/gl/timer.hpp"
+#include "solvers/reference/tridiagonal.hpp"
+#include "solvers/tridiagonal/variants.hpp"
+
+namespace adilab::bench {
+
+int y_probe_rounds() {
+    const char* text = std::getenv("ADILAB_BENCH_YPROBE");
+    return text != nullptr ? std::clamp(std::atoi(text), 0, 20) : 0;
+}
+
+namespace {
+
+struct Set {
+    gl::Buffer k, x;
+    gl::Texture2D texture;  // the same values as k
+};
+
+Set make_set(int n, const std::vector<float>& values) {
+    Set s;
+    s.k = gl::Buffer::from(values);
+    s.x = gl::Buffer(values.size() * sizeof(float));
+    s.x.zero();
+    s.texture = gl::Texture2D(n, n, gl::TextureFormat::r32f);
+    s.texture.upload(values.data());
+    return s;
+}
+
+// ms per call of `work`: batches of ~2 ms (one query each), median of 9.
+double time_ms(const std::function<void()>& work) {
+    const double single = gl::median(gl::time_runs(work, {.warmup = 1, .repeats = 1}));
+    const int batch = std::clamp(int(2.0 / std::max(single, 1e-4)), 1, 200);
+    const auto samples = gl::time_runs(
+        [&] {
+            for (int i = 0; i < batch; ++i) work();
+        },
+        {.warmup = 2, .repeats = 9});
+    return gl::median(samples) / batch;
+}
+
+struct Copy {
+    std::string name;
+    unsigned cols, chunks, rows, order;
+    bool contiguous, texture;
+};
+
+}  // namespace
+
+struct YProbe::State {
+    int n;
+    std::vector<float> values;
+    Set early;
+};
+
+YProbe::YProbe(int n) : state_(std::make_unique<State>()) {
+    state_->n = n;
+    std::mt19937 random(4242u + unsigned(n));
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    state_->values.resize(std::size_t(n) * std::size_t(n));
+    for (float& v : state_->values) v = uniform(random);
+    state_->early = make_set(n, state_->values);
+}
+
+YProbe::~YProbe() = default;
+
+void YProbe::run(std::ostream& out, int rounds) {
+    const int n = state_->n;
+    const std::vector<float>& values = state_->values;
+    const tridiag::ConstantCoefficients constant{-0.5f, 2.0f, -0.5f, 2.0f, 2.0f};
+    const tridiag::Coefficients coefficients(constant);
+    const auto expected =
+        reference::solve_grid_constant(n, n, false, constant.a, constant.b, constant.c,
+                                       constant.b_first, constant.b_last, values);
+    Set late = make_set(n, values);
+    gl::Buffer checked(values.size() * sizeof(float));
+
+    struct Variant {
+        std::string name;
+        std::unique_ptr<tridiag::Solver> solver;
+    };
+    std::vector<Variant> variants;
+    auto window = [&](const std::string& name, auto&& adjust) {
+        tridiag::WindowSettings s;
+        adjust(s);
+        variants.push_back({name, tridiag::make_lu_window(
+                                      name, s,
+                                      tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096,
+                                                            true))});
+    };
+    window("colscan-8x8", [](tridiag::WindowSettings&) {});
+    window("colscan-8x8-order1", [](tridiag::WindowSettings& s) { s.scan_order = 1; });
+    window("colscan-16x8", [](tridiag::WindowSettings& s) { s.scan_rows = 16; });
+    window("colscan-8x16", [](tridiag::WindowSettings& s) { s.scan_warps = 16; });
+    window("colscan-4x16", [](tridiag::WindowSettings& s) {
+        s.scan_rows = 4;
+        s.scan_warps = 16;
+    });
+    window("colscan-8x8-band480", [](tridiag::WindowSettings& s) { s.scan_band_rows = 480; });
+    window("colscan-8x8-band192", [](tridiag::WindowSettings& s) { s.scan_band_rows = 192; });
+    window("colscan-8x8-band1008", [](tridiag::WindowSettings& s) { s.scan_band_rows = 1008; });
+    window("window-16", [](tridiag::WindowSettings& s) { s.scan_y = false; });
+    window("window-32", [](tridiag::WindowSettings& s) {
+        s.scan_y = false;
+        s.rows = 32;
+        s.chunks = 8;
+    });
+    variants.push_back({"lu-scan", tridiag::make_solver("lu-scan")});
+
+    const std::vector<Copy> copies = {
+        {"copy-x", 32, 8, 32, 0, true, false},
+        {"copy-y32", 32, 8, 32, 0, false, false},
+        {"copy-y32-order1", 32, 8, 32, 1, false, false},
+        {"copy-y16", 32, 8, 16, 0, false, false},
+        {"copy-y8x8", 32, 8, 8, 0, false, false},
+        {"copy-y32-texture", 32, 8, 32, 0, false, true},
+        {"copy-y8x8-texture", 32, 8, 8, 0, false, true},
+    };
+
+    // Correctness once (late buffers into `checked`), so that a probe line is a real solve.
+    std::vector<double> errors;
+    for (Variant& v : variants) {
+        checked.poison();
+        v.solver->solve({n, n}, tridiag::Direction::y, coefficients, late.k, checked);
+        errors.push_back(reference::max_relative_error(checked.read_all<float>(), expected.x));
+    }
+    auto copy_once = [n](const Copy& c, const Set& from, gl::Buffer& to) {
+        const gl::Program& program = gl::compute_program(
+            "common/strided_copy.comp",
+            {{"COLS", std::to_string(c.cols)},
+             {"CHUNKS", std::to_string(c.chunks)},
+             {"ROWS", std::to_string(c.rows)},
+             {"ORDER", std::to_string(c.order)},
+             {"CONTIGUOUS", c.contiguous ? "1" : "0"},
+             {"SOURCE_TEXTURE", c.texture ? "1" : "0"},
+             {"WG_SIZE", std::to_string(c.cols * c.chunks)}});
+        const unsigned groups =
+            unsigned(n) / c.cols * ((unsigned(n) + c.rows * c.chunks - 1) / (c.rows * c.chunks));
+        program.use();
+        program.set("n", unsigned(n));
+        program.set("stride_in", unsigned(n));
+        program.set("stride_out", unsigned(n));
+        program.set("row_offset", 0u);
+        if (c.texture) {
+            program.set("source_texture", 0);
+            from.texture.bind(0);
+        }
+        from.k.bind_storage(0);
+        to.bind_storage(1);
+        const unsigned gx = std::min(groups, 65535u);
+        gl::dispatch(gx, (groups + gx - 1) / gx);
+        gl::memory_barrier(gl::Barrier::storage);
+    };
+    // Copies checked once, whole (into `checked`: the timed outputs are never read back).
+    std::vector<bool> copy_ok;
+    for (const Copy& c : copies) {
+        checked.poison();
+        copy_once(c, late, checked);
+        copy_ok.push_back(checked.read_all<float>() == values);
+    }
+
+    const gl::Program& empty = gl::compute_program("common/copy_vec4.comp");
+    gl::warm_up([&] {
+        variants[0].solver->solve({n, n}, tridiag::Direction::y, coefficients, late.k, late.x);
+    });
+    for (int round = 0; round < rounds; ++round) {
+        for (Set* set : {&state_->early, &late}) {
+            const std::string tag = std::string("probe ") + (set == &late ? "late" : "early") +
+                                    " r" + std::to_string(round) + " ";
+            for (std::size_t i = 0; i < variants.size(); ++i) {
+                tridiag::Solver& solver = *variants[i].solver;
+                const double ms = time_ms([&] {
+                    solver.solve({n, n}, tridiag::Direction::y, coefficients, set->k, set->x);
+                });
+                out << tag << variants[i].name << " " << ms << " err=" << errors[i] << "\n";
+            }
+            for (std::size_t i = 0; i < copies.size(); ++i) {
+                const double ms = time_ms([&] { copy_once(copies[i], *set, set->x); });
+                out << tag << copies[i].name << " " << ms << (copy_ok[i] ? "" : " WRONG-COPY")
+                    << "\n";
+            }
+            const double empty_ms = time_ms([&] {
+                empty.use();
+                empty.set("count", 0u);
+                gl::dispatch(1);
+                gl::memory_barrier(gl::Barrier::storage);
+            });
+            out << tag << "empty-dispatch " << empty_ms << "\n";
+            out.flush();
+        }
+    }
+}
+
+}  // namespace adilab::bench
