@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
@@ -61,6 +62,7 @@ struct Copy {
 
 struct YProbe::State {
     int n;
+    gl::MemoryStatus at_start;
     std::vector<float> values;
     Set early;
 };
@@ -71,6 +73,7 @@ YProbe::YProbe(int n) : state_(std::make_unique<State>()) {
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     state_->values.resize(std::size_t(n) * std::size_t(n));
     for (float& v : state_->values) v = uniform(random);
+    state_->at_start = gl::memory_status();
     state_->early = make_set(n, state_->values);
 }
 
@@ -84,6 +87,13 @@ void YProbe::run(std::ostream& out, int rounds) {
     const auto expected =
         reference::solve_grid_constant(n, n, false, constant.a, constant.b, constant.c,
                                        constant.b_first, constant.b_last, values);
+    auto print_memory = [&](const char* when, const gl::MemoryStatus& m) {
+        out << "probe memory " << when << ": available " << m.available_kib / 1024
+            << " MiB, evictions " << m.evictions << ", evicted " << m.evicted_kib / 1024
+            << " MiB\n";
+    };
+    print_memory("at start", state_->at_start);
+    print_memory("after prelude", gl::memory_status());
     Set late = make_set(n, values);
     gl::Buffer checked(values.size() * sizeof(float));
 
@@ -190,6 +200,24 @@ void YProbe::run(std::ostream& out, int rounds) {
                 const double ms = time_ms([&] { copy_once(copies[i], *set, set->x); });
                 out << tag << copies[i].name << " " << ms << (copy_ok[i] ? "" : " WRONG-COPY")
                     << "\n";
+            }
+            // Mixed: the early input with the late output, and the other way round (which side
+            // of the copy follows the state?). Only once per round (after the late set).
+            if (set == &late) {
+                for (int mix = 0; mix < 2; ++mix) {
+                    const Set& from = mix == 0 ? state_->early : late;
+                    gl::Buffer& to = mix == 0 ? late.x : state_->early.x;
+                    const std::string label = mix == 0 ? "earlyin-lateout " : "latein-earlyout ";
+                    const double solve_ms = time_ms([&] {
+                        variants[0].solver->solve({n, n}, tridiag::Direction::y, coefficients,
+                                                  from.k, to);
+                    });
+                    const double copy_ms = time_ms([&] { copy_once(copies[1], from, to); });
+                    out << "probe mixed r" << round << " " << label << variants[0].name << " "
+                        << solve_ms << "\n";
+                    out << "probe mixed r" << round << " " << label << copies[1].name << " "
+                        << copy_ms << "\n";
+                }
             }
             const double empty_ms = time_ms([&] {
                 empty.use();
