@@ -12,7 +12,8 @@
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
 // general coefficients.
 // Diagnostics (environment): ADILAB_BENCH_FRESH=N re-times every GPU solve on N fresh buffer
-// pairs; ADILAB_BENCH_YPROBE=R runs issue 3's slow-state probe after the configurations
+// pairs; ADILAB_BENCH_RETIME=1 re-times every GPU solve on the same and on a new solver
+// instance; ADILAB_BENCH_YPROBE=R runs issue 3's slow-state probe after the configurations
 // (tridiag_probe.hpp).
 #include <algorithm>
 #include <chrono>
@@ -89,6 +90,12 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const int fresh = [] {
         const char* text = std::getenv("ADILAB_BENCH_FRESH");
         return text != nullptr ? std::clamp(std::atoi(text), 0, 16) : 0;
+    }();
+    // ADILAB_BENCH_RETIME=1 (diagnostics): every GPU timing repeated on the same instance and
+    // on a new one, printed as "retime ..." lines.
+    const bool retime = [] {
+        const char* text = std::getenv("ADILAB_BENCH_RETIME");
+        return text != nullptr && *text == '1';
     }();
     const std::string direction = args.get("direction", "both");
     if (direction != "both" && direction != "x" && direction != "y")
@@ -183,7 +190,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             else
                 note << ": no window <= " << defaults.max_window << " rows";
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, defaults);
-            if (defaults.scan_y && halo != ~0u)
+            if (defaults.scan_y && halo != ~0u &&
+                double(n) * double(n) <= double(defaults.scan_max_unknowns))
                 note << "; column scan, " << halo << "-chunk warm-ups"
                      << (halo == 0 ? " (whole columns: exact)" : "");
             else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
@@ -290,6 +298,27 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                             line << " " << gl::median(again) / batch;
                         }
                         report.notes.push_back(line.str());
+                    }
+                    if (retime) {
+                        // The same timing again on this instance, and on a new instance of the
+                        // same solver (issue 3: is a slow figure this instance's state?).
+                        auto batch_ms = [&](tridiag::Solver& s) {
+                            return gl::median(gl::time_runs(
+                                       [&] {
+                                           for (int i = 0; i < batch; ++i)
+                                               s.solve({n, n}, config.direction, coefficients, k,
+                                                       timed);
+                                       },
+                                       {.warmup = 2, .repeats = repeats})) /
+                                   batch;
+                        };
+                        auto other = tridiag::make_solver(name);
+                        other->solve({n, n}, config.direction, coefficients, k, timed);
+                        const double again = batch_ms(solver);
+                        const double renewed = batch_ms(*other);
+                        ctx.out << "retime " << name << " " << describe(config) << ": bench "
+                                << ms << " again " << again << " new-instance " << renewed
+                                << "\n";
                     }
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";

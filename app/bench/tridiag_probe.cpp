@@ -14,6 +14,7 @@
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/reference/tridiagonal.hpp"
+#include "solvers/tridiagonal/gpu_solver.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::bench {
@@ -101,42 +102,22 @@ void YProbe::run(std::ostream& out, int rounds) {
         std::string name;
         std::unique_ptr<tridiag::Solver> solver;
     };
-    std::vector<Variant> variants;
-    auto window = [&](const std::string& name, auto&& adjust) {
-        tridiag::WindowSettings s;
-        adjust(s);
-        variants.push_back({name, tridiag::make_lu_window(
-                                      name, s,
-                                      tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096,
-                                                            true))});
+    auto make_window = [](const std::string& name, tridiag::WindowSettings settings) {
+        return tridiag::make_lu_window(name, settings,
+                                       tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096,
+                                                             true));
     };
-    window("colscan-8x8", [](tridiag::WindowSettings&) {});
-    window("colscan-8x8-order1", [](tridiag::WindowSettings& s) { s.scan_order = 1; });
-    window("colscan-16x8", [](tridiag::WindowSettings& s) { s.scan_rows = 16; });
-    window("colscan-8x16", [](tridiag::WindowSettings& s) { s.scan_warps = 16; });
-    window("colscan-4x16", [](tridiag::WindowSettings& s) {
-        s.scan_rows = 4;
-        s.scan_warps = 16;
-    });
-    window("colscan-8x8-band480", [](tridiag::WindowSettings& s) { s.scan_band_rows = 480; });
-    window("colscan-8x8-band192", [](tridiag::WindowSettings& s) { s.scan_band_rows = 192; });
-    window("colscan-8x8-band1008", [](tridiag::WindowSettings& s) { s.scan_band_rows = 1008; });
-    window("window-16", [](tridiag::WindowSettings& s) { s.scan_y = false; });
-    window("window-32", [](tridiag::WindowSettings& s) {
-        s.scan_y = false;
-        s.rows = 32;
-        s.chunks = 8;
-    });
+    tridiag::WindowSettings window16;
+    window16.scan_y = false;  // the decay-window kernel, 16 rows per invocation
+    std::vector<Variant> variants;
+    variants.push_back({"lu-window", make_window("lu-window", {})});
+    variants.push_back({"window-16", make_window("window-16", window16)});
     variants.push_back({"lu-scan", tridiag::make_solver("lu-scan")});
 
     const std::vector<Copy> copies = {
         {"copy-x", 32, 8, 32, 0, true, false},
         {"copy-y32", 32, 8, 32, 0, false, false},
-        {"copy-y32-order1", 32, 8, 32, 1, false, false},
-        {"copy-y16", 32, 8, 16, 0, false, false},
-        {"copy-y8x8", 32, 8, 8, 0, false, false},
         {"copy-y32-texture", 32, 8, 32, 0, false, true},
-        {"copy-y8x8-texture", 32, 8, 8, 0, false, true},
     };
 
     // Correctness once (late buffers into `checked`), so that a probe line is a real solve.
@@ -182,18 +163,24 @@ void YProbe::run(std::ostream& out, int rounds) {
     }
 
     const gl::Program& empty = gl::compute_program("common/copy_vec4.comp");
-    gl::warm_up([&] {
-        variants[0].solver->solve({n, n}, tridiag::Direction::y, coefficients, late.k, late.x);
-    });
+    auto empty_dispatch = [&] {
+        empty.use();
+        empty.set("count", 0u);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::storage);
+    };
+    auto solve_y = [&](tridiag::Solver& solver, const Set& set, gl::Buffer& to) {
+        solver.solve({n, n}, tridiag::Direction::y, coefficients, set.k, to);
+    };
+    gl::warm_up([&] { solve_y(*variants[0].solver, late, late.x); });
+
+    // A: the shapes on buffers allocated before / after the prelude.
     for (int round = 0; round < rounds; ++round) {
         for (Set* set : {&state_->early, &late}) {
             const std::string tag = std::string("probe ") + (set == &late ? "late" : "early") +
                                     " r" + std::to_string(round) + " ";
             for (std::size_t i = 0; i < variants.size(); ++i) {
-                tridiag::Solver& solver = *variants[i].solver;
-                const double ms = time_ms([&] {
-                    solver.solve({n, n}, tridiag::Direction::y, coefficients, set->k, set->x);
-                });
+                const double ms = time_ms([&] { solve_y(*variants[i].solver, *set, set->x); });
                 out << tag << variants[i].name << " " << ms << " err=" << errors[i] << "\n";
             }
             for (std::size_t i = 0; i < copies.size(); ++i) {
@@ -201,34 +188,55 @@ void YProbe::run(std::ostream& out, int rounds) {
                 out << tag << copies[i].name << " " << ms << (copy_ok[i] ? "" : " WRONG-COPY")
                     << "\n";
             }
-            // Mixed: the early input with the late output, and the other way round (which side
-            // of the copy follows the state?). Only once per round (after the late set).
-            if (set == &late) {
-                for (int mix = 0; mix < 2; ++mix) {
-                    const Set& from = mix == 0 ? state_->early : late;
-                    gl::Buffer& to = mix == 0 ? late.x : state_->early.x;
-                    const std::string label = mix == 0 ? "earlyin-lateout " : "latein-earlyout ";
-                    const double solve_ms = time_ms([&] {
-                        variants[0].solver->solve({n, n}, tridiag::Direction::y, coefficients,
-                                                  from.k, to);
-                    });
-                    const double copy_ms = time_ms([&] { copy_once(copies[1], from, to); });
-                    out << "probe mixed r" << round << " " << label << variants[0].name << " "
-                        << solve_ms << "\n";
-                    out << "probe mixed r" << round << " " << label << copies[1].name << " "
-                        << copy_ms << "\n";
-                }
-            }
-            const double empty_ms = time_ms([&] {
-                empty.use();
-                empty.set("count", 0u);
-                gl::dispatch(1);
-                gl::memory_barrier(gl::Barrier::storage);
-            });
-            out << tag << "empty-dispatch " << empty_ms << "\n";
+            out << tag << "empty-dispatch " << time_ms(empty_dispatch) << "\n";
             out.flush();
         }
     }
+
+    // B: the slow state on purpose. New lu-window and lu-scan instances, timed fresh, then after
+    // 16 solve + check_pivots() cycles (the bench's pattern), then with a never-read buffer bound
+    // at the pivot flag's binding (copies / empty only: a solve binds its own flag), then after
+    // 300 more solves without checks; with the flag read directly (the old way) and staged.
+    const bool configured = tridiag::pivot_readback_direct();
+    gl::Buffer spare(2 * sizeof(std::uint32_t));
+    spare.zero();
+    for (bool direct : {true, false}) {
+        tridiag::set_pivot_readback_direct(direct);
+        auto window = make_window("lu-window", {});
+        auto scan = tridiag::make_solver("lu-scan");
+        auto measure = [&](const std::string& label, bool solves) {
+            out << "probe repro " << (direct ? "direct" : "staged") << " " << label;
+            if (solves) out << " lu-window " << time_ms([&] { solve_y(*window, late, late.x); });
+            // binding 5 now holds the lu-window instance's flag (or `spare`)
+            out << " copy-y32 " << time_ms([&] { copy_once(copies[1], late, late.x); })
+                << " copy-x " << time_ms([&] { copy_once(copies[0], late, late.x); })
+                << " empty " << time_ms(empty_dispatch);
+            if (solves) out << " lu-scan " << time_ms([&] { solve_y(*scan, late, late.x); });
+            const gl::MemoryStatus m = gl::memory_status();
+            out << " evictions " << m.evictions << "\n";
+            out.flush();
+        };
+        solve_y(*window, late, late.x);
+        solve_y(*scan, late, late.x);
+        measure("fresh", true);
+        for (int i = 0; i < 16; ++i) {
+            solve_y(*window, late, checked);
+            if (window->check_pivots()) out << "probe repro: unexpected pivot failure\n";
+            solve_y(*scan, late, checked);
+            if (scan->check_pivots()) out << "probe repro: unexpected pivot failure\n";
+        }
+        measure("after-16-checks", true);
+        solve_y(*window, late, late.x);
+        spare.bind_storage(5);
+        measure("spare-at-5", false);
+        for (int i = 0; i < 300; ++i) {
+            solve_y(*window, late, late.x);
+            solve_y(*scan, late, late.x);
+        }
+        gl::finish();
+        measure("after-300-solves", true);
+    }
+    tridiag::set_pivot_readback_direct(configured);
 }
 
 }  // namespace adilab::bench

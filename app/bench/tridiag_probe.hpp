@@ -5,13 +5,19 @@
 //
 // ADILAB_BENCH_YPROBE=R: buffers of the bench's largest grid are allocated when the bench
 // starts (before any configuration: "early"); after the bench's own configurations (the
-// prelude, chosen with --direction / --coefficients / --solver), the same measurements run R
-// rounds on the early buffers and on buffers allocated then ("late"), one printed line each:
-//   probe <early|late> r<round> <name> <ms> [err=<max rel error vs float64>]
-// Measured: column-scan shapes of lu-window (tile, ORDER, row bands per dispatch), the window
-// kernel, lu-scan, plain copies with the y pattern (from a storage buffer, and from an R32F 2D
-// texture of the same values) and the x pattern, and an empty dispatch + barrier. Every solve
-// variant is checked once against the float64 reference (err=), every copy on one row.
+// prelude, chosen with --direction / --coefficients / --solver):
+//  A. R rounds on the early buffers and on buffers allocated then ("late"), one line each:
+//       probe <early|late> r<round> <name> <ms> [err=<max rel error vs float64>]
+//     lu-window (column scan), its window kernel with 16 rows, lu-scan; plain copies with the
+//     x pattern, the y pattern from a storage buffer and from an R32F 2D texture; an empty
+//     dispatch + barrier.
+//  B. the slow state on purpose: new lu-window / lu-scan instances timed fresh, after 16
+//     solve + check_pivots() cycles (what the bench does per configuration), with a never-read
+//     buffer at the pivot flag's binding, and after 300 solves without checks; once with the
+//     flag read back directly (the old way) and once through the staging copy (gpu_solver.hpp):
+//       probe repro <direct|staged> <step> lu-window <ms> copy-y32 <ms> copy-x <ms> empty <ms>
+//             lu-scan <ms> evictions <driver's count>
+// Every solve variant is checked once against the float64 reference (err=), every copy whole.
 // Constant coefficients a = c = -0.5, b = 2 (decay window K = 16, as the bench's random ones).
 #include <memory>
 #include <ostream>

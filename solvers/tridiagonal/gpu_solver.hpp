@@ -31,6 +31,15 @@ gl::Defines coefficient_defines(const Coefficients& coefficients);
 // their index with work_group_line().
 void dispatch_spread(unsigned groups);
 
+// How check_pivots() reads the flag. Default: through a staging copy, so that the flag buffer
+// every solve binds (binding 5) is never read by the CPU. The NVIDIA driver moves a buffer that
+// the CPU reads back into host memory; while such a buffer was bound, the 4096^2 y solves of
+// lu-window / lu-scan ran 2-3x slower (issue 3's bimodal timings: the bench checks pivots after
+// every configuration, so later configurations of a process were hit). `direct` (also
+// ADILAB_PIVOT_READBACK=direct) is the old way, kept for the comparison (tridiag_probe.hpp).
+void set_pivot_readback_direct(bool direct);
+bool pivot_readback_direct();
+
 class GpuSolver : public Solver {
 public:
     std::optional<PivotFailure> check_pivots() override;
@@ -47,6 +56,7 @@ protected:
 
 private:
     gl::Buffer pivot_flag_;
+    gl::Buffer pivot_staging_;  // check_pivots() reads this copy of the flag (never bound)
 
 };
 

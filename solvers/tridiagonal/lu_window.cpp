@@ -129,8 +129,11 @@ public:
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
         settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
-        // _BAND: rows per dispatch (0: the whole grid in one dispatch).
+        // _BAND: rows per dispatch (0: the whole grid in one dispatch); _MAX_UNKNOWNS: larger
+        // grids take the window kernel along y.
         settings_.scan_band_rows = knob("ADILAB_COLSCAN_BAND", settings.scan_band_rows);
+        settings_.scan_max_unknowns =
+            knob("ADILAB_COLSCAN_MAX_UNKNOWNS", settings.scan_max_unknowns);
     }
 
     std::string name() const override { return name_; }
@@ -139,7 +142,9 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
-        if (constant != nullptr && direction == Direction::y && settings_.scan_y) {
+        const double unknowns = double(grid.nx) * double(grid.ny);
+        if (constant != nullptr && direction == Direction::y && settings_.scan_y &&
+            unknowns <= double(settings_.scan_max_unknowns)) {
             const Plan& plan = plan_for(unsigned(grid.ny), *constant);
             const unsigned halo = scan_halo(plan);
             if (halo != no_scan) {

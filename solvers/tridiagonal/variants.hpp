@@ -44,6 +44,8 @@ struct WindowSettings {
     // Rows per dispatch of the column scan (0: one dispatch for the grid); rounded down to whole
     // work-group segments, at least one.
     unsigned scan_band_rows = 0;
+    // Grids of more unknowns take the window kernel along y instead of the column scan.
+    unsigned scan_max_unknowns = ~0u;
 };
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact);
