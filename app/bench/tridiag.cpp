@@ -196,6 +196,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                      << (halo == 0 ? " (whole columns: exact)" : "");
             else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
                 note << "; exact path (lu-scan)";
+            else
+                note << "; window kernel, " << defaults.rows << " rows per invocation";
             report.notes.push_back(note.str());
         }
         const double unknowns = double(n) * double(n);

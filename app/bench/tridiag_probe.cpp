@@ -107,10 +107,12 @@ void YProbe::run(std::ostream& out, int rounds) {
                                        tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096,
                                                              true));
     };
-    tridiag::WindowSettings window16;
-    window16.scan_y = false;  // the decay-window kernel, 16 rows per invocation
+    tridiag::WindowSettings window16, colscan;
+    window16.scan_y = false;            // the decay-window kernel, 16 rows per invocation
+    colscan.scan_max_unknowns = ~0u;    // the column scan (8 x 8) on every grid
     std::vector<Variant> variants;
     variants.push_back({"lu-window", make_window("lu-window", {})});
+    variants.push_back({"colscan-8x8", make_window("colscan-8x8", colscan)});
     variants.push_back({"window-16", make_window("window-16", window16)});
     variants.push_back({"lu-scan", tridiag::make_solver("lu-scan")});
 
@@ -202,12 +204,12 @@ void YProbe::run(std::ostream& out, int rounds) {
     spare.zero();
     for (bool direct : {true, false}) {
         tridiag::set_pivot_readback_direct(direct);
-        auto window = make_window("lu-window", {});
+        auto window = make_window("colscan-8x8", colscan);
         auto scan = tridiag::make_solver("lu-scan");
         auto measure = [&](const std::string& label, bool solves) {
             out << "probe repro " << (direct ? "direct" : "staged") << " " << label;
-            if (solves) out << " lu-window " << time_ms([&] { solve_y(*window, late, late.x); });
-            // binding 5 now holds the lu-window instance's flag (or `spare`)
+            if (solves) out << " colscan-8x8 " << time_ms([&] { solve_y(*window, late, late.x); });
+            // binding 5 now holds the column-scan instance's flag (or `spare`)
             out << " copy-y32 " << time_ms([&] { copy_once(copies[1], late, late.x); })
                 << " copy-x " << time_ms([&] { copy_once(copies[0], late, late.x); })
                 << " empty " << time_ms(empty_dispatch);

@@ -1,10 +1,9 @@
 #include "solvers/tridiagonal/gpu_solver.hpp"
 
-#include <cstdlib>
-#include <string>
-
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -69,7 +68,7 @@ gl::Buffer& GpuSolver::pivot_flag() {
 namespace {
 bool read_flag_directly = [] {
     const char* text = std::getenv("ADILAB_PIVOT_READBACK");
-    return text != nullptr && std::string(text) == "direct";
+    return text == nullptr || std::string(text) != "staged";
 }();
 }  // namespace
 
@@ -78,9 +77,8 @@ bool pivot_readback_direct() { return read_flag_directly; }
 
 std::optional<PivotFailure> GpuSolver::check_pivots() {
     if (pivot_flag_.empty()) return std::nullopt;
-    // The flag that every solve binds is only ever touched by the GPU; the CPU reads a copy
-    // (issue 3: read back directly, the flag made later solves of this instance slow: see
-    // gpu_solver.hpp).
+    // Staged: the flag that every solve binds is only ever touched by the GPU; the CPU reads a
+    // copy (gpu_solver.hpp).
     if (!read_flag_directly) {
         if (pivot_staging_.empty()) pivot_staging_ = gl::Buffer(2 * sizeof(std::uint32_t));
         pivot_staging_.copy_from(pivot_flag_, 2 * sizeof(std::uint32_t));

@@ -31,12 +31,13 @@ gl::Defines coefficient_defines(const Coefficients& coefficients);
 // their index with work_group_line().
 void dispatch_spread(unsigned groups);
 
-// How check_pivots() reads the flag. Default: through a staging copy, so that the flag buffer
-// every solve binds (binding 5) is never read by the CPU. The NVIDIA driver moves a buffer that
-// the CPU reads back into host memory; while such a buffer was bound, the 4096^2 y solves of
-// lu-window / lu-scan ran 2-3x slower (issue 3's bimodal timings: the bench checks pivots after
-// every configuration, so later configurations of a process were hit). `direct` (also
-// ADILAB_PIVOT_READBACK=direct) is the old way, kept for the comparison (tridiag_probe.hpp).
+// How check_pivots() reads the flag. Default (`direct`): glGetBufferSubData on the flag that
+// every solve binds at binding 5; the NVIDIA driver then moves that buffer to host memory (GL
+// debug log: "is being copied/moved from VIDEO memory to HOST memory"). `staged`
+// (ADILAB_PIVOT_READBACK=staged): the CPU reads a copy, so the bound flag stays in video memory.
+// Tried for issue 3's bimodal 4096^2 y timings and refuted (H200, 5 + 5 full-bench processes:
+// slow in 5 of 5 direct (one at 0.121 ms) and 3 of 5 staged ones; in-process, 16 direct
+// read-backs of a new instance's flag changed nothing), so the default stays the old way; kept for the comparison (tridiag_probe).
 void set_pivot_readback_direct(bool direct);
 bool pivot_readback_direct();
 

@@ -57,15 +57,40 @@
 //   2 x 32         0.0314          0.500
 //   (ORDER 1, 8 x 16: 0.0102 / 0.126 - no effect.) Against lu-scan in the same processes:
 //   1024^2 y 0.0120-0.0121; the old window kernel at 4096^2 y 0.104-0.264.
-// 4096^2 y spread: in 2 of the 3 processes that timed 4096^2 x before y (none of the 9 y-only
-// ones) EVERY y kernel was slow
-// (column scan 8 x 16 0.354 / 0.382, window 0.200 / 0.264, lu-scan 0.549 / 0.613), while the
-// 1024^2 and x figures matched the fast processes to 3 digits. Timing the same solve on 3 more
-// freshly allocated buffer pairs in the same process (ADILAB_BENCH_FRESH) mostly repeated the
-// first figure (the slow process stayed slow on new buffers, once 0.329 instead of 0.382); once
-// the window kernel dropped from 0.195 to 0.104 from the third fresh pair on. The slow processes
-// also timed an empty dispatch + barrier at 4.2-4.3 us against 2.0-2.1 us in the fast ones. So
-// it follows a per-process (or device) state more than the allocation; not explained, not fixed.
+// 4096^2 y spread, first account: in 2 of the 3 processes that timed 4096^2 x before y (none of
+// the 9 y-only ones) every y kernel was slow (column scan 8 x 16 0.354 / 0.382, window 0.200 /
+// 0.264, lu-scan 0.549 / 0.613) while the 1024^2 and x figures matched the fast processes; fresh
+// buffer pairs in the same configuration (ADILAB_BENCH_FRESH) mostly stayed slow.
+// Second account (H200, 2 calls, app/bench/tridiag_probe.hpp; the figures in the report of
+// branch ydir2): the slow state is TRANSIENT, not a property of the process, the buffers or the
+// solver instance:
+//  - It shows only in the configurations timed right after a 4096^2 configuration (the full
+//    bench's 4096^2 y constant follows 4096^2 x general: 64 MiB buffers freed, new ones
+//    allocated, a 64 MiB read-back, ~1 s of float64 reference on the CPU): 8 of 10 full-bench
+//    processes at 0.121-0.412. y-only processes: 0.1020-0.1022 in all (4 figures recorded).
+//  - In the same process it then goes away: re-timed right after the bench's figure, the same
+//    instance on the same buffers went 0.412 -> 0.103, 0.410 -> 0.103, 0.121 -> 0.102 (3 of 8
+//    slow processes), a new instance after that 0.363 -> 0.102, 0.381 -> 0.102 (2 more); 3
+//    stayed slow through both (~0.5 s). Never fast -> slow. The probe, seconds later in the same
+//    processes (10 whose output came back; 4 full-bench ones, 3 of them slow in the bench's own
+//    figure; buffers allocated before and after the prelude): every y kernel at its fast figure
+//    (column scan 0.1019-0.1026, the first probe timing 0.107-0.115 in 3; window 16 rows
+//    0.0702-0.0706; lu-scan 0.21).
+//  - The first timing of the next configuration (4096^2 y general, after the y constant one)
+//    is bimodal the same way: 1.16-1.73 ms in 9 of 14 processes against 0.547-0.576 (lu-scan,
+//    timed next on the same path: 0.560-0.576 in all 14).
+//  - Not: the pivot flag's read-back (gpu_solver.hpp: staged, slow in 3 of 5 processes; direct,
+//    5 of 5), clocks (1980 MHz in nvidia-smi's 100 ms samples), dispatch cost (an empty
+//    dispatch + barrier 2.14-2.25 us in fast and slow processes alike), the buffers' placement
+//    (buffers allocated before / after the prelude equal in the probe).
+//  - x kernels are not hit (x constant is never timed right after a 4096^2 configuration in the
+//    bench's order, and a plain y copy / texture-source copy was never caught in the window).
+//  Not explained: a driver / device activity that follows the reallocations (deferred unmapping
+//  of the read-back buffer that the driver had moved to host memory is a guess, untested).
+// The window kernel (16 rows, 16 chunks) is faster than the column scan at 4096^2 in both
+// states: 0.0706-0.0712 against 0.102 when fast, 0.150 / 0.193 / 0.204 against 0.31-0.41 when
+// slow (full-bench processes of the same call), so grids above 2048^2 take it along y
+// (WindowSettings::scan_max_unknowns); at 1024^2 the column scan stays (0.0101 against 0.0138).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

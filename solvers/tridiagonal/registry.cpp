@@ -37,10 +37,10 @@ const std::vector<Entry>& entries() {
           "of rows; general coefficients -> cr-shared)"},
          [] { return make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true); }},
         {{"lu-window",
-          "constant coefficients: y by a column scan (chunks of 8 rows stacked down the same "
-          "32 columns, joined exactly in shared memory; between work groups a decay-window "
-          "warm-up, truncation < 2^-26 max|x|), x on large grids by decay windows, one "
-          "dispatch (weak dominance, general coefficients -> lu-scan)"},
+          "constant coefficients: y up to 2048^2 by a column scan (chunks of 8 rows stacked "
+          "down the same 32 columns, joined exactly in shared memory; between work groups a "
+          "decay-window warm-up, truncation < 2^-26 max|x|), larger grids (and x) by decay "
+          "windows, one dispatch (weak dominance, general coefficients -> lu-scan)"},
          [] {
              return make_lu_window("lu-window", WindowSettings{},
                                    make_lu_scan("lu-scan", 16, 32, 8, 32, 4096, true));
