@@ -35,7 +35,8 @@
 //    wide windows lose (ROWS + 2K = 128 values per invocation), hence max_window = 32 (K between
 //    16 and 32 is not measured yet). a = c = -10, b = 21 needs K ~ 70: exact path, as fast as
 //    lu-scan (it is lu-scan).
-// The column scan (y, the default after the H200 sweep below; shaders/tridiagonal/lu_colscan.comp):
+// The column scan (y up to 2048^2, the default after the H200 sweep below; above, the window
+// kernel: see the end of these notes; shaders/tridiagonal/lu_colscan.comp):
 // the heat solver's column-scan shape with the tabulated factors. Lanes = 32 columns, 8 chunks
 // of 8 rows stacked down the same columns per work group (16 when the warm-up needs 3-4 chunks),
 // each chunk's recurrences affine in its carries, joined exactly through shared memory with one
@@ -91,6 +92,8 @@
 // states: 0.0706-0.0712 against 0.102 when fast, 0.150 / 0.193 / 0.204 against 0.31-0.41 when
 // slow (full-bench processes of the same call), so grids above 2048^2 take it along y
 // (WindowSettings::scan_max_unknowns); at 1024^2 the column scan stays (0.0101 against 0.0138).
+// Row bands (scan_band_rows, one dispatch per band; off): 480 rows per dispatch 0.111 against
+// 0.102 at 4096^2 (fast state, the probe in 8 processes); never timed in the slow state.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
