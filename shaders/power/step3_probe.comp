@@ -7,7 +7,10 @@
 //   compare, store the pair into the texture (imageStore);
 //   1: old x from a storage buffer (z2), store into the texture;  2: imageLoad, no store;
 //   3: storage buffers only: old from z2, new into z2;  4: two storage buffers read, no store
-//   (the deferred-scale Step3);  5: copy y2 into z2 (no arithmetic, no flag).
+//   (the deferred-scale Step3);  5: copy y2 into z2 (no arithmetic, no flag);  6: copy y2 into
+//   the texture (imageStore only: the texture's store ceiling).
+// GOB 1: the texture in the GOB texel map (power/x_image.glsl, 16-GOB block columns); 0: the
+//   row-major map.
 // FLAG 1: the production flag (shared word, one global store per group that moved; with tol 0
 //   every group stores into the same word); 0: a global store only for a NaN (never here).
 // DIV 1: y / lambda; 0: y * lambda.   CONTROL 1: lambda from the control buffer; 0: a uniform.
@@ -23,7 +26,10 @@ uniform double lambda_uniform;
 
 shared uint s_moved;
 
-ivec2 texel(uint p) { return ivec2(int(p) & 4095, int(p) >> 12); }
+#define X_GOB GOB
+#define X_BLOCK_LOG2 4
+#include "power/x_image.glsl"
+ivec2 texel(uint p) { return x_texel(int(p)); }
 dvec2 load_pair(uint p) {
     const uvec4 w = floatBitsToUint(imageLoad(x_image_out, texel(p)));
     return dvec2(packDouble2x32(w.xy), packDouble2x32(w.zw));
@@ -60,7 +66,7 @@ void main() {
             yv[u] = y2[p];
 #if KIND == 0 || KIND == 2
             ov[u] = load_pair(p);
-#elif KIND != 5
+#elif KIND != 5 && KIND != 6
             ov[u] = z2[p];
 #endif
         }
@@ -69,6 +75,8 @@ void main() {
             if (p >= pairs) break;
 #if KIND == 5
             z2[p] = yv[u];
+#elif KIND == 6
+            store_pair(p, yv[u]);
 #else
             const dvec2 next = scale(yv[u], lambda);
             const dvec2 d = abs(next - ov[u]);

@@ -58,6 +58,16 @@ struct Options {
     bool x_texture = false;   // SpMV gathers x through a buffer texture (the texture path)
     bool x_storage = false;   // SpMV gathers x from its storage buffer, not the 2D texture
                               // (the default where it fits: twice as fast on the H200)
+    // Which texel of the 2D texture holds a pair of rows (power/x_image.glsl): by default 32
+    // consecutive pairs fill one whole 512-byte GOB of NVIDIA's block-linear layout, GOBs go
+    // down columns of x_block_gobs GOBs (0: 16, fewer where the texture needs fewer GOB rows;
+    // else a power of two 1..32); x_linear = the old row-major map (p & 4095, p >> 12), whose
+    // warps wrote 64 B into each of 8 GOBs. Results are the same bit for bit either way.
+    bool x_linear = false;
+    int x_block_gobs = 0;
+    // Tests: gpu-opt(-async) poisons the storage-buffer x (NaN words) at the end of a solve that
+    // left x in the texture only, so the copy-back must write every row of the eigenvector.
+    bool poison_x = false;
     int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
                               // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist

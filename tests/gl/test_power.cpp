@@ -611,6 +611,78 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
     }
 }
 
+TEST(PowerGpu, XTexelMapsAreBitForBit) {
+    ADILAB_NEED_GL();
+    // Which texel of x's 2D texture holds which pair of rows is free (the SpMV gathers at
+    // random), so the GOB map (default: 32 pairs fill a 4 x 8-texel GOB, GOBs down block
+    // columns of B GOBs) and the old row-major map (x_linear) must give exactly what the
+    // storage path of the same variant gives: lambda, iterations and x bit for bit. A map that sent two pairs to
+    // one texel, or a pair outside the texture (a store dropped, a fetch of 0), changes x.
+    // Sizes: n = 1 and 2 (one texel), odd n, n smaller than one GOB (64 rows), n not a multiple
+    // of a GOB or of a block, and 70001 rows: 1095 GOBs, more than one row of 1024 GOBs, so
+    // block columns (B = 2, 32 and the automatic 2) and a second block row are walked (5
+    // iterations at tol 0; the smaller sizes also converging at 1e-11). The
+    // storage-buffer x is poisoned after each texture solve (Options::poison_x), so the
+    // copy-back must write every row; the Step2 path and, where it exists, the no-Step2 path;
+    // gpu-full (x through the mirror kernel each iteration) at two sizes.
+    struct Case {
+        int n, block_gobs;
+    };
+    const Case cases[] = {{1, 0},  {2, 0},   {63, 0},    {65, 32},   {999, 0},
+                          {1001, 2}, {4097, 0}, {70001, 0}, {70001, 2}, {70001, 32}};
+    for (const Case& c : cases) {
+        const CsrMatrix a = with_dominant_entry(random_csr(c.n, 3, 900 + c.n), 3);
+        for (double tol : {1e-11, 0.0}) {
+            if (tol > 0.0 && c.n > 10000) continue;  // the map, not the stop: llvmpipe's time
+            power::Options options;
+            options.tol = tol;
+            options.max_iter = tol == 0.0 ? 5 : 400;
+            options.x_storage = true;
+            options.flag_lag = 0;
+            auto host = reference::power_method(a, {}, tol, options.max_iter);
+            const bool big = c.n > 10000;
+            for (const std::string name : {"gpu-opt", "gpu-opt-async", "gpu-full"}) {
+                if (name == "gpu-full" && c.n != 1001 && c.n != 70001) continue;
+                if (name == "gpu-opt-async" && big && c.block_gobs != 2) continue;
+                // The storage path of the same variant (x never in the texture).
+                auto reference = run(name, a, options);
+                EXPECT_LT(relative(reference.result.lambda, host.result.lambda), 1e-10);
+                for (bool linear : {false, true}) {
+                    if (linear && c.block_gobs != 0) continue;  // B means nothing to it
+                    for (int no_step2 = 0; no_step2 < 2; ++no_step2) {
+                        if (no_step2 && (name != "gpu-opt" || no_step2_paths().empty())) continue;
+                        power::Options o = options;
+                        o.x_storage = false;
+                        o.flag_lag = 1;
+                        o.check_every = 3;
+                        o.x_linear = linear;
+                        o.x_block_gobs = c.block_gobs;
+                        o.poison_x = true;
+                        o.no_atomic_max = !no_step2;
+                        o.emulate_atomic_max = no_step2 && no_step2_paths().front();
+                        auto v = power::make_variant(name);
+                        auto s = power::solve(*v, a, o);
+                        SCOPED_TRACE(name + " n=" + std::to_string(c.n) + " tol=" +
+                                     std::to_string(tol) + " map=" +
+                                     (linear ? "linear" : "gob" + std::to_string(c.block_gobs)) +
+                                     " no_step2=" + std::to_string(no_step2) + " " +
+                                     v->spmv_layout());
+                        if (!linear) {
+                            EXPECT_NE(v->spmv_layout().find("-gob"), std::string::npos);
+                        }
+                        EXPECT_EQ(s.result.converged, reference.result.converged);
+                        EXPECT_EQ(s.result.iterations, reference.result.iterations);
+                        EXPECT_EQ(s.result.lambda, reference.result.lambda);
+                        ASSERT_EQ(s.vector.size(), static_cast<std::size_t>(c.n));
+                        EXPECT_EQ(0, std::memcmp(s.vector.data(), reference.vector.data(),
+                                                 s.vector.size() * sizeof(double)));
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(PowerGpu, OptEigenvectorAfterRepeatedSolves) {
     ADILAB_NEED_GL();
     // The storage-buffer x is stale while Step3 keeps x in the texture: asking twice, and
