@@ -450,7 +450,7 @@ struct Step3Probe {
     unsigned groups = 2048;  // 0: one pair per thread
     int gob = 0;             // the texture in the GOB texel map (power/x_image.glsl)
     double bytes_per_pair() const {
-        static const double per_kind[] = {48, 48, 32, 48, 32, 32, 32};
+        static const double per_kind[] = {48, 48, 32, 48, 32, 32, 32, 48};
         return per_kind[kind];
     }
 };
@@ -491,6 +491,7 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
         {"GOB map: one pair a thread", 0, 1, 1, 1, 1, 0, 1},
         {"GOB map: texture load only", 2, 1, 1, 1, 2, 1024, 1},
         {"GOB map: copy y into the texture", 6, 0, 0, 0, 1, 1024, 1},
+        {"GOB map: old x by texelFetch", 7, 1, 1, 1, 2, 1024, 1},
     };
     for (const Step3Probe& k : probes) {
         ctx.check_cancelled();
@@ -511,6 +512,8 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
             z.bind_storage(7);
             control.bind_storage(6);
             image.bind_image(0, true);
+            image.bind(1);  // KIND 7 samples the texture it stores into
+            p.set("x_sampled", 1);
             gl::dispatch(groups);
             gl::memory_barrier(gl::Barrier::storage | gl::Barrier::texture_fetch |
                                gl::Barrier::image_access);
