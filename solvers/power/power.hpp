@@ -74,7 +74,13 @@ struct Options {
     // gpu-opt's Step3: work groups at most (0: about one wave on an H100/H200, 1024) and texels
     // (pairs of rows) each thread loads before it computes, per pass (1..8).
     int step3_groups = 0;
-    int step3_pairs = 2;
+    int step3_pairs = 1;
+    // gpu-opt: Step1 (rows layout) / Step3 issue their first pass's loads before they read the
+    // frozen state (a load of the control block and a barrier per work group), so that its
+    // latency overlaps them; a frozen iteration then still costs those loads. Options until
+    // measured (results are the same bit for bit).
+    bool step1_late_check = false;
+    bool step3_late_check = false;
     bool flag_store_always = false;  // Step3 stores the flag without reading it first
     // gpu-opt: L >= 1 = after queueing iteration k (Step2, Step3, the next Step1) the host
     // reads the books of iteration k - L + 1 (Step2's copy in mapped memory), so the GPU has
