@@ -21,7 +21,11 @@
 // 2048, Options::step3_groups): -3.6 us; the flag stored only where a coherent read finds it
 // still clear (FLAG_CHECK; with tol = 0 every group used to store into the same word): -3.6 us.
 // PAIRS texels a pass, all loads issued before the arithmetic: 1 and 2 alike (28.4 / 28.7 us),
-// 4 slower (36 us).
+// 4 slower (36 us), in the old row-major texel map. In the GOB map (power/x_image.glsl; each
+// warp loads and stores one whole 512-byte GOB instead of 64 B in each of 8) Step3 fell to
+// 24 us with 2 texels a pass and 22.9 with 1 (now the default); 4: 35.6 us. The --step3-probe
+// stored y into the texture in 14.6 us with the row-major map and 7.8 us with the GOB map
+// (4.1 TB/s, a buffer copy's speed).
 // ATOMIC_MAX = 1 (no Step2): Step3 of iteration j also keeps the books Step2 kept. Every group
 // decides alike from words nobody writes during this dispatch: frozen; Step3 of j - 1 left its
 // flag clear (converged at j - 1); lambda decoded from Step1's key is 0 or not finite

@@ -28,7 +28,9 @@
 //   kernel fills after any change of x outside gpu-opt: random gathers from it took half the
 //   time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md). gpu-opt's
 //   Step3 then keeps x in the texture only (reads the old x there, writes the new x there); the
-//   storage buffer is filled back from it when the eigenvector is asked for.
+//   storage buffer is filled back from it when the eigenvector is asked for. Pairs of rows sit
+//   in the texture so that 32 consecutive pairs fill one whole 512-byte GOB of the driver's
+//   block-linear layout (Options::x_linear: the old row-major map): Step3 streams whole GOBs.
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
