@@ -77,10 +77,17 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     }
     c.options.x_texture = args.has("x-texture");
     c.options.x_storage = args.has("x-storage");
+    c.options.x_linear = args.has("x-linear");
+    c.options.x_block_gobs = static_cast<int>(args.get_int("x-block-gobs", 0, 0, 32));
+    if ((c.options.x_block_gobs & (c.options.x_block_gobs - 1)) != 0)
+        throw cli::UsageError("--x-block-gobs must be 0 (automatic) or a power of two up to 32, "
+                              "not " + std::to_string(c.options.x_block_gobs));
     c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
-    c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 2, 1, 8));
+    c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 1, 1, 8));
+    c.options.step1_late_check = args.has("step1-late-check");
+    c.options.step3_late_check = args.has("step3-late-check");
     c.options.flag_store_always = args.has("flag-store-always");
     c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
     c.options.flag_poll = !args.has("flag-fence");
@@ -443,8 +450,9 @@ struct Step3Probe {
     std::string name;
     int kind = 0, flag = 1, div = 1, control = 1, pairs = 1;
     unsigned groups = 2048;  // 0: one pair per thread
+    int gob = 0;             // the texture in the GOB texel map (power/x_image.glsl)
     double bytes_per_pair() const {
-        static const double per_kind[] = {48, 48, 32, 48, 32, 32};
+        static const double per_kind[] = {48, 48, 32, 48, 32, 32, 32, 48};
         return per_kind[kind];
     }
 };
@@ -457,7 +465,8 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
     gl::Buffer y = gl::Buffer::from(yh);
     gl::Buffer z = gl::Buffer::from(yh);
     gl::Buffer control = gl::Buffer::from(std::vector<double>{3.0, 0.0});
-    const int tex_rows = static_cast<int>((pairs + 4095) / 4096);
+    // 4096 texels wide, whole 16-GOB block rows (128 rows) for the GOB map.
+    const int tex_rows = static_cast<int>((pairs + 4096 * 128 - 1) / (4096 * 128) * 128);
     gl::Texture2D image(4096, tex_rows, gl::TextureFormat::rgba32f);
     std::vector<Step3Probe> probes = {
         {"production (texture load+store, div, flag)", 0, 1, 1, 1, 1, 2048},
@@ -476,6 +485,15 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
         {"two storage buffers read (deferred)", 4, 1, 1, 1, 1, 2048},
         {"copy y to a buffer", 5, 0, 0, 0, 1, 2048},
         {"copy, one pair a thread", 5, 0, 0, 0, 1, 0},
+        {"copy y into the texture", 6, 0, 0, 0, 1, 1024},
+        {"production shape (1024 groups, 2 pairs a pass)", 0, 1, 1, 1, 2, 1024},
+        {"GOB map: production shape", 0, 1, 1, 1, 2, 1024, 1},
+        {"GOB map: 1 pair a pass, 1024 groups", 0, 1, 1, 1, 1, 1024, 1},
+        {"GOB map: 4 pairs a pass, 512 groups", 0, 1, 1, 1, 4, 512, 1},
+        {"GOB map: one pair a thread", 0, 1, 1, 1, 1, 0, 1},
+        {"GOB map: texture load only", 2, 1, 1, 1, 2, 1024, 1},
+        {"GOB map: copy y into the texture", 6, 0, 0, 0, 1, 1024, 1},
+        {"GOB map: old x by texelFetch", 7, 1, 1, 1, 2, 1024, 1},
     };
     for (const Step3Probe& k : probes) {
         ctx.check_cancelled();
@@ -484,7 +502,8 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
                                        {"FLAG", std::to_string(k.flag)},
                                        {"DIV", std::to_string(k.div)},
                                        {"CONTROL", std::to_string(k.control)},
-                                       {"PAIRS", std::to_string(k.pairs)}});
+                                       {"PAIRS", std::to_string(k.pairs)},
+                                       {"GOB", std::to_string(k.gob)}});
         const unsigned groups = k.groups ? k.groups : (pairs + 255) / 256;
         auto once = [&] {
             p.use();
@@ -495,6 +514,8 @@ void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
             z.bind_storage(7);
             control.bind_storage(6);
             image.bind_image(0, true);
+            image.bind(1);  // KIND 7 samples the texture it stores into
+            p.set("x_sampled", 1);
             gl::dispatch(groups);
             gl::memory_barrier(gl::Barrier::storage | gl::Barrier::texture_fetch |
                                gl::Barrier::image_access);
@@ -713,10 +734,18 @@ Benchmark make_power_benchmark() {
              {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
              {"x-texture", "", "SpMV gathers x through a buffer texture"},
              {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
+             {"x-linear", "", "x's 2D texture in the old row-major texel map (default: whole "
+                              "512-byte GOBs per 32 pairs)"},
+             {"x-block-gobs", "B", "GOB map: GOBs per block column, 1,2,4,8,16,32 (0: automatic, "
+                                   "16 where the texture is tall enough)"},
              {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
-             {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 2)"},
+             {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 1)"},
+             {"step1-late-check", "", "gpu-opt Step1 (rows layout): read the frozen state after "
+                                      "the first pass's gathers"},
+             {"step3-late-check", "", "gpu-opt Step3: read the frozen state after the first "
+                                      "pass's loads"},
              {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
              {"flag-lag", "K", "gpu-opt: K >= 1 = read iteration k-K+1's books (mapped memory) "
                                "after queueing k (default 1), 0 = drain after every iteration; "

@@ -21,7 +21,11 @@
 // 2048, Options::step3_groups): -3.6 us; the flag stored only where a coherent read finds it
 // still clear (FLAG_CHECK; with tol = 0 every group used to store into the same word): -3.6 us.
 // PAIRS texels a pass, all loads issued before the arithmetic: 1 and 2 alike (28.4 / 28.7 us),
-// 4 slower (36 us).
+// 4 slower (36 us), in the old row-major texel map. In the GOB map (power/x_image.glsl; each
+// warp loads and stores one whole 512-byte GOB instead of 64 B in each of 8) Step3 fell to
+// 24 us with 2 texels a pass and 22.9 with 1 (now the default); 4: 35.6 us. The --step3-probe
+// stored y into the texture in 14.6 us with the row-major map and 7.8 us with the GOB map
+// (4.1 TB/s, a buffer copy's speed).
 // ATOMIC_MAX = 1 (no Step2): Step3 of iteration j also keeps the books Step2 kept. Every group
 // decides alike from words nobody writes during this dispatch: frozen; Step3 of j - 1 left its
 // flag clear (converged at j - 1); lambda decoded from Step1's key is 0 or not finite
@@ -121,13 +125,40 @@ layout(std430, binding = 6) coherent readonly buffer ControlFlag {
 #ifndef PAIRS
 #define PAIRS 1
 #endif
+#ifndef LATE_CHECK
+#define LATE_CHECK 0
+#endif
 uniform uint rows;
 uniform double tol;
 
 shared uint s_moved;
 
+#if X_IMAGE
+// One pass's loads (PAIRS texels a thread, stride apart): y as dvec2 (the odd last row as a
+// scalar: no dvec2 load past the end of y), the old x pair from the texture.
+dvec2 yv[PAIRS], old[PAIRS];
+void load_pass(uint p0, uint stride) {
+    const uint full = rows / 2u;          // pairs with both rows
+    const uint pairs = (rows + 1u) / 2u;  // texels
+    for (int u = 0; u < PAIRS; ++u) {
+        const uint p = p0 + uint(u) * stride;
+        if (p >= pairs) break;
+        if (p < full) yv[u] = y2[p];
+        else yv[u] = dvec2(y[2u * p], 0.0);
+        old[u] = load_x_pair(int(p));
+    }
+}
+#endif
+
 void main() {
     if (gl_LocalInvocationIndex == 0u) s_moved = 0u;
+    const uint stride = gl_NumWorkGroups.x * uint(WG_SIZE);
+#if X_IMAGE && LATE_CHECK
+    // LATE_CHECK (Options::step3_late_check): the first pass's loads go out before the group
+    // looks at the books (a load of the control block and a barrier), so that their latency
+    // overlaps; a frozen group returns with them unused (no store: results unchanged).
+    load_pass(gl_GlobalInvocationID.x, stride);
+#endif
 #if ATOMIC_MAX
     if (group_books()) return;  // its barrier also publishes s_moved = 0
     const double lambda = s_lambda;
@@ -136,19 +167,15 @@ void main() {
     const double lambda = group_lambda();
 #endif
     bool moved = false;
-    const uint stride = gl_NumWorkGroups.x * uint(WG_SIZE);
 #if X_IMAGE
     const uint full = rows / 2u;          // pairs with both rows
     const uint pairs = (rows + 1u) / 2u;  // texels
     for (uint p0 = gl_GlobalInvocationID.x; p0 < pairs; p0 += stride * uint(PAIRS)) {
-        dvec2 yv[PAIRS], old[PAIRS];
-        for (int u = 0; u < PAIRS; ++u) {
-            const uint p = p0 + uint(u) * stride;
-            if (p >= pairs) break;
-            if (p < full) yv[u] = y2[p];
-            else yv[u] = dvec2(y[2u * p], 0.0);  // no dvec2 load past the end of y
-            old[u] = load_x_pair(int(p));
-        }
+#if LATE_CHECK
+        if (p0 != gl_GlobalInvocationID.x) load_pass(p0, stride);  // the first pass: above
+#else
+        load_pass(p0, stride);
+#endif
         for (int u = 0; u < PAIRS; ++u) {
             const uint p = p0 + uint(u) * stride;
             if (p >= pairs) break;

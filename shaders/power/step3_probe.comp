@@ -7,7 +7,11 @@
 //   compare, store the pair into the texture (imageStore);
 //   1: old x from a storage buffer (z2), store into the texture;  2: imageLoad, no store;
 //   3: storage buffers only: old from z2, new into z2;  4: two storage buffers read, no store
-//   (the deferred-scale Step3);  5: copy y2 into z2 (no arithmetic, no flag).
+//   (the deferred-scale Step3);  5: copy y2 into z2 (no arithmetic, no flag);  6: copy y2 into
+//   the texture (imageStore only: the texture's store ceiling);  7: as 0, the old pair through
+//   texelFetch (sampler x_sampled on the same texture) instead of imageLoad.
+// GOB 1: the texture in the GOB texel map (power/x_image.glsl, 16-GOB block columns); 0: the
+//   row-major map.
 // FLAG 1: the production flag (shared word, one global store per group that moved; with tol 0
 //   every group stores into the same word); 0: a global store only for a NaN (never here).
 // DIV 1: y / lambda; 0: y * lambda.   CONTROL 1: lambda from the control buffer; 0: a uniform.
@@ -23,7 +27,11 @@ uniform double lambda_uniform;
 
 shared uint s_moved;
 
-ivec2 texel(uint p) { return ivec2(int(p) & 4095, int(p) >> 12); }
+#define X_GOB GOB
+#define X_BLOCK_LOG2 4
+#include "power/x_image.glsl"
+ivec2 texel(uint p) { return x_texel(int(p)); }
+uniform sampler2D x_sampled;
 dvec2 load_pair(uint p) {
     const uvec4 w = floatBitsToUint(imageLoad(x_image_out, texel(p)));
     return dvec2(packDouble2x32(w.xy), packDouble2x32(w.zw));
@@ -58,9 +66,12 @@ void main() {
             const uint p = p0 + uint(u) * stride;
             if (p >= pairs) break;
             yv[u] = y2[p];
-#if KIND == 0 || KIND == 2
+#if KIND == 7
+            const uvec4 w = floatBitsToUint(texelFetch(x_sampled, texel(p), 0));
+            ov[u] = dvec2(packDouble2x32(w.xy), packDouble2x32(w.zw));
+#elif KIND == 0 || KIND == 2
             ov[u] = load_pair(p);
-#elif KIND != 5
+#elif KIND != 5 && KIND != 6
             ov[u] = z2[p];
 #endif
         }
@@ -69,12 +80,14 @@ void main() {
             if (p >= pairs) break;
 #if KIND == 5
             z2[p] = yv[u];
+#elif KIND == 6
+            store_pair(p, yv[u]);
 #else
             const dvec2 next = scale(yv[u], lambda);
             const dvec2 d = abs(next - ov[u]);
             if (!(d.x < tol) || !(d.y < tol)) moved = true;
             if (isnan(next.x) || isnan(next.y)) nan_seen = true;
-#if KIND == 0 || KIND == 1
+#if KIND == 0 || KIND == 1 || KIND == 7
             store_pair(p, next);
 #elif KIND == 3
             z2[p] = next;

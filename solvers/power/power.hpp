@@ -58,13 +58,36 @@ struct Options {
     bool x_texture = false;   // SpMV gathers x through a buffer texture (the texture path)
     bool x_storage = false;   // SpMV gathers x from its storage buffer, not the 2D texture
                               // (the default where it fits: twice as fast on the H200)
+    // Which texel of the 2D texture holds a pair of rows (power/x_image.glsl): by default 32
+    // consecutive pairs fill one whole 512-byte GOB of NVIDIA's block-linear layout, GOBs go
+    // down columns of x_block_gobs GOBs (0: 16, fewer where the texture needs fewer GOB rows;
+    // else a power of two 1..32); x_linear = the old row-major map (p & 4095, p >> 12), whose
+    // warps wrote 64 B into each of 8 GOBs. Results are the same bit for bit either way.
+    // Measured (H200, 2M x 10, tol 0, alternating processes; RESULTS.md session 3 step3g):
+    // three-kernel gpu-opt 0.2228 -> 0.2136 ms/it (Step3 29.0 -> 23.0 us with one texel a pass,
+    // Step1 -3.3 us), the default two-dispatch form 0.2166 -> 0.2078; block columns of 1, 16
+    // or 32 GOBs alike.
+    bool x_linear = false;
+    int x_block_gobs = 0;
+    // Tests: gpu-opt(-async) poisons the storage-buffer x (NaN words) at the end of a solve that
+    // left x in the texture only, so the copy-back must write every row of the eigenvector.
+    bool poison_x = false;
     int unroll = 8;           // rows layout, 1 thread per row: gathers in flight per thread
                               // (0: the plain loop)
     bool no_subgroups = false;  // use the shared-memory reductions even where subgroups exist
     // gpu-opt's Step3: work groups at most (0: about one wave on an H100/H200, 1024) and texels
-    // (pairs of rows) each thread loads before it computes, per pass (1..8).
+    // (pairs of rows) each thread loads before it computes, per pass (1..8). With the GOB map
+    // 1 texel a pass measured 22.9 us against 23.8-24.1 for 2 (36 for 4); 2048 groups once
+    // 21.7 us against 22.9-23.2 (one process: not yet the default).
     int step3_groups = 0;
-    int step3_pairs = 2;
+    int step3_pairs = 1;
+    // gpu-opt: Step1 (rows layout) / Step3 issue their first pass's loads before they read the
+    // frozen state (a load of the control block and a barrier per work group), so that its
+    // latency overlaps them; a frozen iteration then still costs those loads (results are
+    // the same bit for bit). Measured: no gain (three kernels 0.2142 / 0.2136 / both 0.2146
+    // against 0.2131 ms/it), and a converging async solve 0.33 ms slower: off.
+    bool step1_late_check = false;
+    bool step3_late_check = false;
     bool flag_store_always = false;  // Step3 stores the flag without reading it first
     // gpu-opt: L >= 1 = after queueing iteration k (Step2, Step3, the next Step1) the host
     // reads the books of iteration k - L + 1 (Step2's copy in mapped memory), so the GPU has

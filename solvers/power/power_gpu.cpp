@@ -28,7 +28,9 @@
 //   kernel fills after any change of x outside gpu-opt: random gathers from it took half the
 //   time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md). gpu-opt's
 //   Step3 then keeps x in the texture only (reads the old x there, writes the new x there); the
-//   storage buffer is filled back from it when the eigenvector is asked for.
+//   storage buffer is filled back from it when the eigenvector is asked for. Pairs of rows sit
+//   in the texture so that 32 consecutive pairs fill one whole 512-byte GOB of the driver's
+//   block-linear layout (Options::x_linear: the old row-major map): Step3 streams whole GOBs.
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
@@ -99,7 +101,11 @@ std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 
 class GpuVariant : public Variant {
 public:
     bool on_gpu() const override { return true; }
-    std::string spmv_layout() const override { return spmv_config_.label(); }
+    std::string spmv_layout() const override {
+        if (!spmv_config_.x_image) return spmv_config_.label();
+        return spmv_config_.label() +
+               (x_gob_ ? "-gob" + std::to_string(1 << x_block_log2_) : std::string("-linear"));
+    }
 
     void prepare(const CsrMatrix& a, const Options& options) override {
         check_problem(a, {});
@@ -133,7 +139,24 @@ public:
         x_texture_ = gl::BufferTexture(x_, gl::BufferTextureFormat::rg32ui);
         // The 2D texture x is gathered from (power/x_image.glsl): two doubles a texel, 4096
         // texels a row. Made whenever it fits, so that every layout can be timed with it.
-        const std::int64_t image_rows = (static_cast<std::int64_t>(n) + 8191) / 8192;
+        // The GOB map (default) fills whole GOBs (32 texels, 4 x 8) and columns of
+        // 2^x_block_log2_ GOBs, 1024 columns a block row: its height is a multiple of
+        // 8 << x_block_log2_ rows; the automatic block is 16 GOBs (128 rows), or the fewest
+        // GOB rows the texture needs rounded up to a power of two (no 8 MB texture for n = 1).
+        const std::int64_t pairs = (static_cast<std::int64_t>(n) + 1) / 2;
+        x_gob_ = !options.x_linear;
+        const int bg = options.x_block_gobs;
+        if (bg < 0 || bg > 32 || (bg & (bg - 1)) != 0)
+            throw Error("x_block_gobs must be 0 (automatic) or a power of two up to 32, not " +
+                        std::to_string(bg));
+        const std::int64_t gobs = (pairs + 31) / 32, gob_rows = (gobs + 1023) / 1024;
+        x_block_log2_ = 0;
+        while ((bg > 0 && (1 << x_block_log2_) < bg) ||
+               (bg == 0 && x_block_log2_ < 4 && (std::int64_t{1} << x_block_log2_) < gob_rows))
+            ++x_block_log2_;
+        const std::int64_t block_rows = (gob_rows + (1 << x_block_log2_) - 1) >> x_block_log2_;
+        const std::int64_t image_rows = x_gob_ ? block_rows * (8 << x_block_log2_)
+                                               : (static_cast<std::int64_t>(n) + 8191) / 8192;
         x_image_fits_ = image_rows <= info.max_texture_size;
         x_image_ = x_image_fits_ ? gl::Texture2D(kXImageWidth, static_cast<int>(image_rows),
                                                  gl::TextureFormat::rgba32f)
@@ -250,7 +273,10 @@ protected:
                 {"UNROLL", std::to_string(c.unroll)},
                 {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
                 {"KEY_CHECK", fuse && key_check_ ? "1" : "0"},
-                {"KEY_SLOTS", fuse && atomic_max_ ? std::to_string(key_slots_) : "1"}};
+                {"KEY_SLOTS", fuse && atomic_max_ ? std::to_string(key_slots_) : "1"},
+                {"LATE_CHECK", fuse && step1_late_check_ ? "1" : "0"},
+                {"X_GOB", x_gob_ ? "1" : "0"},
+                {"X_BLOCK_LOG2", std::to_string(x_block_log2_)}};
     }
     // The reduction kernels (one value per thread, TPR 1).
     gl::Defines defines(unsigned work_group = kWorkGroup) const {
@@ -339,6 +365,9 @@ protected:
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
+    bool x_gob_ = true;      // x_image_'s map: whole GOBs (X_GOB), else row-major (x_linear)
+    int x_block_log2_ = 0;   // X_GOB: GOBs a block column, log2
+    bool step1_late_check_ = false;  // gpu-opt's Step1 (Options::step1_late_check)
     int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
     bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
     unsigned key_slots_ = 1;  // ATOMIC_MAX: slots of Step1's max key (power/key_slots.glsl)
@@ -571,6 +600,7 @@ public:
         // Records whether the last queued iteration converged.
         if (atomic_max_) step3(0.0, nullptr, true);
         else step2(true);
+        if (options.poison_x && x_in_image_only_) x_.poison();  // tests (Options::poison_x)
         const ControlBlock c = read_control();
         Result r;
         r.converged = c.converged_at != 0;
@@ -617,6 +647,7 @@ protected:
                       : options.emulate_atomic_max && info.int64 ? 2
                                                                  : 0;
         key_check_ = options.key_check;
+        step1_late_check_ = options.step1_late_check;
         if (options.key_slots < 1 || options.key_slots > static_cast<int>(kWorkGroup))
             throw Error("key_slots must lie in 1.." + std::to_string(kWorkGroup) + ", not " +
                         std::to_string(options.key_slots));
@@ -639,6 +670,7 @@ protected:
         for (auto& [name, value] : d3)
             if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
             else if (name == "KEY_SLOTS") value = std::to_string(key_slots_);
+            else if (name == "LATE_CHECK") value = options.step3_late_check ? "1" : "0";
         d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
         d3.back() = {"BOOKS", "1"};

@@ -31,6 +31,8 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
         {"--threads-per-row 3", 2, "power of two"},
         {"--stream-chunk 300", 2, "multiple of 256"},
         {"--step3-pairs 9", 2, "--step3-pairs"},
+        {"--x-block-gobs 3", 2, "--x-block-gobs must be 0 (automatic) or a power of two"},
+        {"--x-block-gobs 64", 2, "--x-block-gobs"},
         {"--flag-lag 17", 2, "--flag-lag"},
         {"--flush-every 0", 2, "--flush-every"},
         {"--mtx " + folder + "/missing.mtx", 2, "no such file"},

@@ -333,6 +333,8 @@ TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
             options.flag_lag = lag;
             options.flag_poll = poll;
             options.flush_every = lag == 7 ? 2 : 1;
+            // Step1 and Step3 reading the frozen state after their first pass's loads.
+            options.step1_late_check = options.step3_late_check = poll;
             expect_exact_stops("gpu-opt", options, lag);
         }
     }
@@ -467,6 +469,9 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 options.emulate_atomic_max = emulate;
                 // The slot sets must start over in each solve as the one key does.
                 options.key_slots = lag == 1 ? 5 : lag == 3 ? 128 : 1;
+                // The frozen state read after the first pass's loads (Step1, Step3).
+                options.step1_late_check = lag == 1;
+                options.step3_late_check = lag != 0;
                 // How late the host may stop: it reads the books L iterations late (at least
                 // one: the drain of lag 0 sees a convergence at the next read), async every
                 // check_every iterations.
@@ -492,12 +497,17 @@ TEST(PowerGpu, AsyncReportsTheExactIteration) {
     auto sync = run("gpu-opt", a, options);
     ASSERT_TRUE(sync.result.converged);
     for (int k : {1, 2, 7, 64, 1000}) {
+      for (bool late : {false, true}) {
+        // late: Step1 and Step3 read the frozen state after their first pass's loads; the
+        // frozen iterations queued past the stop must still change nothing.
         options.check_every = k;
+        options.step1_late_check = options.step3_late_check = late;
         auto async = run("gpu-opt-async", a, options);
-        SCOPED_TRACE(k);
+        SCOPED_TRACE(std::to_string(k) + (late ? " late" : ""));
         EXPECT_EQ(async.result.iterations, sync.result.iterations);
         EXPECT_EQ(async.result.lambda, sync.result.lambda);  // the same kernels: bit for bit
         EXPECT_EQ(async.vector, sync.vector);
+      }
     }
 }
 
@@ -551,13 +561,15 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
         bool store_always;
         bool poll = false;
         int flush_every = 1;
+        bool late = false;  // Step1 and Step3 read the frozen state after their first loads
     };
     const Shape shapes[] = {{1, 0, 2, false},         {0, 1, 1, false},
                             {1, 3, 3, true},          {0, 7, 8, false},
                             {1, 1, 8, true},          {2, 0, 2, false},
                             {3, 0, 2, false, true},   {1, 0, 2, false, true},
                             {4, 0, 2, false, true, 3}, {16, 0, 2, false, true, 2},
-                            {5, 0, 2, false, false, 4}};
+                            {5, 0, 2, false, false, 4}, {1, 0, 1, false, true, 1, true},
+                            {0, 3, 2, false, false, 1, true}, {4, 1, 3, true, true, 2, true}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
         for (double tol : {1e-11, 0.0}) {
@@ -578,13 +590,14 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 options.flag_store_always = shape.store_always;
                 options.flag_poll = shape.poll;
                 options.flush_every = shape.flush_every;
+                options.step1_late_check = options.step3_late_check = shape.late;
                 auto s = run("gpu-opt", a, options);
                 SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
                              " lag=" + std::to_string(shape.lag) + " groups=" +
                              std::to_string(shape.groups) + " pairs=" +
                              std::to_string(shape.pairs) + (shape.store_always ? " always" : "") +
                              (shape.poll ? " poll" : "") + " flush=" +
-                             std::to_string(shape.flush_every));
+                             std::to_string(shape.flush_every) + (shape.late ? " late" : ""));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
                 }
@@ -606,6 +619,78 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 // the last update sits at tol.
                 EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
                 EXPECT_NEAR(s.result.iterations, host.result.iterations, 1);
+            }
+        }
+    }
+}
+
+TEST(PowerGpu, XTexelMapsAreBitForBit) {
+    ADILAB_NEED_GL();
+    // Which texel of x's 2D texture holds which pair of rows is free (the SpMV gathers at
+    // random), so the GOB map (default: 32 pairs fill a 4 x 8-texel GOB, GOBs down block
+    // columns of B GOBs) and the old row-major map (x_linear) must give exactly what the
+    // storage path of the same variant gives: lambda, iterations and x bit for bit. A map that sent two pairs to
+    // one texel, or a pair outside the texture (a store dropped, a fetch of 0), changes x.
+    // Sizes: n = 1 and 2 (one texel), odd n, n smaller than one GOB (64 rows), n not a multiple
+    // of a GOB or of a block, and 70001 rows: 1095 GOBs, more than one row of 1024 GOBs, so
+    // block columns (B = 2, 32 and the automatic 2) and a second block row are walked (5
+    // iterations at tol 0; the smaller sizes also converging at 1e-11). The
+    // storage-buffer x is poisoned after each texture solve (Options::poison_x), so the
+    // copy-back must write every row; the Step2 path and, where it exists, the no-Step2 path;
+    // gpu-full (x through the mirror kernel each iteration) at two sizes.
+    struct Case {
+        int n, block_gobs;
+    };
+    const Case cases[] = {{1, 0},  {2, 0},   {63, 0},    {65, 32},   {999, 0},
+                          {1001, 2}, {4097, 0}, {70001, 0}, {70001, 2}, {70001, 32}};
+    for (const Case& c : cases) {
+        const CsrMatrix a = with_dominant_entry(random_csr(c.n, 3, 900 + c.n), 3);
+        for (double tol : {1e-11, 0.0}) {
+            if (tol > 0.0 && c.n > 10000) continue;  // the map, not the stop: llvmpipe's time
+            power::Options options;
+            options.tol = tol;
+            options.max_iter = tol == 0.0 ? 5 : 400;
+            options.x_storage = true;
+            options.flag_lag = 0;
+            auto host = reference::power_method(a, {}, tol, options.max_iter);
+            const bool big = c.n > 10000;
+            for (const std::string name : {"gpu-opt", "gpu-opt-async", "gpu-full"}) {
+                if (name == "gpu-full" && c.n != 1001 && c.n != 70001) continue;
+                if (name == "gpu-opt-async" && big && c.block_gobs != 2) continue;
+                // The storage path of the same variant (x never in the texture).
+                auto reference = run(name, a, options);
+                EXPECT_LT(relative(reference.result.lambda, host.result.lambda), 1e-10);
+                for (bool linear : {false, true}) {
+                    if (linear && c.block_gobs != 0) continue;  // B means nothing to it
+                    for (int no_step2 = 0; no_step2 < 2; ++no_step2) {
+                        if (no_step2 && (name != "gpu-opt" || no_step2_paths().empty())) continue;
+                        power::Options o = options;
+                        o.x_storage = false;
+                        o.flag_lag = 1;
+                        o.check_every = 3;
+                        o.x_linear = linear;
+                        o.x_block_gobs = c.block_gobs;
+                        o.poison_x = true;
+                        o.no_atomic_max = !no_step2;
+                        o.emulate_atomic_max = no_step2 && no_step2_paths().front();
+                        auto v = power::make_variant(name);
+                        auto s = power::solve(*v, a, o);
+                        SCOPED_TRACE(name + " n=" + std::to_string(c.n) + " tol=" +
+                                     std::to_string(tol) + " map=" +
+                                     (linear ? "linear" : "gob" + std::to_string(c.block_gobs)) +
+                                     " no_step2=" + std::to_string(no_step2) + " " +
+                                     v->spmv_layout());
+                        if (!linear) {
+                            EXPECT_NE(v->spmv_layout().find("-gob"), std::string::npos);
+                        }
+                        EXPECT_EQ(s.result.converged, reference.result.converged);
+                        EXPECT_EQ(s.result.iterations, reference.result.iterations);
+                        EXPECT_EQ(s.result.lambda, reference.result.lambda);
+                        ASSERT_EQ(s.vector.size(), static_cast<std::size_t>(c.n));
+                        EXPECT_EQ(0, std::memcmp(s.vector.data(), reference.vector.data(),
+                                                 s.vector.size() * sizeof(double)));
+                    }
+                }
             }
         }
     }
