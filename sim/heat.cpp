@@ -343,7 +343,7 @@ private:
         int x, y, split_x, split_y, max_halo;
     };
     static constexpr TileShape kTileShapes[] = {
-        {64, 32, 2, 2, 16}, {32, 32, 1, 1, 24}, {32, 16, 1, 1, 24}};
+        {64, 32, 3, 4, 16}, {32, 32, 3, 4, 24}, {32, 16, 2, 4, 24}};
     static constexpr const char* kDefaultOptions = "v";
 };
 

@@ -28,42 +28,56 @@
 
 layout(local_size_x = GROUP_SIZE) in;
 
-layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
-layout(std430, binding = 1) writeonly buffer FieldOut { float field_out[]; };
+// restrict: the input is never written during the dispatch (the output is the other buffer).
+layout(std430, binding = 0) restrict readonly buffer FieldIn { float field_in[]; };
+layout(std430, binding = 1) restrict writeonly buffer FieldOut { float field_out[]; };
 
 #include "sim/heat_scan.glsl"
 
 // T^n around the tile: row r, column c is extended position origin - (HALO + 2) + (c, r).
 const int T_WIDTH = TILE_X + 2 * HALO + 4;
 const int T_HEIGHT = TILE_Y + 2 * HALO + 4;
-// Odd pitches: in the x half step the invocations of a subgroup are consecutive rows reading the
-// same column, so an odd pitch puts them in 32 different banks.
 const int T_PITCH = T_WIDTH | 1;
 // T*: row r, column k is extended position origin + (k - 1, r - HALO - 1).
 const int S_WIDTH = TILE_X + 2;
 const int S_HEIGHT = TILE_Y + 2 * HALO + 2;
+// Odd pitches: where the invocations of a subgroup are consecutive rows at one column (the x
+// half step), an odd pitch puts them in 32 different banks.
 const int S_PITCH = S_WIDTH | 1;
-shared float t_tile[T_HEIGHT * T_PITCH];
+// The x half step's right-hand side d_x: row r (T* row r), position p = T* column p - HALO.
+const int DX_WIDTH = S_WIDTH + 2 * HALO;
+const int DX_PITCH = DX_WIDTH | 1;
+// The y half step's d_y: row q = output row q - HALO (T* row q + 1), column i, pitch TILE_X
+// (there the invocations are consecutive columns).
+const int DY_HEIGHT = TILE_Y + 2 * HALO;
+// a_tile holds T^n, then d_x, then d_y (each dead before the next is written); all fit in T^n's.
+shared float a_tile[T_HEIGHT * T_PITCH];
 shared float s_tile[S_HEIGHT * S_PITCH];
 
-const int LOADS = (T_WIDTH * T_HEIGHT + GROUP_SIZE - 1) / GROUP_SIZE;
+const int T_CELLS = T_WIDTH * T_HEIGHT;
+const int LOADS = (T_CELLS + GROUP_SIZE - 1) / GROUP_SIZE;
+const int BATCH = LOADS < 16 ? LOADS : 16;  // loads in flight together per invocation
+const int DX_CELLS = S_HEIGHT * DX_WIDTH;
+const int DX_PER = (DX_CELLS + GROUP_SIZE - 1) / GROUP_SIZE;
+const int S_CELLS = S_HEIGHT * S_WIDTH;
+const int DY_CELLS = DY_HEIGHT * TILE_X;
 const int OUT_X = (S_WIDTH + SPLIT_X - 1) / SPLIT_X;  // T* columns a segment
 const int OUT_Y = (TILE_Y + SPLIT_Y - 1) / SPLIT_Y;   // output rows a segment
 
-// d of the x half step at T row tr, column c (same association as heat_scan.glsl's row_scan).
-float x_rhs(int tr, int c) {
-    const int at = tr * T_PITCH + c;
-    const float centre = t_tile[at];
-    return lambda * ((t_tile[at - T_PITCH] - centre) + (t_tile[at + T_PITCH] - centre) +
-                     (t_tile[at - 1] - centre) + (t_tile[at + 1] - centre));
+// sum_{m < HALO} rho^m a_tile[base + stride m]: the HALO terms of a recurrence before a segment,
+// as 4 independent Horner chains in rho^4 (a chain of HALO / 4 instead of HALO).
+float warm_up(int base, int stride, float rho4) {
+    float s[4] = float[4](0.0, 0.0, 0.0, 0.0);
+    for (int b = (HALO + 3) / 4 - 1; b >= 0; --b)
+        for (int a = 0; a < 4; ++a)
+            if (4 * b + a < HALO) s[a] = a_tile[base + stride * (4 * b + a)] + rho4 * s[a];
+    return s[0] + rho * (s[1] + rho * (s[2] + rho * s[3]));
 }
 
-// d of the y half step at T* row r, column k (as column_scan's).
-float y_rhs(int r, int k) {
-    const int at = r * S_PITCH + k;
-    const float centre = s_tile[at];
-    return lambda * ((s_tile[at - 1] - centre) + (s_tile[at + 1] - centre) +
-                     (s_tile[at - S_PITCH] - centre) + (s_tile[at + S_PITCH] - centre));
+ivec2 load_cell(int e, ivec2 lo, bool inside) {
+    const int r = e / T_WIDTH, c = e - r * T_WIDTH;
+    const ivec2 p = lo + ivec2(c, r);
+    return inside ? p : ivec2(mirrored(p.x, nx), mirrored(p.y, ny));
 }
 
 void main() {
@@ -76,77 +90,118 @@ void main() {
     // grid (lines shorter than the halo), so the heater test then takes the whole grid.
     const bool inside = lo.x >= 0 && lo.y >= 0 && hi.x < nx && hi.y < ny;
     const bool heaters = box_touches_heater(inside ? lo : ivec2(0), inside ? hi : ivec2(nx - 1, ny - 1));
+    const float rho4 = (rho * rho) * (rho * rho);
 
-    // 1. T^n around the tile (all loads independent: unrolled, they are in flight together).
-    for (int n = 0; n < LOADS; ++n) {
-        const int e = t + n * GROUP_SIZE;
-        if (e < T_WIDTH * T_HEIGHT) {
-            const int r = e / T_WIDTH, c = e - r * T_WIDTH;
-            const ivec2 p = lo + ivec2(c, r);
-            const ivec2 cell = inside ? p : ivec2(mirrored(p.x, nx), mirrored(p.y, ny));
-            t_tile[r * T_PITCH + c] =
-                heaters && in_heater(cell) ? heater_temperature : field_in[index_of(cell)];
-        }
-    }
-    memoryBarrierShared();
-    barrier();
-
-    // 2. The x half step: T* row r (T row r + 1), columns [first, first + OUT_X), stores its own
-    // [own, ..). T* column k is T column k + HALO + 1.
-    for (int item = t; item < S_HEIGHT * SPLIT_X; item += GROUP_SIZE) {
-        const int r = item % S_HEIGHT, own = (item / S_HEIGHT) * OUT_X;
-        const int first = min(own, S_WIDTH - OUT_X);
-        const int tr = r + 1;
-        const int row_slot = r * S_PITCH;
-        float f = 0.0;
-        for (int q = 0; q < OUT_X + HALO; ++q) {
-            const int k = first - HALO + q;
-            f = x_rhs(tr, k + HALO + 1) + rho * f;
-            if (q >= HALO && k >= own) s_tile[row_slot + k] = f;
-        }
-        const int y = mirrored(origin.y - HALO - 1 + r, ny);
-        float b = 0.0;
-        for (int q = 0; q < OUT_X + HALO; ++q) {
-            const int k = first + OUT_X - 1 + HALO - q;
-            const float d = x_rhs(tr, k + HALO + 1);
-            b = d + rho * b;
-            if (q >= HALO && k >= own) {
-                const float centre = t_tile[tr * T_PITCH + k + HALO + 1];
-                const float value = centre + gain * (s_tile[row_slot + k] + b - d);
-                s_tile[row_slot + k] =
-                    heaters && in_heater(ivec2(mirrored(origin.x - 1 + k, nx), y))
-                        ? heater_temperature : value;
+    // 1. T^n around the tile, BATCH unconditional loads in flight per invocation (indices past
+    // the region repeat its last cell and are not stored).
+    for (int n0 = 0; n0 < LOADS; n0 += BATCH) {
+        float v[BATCH];
+        for (int j = 0; j < BATCH; ++j)
+            v[j] = field_in[index_of(load_cell(min(t + (n0 + j) * GROUP_SIZE, T_CELLS - 1), lo, inside))];
+        for (int j = 0; j < BATCH; ++j) {
+            const int e = t + (n0 + j) * GROUP_SIZE;
+            if (n0 + j < LOADS && e < T_CELLS) {
+                const int r = e / T_WIDTH, c = e - r * T_WIDTH;
+                a_tile[r * T_PITCH + c] =
+                    heaters && in_heater(load_cell(e, lo, inside)) ? heater_temperature : v[j];
             }
         }
     }
     memoryBarrierShared();
     barrier();
 
-    // 3. The y half step: tile column i (T* column i + 1), output rows [first, first + OUT_Y),
-    // stores its own [own, ..). Output row j is T* row j + HALO + 1.
+    // 2. d_x on every T* row, positions -HALO .. S_WIDTH - 1 + HALO (into registers: a_tile is
+    // read by the others), and T* := T^n on its cells.
+    float dx[DX_PER];
+    for (int n = 0; n < DX_PER; ++n) {
+        const int e = min(t + n * GROUP_SIZE, DX_CELLS - 1);
+        const int r = e / DX_WIDTH, p = e - r * DX_WIDTH;
+        const int at = (r + 1) * T_PITCH + p + 1;  // T row r + 1, T column p + 1
+        const float centre = a_tile[at];
+        // (same association as heat_scan.glsl's row_scan)
+        dx[n] = lambda * ((a_tile[at - T_PITCH] - centre) + (a_tile[at + T_PITCH] - centre) +
+                          (a_tile[at - 1] - centre) + (a_tile[at + 1] - centre));
+    }
+    for (int e = t; e < S_CELLS; e += GROUP_SIZE) {
+        const int r = e / S_WIDTH, k = e - r * S_WIDTH;
+        s_tile[r * S_PITCH + k] = a_tile[(r + 1) * T_PITCH + k + HALO + 1];
+    }
+    memoryBarrierShared();
+    barrier();
+    for (int n = 0; n < DX_PER; ++n) {
+        const int e = t + n * GROUP_SIZE;
+        if (e < DX_CELLS) {
+            const int r = e / DX_WIDTH, p = e - r * DX_WIDTH;
+            a_tile[r * DX_PITCH + p] = dx[n];
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+
+    // 3. The x half step: T* row r, columns [first, first + OUT_X), stores its own [own, ..)
+    // (the last segment is shifted back). d_x of T* column k at a_tile[row + k + HALO].
+    for (int item = t; item < S_HEIGHT * SPLIT_X; item += GROUP_SIZE) {
+        const int r = item % S_HEIGHT, own = (item / S_HEIGHT) * OUT_X;
+        const int first = min(own, S_WIDTH - OUT_X);
+        const int row = r * DX_PITCH + HALO;
+        float f = warm_up(row + first - 1, -1, rho4);
+        float forward[OUT_X];
+        for (int j = 0; j < OUT_X; ++j) {
+            f = a_tile[row + first + j] + rho * f;
+            forward[j] = f;
+        }
+        float b = warm_up(row + first + OUT_X, 1, rho4);
+        const int y = mirrored(origin.y - HALO - 1 + r, ny);
+        for (int j = OUT_X - 1; j >= 0; --j) {
+            const float d = a_tile[row + first + j];
+            b = d + rho * b;
+            const int k = first + j;
+            if (k >= own) {
+                const int slot = r * S_PITCH + k;
+                s_tile[slot] = heaters && in_heater(ivec2(mirrored(origin.x - 1 + k, nx), y))
+                    ? heater_temperature : s_tile[slot] + gain * (forward[j] + b - d);
+            }
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+
+    // 4. d_y on the tile's columns, output rows -HALO .. TILE_Y - 1 + HALO (a_tile's d_x is dead).
+    for (int e = t; e < DY_CELLS; e += GROUP_SIZE) {
+        const int q = e / TILE_X, i = e - q * TILE_X;
+        const int at = (q + 1) * S_PITCH + i + 1;
+        const float centre = s_tile[at];
+        // (same association as heat_scan.glsl's column_scan)
+        a_tile[q * TILE_X + i] = lambda * ((s_tile[at - 1] - centre) + (s_tile[at + 1] - centre) +
+                                           (s_tile[at - S_PITCH] - centre) +
+                                           (s_tile[at + S_PITCH] - centre));
+    }
+    memoryBarrierShared();
+    barrier();
+
+    // 5. The y half step: tile column i, output rows [first, first + OUT_Y), stores its own
+    // [own, ..) to the output (invocations are consecutive columns: coalesced), flagged.
     for (int item = t; item < TILE_X * SPLIT_Y; item += GROUP_SIZE) {
         const int i = item % TILE_X, own = (item / TILE_X) * OUT_Y;
         const int first = min(own, TILE_Y - OUT_Y);
-        const int k = i + 1;
+        const int column = HALO * TILE_X + i;  // d_y of output row j at a_tile[column + j TILE_X]
+        float f = warm_up(column + (first - 1) * TILE_X, -TILE_X, rho4);
         float forward[OUT_Y];
-        float f = 0.0;
-        for (int q = 0; q < OUT_Y + HALO; ++q) {
-            const int r = first - HALO + q + HALO + 1;
-            f = y_rhs(r, k) + rho * f;
-            if (q >= HALO) forward[q - HALO] = f;
+        for (int j = 0; j < OUT_Y; ++j) {
+            f = a_tile[column + (first + j) * TILE_X] + rho * f;
+            forward[j] = f;
         }
+        float b = warm_up(column + (first + OUT_Y) * TILE_X, TILE_X, rho4);
         const int x = origin.x + i;
-        float b = 0.0;
-        for (int q = 0; q < OUT_Y + HALO; ++q) {
-            const int j = first + OUT_Y - 1 + HALO - q;
-            const int r = j + HALO + 1;
-            const float d = y_rhs(r, k);
+        for (int j = OUT_Y - 1; j >= 0; --j) {
+            const float d = a_tile[column + (first + j) * TILE_X];
             b = d + rho * b;
-            if (q >= HALO && j >= own && x < nx && origin.y + j < ny) {
-                const ivec2 cell = ivec2(x, origin.y + j);
+            const int row = first + j;
+            if (row >= own && x < nx && origin.y + row < ny) {
+                const ivec2 cell = ivec2(x, origin.y + row);
                 const float value = heaters && in_heater(cell)
                     ? heater_temperature
-                    : s_tile[r * S_PITCH + k] + gain * (forward[OUT_Y - 1 + HALO - q] + b - d);
+                    : s_tile[(row + HALO + 1) * S_PITCH + i + 1] + gain * (forward[j] + b - d);
                 flag_value(value);
                 field_out[index_of(cell)] = value;
             }
