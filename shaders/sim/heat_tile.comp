@@ -8,21 +8,24 @@
 //     T^(n+1) = T*  + dT_y,  (1 - lambda d_yy) dT_y = lambda (d_xx + d_yy) T*
 //     dT_p = g (F_p + B_p - d_p),  F_p = d_p + rho F_(p-1),  B_p = d_p + rho B_(p+1).
 // Dependencies: T^(n+1)(i, j) needs T*(i +- 1, j - HALO - 1 .. j + HALO + 1); T*(i, j) needs
-// T^n(i - HALO - 1 .. i + HALO + 1, j +- 1). So a group
+// T^n(i - HALO - 1 .. i + HALO + 1, j +- 1). So a group, with barriers between the stages:
 //   1. loads T^n on (TILE_X + 2 HALO + 4) x (TILE_Y + 2 HALO + 4) cells around its tile into
-//      shared memory (positions folded by the mirrors, heater cells held: heat_scan.glsl's
-//      conventions, so walls and heaters need no other case);
-//   2. x half step: T* on (TILE_X + 2) x (TILE_Y + 2 HALO + 2) cells, one invocation per segment
-//      of a T* row (SPLIT_X segments a row): the forward recurrence from HALO cells before the
-//      segment (F kept in the T* slots), then the backward one from HALO cells after it;
-//   3. y half step: one invocation per segment of a tile column (SPLIT_Y a column), F in
-//      registers, T^(n+1) stored to the output (coalesced: invocations are columns), flagged.
+//      shared memory, every load of an invocation issued before any is used (one round trip
+//      to L2; positions folded by the mirrors, heater cells held: heat_scan.glsl's conventions,
+//      so walls and heaters need no other case);
+//   2. computes d_x on the T* rows (all invocations, one cell each), then T* := T^n there;
+//   3. x half step: one invocation per segment of a T* row (SPLIT_X segments a row): the HALO
+//      terms before the segment as 4 independent Horner chains in rho^4, then the forward
+//      recurrence over the segment (F in registers), the same backward, T* += dT_x;
+//   4. computes d_y on the tile's columns from T*;
+//   5. y half step likewise, one invocation per segment of a tile column (SPLIT_Y a column),
+//      T^(n+1) stored to the output (coalesced: invocations are columns) and flagged.
 // Every output takes >= HALO terms either side (a segment's first output exactly HALO), so the
 // truncation bound of heat_scan.glsl holds. Read T^n from binding 0, write T^(n+1) to binding 1
 // (sim/heat.cpp ping-pongs the two buffers: tiles read their neighbours' halos).
 //
-// Needs: TILE_X, TILE_Y, HALO, SPLIT_X (divides nothing: the last segment is shifted back and
-// stores only its own cells), SPLIT_Y, GROUP_SIZE. Shared memory (floats):
+// Needs: TILE_X, TILE_Y, HALO, SPLIT_X, SPLIT_Y (they need not divide the lines: the last
+// segment is shifted back and stores only its own cells), GROUP_SIZE. Shared memory (floats):
 // (TILE_Y + 2 HALO + 4) T_PITCH + (TILE_Y + 2 HALO + 2) S_PITCH; sim/heat.cpp checks it fits.
 #define DIRECTION 0
 

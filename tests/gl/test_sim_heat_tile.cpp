@@ -1,5 +1,6 @@
 // Heat's one-dispatch step (shaders/sim/heat_tile.comp: both PR half steps over a tile with a
-// halo, T* in shared memory), the `fused` solver's default where the tile fits: against the
+// halo, T* in shared memory), the `fused` solver's default on grids of at most 256^2 cells with
+// halos <= 16 (sim/heat.cpp's measured rule; ADILAB_HEAT_TILE=1 wherever it fits): against the
 // float64 PR stepper on awkward grids, in both scenarios, in the default and other tile shapes,
 // and against the two-dispatch path it replaces (ADILAB_HEAT_TILE=0).
 #include <gtest/gtest.h>
@@ -73,8 +74,8 @@ double tolerance(double lambda, int steps) {
     return 2 * 2 * steps * (4 * u * max_d / (1 - rho * rho) + 2 * u + truncation);
 }
 
-// Awkward grids for tiles of 64 x 32 (the default with 48 KiB of shared memory) or 32 x 32 (with
-// llvmpipe's 32 KiB) with a halo of 16: 291 x 173 and 292 x 173
+// Awkward grids for the default tiles of 32 x 32 with a halo of 16 (all within the rule's 256^2
+// cells): 291 x 173 and 292 x 173
 // (interior tiles touching no wall next to partial ones), narrower and lower than one tile
 // (37 x 29), lines shorter than the halo (5 x 41, 70 x 6, 6 x 7: several mirror images), and
 // tiles partial in both directions (133 x 67, 300 x 7).
@@ -145,12 +146,31 @@ TEST(SimHeatTile, AgreesWithTheTwoDispatchPath) {
     }
 }
 
-TEST(SimHeatTile, HalosTooLargeForTheTileTakeTheTwoDispatchPath) {
+TEST(SimHeatTile, TheMeasuredRuleAndTheSwitch) {
     ADILAB_NEED_GL();
-    // lambda 6 needs a halo of 48: the tile's T^n and T* do not fit in 48 KiB of shared memory.
+    unsetenv("ADILAB_HEAT_TILE");
+    // By default the tile step takes halos <= 16 on grids of at most 256^2 cells (sim/heat.cpp:
+    // measured faster there, slower above).
+    EXPECT_EQ(run_heat(256, 256, 1.04, "free", 1).kernel, "tile-H16");
+    EXPECT_EQ(run_heat(257, 256, 1.04, "free", 1).kernel, "window-H16");
+    EXPECT_EQ(run_heat(37, 29, 3.0, "free", 1).kernel, "window-H24");
+    // ADILAB_HEAT_TILE=1: wherever a default shape fits; halo 24 fits (and matches).
+    setenv("ADILAB_HEAT_TILE", "1", 1);
+    for (const std::string scenario : {"two-heaters", "free"}) {
+        const HeatRun r = run_heat(37, 29, 3.0, scenario, 3);
+        EXPECT_EQ(r.kernel, "tile-H24");
+        EXPECT_LE(relative_error(r), tolerance(1.5, 3)) << scenario;
+    }
+    // lambda 6 needs a halo of 48: T^n and T* around any default tile exceed 48 KiB of shared
+    // memory, so even when asked for, the two-dispatch kernels take it.
     const HeatRun r = run_heat(37, 29, 12.0, "two-heaters", 2);
+    unsetenv("ADILAB_HEAT_TILE");
     EXPECT_EQ(r.kernel, "window-H48");
     EXPECT_LE(relative_error(r), tolerance(6.0, 2));
+    // ADILAB_HEAT_TILE=0: never.
+    setenv("ADILAB_HEAT_TILE", "0", 1);
+    EXPECT_EQ(run_heat(37, 29, 1.04, "free", 1).kernel, "window-H16");
+    unsetenv("ADILAB_HEAT_TILE");
 }
 
 }  // namespace
