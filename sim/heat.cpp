@@ -216,7 +216,9 @@ private:
             return (long long)(ty + 2 * h + 4) * ((tx + 2 * h + 4) | 1) +
                    (long long)(ty + 2 * h + 2) * ((tx + 2) | 1);
         };
-        auto fits = [&](int tx, int ty) { return floats(tx, ty) * 4 <= info.max_shared_memory_bytes; };
+        auto fits = [&](int tx, int ty) {
+            return floats(tx, ty) * 4 <= info.max_shared_memory_bytes;
+        };
         int tx = 0, ty = 0, sx = 0, sy = 0, group = 0;
         if (!choice.empty() && choice != "1") {
             int a = 0, b = 0, c = 0, d = 0, e = 0;

@@ -158,7 +158,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     known_name = true;
                     if (!(value >= spec.min && value <= spec.max))
                         throw cli::UsageError("--set " + name + ": " + item.substr(eq + 1) +
-                                              " is outside its range");
+                                              " is out of range (" + std::to_string(spec.min) +
+                                              " .. " + std::to_string(spec.max) + ")");
                 }
         if (!known_name)
             throw cli::UsageError("--set: no selected model has a parameter '" + name + "'");

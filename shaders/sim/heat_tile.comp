@@ -1,6 +1,8 @@
-// Heat's whole Peaceman–Rachford step in ONE dispatch (the `fused` solver's default where the
-// tile fits, see sim/heat.cpp): each work group computes an output tile of TILE_X x TILE_Y cells
-// of T^(n+1) from T^n alone, through the intermediate T* kept in shared memory. Same maths as
+// Heat's whole Peaceman–Rachford step in ONE dispatch (the `fused` solver's default on grids of
+// at most 256^2 cells with halos <= 16: the measured rule in sim/heat.cpp; ADILAB_HEAT_TILE=1
+// wherever the tile fits in shared memory): each work group computes an output tile of
+// TILE_X x TILE_Y cells of T^(n+1) from T^n alone, through the intermediate T* kept in shared
+// memory. Same maths as
 // heat_scan.glsl (its header: the closed-form inverse g rho^|m| of the constant PR matrix, walls
 // as mirrors, both recurrences cut after HALO terms), so the result is the two-dispatch path's
 // up to fp32 round-off and the truncation bound:
@@ -13,7 +15,7 @@
 //      shared memory, every load of an invocation issued before any is used (one round trip
 //      to L2; positions folded by the mirrors, heater cells held: heat_scan.glsl's conventions,
 //      so walls and heaters need no other case);
-//   2. computes d_x on the T* rows (all invocations, one cell each), then T* := T^n there;
+//   2. computes d_x on the T* rows (all invocations, cells spread over them), then T* := T^n;
 //   3. x half step: one invocation per segment of a T* row (SPLIT_X segments a row): the HALO
 //      terms before the segment as 4 independent Horner chains in rho^4, then the forward
 //      recurrence over the segment (F in registers), the same backward, T* += dT_x;
@@ -23,6 +25,13 @@
 // Every output takes >= HALO terms either side (a segment's first output exactly HALO), so the
 // truncation bound of heat_scan.glsl holds. Read T^n from binding 0, write T^(n+1) to binding 1
 // (sim/heat.cpp ping-pongs the two buffers: tiles read their neighbours' halos).
+//
+// Measured on the H200 (2026-11-21, see sim/heat.cpp): the time follows the work each
+// invocation does in sequence far more than the cells or the bytes: at 256^2 (one group per SM)
+// a step took 61 / 41 / 27 / 23 us with 43 / 27 / 14 / 14 loads an invocation and segments of
+// 33 / 22 / 22 / 10 cells (64x32 tiles; groups of 160 / 256 / 512 / 512), 19 us with 32x32
+// tiles split 6x8 (416). A first form whose loads were not batched took ~1 us per load an
+// invocation. Hence many invocations a group, few loads and short segments each.
 //
 // Needs: TILE_X, TILE_Y, HALO, SPLIT_X, SPLIT_Y (they need not divide the lines: the last
 // segment is shifted back and stores only its own cells), GROUP_SIZE. Shared memory (floats):
@@ -94,15 +103,18 @@ void main() {
     // Away from the walls the positions need no folding; near one they may be anywhere on the
     // grid (lines shorter than the halo), so the heater test then takes the whole grid.
     const bool inside = lo.x >= 0 && lo.y >= 0 && hi.x < nx && hi.y < ny;
-    const bool heaters = box_touches_heater(inside ? lo : ivec2(0), inside ? hi : ivec2(nx - 1, ny - 1));
+    const bool heaters =
+        box_touches_heater(inside ? lo : ivec2(0), inside ? hi : ivec2(nx - 1, ny - 1));
     const float rho4 = (rho * rho) * (rho * rho);
 
     // 1. T^n around the tile, BATCH unconditional loads in flight per invocation (indices past
     // the region repeat its last cell and are not stored).
     for (int n0 = 0; n0 < LOADS; n0 += BATCH) {
         float v[BATCH];
-        for (int j = 0; j < BATCH; ++j)
-            v[j] = field_in[index_of(load_cell(min(t + (n0 + j) * GROUP_SIZE, T_CELLS - 1), lo, inside))];
+        for (int j = 0; j < BATCH; ++j) {
+            const int e = min(t + (n0 + j) * GROUP_SIZE, T_CELLS - 1);
+            v[j] = field_in[index_of(load_cell(e, lo, inside))];
+        }
         for (int j = 0; j < BATCH; ++j) {
             const int e = t + (n0 + j) * GROUP_SIZE;
             if (n0 + j < LOADS && e < T_CELLS) {

@@ -39,7 +39,8 @@ HeatRun run_heat(int nx, int ny, double dt, const std::string& scenario, int ste
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
     sim->reset(scenario, nx, ny);
-    const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 977 + ny * 3 + steps));
+    const std::vector<float> start =
+        random_field(nx, ny, 0, 1, unsigned(nx * 977 + ny * 3 + steps));
     sim->set_field(start);
     const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5 * dt);
     HeatRun r;
