@@ -11,9 +11,15 @@
 //            with grid barriers between the half steps was measured slower on the H200,
 //            2026-11-21: 1024^2 31,000 vs 36,300 steps/s, 4096^2 4,200 vs 5,570: the loop over
 //            tiles ran at lower occupancy and with L1-bypassing loads; it was removed.)
+//            On small grids (<= 256^2 cells, halo <= 16; measured rule in resolve_tile) the
+//            whole step in ONE dispatch instead: heat_tile.comp, tiles with a halo, T* in
+//            shared memory, the same truncated inverse; the model then ping-pongs its two
+//            buffers. ADILAB_HEAT_TILE=0 never takes it, =1 wherever its tile fits.
 //   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
 //            the output, finish kernel (T + dT, heaters, stability flag), per half step.
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
@@ -59,6 +65,7 @@ public:
 
     const gl::Buffer& field() const override { return field_; }
     std::string kernel() const override {
+        if (tile_) return "tile-H" + std::to_string(window_halo_);
         if (!window_[0] && !window_[1]) return solver();
         return "window-H" + std::to_string(window_halo_);
     }
@@ -84,6 +91,10 @@ protected:
 
     void step_once() override {
         if (fused() && window_version_ != version_) resolve_window();
+        if (fused() && tile_) {
+            tile_step();
+            return;
+        }
         half_step(0, field_, half_);
         half_step(1, half_, field_);
     }
@@ -115,6 +126,7 @@ private:
     void resolve_window() {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
+        tile_ = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
         int halo = heat_window_halo(kernel_lambda());
@@ -128,6 +140,7 @@ private:
         }
         window_halo_ = halo;
         const gl::DeviceInfo& info = gl::Context::current().info();
+        if (resolve_tile(info)) return;
         const char* sub = std::getenv("ADILAB_FUSED_SUBGROUPS");
         const bool subgroups =
             info.subgroups && info.subgroup_size == 32 && !(sub && std::string(sub) == "0");
@@ -178,6 +191,84 @@ private:
         }
     }
 
+
+    // The one-dispatch step (heat_tile.comp) for window_halo_; returns whether it is used.
+    // ADILAB_HEAT_TILE: "0" never (the two-dispatch kernels); unset: by the measured rule below;
+    // "1" wherever a default shape's tile fits in shared memory; "tx,ty,sx,sy[,group]" that
+    // shape wherever it fits (tile, segments a T* row / a tile column, invocations a group;
+    // default group: enough for every segment at once).
+    //
+    // The rule, measured on the H200 (2026-11-21, one call, two-heaters, steps/s; the two-
+    // dispatch path in the same call): halo 16 (default parameters), 256^2: tile 32x32 split
+    // 6x8 52,787 (64x32 7x8 44,227; 32x16 4x8 46,445) against 48,648; 1024^2: best tile 19,450
+    // (64x32 7x8; 32x32 6x8 14,403) against 35,910; 2048^2 6,284 against 16,561; 4096^2 1,700
+    // against 5,597. Halo 24 (dt = 3), 1024^2: tile 11,973 against 33,804. So by default the
+    // tile is taken only for halo <= 16 on grids of at most 256^2 cells, where one dispatch's
+    // latency beats two; above, its redundant halo work costs more than the dispatch it saves.
+    bool resolve_tile(const gl::DeviceInfo& info) {
+        const char* env = std::getenv("ADILAB_HEAT_TILE");
+        const std::string choice = env ? env : "";
+        if (choice == "0") return false;
+        const int h = window_halo_;
+        if (choice.empty() && (h > kTileMaxHalo || cells() > kTileMaxCells)) return false;
+        // Shared memory of a shape: T^n around the tile and T*, rows padded to odd pitches.
+        auto floats = [h](int tx, int ty) {
+            return (long long)(ty + 2 * h + 4) * ((tx + 2 * h + 4) | 1) +
+                   (long long)(ty + 2 * h + 2) * ((tx + 2) | 1);
+        };
+        auto fits = [&](int tx, int ty) {
+            return floats(tx, ty) * 4 <= info.max_shared_memory_bytes;
+        };
+        int tx = 0, ty = 0, sx = 0, sy = 0, group = 0;
+        if (!choice.empty() && choice != "1") {
+            int a = 0, b = 0, c = 0, d = 0, e = 0;
+            const int n = std::sscanf(choice.c_str(), "%d,%d,%d,%d,%d", &a, &b, &c, &d, &e);
+            if (n >= 4 && a >= 1 && b >= 1 && c >= 1 && d >= 1 && c <= a + 2 && d <= b) {
+                tx = a, ty = b, sx = c, sy = d;
+                if (n == 5 && e >= 32 && e <= 1024 && e % 32 == 0) group = e;
+            }
+        }
+        if (tx == 0) {
+            // The first default shape whose tile fits (the first at halo <= 16 on the H200's
+            // 48 KiB and on llvmpipe's 32 KiB; the second at halo 24 on llvmpipe).
+            for (const TileShape& shape : kTileShapes)
+                if (fits(shape.x, shape.y)) {
+                    tx = shape.x, ty = shape.y, sx = shape.split_x, sy = shape.split_y;
+                    break;
+                }
+        }
+        if (tx == 0 || !fits(tx, ty)) return false;
+        if (group == 0) {
+            const int items = std::max((ty + 2 * h + 2) * sx, tx * sy);
+            group = std::min(1024, (items + 31) / 32 * 32);
+        }
+        tile_ = &gl::compute_program(
+            "sim/heat_tile.comp",
+            {{"TILE_X", std::to_string(tx)}, {"TILE_Y", std::to_string(ty)},
+             {"HALO", std::to_string(h)}, {"SPLIT_X", std::to_string(sx)},
+             {"SPLIT_Y", std::to_string(sy)}, {"GROUP_SIZE", std::to_string(group)}});
+        tile_groups_[0] = unsigned((nx_ + tx - 1) / tx);
+        tile_groups_[1] = unsigned((ny_ + ty - 1) / ty);
+        return true;
+    }
+
+    // One whole step in one dispatch: field_ -> half_, then the two swap (the output is the new
+    // state; every holder of field() sees it, since they keep the Buffer, not its name).
+    void tile_step() {
+        const gl::Program& program = *tile_;
+        program.use();
+        if (uniforms_stale(program)) {
+            set_grid_uniforms(program);
+            set_uniforms(program);
+        }
+        set_step_uniform(program);
+        field_.bind_storage(0);
+        half_.bind_storage(1);
+        bind_flag();
+        gl::dispatch(tile_groups_[0], tile_groups_[1]);
+        gl::memory_barrier(gl::Barrier::storage);
+        std::swap(field_, half_);
+    }
 
     // The scan kernel's shape for direction d: subgroups a work group and positions an
     // invocation. Defaults: the fastest of the H200 sweep (x: 8 subgroups of chunks of 4, y: 16
@@ -261,6 +352,17 @@ private:
     std::uint64_t window_version_ = 0;
     int window_halo_ = 0;
     bool window_vec4_ = false;  // the x kernel also reads its input as vec4 (binding 4)
+    const gl::Program* tile_ = nullptr;  // the one-dispatch step, or null
+    unsigned tile_groups_[2] = {};
+    // The tile's default shapes, the first that fits taken (ADILAB_HEAT_TILE overrides): 32x32
+    // split 6x8 was the fastest at 256^2 in the H200 sweep (see resolve_tile).
+    struct TileShape {
+        int x, y, split_x, split_y;
+    };
+    static constexpr TileShape kTileShapes[] = {{32, 32, 6, 8}, {32, 16, 4, 8}};
+    // The measured rule's limits (resolve_tile).
+    static constexpr int kTileMaxHalo = 16;
+    static constexpr std::size_t kTileMaxCells = 256 * 256;
     static constexpr const char* kDefaultOptions = "v";
 };
 

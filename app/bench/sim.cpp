@@ -142,6 +142,29 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             throw cli::UsageError("--solver: unknown '" + s + "' (available: " + list + ")");
         }
     const std::vector<Case> cases = select_cases(args.get_list("scenario", {"all"}));
+    // --set NAME=VALUE: on every case whose model has the parameter; a name no selected model
+    // has, or a value out of its range, is a usage error before any work.
+    std::vector<std::pair<std::string, double>> settings;
+    for (const std::string& item : args.all("set")) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw cli::UsageError("--set: '" + item + "' is not NAME=VALUE");
+        const std::string name = item.substr(0, eq);
+        const double value = cli::parse_double("set " + name, item.substr(eq + 1));
+        bool known_name = false;
+        for (const Case& c : cases)
+            for (const sim::ParamSpec& spec : sim::make_simulation(c.model, "fused")->params())
+                if (spec.name == name) {
+                    known_name = true;
+                    if (!(value >= spec.min && value <= spec.max))
+                        throw cli::UsageError("--set " + name + ": " + item.substr(eq + 1) +
+                                              " is out of range (" + std::to_string(spec.min) +
+                                              " .. " + std::to_string(spec.max) + ")");
+                }
+        if (!known_name)
+            throw cli::UsageError("--set: no selected model has a parameter '" + name + "'");
+        settings.emplace_back(name, value);
+    }
     // --render WxH: every step also draws a frame offscreen with the viewer's renderer.
     int render_w = 0, render_h = 0;
     if (args.has("render")) {
@@ -180,6 +203,9 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 if (std::int64_t(bytes) > ctx.device.max_storage_block_bytes)
                     throw Error("grid " + std::to_string(n) + " exceeds the largest storage block");
                 auto simulation = sim::make_simulation(c.model, solver);
+                for (const auto& [name, value] : settings)
+                    for (const sim::ParamSpec& spec : simulation->params())
+                        if (spec.name == name) simulation->set_param(name, value);
                 simulation->reset(c.scenario, int(n), int(n));
                 double submit_ms = 0;
                 const double ms = measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
@@ -203,6 +229,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("cells_per_s", cells * 1000.0 / ms)
                     .set("fps_one_step_per_frame", 1000.0 / ms)
                     .set("stable", stats.stable)
+                    .set("kernel", simulation->kernel())
                     .set("step_breakdown", breakdown);
                 if (render_w > 0) {
                     render::OffscreenView view(*simulation, render_w, render_h);
@@ -279,6 +306,8 @@ Benchmark make_sim_benchmark() {
              {"steps", "N", "steps per timed interval (default 500)"},
              {"repeats", "N", "timed intervals, the median is reported (default 3)"},
              {"solver", "LIST", "fused (default) and/or GPU tridiagonal variants"},
+             {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
+              true},
              {"render", "WxH", "also draw every step offscreen at WxH with the viewer's renderer "
                                "(3-D water): FPS with visualisation"},
              {"ui", "", "with --render: also run the GUI's frame offscreen (its viewer, side panel "

@@ -79,6 +79,9 @@ TEST(SimCli, BadInputIsNamedAndExitsTwo) {
     sim::write_npy(dir + "/small.npy", 4, 5, std::vector<float>(20, 1.0f));
     expect_usage_error("--headless --model heat --grid 8 --init " + dir + "/small.npy", "shape");
     expect_usage_error("--bench sim --scenario volcano", "volcano");
+    expect_usage_error("--bench sim --scenario two-heaters --set viscosity=1", "viscosity");
+    expect_usage_error("--bench sim --scenario two-heaters --set dt=-1", "out of range");
+    expect_usage_error("--bench sim --scenario two-heaters --set dt", "NAME=VALUE");
 }
 
 TEST(SimCli, InstabilityStopsNamingTheStep) {
@@ -104,14 +107,18 @@ TEST(SimCli, ListParamsShowsUnitsAndRanges) {
 TEST(SimCli, BenchSimWritesRowsWithTheDocumentedFields) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("sim_cli_bench");
-    const ProcessResult r = run_adilab("--bench sim --scenario heat,shallow-water/drops --grid 16 --steps 4 --repeats 1 --report " +
-                                       dir + "/sim.json");
+    // --set dt=0.1: heat's lambda 0.05, halo 8, on a grid small enough for the one-dispatch tile
+    // step (the row names the kernel); shallow water takes the same dt.
+    const ProcessResult r = run_adilab(
+        "--bench sim --scenario heat,shallow-water/drops --grid 16 --steps 4 --repeats 1 "
+        "--set dt=0.1 --report " + dir + "/sim.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::ifstream f(dir + "/sim.json");
     std::stringstream json;
     json << f.rdbuf();
     for (const char* key : {"\"ms_per_step\"", "\"steps_per_s\"", "\"cells_per_s\"",
-                            "\"fps_one_step_per_frame\"", "\"two-heaters\"", "\"drops\"", "\"fused\""})
+                            "\"fps_one_step_per_frame\"", "\"two-heaters\"", "\"drops\"", "\"fused\"",
+                            "\"kernel\"", "\"tile-H8\""})
         EXPECT_NE(json.str().find(key), std::string::npos) << key;
 }
 

@@ -175,23 +175,30 @@ TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     // fp32 round-off: about 1e-7 relative per operation, some 30 operations a step, 20 steps.
     // (The windowed kernel's truncation, < 2^-26 of the right-hand side, is far below.)
     EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << "g = " << g;
-    EXPECT_EQ(sim->kernel().substr(0, 10), "window-H16");  // heat's default path for this lambda
+    EXPECT_EQ(sim->kernel(), "tile-H16");  // heat's default path for this lambda: one dispatch
 }
 
 TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
     ADILAB_NEED_GL();
-    auto sim = make_simulation("heat");
-    sim->set_param("dt", 3.0);
-    sim->reset("free", 33, 27);
-    sim->set_field(random_field(33, 27, 0, 2, 3));
-    const double before = sim->stats().sum;
-    sim->step(200);
-    // Every column of the Neumann PR matrices sums to 1; what remains is fp32 round-off of the
-    // values (1e-7 relative each, a random walk over 200 steps).
-    // The windowed kernel's truncated inverse keeps equal column sums (mirror images), so it
-    // conserves heat like the exact solve.
-    EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before);
-    EXPECT_EQ(sim->kernel().substr(0, 10), "window-H24");
+    // Heat's default path for this lambda (halo 24: the two-dispatch kernels), then the
+    // one-dispatch tile step forced (ADILAB_HEAT_TILE=1; by default it takes halos <= 16).
+    for (const std::string tile : {"", "1"}) {
+        if (!tile.empty()) setenv("ADILAB_HEAT_TILE", tile.c_str(), 1);
+        auto sim = make_simulation("heat");
+        sim->set_param("dt", 3.0);
+        sim->reset("free", 33, 27);
+        sim->set_field(random_field(33, 27, 0, 2, 3));
+        const double before = sim->stats().sum;
+        sim->step(200);
+        unsetenv("ADILAB_HEAT_TILE");
+        // Every column of the Neumann PR matrices sums to 1; what remains is fp32 round-off of
+        // the values (1e-7 relative each, a random walk over 200 steps).
+        // The windowed kernels' truncated inverse keeps equal column sums (mirror images), so it
+        // conserves heat like the exact solve; so does the tile step's (every unknown's weights
+        // are cut below 2^-26 of the sum, far under the tolerance).
+        EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before) << sim->kernel();
+        EXPECT_EQ(sim->kernel(), tile.empty() ? "window-H24" : "tile-H24");
+    }
 }
 
 // Against T = exp(-c (kx^2 + ky^2) t) cos(kx x) cos(ky y): PR ADI is second order in dt and
@@ -199,6 +206,7 @@ TEST(SimHeat, TotalHeatIsConservedWithoutSources) {
 TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
     ADILAB_NEED_GL();
     const double length = 1.0, end_time = 0.05;
+    std::vector<std::string> kernels;
     auto error_for = [&](int n, int steps) {
         auto sim = make_simulation("heat");
         const double dh = length / n, dt = end_time / steps;
@@ -216,12 +224,21 @@ TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
             }
         sim->set_field(start);
         sim->step(steps);
-        EXPECT_EQ(sim->kernel().substr(0, 8), "window-H");  // heat's default path
+        kernels.push_back(sim->kernel());
         return max_abs_diff(sim->read_field(), exact);
     };
-    const double coarse = error_for(16, 10), fine = error_for(32, 20);
-    EXPECT_GT(coarse, 1e-4);  // well above fp32 round-off, so the ratio means something
-    EXPECT_NEAR(coarse / fine, 4.0, 0.6) << coarse << " " << fine;
+    // Heat's default paths (lambda 0.64: halo 16, the one-dispatch tile step; 1.28: halo 24,
+    // the two-dispatch kernels), then the tile step for both (ADILAB_HEAT_TILE=1).
+    for (const std::string tile : {"", "1"}) {
+        if (!tile.empty()) setenv("ADILAB_HEAT_TILE", tile.c_str(), 1);
+        kernels.clear();
+        const double coarse = error_for(16, 10), fine = error_for(32, 20);
+        unsetenv("ADILAB_HEAT_TILE");
+        const std::string fine_kernel = tile.empty() ? "window-H24" : "tile-H24";
+        EXPECT_EQ(kernels, (std::vector<std::string>{"tile-H16", fine_kernel}));
+        EXPECT_GT(coarse, 1e-4);  // well above fp32 round-off, so the ratio means something
+        EXPECT_NEAR(coarse / fine, 4.0, 0.6) << coarse << " " << fine;
+    }
 }
 
 struct Moments {

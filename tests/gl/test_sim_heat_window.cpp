@@ -3,7 +3,8 @@
 // the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model against the
 // float64 PR stepper on awkward grids: the two-dispatch kernels (x: heat_rowscan.comp, y:
 // heat_colscan.comp) for every HALO bucket and a lambda too weak for any (the exact fused line
-// solve), and their other shapes.
+// solve), and their other shapes. (The one-dispatch tile step is switched off here:
+// ADILAB_HEAT_TILE=0.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -109,6 +110,9 @@ const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {30
 // far from the reference.
 double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, int steps,
                         std::string* kernel) {
+    // These tests are about the two-dispatch kernels: the one-dispatch tile step (the default
+    // where it fits, test_sim_heat_tile.cpp) off.
+    setenv("ADILAB_HEAT_TILE", "0", 1);
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
     sim->reset(scenario, nx, ny);
@@ -119,6 +123,7 @@ double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, 
     for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
     sim->step(steps);
     *kernel = sim->kernel();
+    unsetenv("ADILAB_HEAT_TILE");
     EXPECT_TRUE(sim->stats().stable);
     double magnitude = 1;
     for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
