@@ -97,7 +97,11 @@ matmul::GemmTiles update_tiles(int m, int l) {
 
 class BlockedSolver final : public Solver {
   public:
-    BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
+    BlockedSolver(int block, TrailingUpdate update, Panel panel)
+        : block_(block), update_(update), panel_kind_(panel) {
+        if (const char* kind = std::getenv("ADILAB_LU_PANEL")) panel_kind_ = parse_panel(kind);
+        if (const char* most = std::getenv("ADILAB_LU_PANEL_GROUPS"))
+            groups_most_ = std::clamp(std::atoi(most), 1, kGroupsMax);
         if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
             const std::string p = phases;
             panel_ = p.find("panel") != std::string::npos;
@@ -143,16 +147,29 @@ class BlockedSolver final : public Solver {
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
                                              (4 * block_ + 4));  // a row and its label
-        const int groups_max = info.software ? 1 : kGroupsMax;
         const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
-        const gl::Program& panel = gl::compute_program(
-            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
-                                    {"NB", nb},
-                                    {"ROWS_MAX", std::to_string(rows_max)},
-                                    {"GROUPS_MAX", std::to_string(kGroupsMax)},
-                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
-                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"},
-                                    {"REDUX", redux ? "1" : "0"}});
+        const bool one_trip = panel_kind_ == Panel::one_trip;
+        // one-trip: invocation s of a group takes slot s's header, so groups <= its invocations.
+        const int groups_max =
+            info.software ? 1 : std::min(kGroupsMax, one_trip ? panel_group_ : kGroupsMax);
+        const gl::Program& panel =
+            one_trip ? gl::compute_program(
+                           "lu/panel_one_trip.comp",
+                           {{"WG_SIZE", std::to_string(panel_group_)},
+                            {"NB", nb},
+                            {"ROWS_MAX", std::to_string(rows_max)},
+                            {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                            {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                            {"SOFTWARE", info.software ? "1" : "0"}})
+                     : gl::compute_program(
+                           "lu/panel_fused.comp",
+                           {{"WG_SIZE", std::to_string(panel_group_)},
+                            {"NB", nb},
+                            {"ROWS_MAX", std::to_string(rows_max)},
+                            {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                            {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                            {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"},
+                            {"REDUX", redux ? "1" : "0"}});
         const gl::Program& pivot =
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
@@ -186,7 +203,10 @@ class BlockedSolver final : public Solver {
         const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
         if (headers_.empty()) {
-            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * 4 * sizeof(unsigned));
+            // fused: headers (uvec4) and rows (uvec2 a value); one-trip: headers and rows
+            // together (uvec4 words: the header, then 3 values a word), in `headers_`.
+            const int words = one_trip ? 1 + (block_ + 2) / 3 : 1;
+            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned));
             values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
         }
         if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
@@ -215,8 +235,9 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups_needed = (m + rows_max - 1) / rows_max;
-            const int groups =
-                std::max(groups_needed, std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
+            const int groups = std::max(
+                groups_needed,
+                std::min({groups_max, groups_most_, (m + rows_min_ - 1) / rows_min_}));
             if (groups <= groups_max) {
                 panel.use();
                 panel.set("n", n);
@@ -329,6 +350,8 @@ class BlockedSolver final : public Solver {
   private:
     int block_;
     TrailingUpdate update_;
+    Panel panel_kind_;                               // ADILAB_LU_PANEL overrides
+    int groups_most_ = kGroupsMax;                   // ADILAB_LU_PANEL_GROUPS
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
@@ -346,8 +369,8 @@ class BlockedSolver final : public Solver {
 
 }  // namespace
 
-std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update) {
-    return std::make_unique<BlockedSolver>(block, update);
+std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update, Panel panel) {
+    return std::make_unique<BlockedSolver>(block, update, panel);
 }
 
 }  // namespace adilab::lu

@@ -65,10 +65,22 @@ enum class TrailingUpdate { own, matmul };
 TrailingUpdate parse_trailing_update(const std::string& text);  // throws adilab::Error
 const char* to_string(TrailingUpdate update);
 
+// gpu-blocked's panel (where a panel fits the co-resident work groups): `fused`
+// (shaders/lu/panel_fused.comp: per column, the groups exchange their candidates, then fetch the
+// winner's row: two dependent L2 round trips, six barriers) or `one-trip`
+// (shaders/lu/panel_one_trip.comp: every group publishes its candidate with its row and reads
+// all of them at once: one round trip, three barriers). The environment variable
+// ADILAB_LU_PANEL (fused | one-trip), where set, overrides the choice (tests, bench scripts).
+enum class Panel { fused, one_trip };
+Panel parse_panel(const std::string& text);  // throws adilab::Error
+const char* to_string(Panel panel);
+constexpr Panel kDefaultPanel = Panel::one_trip;
+
 // block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
-                                    TrailingUpdate update = TrailingUpdate::matmul);
+                                    TrailingUpdate update = TrailingUpdate::matmul,
+                                    Panel panel = kDefaultPanel);
 // Block sizes the blocked variant accepts.
 std::span<const int> supported_blocks();
 
