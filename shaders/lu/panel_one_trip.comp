@@ -41,8 +41,13 @@ const uint SPIN_LIMIT = 1u << 22;  // ~1 s: a real wait is a microsecond
 
 // Words of a slot: the header, then the row 3 values a word.
 #define CHUNKS (1 + (NB + 2) / 3)
-// Words an invocation gathers at most: GROUPS_MAX candidate slots and the diagonal slot.
+// Words an invocation gathers at most: GROUPS_MAX candidate slots and the diagonal slot
+// (TWO_TRIP: the headers only, groups <= WG_SIZE).
+#if TWO_TRIP
+#define GATHER 1
+#else
 #define GATHER (((GROUPS_MAX + 1) * CHUNKS + WG_SIZE - 1) / WG_SIZE)
+#endif
 // Invocations per column in the rank-1 update (NB divides WG_SIZE).
 #define PARTS (WG_SIZE / NB)
 
@@ -165,7 +170,11 @@ void main() {
     }
     barrier();
 
+#if TWO_TRIP
+    const int total = groups;
+#else
     const int total = groups * CHUNKS + CHUNKS;
+#endif
     int scale_column = -1, scale_first = 0;  // the previous column's scaling, still to do
     float scale_pivot = 1.0;
     for (int j = 0; j < width; ++j) {
@@ -226,19 +235,29 @@ void main() {
                 got[i] = mail[word(parity, s, ch)];
             }
         }
+        // Every round re-reads all the stale words together: one round trip a round (waiting
+        // on one word after another would cost a round trip per word).
+        for (uint spins = 0u;; ++spins) {
+            bool current = true;
+            for (int i = 0; i < GATHER; ++i)
+                if (t + i * WG_SIZE < total && got[i].w != epoch) current = false;
+            if (current) break;
+            if (spins > SPIN_LIMIT) {
+                give_up();
+                break;
+            }
+            for (int i = 0; i < GATHER; ++i) {
+                const int e = t + i * WG_SIZE;
+                if (e < total && got[i].w != epoch) {
+                    int s, ch;
+                    decode(e, s, ch);
+                    got[i] = mail[word(parity, s, ch)];
+                }
+            }
+        }
         for (int i = 0; i < GATHER; ++i) {
             const int e = t + i * WG_SIZE;
             if (e < total) {
-                int s, ch;
-                decode(e, s, ch);
-                uint spins = 0u;
-                while (got[i].w != epoch) {
-                    if (++spins > SPIN_LIMIT) {
-                        give_up();
-                        break;
-                    }
-                    got[i] = mail[word(parity, s, ch)];
-                }
                 if (e < groups) {
                     head_abs[e] = uintBitsToFloat(got[i].x);
                     head_row[e] = int(got[i].y);
@@ -282,15 +301,52 @@ void main() {
                 }
             }
         }
+#if TWO_TRIP
+        // The second round trip: the winner's row, and the diagonal row (only the winner's
+        // owner needs it), fetched once the winner is known.
+        for (int e = t; e < 2 * CHUNKS - 1; e += WG_SIZE) {
+            const bool diagonal = e >= CHUNKS - 1;
+            if (diagonal && !(own_p && swap)) break;
+            const int ch = diagonal ? e - CHUNKS + 2 : e + 1;  // diagonal: header as CHUNKS
+            const int at = word(parity, diagonal ? GROUPS_MAX : w_slot, ch % CHUNKS);
+            uvec4 v = mail[at];
+            uint spins = 0u;
+            while (v.w != epoch) {
+                if (++spins > SPIN_LIMIT) {
+                    give_up();
+                    break;
+                }
+                v = mail[at];
+            }
+            if (ch == CHUNKS) {
+                label[p - row_begin] = int(v.z);
+                continue;
+            }
+            for (int q = 0; q < 3; ++q) {
+                const int col = 3 * (ch - 1) + q;
+                if (col >= NB) break;
+                const float x = uintBitsToFloat(v[q]);
+                if (!diagonal) {
+                    pivot_row[col] = x;
+                    if (own_d && swap) rows[(d - row_begin) * NB + col] = x;
+                } else {
+                    rows[(p - row_begin) * NB + col] = x;
+                }
+            }
+        }
+        if (t == 0 && swap && own_d) label[d - row_begin] = head_label[w_slot];
+#else
         if (t == 0 && swap) {
             if (own_d) label[d - row_begin] = head_label[w_slot];
             if (own_p) label[p - row_begin] = diagonal_label;
         }
+#endif
         if (g == 0 && t == 0) {
             pivots[d] = p;
             if (w == 0.0) atomicMin(first_singular, d);
         }
         barrier();
+        if (abandoned) return;
         // 4. The rank-1 update, each invocation dividing by the pivot itself (the same division,
         //    so the same multiplier), and column j+1's candidates found on the way. A zero pivot
         //    means the column is all zero below d: nothing is updated or scaled.

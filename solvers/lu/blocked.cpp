@@ -65,9 +65,15 @@ constexpr int kPanelWorkGroup = 512;
 //                          shuffles. Off by default: measured slower, alone (panel 29.8 against
 //                          26.2 ms at 8192) and in the whole factorisation (8192, nb 64, same
 //                          call, 2026-11-21 08:28 UTC: 51.7 ms with, 48.9 ms without).
-//   ADILAB_LU_TRSM         reg | shared (default; unrolled where it does not fit, nb = 128) |
-//                          unrolled | blocked (not yet measured on a GPU): the block-row solve
-//                          (swap_trsm.comp)
+//   ADILAB_LU_TRSM         reg | shared (unrolled where it does not fit, nb = 128) | unrolled |
+//                          blocked (default): the block-row solve (swap_trsm.comp). H200,
+//                          8192, the phase alone (2026-11-21 10:00 UTC): blocked 5.42 / 12.07 ms
+//                          at nb 64 / 128 against shared 7.48 / 21.67 (32 columns a group:
+//                          blocked 5.39 / 15.39, shared 9.05 / 38.63); whole factorisation
+//                          (one-trip panel) 47.0 against 53.1 ms at 8192, 18.3 against 20.6 ms
+//                          at 4096, nb 64.
+//   ADILAB_LU_PANEL        fused | one-trip | lean: the panel (lu.hpp's Panel)
+//   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
 //   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
 //   group, times nb / 16 invocations a column); ADILAB_LU_PANEL_V1=1 the
@@ -148,7 +154,8 @@ class BlockedSolver final : public Solver {
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
                                              (4 * block_ + 4));  // a row and its label
         const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
-        const bool one_trip = panel_kind_ == Panel::one_trip;
+        // one-trip and lean: shaders/lu/panel_one_trip.comp (lean with TWO_TRIP).
+        const bool one_trip = panel_kind_ != Panel::fused;
         // one-trip: invocation s of a group takes slot s's header, so groups <= its invocations.
         const int groups_max =
             info.software ? 1 : std::min(kGroupsMax, one_trip ? panel_group_ : kGroupsMax);
@@ -160,7 +167,8 @@ class BlockedSolver final : public Solver {
                             {"ROWS_MAX", std::to_string(rows_max)},
                             {"GROUPS_MAX", std::to_string(kGroupsMax)},
                             {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
-                            {"SOFTWARE", info.software ? "1" : "0"}})
+                            {"SOFTWARE", info.software ? "1" : "0"},
+                            {"TWO_TRIP", panel_kind_ == Panel::lean ? "1" : "0"}})
                      : gl::compute_program(
                            "lu/panel_fused.comp",
                            {{"WG_SIZE", std::to_string(panel_group_)},
@@ -357,7 +365,7 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 1;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
+    int trsm_mode_ = 3;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update

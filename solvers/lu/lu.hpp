@@ -69,12 +69,14 @@ const char* to_string(TrailingUpdate update);
 // (shaders/lu/panel_fused.comp: per column, the groups exchange their candidates, then fetch the
 // winner's row: two dependent L2 round trips, six barriers) or `one-trip`
 // (shaders/lu/panel_one_trip.comp: every group publishes its candidate with its row and reads
-// all of them at once: one round trip, three barriers). The environment variable
-// ADILAB_LU_PANEL (fused | one-trip), where set, overrides the choice (tests, bench scripts).
-enum class Panel { fused, one_trip };
+// all of them at once: one round trip, three barriers) or `lean` (panel_one_trip.comp with
+// TWO_TRIP: the headers, then the winner's row, as `fused`, but with `one-trip`'s three
+// barriers). The environment variable ADILAB_LU_PANEL (fused | one-trip | lean), where set,
+// overrides the choice (tests, bench scripts).
+enum class Panel { fused, one_trip, lean };
 Panel parse_panel(const std::string& text);  // throws adilab::Error
 const char* to_string(Panel panel);
-constexpr Panel kDefaultPanel = Panel::one_trip;
+constexpr Panel kDefaultPanel = Panel::fused;
 
 // block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.

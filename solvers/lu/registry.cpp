@@ -39,11 +39,12 @@ const char* to_string(TrailingUpdate update) {
 Panel parse_panel(const std::string& text) {
     if (text == "fused") return Panel::fused;
     if (text == "one-trip") return Panel::one_trip;
-    throw Error("unknown panel '" + text + "' (available: fused, one-trip)");
+    if (text == "lean") return Panel::lean;
+    throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean)");
 }
 
 const char* to_string(Panel panel) {
-    return panel == Panel::fused ? "fused" : "one-trip";
+    return panel == Panel::fused ? "fused" : panel == Panel::one_trip ? "one-trip" : "lean";
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update,
