@@ -90,7 +90,11 @@ void give_up() {
 }
 
 // Gathered word e of `total`: headers of slots 0..groups-1 first (invocation e has header e),
-// then the diagonal slot's CHUNKS words, then the candidate rows' chunks 1..CHUNKS-1.
+// then the diagonal slot's CHUNKS words, then the candidate rows' chunks first_chunk..CHUNKS-1
+// (`row_chunks` of them): a group that does not own the diagonal row needs the winner's row
+// only from column j on (the pivot and U's part; the L part goes to the diagonal row's owner),
+// which halves what it reads on average.
+int first_chunk, row_chunks;
 void decode(int e, out int slot, out int chunk) {
     if (e < groups) {
         slot = e;
@@ -100,8 +104,8 @@ void decode(int e, out int slot, out int chunk) {
         chunk = e - groups;
     } else {
         const int f = e - groups - CHUNKS;
-        slot = f / (CHUNKS - 1);
-        chunk = 1 + f % (CHUNKS - 1);
+        slot = f / row_chunks;
+        chunk = first_chunk + f % row_chunks;
     }
 }
 
@@ -170,11 +174,6 @@ void main() {
     }
     barrier();
 
-#if TWO_TRIP
-    const int total = groups;
-#else
-    const int total = groups * CHUNKS + CHUNKS;
-#endif
     int scale_column = -1, scale_first = 0;  // the previous column's scaling, still to do
     float scale_pivot = 1.0;
     for (int j = 0; j < width; ++j) {
@@ -182,6 +181,13 @@ void main() {
         const int parity = j & 1;
         const uint epoch = uint(epoch_base + j);
         const bool own_d = d >= row_begin && d < row_begin + count;
+#if TWO_TRIP
+        const int total = groups;
+#else
+        first_chunk = own_d ? 1 : 1 + j / 3;
+        row_chunks = CHUNKS - first_chunk;
+        const int total = groups + CHUNKS + groups * row_chunks;
+#endif
         // 1. Publish: this group's candidate with its row, and the diagonal row. Rows at or
         //    below d are the ones the deferred scaling of column j-1 covers: scaled here.
         for (int e = t; e < 2 * CHUNKS; e += WG_SIZE) {
