@@ -1,10 +1,12 @@
 // `gpu-blocked`: right-looking blocked LU with partial pivoting (seed 003 §2.3, Fig. 3-4), block
 // size nb in {8, 16, 32, 64, 128}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
-//      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
-//      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
-//      memory and exchange their pivot candidates through epoch-tagged slots once per column
-//      (no dispatch, no counter barrier; panel_fused.comp says how). The paper's way (a few
+//      Beyond the paper, the panel is ONE dispatch: the panel's rows are spread over up to 128
+//      work groups of 512 invocations that keep them in shared memory and exchange their pivot
+//      candidates through epoch-tagged slots once per column (no dispatch, no counter barrier).
+//      Three such panels (Panel in lu.hpp, --panel): `lean` (default,
+//      shaders/lu/panel_one_trip.comp with TWO_TRIP), `fused` (shaders/lu/panel_fused.comp) and
+//      `one-trip` (panel_one_trip.comp). The paper's way (a few
 //      dispatches per column, pivot_column.comp + rank1_update.comp limited to the panel) is the
 //      fallback where the fused panel cannot run: on a software renderer (work groups run one
 //      after another there, so only a single-group panel is safe) when the panel does not fit
@@ -23,13 +25,14 @@
 // slower with fewer groups, the whole factorisation faster). 4 dispatches per block column.
 // Same pivots and the same O(2/3 n^3) flops as unblocked LU.
 //
-// Measured on the H200 (n = 4096 / 8192, nb = 64, one device call with cuSOLVER getrf at
-// 11.83 / 34.02 ms): the defaults 21.33 / 51.60 ms; before this tuning (block-row solve in
-// registers, matmul's own tile choice, no look-ahead, >= 32 rows a group) 21.78 / 64.21 ms.
-// Phases at 8192 (each alone): panel 26.2 ms (~3.2 us a column: latency of the exchange, the
-// same at nb = 128), block-row solve 7.3 (shared) - 9.4 (unrolled), trailing update 17.9.
-// nb = 128 halves the update's cost (12.0 ms) but its block-row solve takes 21.4 ms, so the
-// whole is slower (68.5 ms at best).
+// Measured on the H200 (n = 4096 / 8192, one device call, 2026-11-21 ~10:07 UTC, cuSOLVER
+// getrf fp32 11.85 / 34.20 ms in the same call): the defaults (lean panel, blocked block-row
+// solve) 16.67 / 42.54 ms at nb 64 and 15.88 / 39.12 ms at nb 128 (74.6% / 87.4% of cuSOLVER's
+// throughput); the earlier defaults (fused panel, `shared` block-row solve) 19.85 / 49.47 at
+// nb 64, 22.92 / 65.99 at nb 128. Phases at 8192, nb 64 (each alone): panel 27.1 ms (lean;
+// fused 28.8: ~3.3-3.5 us a column, the same at nb 128), block-row solve 5.4 (blocked; shared
+// 7.5), trailing update 19.6; panel and update side by side 36.4 (fused 37.4). nb = 128 halves
+// the update's cost, and with the blocked solve (12.1 ms, shared 21.7) it is now the faster.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
@@ -76,7 +79,8 @@ constexpr int kPanelWorkGroup = 512;
 //   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
 //   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
-//   group, times nb / 16 invocations a column); ADILAB_LU_PANEL_V1=1 the
+//   group, times nb / 16 invocations a column; panel groups of 256 / 1024 measured slower at
+//   8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512); ADILAB_LU_PANEL_V1=1 the
 //   panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0 no subgroup operations.
 constexpr int kPanelRowsMin = 128;
 
