@@ -266,6 +266,10 @@ void main() {
                 }
             }
         }
+        // Checked again after the loop: a compiler may bound a loop's iterations by itself
+        // (llvmpipe ends any loop after 65535), leaving it with a stale word and no give_up().
+        for (int i = 0; i < GATHER; ++i)
+            if (t + i * WG_SIZE < total && got[i].w != epoch) give_up();
         for (int i = 0; i < GATHER; ++i) {
             const int e = t + i * WG_SIZE;
             if (e < total) {
@@ -323,12 +327,10 @@ void main() {
             uvec4 v = mail[at];
             uint spins = 0u;
             while (v.w != epoch) {
-                if (++spins > SPIN_LIMIT) {
-                    give_up();
-                    break;
-                }
+                if (++spins > SPIN_LIMIT) break;
                 v = mail[at];
             }
+            if (v.w != epoch) give_up();  // also where the compiler bounded the loop
             if (ch == CHUNKS) {
                 label[p - row_begin] = int(v.z);
                 continue;
