@@ -69,6 +69,7 @@ struct Job {
     std::string impl;
     int block = 0;  // 0: not blocked
     lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
+    lu::Panel panel = lu::kDefaultPanel;
 };
 
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
@@ -115,6 +116,14 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             throw cli::UsageError(std::string("--update: ") + e.what());
         }
     }
+    std::vector<lu::Panel> panels;
+    for (const std::string& p : args.get_list("panel", {lu::to_string(lu::kDefaultPanel)})) {
+        try {
+            panels.push_back(lu::parse_panel(p));
+        } catch (const Error& e) {
+            throw cli::UsageError(std::string("--panel: ") + e.what());
+        }
+    }
     const int repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     const long long unblocked_max = args.get_int("unblocked-max", 4096, 0, 46340);
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 46340);
@@ -128,7 +137,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     for (const std::string& name : impls) {
         if (info[name].blocked)
             for (long long b : blocks)
-                for (lu::TrailingUpdate u : updates) jobs.push_back({name, static_cast<int>(b), u});
+                for (lu::TrailingUpdate u : updates)
+                    for (lu::Panel pk : panels) jobs.push_back({name, static_cast<int>(b), u, pk});
         else
             jobs.push_back({name, 0});
     }
@@ -160,7 +170,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             ctx.check_cancelled();
             const std::string what = job.impl +
                                      (job.block ? " block " + std::to_string(job.block) +
-                                                      " update " + lu::to_string(job.update)
+                                                      " update " + lu::to_string(job.update) +
+                                                      " panel " + lu::to_string(job.panel)
                                                 : "") +
                                      ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
@@ -170,7 +181,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                std::to_string(job.impl == "cpu" ? cpu_max : unblocked_max));
                 continue;
             }
-            auto solver = lu::make_solver(job.impl, job.block ? job.block : 64, job.update);
+            auto solver =
+                lu::make_solver(job.impl, job.block ? job.block : 64, job.update, job.panel);
             lu::Factors f = lu::Factors::upload(problem.matrix, n);
             const bool on_gpu = info[job.impl].on_gpu;
             // Slow runs get fewer repeats: the unblocked and CPU baselines at large n.
@@ -212,9 +224,11 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             Row row;
             row.set("name", job.impl).set("n", n);
             if (job.block) {
-                row.set("block", job.block).set("update", lu::to_string(job.update));
+                row.set("block", job.block)
+                    .set("update", lu::to_string(job.update))
+                    .set("panel", lu::to_string(job.panel));
             } else {
-                row.set("block", Value{}).set("update", Value{});
+                row.set("block", Value{}).set("update", Value{}).set("panel", Value{});
             }
             row.set("median_ms", ms)
                 .set("gflops", 2.0 / 3.0 * double(n) * double(n) * double(n) / (ms * 1e6));
@@ -268,6 +282,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                           {"n"},
                                           {"block"},
                                           {"update"},
+                                          {"panel"},
                                           {"median_ms", "", 3},
                                           {"gflops", "GFLOP/s", 1},
                                           {"factor_residual", "||PA-LU||/||A||"},
@@ -291,6 +306,8 @@ Benchmark make_lu_benchmark() {
           }()},
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64)"},
          {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
+         {"panel", "LIST",
+          "gpu-blocked's panel: lean (default), fused, one-trip (solvers/lu/lu.hpp)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},
          {"repeats", "N",

@@ -1,10 +1,12 @@
 // `gpu-blocked`: right-looking blocked LU with partial pivoting (seed 003 §2.3, Fig. 3-4), block
 // size nb in {8, 16, 32, 64, 128}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
-//      Beyond the paper, the panel is ONE dispatch (shaders/lu/panel_fused.comp): the panel's
-//      rows are spread over up to 128 work groups of 512 invocations that keep them in shared
-//      memory and exchange their pivot candidates through epoch-tagged slots once per column
-//      (no dispatch, no counter barrier; panel_fused.comp says how). The paper's way (a few
+//      Beyond the paper, the panel is ONE dispatch: the panel's rows are spread over up to 128
+//      work groups of 512 invocations that keep them in shared memory and exchange their pivot
+//      candidates through epoch-tagged slots once per column (no dispatch, no counter barrier).
+//      Three such panels (Panel in lu.hpp, --panel): `lean` (default,
+//      shaders/lu/panel_one_trip.comp with TWO_TRIP), `fused` (shaders/lu/panel_fused.comp) and
+//      `one-trip` (panel_one_trip.comp). The paper's way (a few
 //      dispatches per column, pivot_column.comp + rank1_update.comp limited to the panel) is the
 //      fallback where the fused panel cannot run: on a software renderer (work groups run one
 //      after another there, so only a single-group panel is safe) when the panel does not fit
@@ -23,13 +25,14 @@
 // slower with fewer groups, the whole factorisation faster). 4 dispatches per block column.
 // Same pivots and the same O(2/3 n^3) flops as unblocked LU.
 //
-// Measured on the H200 (n = 4096 / 8192, nb = 64, one device call with cuSOLVER getrf at
-// 11.83 / 34.02 ms): the defaults 21.33 / 51.60 ms; before this tuning (block-row solve in
-// registers, matmul's own tile choice, no look-ahead, >= 32 rows a group) 21.78 / 64.21 ms.
-// Phases at 8192 (each alone): panel 26.2 ms (~3.2 us a column: latency of the exchange, the
-// same at nb = 128), block-row solve 7.3 (shared) - 9.4 (unrolled), trailing update 17.9.
-// nb = 128 halves the update's cost (12.0 ms) but its block-row solve takes 21.4 ms, so the
-// whole is slower (68.5 ms at best).
+// Measured on the H200 (n = 4096 / 8192, one device call, 2026-11-21 ~10:07 UTC, cuSOLVER
+// getrf fp32 11.85 / 34.20 ms in the same call): the defaults (lean panel, blocked block-row
+// solve) 16.67 / 42.54 ms at nb 64 and 15.88 / 39.12 ms at nb 128 (74.6% / 87.4% of cuSOLVER's
+// throughput); the earlier defaults (fused panel, `shared` block-row solve) 19.85 / 49.47 at
+// nb 64, 22.92 / 65.99 at nb 128. Phases at 8192, nb 64 (each alone): panel 27.1 ms (lean;
+// fused 28.8: ~3.3-3.5 us a column, the same at nb 128), block-row solve 5.4 (blocked; shared
+// 7.5), trailing update 19.6; panel and update side by side 36.4 (fused 37.4). nb = 128 halves
+// the update's cost, and with the blocked solve (12.1 ms, shared 21.7) it is now the faster.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
@@ -65,12 +68,19 @@ constexpr int kPanelWorkGroup = 512;
 //                          shuffles. Off by default: measured slower, alone (panel 29.8 against
 //                          26.2 ms at 8192) and in the whole factorisation (8192, nb 64, same
 //                          call, 2026-11-21 08:28 UTC: 51.7 ms with, 48.9 ms without).
-//   ADILAB_LU_TRSM         reg | shared (default; unrolled where it does not fit, nb = 128) |
-//                          unrolled | blocked (not yet measured on a GPU): the block-row solve
-//                          (swap_trsm.comp)
+//   ADILAB_LU_TRSM         reg | shared (unrolled where it does not fit, nb = 128) | unrolled |
+//                          blocked (default): the block-row solve (swap_trsm.comp). H200,
+//                          8192, the phase alone (2026-11-21 10:00 UTC): blocked 5.42 / 12.07 ms
+//                          at nb 64 / 128 against shared 7.48 / 21.67 (32 columns a group:
+//                          blocked 5.39 / 15.39, shared 9.05 / 38.63); whole factorisation
+//                          (one-trip panel) 47.0 against 53.1 ms at 8192, 18.3 against 20.6 ms
+//                          at 4096, nb 64.
+//   ADILAB_LU_PANEL        fused | one-trip | lean: the panel (lu.hpp's Panel)
+//   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
 //   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
-//   group, times nb / 16 invocations a column); ADILAB_LU_PANEL_V1=1 the
+//   group, times nb / 16 invocations a column; panel groups of 256 / 1024 measured slower at
+//   8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512); ADILAB_LU_PANEL_V1=1 the
 //   panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0 no subgroup operations.
 constexpr int kPanelRowsMin = 128;
 
@@ -97,7 +107,11 @@ matmul::GemmTiles update_tiles(int m, int l) {
 
 class BlockedSolver final : public Solver {
   public:
-    BlockedSolver(int block, TrailingUpdate update) : block_(block), update_(update) {
+    BlockedSolver(int block, TrailingUpdate update, Panel panel)
+        : block_(block), update_(update), panel_kind_(panel) {
+        if (const char* kind = std::getenv("ADILAB_LU_PANEL")) panel_kind_ = parse_panel(kind);
+        if (const char* most = std::getenv("ADILAB_LU_PANEL_GROUPS"))
+            groups_most_ = std::clamp(std::atoi(most), 1, kGroupsMax);
         if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
             const std::string p = phases;
             panel_ = p.find("panel") != std::string::npos;
@@ -143,16 +157,31 @@ class BlockedSolver final : public Solver {
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
         const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
                                              (4 * block_ + 4));  // a row and its label
-        const int groups_max = info.software ? 1 : kGroupsMax;
         const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
-        const gl::Program& panel = gl::compute_program(
-            "lu/panel_fused.comp", {{"WG_SIZE", std::to_string(panel_group_)},
-                                    {"NB", nb},
-                                    {"ROWS_MAX", std::to_string(rows_max)},
-                                    {"GROUPS_MAX", std::to_string(kGroupsMax)},
-                                    {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
-                                    {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"},
-                                    {"REDUX", redux ? "1" : "0"}});
+        // one-trip and lean: shaders/lu/panel_one_trip.comp (lean with TWO_TRIP).
+        const bool one_trip = panel_kind_ != Panel::fused;
+        // one-trip: invocation s of a group takes slot s's header, so groups <= its invocations.
+        const int groups_max =
+            info.software ? 1 : std::min(kGroupsMax, one_trip ? panel_group_ : kGroupsMax);
+        const gl::Program& panel =
+            one_trip ? gl::compute_program(
+                           "lu/panel_one_trip.comp",
+                           {{"WG_SIZE", std::to_string(panel_group_)},
+                            {"NB", nb},
+                            {"ROWS_MAX", std::to_string(rows_max)},
+                            {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                            {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                            {"SOFTWARE", info.software ? "1" : "0"},
+                            {"TWO_TRIP", panel_kind_ == Panel::lean ? "1" : "0"}})
+                     : gl::compute_program(
+                           "lu/panel_fused.comp",
+                           {{"WG_SIZE", std::to_string(panel_group_)},
+                            {"NB", nb},
+                            {"ROWS_MAX", std::to_string(rows_max)},
+                            {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                            {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                            {"DEFERRED_SCALE", deferred_scale_ ? "1" : "0"},
+                            {"REDUX", redux ? "1" : "0"}});
         const gl::Program& pivot =
             gl::compute_program("lu/pivot_column.comp", {{"WG_SIZE", "1024"}});
         const gl::Program& update = gl::compute_program("lu/rank1_update.comp");
@@ -186,7 +215,10 @@ class BlockedSolver final : public Solver {
         const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
         if (headers_.empty()) {
-            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * 4 * sizeof(unsigned));
+            // fused: headers (uvec4) and rows (uvec2 a value); one-trip: headers and rows
+            // together (uvec4 words: the header, then 3 values a word), in `headers_`.
+            const int words = one_trip ? 1 + (block_ + 2) / 3 : 1;
+            headers_ = gl::Buffer(2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned));
             values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
         }
         if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
@@ -215,8 +247,9 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups_needed = (m + rows_max - 1) / rows_max;
-            const int groups =
-                std::max(groups_needed, std::min(groups_max, (m + rows_min_ - 1) / rows_min_));
+            const int groups = std::max(
+                groups_needed,
+                std::min({groups_max, groups_most_, (m + rows_min_ - 1) / rows_min_}));
             if (groups <= groups_max) {
                 panel.use();
                 panel.set("n", n);
@@ -329,12 +362,14 @@ class BlockedSolver final : public Solver {
   private:
     int block_;
     TrailingUpdate update_;
+    Panel panel_kind_;                               // ADILAB_LU_PANEL overrides
+    int groups_most_ = kGroupsMax;                   // ADILAB_LU_PANEL_GROUPS
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 1;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
+    int trsm_mode_ = 3;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
@@ -346,8 +381,8 @@ class BlockedSolver final : public Solver {
 
 }  // namespace
 
-std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update) {
-    return std::make_unique<BlockedSolver>(block, update);
+std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update, Panel panel) {
+    return std::make_unique<BlockedSolver>(block, update, panel);
 }
 
 }  // namespace adilab::lu

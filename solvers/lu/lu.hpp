@@ -65,10 +65,30 @@ enum class TrailingUpdate { own, matmul };
 TrailingUpdate parse_trailing_update(const std::string& text);  // throws adilab::Error
 const char* to_string(TrailingUpdate update);
 
+// gpu-blocked's panel (where a panel fits the co-resident work groups): `fused`
+// (shaders/lu/panel_fused.comp: per column, the groups exchange their candidates, then fetch the
+// winner's row: two dependent L2 round trips, six barriers) or `one-trip`
+// (shaders/lu/panel_one_trip.comp: every group publishes its candidate with its row and reads
+// all of them at once: one round trip, three barriers) or `lean` (panel_one_trip.comp with
+// TWO_TRIP: the headers, then the winner's row, as `fused`, but with `one-trip`'s three
+// barriers). The environment variable ADILAB_LU_PANEL (fused | one-trip | lean), where set,
+// overrides the choice (tests, bench scripts). `lean` is the default: the fastest in every
+// configuration measured (H200, 2026-11-21, one call, blocked block-row solve; n = 4096 /
+// 8192): nb 64: lean 16.67 / 42.54 ms, fused 17.48 / 43.32, one-trip 19.01 / 47.51; nb 128: lean
+// 15.88 / 39.12, fused 16.78 / 40.77, one-trip 24.42 / 61.74 (cuSOLVER getrf 11.85 / 34.20).
+// The panel alone at 8192: lean 27.1 ms, fused 28.8, one-trip 34.1 (nb 64) / 53.1 (nb 128):
+// the exchange's cost is not one round trip more or less, it is what every group reads (one-trip
+// reads every candidate's row: (groups + 1) x nb values a group a column).
+enum class Panel { fused, one_trip, lean };
+Panel parse_panel(const std::string& text);  // throws adilab::Error
+const char* to_string(Panel panel);
+constexpr Panel kDefaultPanel = Panel::lean;
+
 // block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
-                                    TrailingUpdate update = TrailingUpdate::matmul);
+                                    TrailingUpdate update = TrailingUpdate::matmul,
+                                    Panel panel = kDefaultPanel);
 // Block sizes the blocked variant accepts.
 std::span<const int> supported_blocks();
 

@@ -36,7 +36,19 @@ const char* to_string(TrailingUpdate update) {
     return update == TrailingUpdate::own ? "own" : "matmul";
 }
 
-std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update) {
+Panel parse_panel(const std::string& text) {
+    if (text == "fused") return Panel::fused;
+    if (text == "one-trip") return Panel::one_trip;
+    if (text == "lean") return Panel::lean;
+    throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean)");
+}
+
+const char* to_string(Panel panel) {
+    return panel == Panel::fused ? "fused" : panel == Panel::one_trip ? "one-trip" : "lean";
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update,
+                                    Panel panel) {
     if (name == "cpu") return make_cpu_solver();
     if (name == "gpu-unblocked") return make_unblocked_solver();
     if (name == "gpu-blocked") {
@@ -44,7 +56,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block, Trailing
         if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
             throw Error("gpu-blocked: block size " + std::to_string(block) +
                         " is not supported (use 8, 16, 32, 64 or 128)");
-        return make_blocked_solver(block, update);
+        return make_blocked_solver(block, update, panel);
     }
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;

@@ -29,6 +29,7 @@ TEST(LuBench, BadOptionsExitTwoNamingTheOption) {
         {"--block 12", "--block: 12 is not supported"},
         {"--sizes 0", "--sizes"},
         {"--update fastest", "--update"},
+        {"--panel fastest", "--panel: unknown panel 'fastest'"},
         {"--mtx " + folder + "/a.mtx --sizes 4", "exclude each other"},
     };
     for (const auto& c : cases) {
@@ -71,7 +72,8 @@ TEST(LuBench, FactorsAMatrixMarketFileAndReportsResidualsAndSingularity) {
     const std::string json = read_text(folder + "/perm.json");
     for (const char* key : {"\"name\": \"gpu-blocked\"", "\"name\": \"gpu-unblocked\"",
                             "\"name\": \"cpu\"", "\"factor_residual\"", "\"solve_residual\"",
-                            "\"speedup_vs_unblocked\"", "\"matrix\": \"perm.mtx\"", "\"det_sign\""})
+                            "\"speedup_vs_unblocked\"", "\"matrix\": \"perm.mtx\"", "\"det_sign\"",
+                            "\"panel\": \"lean\""})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     // A singular array file (second column zero): said, and no solve.
     write_text(folder + "/singular.mtx",

@@ -157,7 +157,28 @@ const std::vector<Variant>& variants_under_test() {
           {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
         {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}, {"ADILAB_LU_PANEL_ROWS", "32"},
-          {"ADILAB_LU_PANEL_REDUX", "1"}}},
+          {"ADILAB_LU_PANEL", "fused"}, {"ADILAB_LU_PANEL_REDUX", "1"}}},
+        // The panels: `lean` is the default above; `fused` (the earlier default) and
+        // `one-trip`, and lean without subgroups, with every block size, row split and
+        // work-group size that changes the slot layout (3 values a word: 8, 16, 32, 64, 128
+        // leave 2, 1, 2, 1, 2 in the last). On llvmpipe one group takes a panel; on a GPU, 1025
+        // and 1000 spread it over 4-33 groups (ADILAB_LU_PANEL_ROWS 32, ADILAB_LU_PANEL_GROUPS
+        // 4) and exchange across them (passed on the H200, 2026-11-21).
+        {"gpu-blocked", 64, {17, 257}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "fused"}}},
+        {"gpu-blocked", 32, {1, 2, 3, 100, 1025}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "lean"}, {"ADILAB_LU_PANEL_ROWS", "32"},
+          {"ADILAB_LU_SUBGROUPS", "0"}}},
+        {"gpu-blocked", 128, {3, 200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "fused"}}},
+        {"gpu-blocked", 32, {1, 2, 3, 100}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_ROWS", "32"}}},
+        {"gpu-blocked", 16, {17, 257}, lu::TrailingUpdate::own, {{"ADILAB_LU_PANEL", "one-trip"}}},
+        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_WG", "128"}}},
+        {"gpu-blocked", 128, {3, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
+        {"gpu-blocked", 32, {1000}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_GROUPS", "4"},
+          {"ADILAB_LU_SUBGROUPS", "0"}}},
     };
     return all;
 }
