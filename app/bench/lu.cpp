@@ -101,7 +101,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             throw cli::UsageError("--impl: unknown variant '" + name + "' (available: all, " +
                                   known + ")");
         }
-    std::vector<long long> blocks = args.get_int_list("block", {32, 64}, 1, 1 << 20);
+    std::vector<long long> blocks = args.get_int_list("block", {32, 64, 128}, 1, 1 << 20);
     for (long long b : blocks) {
         auto ok = lu::supported_blocks();
         if (std::find(ok.begin(), ok.end(), b) == ok.end())
@@ -304,7 +304,7 @@ Benchmark make_lu_benchmark() {
               for (const auto& v : lu::variants()) names.push_back(v.name);
               return names;
           }()},
-         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64)"},
+         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64,128)"},
          {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
          {"panel", "LIST",
           "gpu-blocked's panel: lean (default), fused, one-trip (solvers/lu/lu.hpp)"},

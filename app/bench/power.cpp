@@ -582,7 +582,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             const int repeats = variant->on_gpu() ? c.repeats : c.host_repeats;
             if (variant->on_gpu()) {
                 // Compiles and caches, and clocks up after the host variant (gl::warm_up).
-                gl::warm_up([&] { variant->solve({}, c.options); }, 200, 1);
+                gl::warm_up([&] { variant->solve({}, c.options); }, gl::kWarmUpMs, 1);
             }
             std::vector<double> samples;
             power::Result result;

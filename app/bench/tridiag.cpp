@@ -85,6 +85,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
+    const double warmup_ms = args.get_double("warmup-ms", gl::kWarmUpMs, 0, 60000);
     // ADILAB_BENCH_FRESH=N (diagnostics): also time every GPU solve on N freshly allocated
     // buffer pairs, reported in the notes.
     const int fresh = [] {
@@ -265,7 +266,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     // work, so that a query's cost does not count; one timed solve sizes the
                     // batch.
                     gl::warm_up(
-                        [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); });
+                        [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
+                        warmup_ms);
                     const double single_ms = gl::median(gl::time_runs(
                         [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
                         {.warmup = 0, .repeats = 1}));
@@ -440,6 +442,7 @@ Benchmark make_tridiag_benchmark() {
             {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
              {"solver", "LIST", "all (default), or some of: " + names},
              {"repeats", "N", "timed batches per measurement (default 15)"},
+             {"warmup-ms", "MS", "untimed solves before each measurement, at least (default 1000)"},
              {"direction", "x|y|both", "line directions (default both)"},
              {"coefficients", "constant|general|both", "coefficient forms (default both)"},
              {"constant", "A,B,C", "constant systems' a, b, c (default: random, dominant)"}},
