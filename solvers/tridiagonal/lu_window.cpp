@@ -88,14 +88,14 @@
 //    bench's order, and a plain y copy / texture-source copy was never caught in the window).
 //  Not explained: a driver / device activity that follows the reallocations (deferred unmapping
 //  of the read-back buffer that the driver had moved to host memory is a guess, untested).
-// Third account (H200, session 3): not the big read-backs either (all reads >= 1 MiB through
-// a client-storage staging copy, so no 64 MiB buffer moved to host memory: slow in 3 of 5
-// full-bench processes, direct 3 of 4; column scan). What ends it is time: it lasts between 0.2 and 1 s
-// after the configuration's float64 reference. With the benches' warm-up raised from 0.2 to
-// 1 s (gl::kWarmUpMs) the window kernel's 4096^2 y figure was 0.0695-0.0697 in 5 of 5
-// full-bench processes (0.280 / 0.319 in 2 of 2 with 0.2 s, same call) and 0.0696-0.0697 in the
-// 3 of the final call. So it behaves like a device power state that ramps back slowly after a
-// host-only phase, which only the strided kernels feel; the SM clock samples do not show it.
+// Third account (H200, session 3): not the big read-backs either (all reads >= 1 MiB through a
+// client-storage staging copy, so no 64 MiB buffer moved to host memory: slow in 3 of 5 full-bench
+// processes, direct 3 of 4; column scan). What ends it is time: it lasts between 0.2 and 1 s after
+// the configuration's float64 reference. With the benches' warm-up raised from 0.2 to 1 s
+// (gl::kWarmUpMs) the window kernel's 4096^2 y figure was 0.0695-0.0697 in 5 of 5 full-bench
+// processes (0.280 / 0.319 in 2 of 2 with 0.2 s, same call) and 0.0696-0.0697 in the 3 of the final
+// call. So it behaves like a device power state that ramps back slowly after a host-only phase,
+// which only the strided kernels feel; the SM clock samples do not show it.
 // The window kernel (16 rows, 16 chunks) is faster than the column scan at 4096^2 in both
 // states: 0.0706-0.0712 against 0.102 when fast, 0.150 / 0.193 / 0.204 against 0.31-0.41 when
 // slow (full-bench processes of the same call), so grids above 2048^2 take it along y
