@@ -138,8 +138,11 @@ class BlockedSolver final : public Solver {
                 trsm_mode_ = 2;
             else if (m == "blocked")
                 trsm_mode_ = 3;
+            else if (m == "inverse")
+                trsm_mode_ = 4;
             else
-                throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared, unrolled or blocked");
+                throw Error("ADILAB_LU_TRSM: '" + m +
+                            "' is not reg, shared, unrolled, blocked or inverse");
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
@@ -191,11 +194,12 @@ class BlockedSolver final : public Solver {
         // do not fit, `shared` becomes `unrolled`, and L11 is read from the matrix if need be.
         // `blocked` (mode 3): trsm_group_ columns a group, nb / part_rows invocations a column.
         const int part_rows = std::min(block_, 16);
+        const bool inverse = trsm_mode_ == 4;
         const int trsm_invocations =
-            trsm_mode_ == 3 ? trsm_group_ * (block_ / part_rows) : trsm_group_;
+            trsm_mode_ >= 3 ? trsm_group_ * (block_ / part_rows) : trsm_group_;
         const int lower_bytes = block_ * (block_ - 1) / 2 * 4 + 3 * block_ * 4 + 256 +
                                 (trsm_mode_ == 3 ? part_rows * trsm_group_ * 4 : 0);
-        const bool lower_fits = lower_bytes <= info.max_shared_memory_bytes;
+        const bool lower_fits = !inverse && lower_bytes <= info.max_shared_memory_bytes;
         const bool shared_fits =
             lower_fits && lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
         const int trsm_mode = trsm_mode_ == 1 && !shared_fits ? 2 : trsm_mode_;
@@ -211,6 +215,17 @@ class BlockedSolver final : public Solver {
                                                       {"PS", std::to_string(part_rows)},
                                                       {"TRSM_COLS", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
+        // `inverse`: X = L11^-1 by trtri.comp, CB columns of X a group, nb * CB invocations.
+        const int inverse_cols = std::clamp(512 / block_, 1, block_);
+        const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 2 * inverse_cols * 4 + 64 <=
+                                        info.max_shared_memory_bytes;
+        const gl::Program* trtri =
+            inverse ? &gl::compute_program("lu/trtri.comp",
+                                           {{"NB", nb},
+                                            {"CB", std::to_string(inverse_cols)},
+                                            {"WG_SIZE", std::to_string(block_ * inverse_cols)},
+                                            {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}})
+                    : nullptr;
 
         const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
@@ -221,6 +236,13 @@ class BlockedSolver final : public Solver {
             headers_ = gl::Buffer(2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned));
             values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
         }
+        // `inverse`: X (nb x nb) and the interchanged block row (nb x the trailing width, rows
+        // padded to whole vec4s so that the GEMM reads it by vec4 where the matrix allows).
+        const int w_ld_max = (n + 3) / 4 * 4;
+        if (inverse && inverse_.size() < static_cast<std::size_t>(block_) * block_ * 4)
+            inverse_ = gl::Buffer(static_cast<std::size_t>(block_) * block_ * 4);
+        if (inverse && block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4)
+            block_row_ = gl::Buffer(static_cast<std::size_t>(block_) * w_ld_max * 4);
         if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
             origin_ = gl::Buffer(static_cast<std::size_t>(n) * sizeof(int));
             origin_.zero();  // valid row indices even where ADILAB_LU_PHASES skips the panel
@@ -293,12 +315,34 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             if (!trsm_ || n <= width) return;
             bind();
+            const int rest = n - k0 - width;
+            const int w_ld = (rest + 3) / 4 * 4;
+            if (inverse && rest > 0) {
+                // X = L11^-1, beside the interchanges (it reads only L11, which they leave
+                // alone, and writes its own buffer): one barrier after both.
+                inverse_.bind_storage(7);
+                trtri->use();
+                trtri->set("n", n);
+                trtri->set("k0", k0);
+                trtri->set("width", width);
+                gl::dispatch(static_cast<unsigned>(block_ / inverse_cols));
+            }
+            if (inverse) block_row_.bind_storage(7);
             swap_trsm.use();
             swap_trsm.set("n", n);
             swap_trsm.set("k0", k0);
             swap_trsm.set("width", width);
+            if (inverse) swap_trsm.set("w_ld", w_ld);
             gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
             gl::memory_barrier(gl::Barrier::storage);
+            if (inverse && rest > 0) {
+                // U12 = X * (A12 interchanged), written over A12 (beta = 0: A12 is not read);
+                // ends with a barrier.
+                const std::size_t N = static_cast<std::size_t>(n);
+                matmul::gemm(width, width, rest, 1.0f, {&inverse_, 0, block_},
+                             {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * N + k0 + width, n},
+                             update_tiles(width, rest));
+            }
         };
         // Trailing update of panel p restricted to the columns [r0 + c_begin, r0 + c_end) of A22
         // (all of its rows): A22 -= L21 U12 there. matmul::gemm ends with a barrier.
@@ -369,7 +413,7 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 3;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
+    int trsm_mode_ = 3;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
@@ -377,6 +421,8 @@ class BlockedSolver final : public Solver {
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows
     gl::Buffer origin_;           // where each panel row came from (n ints)
+    gl::Buffer inverse_;          // `inverse`: X = L11^-1 (nb x nb) ...
+    gl::Buffer block_row_;        // ... and A12 interchanged (nb x the trailing width)
 };
 
 }  // namespace
