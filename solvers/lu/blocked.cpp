@@ -146,6 +146,8 @@ class BlockedSolver final : public Solver {
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
+        if (const char* tiles = std::getenv("ADILAB_LU_INVERSE_TILES"))
+            inverse_tiles_ = matmul::GemmTiles::parse(tiles);
         if (const char* redux = std::getenv("ADILAB_LU_PANEL_REDUX"))
             redux_ = std::string(redux) != "0";
         if (const char* ahead = std::getenv("ADILAB_LU_LOOKAHEAD"))
@@ -341,7 +343,7 @@ class BlockedSolver final : public Solver {
                 const std::size_t N = static_cast<std::size_t>(n);
                 matmul::gemm(width, width, rest, 1.0f, {&inverse_, 0, block_},
                              {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * N + k0 + width, n},
-                             update_tiles(width, rest));
+                             inverse_tiles_ ? *inverse_tiles_ : update_tiles(width, rest));
             }
         };
         // Trailing update of panel p restricted to the columns [r0 + c_begin, r0 + c_end) of A22
@@ -415,6 +417,7 @@ class BlockedSolver final : public Solver {
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     int trsm_mode_ = 3;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
+    std::optional<matmul::GemmTiles> inverse_tiles_;  // ADILAB_LU_INVERSE_TILES: U12 = X A12's
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
