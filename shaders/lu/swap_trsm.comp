@@ -15,10 +15,11 @@
 //     Modes 0-2 give a group only 8192 invocations at n = 8192 (2 warps an SM), all of them
 //     running a dependent chain of nb^2/2 multiply-adds; this one has NB / 16 times as many
 //     invocations and a chain of about NB / 16 diagonal solves of 120 multiply-adds.
-//   4 `inverse`: the interchanges only, PS rows of a column an invocation as in 3, with A12's
-//     interchanged rows gathered into `block_row` (nb x the trailing width, leading dimension
-//     w_ld) instead of the matrix: blocked.cpp then computes U12 = X block_row into A12's place
-//     by one GEMM, X = L11^-1 from shaders/lu/trtri.comp (no dependent chain here at all).
+//   4 `inverse` (default; measured in blocked.cpp): the interchanges only, PS rows of a column
+//     an invocation as in 3, with A12's interchanged rows gathered into `block_row` (nb x the
+//     trailing width, leading dimension w_ld) instead of the matrix: blocked.cpp then computes
+//     U12 = X block_row into A12's place by one GEMM, X = L11^-1 from shaders/lu/trtri.comp
+//     (no dependent chain here at all).
 // H200, n = 8192, the phase alone: nb = 64: reg 8.3 ms, shared 7.3, unrolled 9.4 (the same
 // before and after the loads of L11 and of the columns got constant trip counts, so the loads
 // were not what cost: about 60 us a panel for a dependent chain of ~2k multiply-adds in 2 warps

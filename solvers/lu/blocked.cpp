@@ -11,8 +11,12 @@
 //      fallback where the fused panel cannot run: on a software renderer (work groups run one
 //      after another there, so only a single-group panel is safe) when the panel does not fit
 //      one group, and on any GPU when it would need more than 128 groups.
-//   2. the panel's row interchanges applied to all other columns, fused with the triangular
-//      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
+//   2. the panel's row interchanges applied to all other columns and the triangular solve
+//      U12 = L11^-1 A12: by default (`inverse`) X = L11^-1 explicitly (shaders/lu/trtri.comp,
+//      beside the interchanges, shaders/lu/swap_trsm.comp, which gather A12's interchanged rows
+//      into a scratch block row), then U12 = X * block row by matmul::gemm over A12 (MAGMA's
+//      and cuBLAS's trtri + gemm; the rounding argument is in trtri.comp); or fused with the
+//      interchanges by substitution (swap_trsm.comp, ADILAB_LU_TRSM below);
 //   3. the trailing update A22 -= L21 U12: matmul::gemm (the matmul family's kernel) with tiles
 //      chosen for an inner dimension of nb (update_tiles below), or shaders/lu/trailing_gemm.comp
 //      (128 x 128 tiles, one dispatch), by TrailingUpdate.
@@ -22,7 +26,8 @@
 // barrier in between (they write disjoint parts of the matrix and read only panel p's L21 and
 // U12), and the GPU runs them side by side where the panel leaves room on the SMs. Fewer panel
 // groups leave more room, hence at least 128 rows a group by default (the panel alone gets
-// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column.
+// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column
+// (`inverse` adds trtri.comp and U12's GEMM).
 // Same pivots and the same O(2/3 n^3) flops as unblocked LU.
 //
 // Measured on the H200 (n = 4096 / 8192, one device call, 2026-11-21 ~10:07 UTC, cuSOLVER
@@ -33,6 +38,17 @@
 // fused 28.8: ~3.3-3.5 us a column, the same at nb 128), block-row solve 5.4 (blocked; shared
 // 7.5), trailing update 19.6; panel and update side by side 36.4 (fused 37.4). nb = 128 halves
 // the update's cost, and with the blocked solve (12.1 ms, shared 21.7) it is now the faster.
+//
+// With the block-row solve by explicit inverse (`inverse`, now the default), same call, two
+// processes each, H200, 2026-11-21 ~10:45 UTC, cuSOLVER getrf fp32 11.87 / 34.08 ms:
+//   inverse: 15.68 / 39.19 ms (nb 64), 15.13 / 36.45 ms (nb 128; 93.5% of cuSOLVER at 8192);
+//   blocked: 16.73 / 42.18 ms (nb 64), 16.07 / 39.12 ms (nb 128; 87.1%), the two processes
+//   within 0.1 ms of each other (but one 51.6 ms outlier for blocked, 4096, nb 128). The
+//   block-row solve phase alone at 8192 (ADILAB_LU_PHASES=trsm: not the real interchanges
+//   then): inverse 2.97 / 2.86 ms, blocked 5.31 / 4.99 (nb 64 / 128). Whole factorisation at
+//   8192, one process each: U12's GEMM with 64x128x8x8x8 tiles 40.0 / 36.7 (update_tiles
+//   picks 32x64x8x4x8), 32 columns a swap group (ADILAB_LU_TRSM_WG) 39.5 / 36.3: no better
+//   than the defaults beyond noise.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
@@ -69,7 +85,8 @@ constexpr int kPanelWorkGroup = 512;
 //                          26.2 ms at 8192) and in the whole factorisation (8192, nb 64, same
 //                          call, 2026-11-21 08:28 UTC: 51.7 ms with, 48.9 ms without).
 //   ADILAB_LU_TRSM         reg | shared (unrolled where it does not fit, nb = 128) | unrolled |
-//                          blocked (default): the block-row solve (swap_trsm.comp). H200,
+//                          blocked | inverse (default; figures above the knobs): the
+//                          block-row solve (swap_trsm.comp, trtri.comp + gemm). H200,
 //                          8192, the phase alone (2026-11-21 10:00 UTC): blocked 5.42 / 12.07 ms
 //                          at nb 64 / 128 against shared 7.48 / 21.67 (32 columns a group:
 //                          blocked 5.39 / 15.39, shared 9.05 / 38.63); whole factorisation
@@ -78,10 +95,12 @@ constexpr int kPanelWorkGroup = 512;
 //   ADILAB_LU_PANEL        fused | one-trip | lean: the panel (lu.hpp's Panel)
 //   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
-//   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
-//   group, times nb / 16 invocations a column; panel groups of 256 / 1024 measured slower at
-//   8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512); ADILAB_LU_PANEL_V1=1 the
-//   panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0 no subgroup operations.
+//   ADILAB_LU_INVERSE_TILES the tiles of `inverse`'s U12 = X * block row, instead of update_tiles
+//   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` and
+//   `inverse` the columns a group, times nb / 16 invocations a column; panel groups of 256 /
+//   1024 measured slower at 8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512);
+//   ADILAB_LU_PANEL_V1=1 the panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0
+//   no subgroup operations.
 constexpr int kPanelRowsMin = 128;
 
 // Tiles of the trailing update C -= A B (inner dimension nb: C is read and written once per
@@ -415,7 +434,7 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 3;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
+    int trsm_mode_ = 4;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
     std::optional<matmul::GemmTiles> inverse_tiles_;  // ADILAB_LU_INVERSE_TILES: U12 = X A12's
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
