@@ -15,6 +15,11 @@
 //     Modes 0-2 give a group only 8192 invocations at n = 8192 (2 warps an SM), all of them
 //     running a dependent chain of nb^2/2 multiply-adds; this one has NB / 16 times as many
 //     invocations and a chain of about NB / 16 diagonal solves of 120 multiply-adds.
+//   4 `inverse` (default; measured in blocked.cpp): the interchanges only, PS rows of a column
+//     an invocation as in 3, with A12's interchanged rows gathered into `block_row` (nb x the
+//     trailing width, leading dimension w_ld) instead of the matrix: blocked.cpp then computes
+//     U12 = X block_row into A12's place by one GEMM, X = L11^-1 from shaders/lu/trtri.comp
+//     (no dependent chain here at all).
 // H200, n = 8192, the phase alone: nb = 64: reg 8.3 ms, shared 7.3, unrolled 9.4 (the same
 // before and after the loads of L11 and of the columns got constant trip counts, so the loads
 // were not what cost: about 60 us a panel for a dependent chain of ~2k multiply-adds in 2 warps
@@ -57,6 +62,10 @@ shared int extra_source[NB];  // ... and where its new content comes from
 #if TRSM_MODE == 1
 shared float x_block[NB * WG_SIZE];
 #endif
+#if TRSM_MODE == 4
+layout(std430, binding = 7) writeonly buffer BlockRow { float block_row[]; };
+uniform int w_ld;
+#endif
 #if TRSM_MODE == 3
 // PS rows a part, PARTS = NB / PS parts, TRSM_COLS columns a group (WG_SIZE = TRSM_COLS * PARTS).
 #define PARTS (NB / PS)
@@ -81,7 +90,32 @@ void main() {
     }
     barrier();
 
-#if TRSM_MODE == 3
+#if TRSM_MODE == 4
+    const int c = t % TRSM_COLS, part = t / TRSM_COLS;
+    const int q = int(gl_WorkGroupID.x) * TRSM_COLS + c;
+    const bool in_range = q < n - width;  // no early return: the group meets at the barrier
+    const int col = q < k0 ? q : q + width;
+    float x[PS], moved[PS];
+    for (int i = 0; i < PS; ++i) {
+        const int j = part * PS + i;
+        x[i] = in_range && j < width ? a[source[j] * n + col] : 0.0;
+        moved[i] = in_range && extra_row[j] >= 0 ? a[extra_source[j] * n + col] : 0.0;
+    }
+    // A column's rows are spread over the group's parts: every read before any write.
+    barrier();
+    if (in_range) {
+        for (int i = 0; i < PS; ++i) {
+            const int j = part * PS + i;
+            if (extra_row[j] >= 0) a[extra_row[j] * n + col] = moved[i];
+            if (j < width) {
+                if (col < k0)
+                    a[(k0 + j) * n + col] = x[i];
+                else
+                    block_row[j * w_ld + col - k0 - width] = x[i];
+            }
+        }
+    }
+#elif TRSM_MODE == 3
     const int c = t % TRSM_COLS, part = t / TRSM_COLS;
     const int q = int(gl_WorkGroupID.x) * TRSM_COLS + c;
     const bool in_range = q < n - width;  // no early return: the group meets at barriers
@@ -177,5 +211,5 @@ void main() {
         if (extra_row[j] >= 0) a[extra_row[j] * n + col] = moved[j];
     }
 #endif
-#endif  // TRSM_MODE == 3
+#endif  // TRSM_MODE == 3 / 4
 }

@@ -11,8 +11,12 @@
 //      fallback where the fused panel cannot run: on a software renderer (work groups run one
 //      after another there, so only a single-group panel is safe) when the panel does not fit
 //      one group, and on any GPU when it would need more than 128 groups.
-//   2. the panel's row interchanges applied to all other columns, fused with the triangular
-//      solve U12 = L11^-1 A12 (shaders/lu/swap_trsm.comp);
+//   2. the panel's row interchanges applied to all other columns and the triangular solve
+//      U12 = L11^-1 A12: by default (`inverse`) X = L11^-1 explicitly (shaders/lu/trtri.comp,
+//      beside the interchanges, shaders/lu/swap_trsm.comp, which gather A12's interchanged rows
+//      into a scratch block row), then U12 = X * block row by matmul::gemm over A12 (MAGMA's
+//      and cuBLAS's trtri + gemm; the rounding argument is in trtri.comp); or fused with the
+//      interchanges by substitution (swap_trsm.comp, ADILAB_LU_TRSM below);
 //   3. the trailing update A22 -= L21 U12: matmul::gemm (the matmul family's kernel) with tiles
 //      chosen for an inner dimension of nb (update_tiles below), or shaders/lu/trailing_gemm.comp
 //      (128 x 128 tiles, one dispatch), by TrailingUpdate.
@@ -22,7 +26,8 @@
 // barrier in between (they write disjoint parts of the matrix and read only panel p's L21 and
 // U12), and the GPU runs them side by side where the panel leaves room on the SMs. Fewer panel
 // groups leave more room, hence at least 128 rows a group by default (the panel alone gets
-// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column.
+// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column
+// (`inverse` adds trtri.comp and U12's GEMM).
 // Same pivots and the same O(2/3 n^3) flops as unblocked LU.
 //
 // Measured on the H200 (n = 4096 / 8192, one device call, 2026-11-21 ~10:07 UTC, cuSOLVER
@@ -33,6 +38,17 @@
 // fused 28.8: ~3.3-3.5 us a column, the same at nb 128), block-row solve 5.4 (blocked; shared
 // 7.5), trailing update 19.6; panel and update side by side 36.4 (fused 37.4). nb = 128 halves
 // the update's cost, and with the blocked solve (12.1 ms, shared 21.7) it is now the faster.
+//
+// With the block-row solve by explicit inverse (`inverse`, now the default), same call, two
+// processes each, H200, 2026-11-21 ~10:45 UTC, cuSOLVER getrf fp32 11.87 / 34.08 ms:
+//   inverse: 15.68 / 39.19 ms (nb 64), 15.13 / 36.45 ms (nb 128; 93.5% of cuSOLVER at 8192);
+//   blocked: 16.73 / 42.18 ms (nb 64), 16.07 / 39.12 ms (nb 128; 87.1%), the two processes
+//   within 0.1 ms of each other (but one 51.6 ms outlier for blocked, 4096, nb 128). The
+//   block-row solve phase alone at 8192 (ADILAB_LU_PHASES=trsm: not the real interchanges
+//   then): inverse 2.97 / 2.86 ms, blocked 5.31 / 4.99 (nb 64 / 128). Whole factorisation at
+//   8192, one process each: U12's GEMM with 64x128x8x8x8 tiles 40.0 / 36.7 (update_tiles
+//   picks 32x64x8x4x8), 32 columns a swap group (ADILAB_LU_TRSM_WG) 39.5 / 36.3: no better
+//   than the defaults beyond noise.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
@@ -69,7 +85,8 @@ constexpr int kPanelWorkGroup = 512;
 //                          26.2 ms at 8192) and in the whole factorisation (8192, nb 64, same
 //                          call, 2026-11-21 08:28 UTC: 51.7 ms with, 48.9 ms without).
 //   ADILAB_LU_TRSM         reg | shared (unrolled where it does not fit, nb = 128) | unrolled |
-//                          blocked (default): the block-row solve (swap_trsm.comp). H200,
+//                          blocked | inverse (default; figures above the knobs): the
+//                          block-row solve (swap_trsm.comp, trtri.comp + gemm). H200,
 //                          8192, the phase alone (2026-11-21 10:00 UTC): blocked 5.42 / 12.07 ms
 //                          at nb 64 / 128 against shared 7.48 / 21.67 (32 columns a group:
 //                          blocked 5.39 / 15.39, shared 9.05 / 38.63); whole factorisation
@@ -78,10 +95,12 @@ constexpr int kPanelWorkGroup = 512;
 //   ADILAB_LU_PANEL        fused | one-trip | lean: the panel (lu.hpp's Panel)
 //   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
-//   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` the columns a
-//   group, times nb / 16 invocations a column; panel groups of 256 / 1024 measured slower at
-//   8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512); ADILAB_LU_PANEL_V1=1 the
-//   panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0 no subgroup operations.
+//   ADILAB_LU_INVERSE_TILES the tiles of `inverse`'s U12 = X * block row, instead of update_tiles
+//   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` and
+//   `inverse` the columns a group, times nb / 16 invocations a column; panel groups of 256 /
+//   1024 measured slower at 8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512);
+//   ADILAB_LU_PANEL_V1=1 the panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0
+//   no subgroup operations.
 constexpr int kPanelRowsMin = 128;
 
 // Tiles of the trailing update C -= A B (inner dimension nb: C is read and written once per
@@ -138,11 +157,16 @@ class BlockedSolver final : public Solver {
                 trsm_mode_ = 2;
             else if (m == "blocked")
                 trsm_mode_ = 3;
+            else if (m == "inverse")
+                trsm_mode_ = 4;
             else
-                throw Error("ADILAB_LU_TRSM: '" + m + "' is not reg, shared, unrolled or blocked");
+                throw Error("ADILAB_LU_TRSM: '" + m +
+                            "' is not reg, shared, unrolled, blocked or inverse");
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
+        if (const char* tiles = std::getenv("ADILAB_LU_INVERSE_TILES"))
+            inverse_tiles_ = matmul::GemmTiles::parse(tiles);
         if (const char* redux = std::getenv("ADILAB_LU_PANEL_REDUX"))
             redux_ = std::string(redux) != "0";
         if (const char* ahead = std::getenv("ADILAB_LU_LOOKAHEAD"))
@@ -191,11 +215,12 @@ class BlockedSolver final : public Solver {
         // do not fit, `shared` becomes `unrolled`, and L11 is read from the matrix if need be.
         // `blocked` (mode 3): trsm_group_ columns a group, nb / part_rows invocations a column.
         const int part_rows = std::min(block_, 16);
+        const bool inverse = trsm_mode_ == 4;
         const int trsm_invocations =
-            trsm_mode_ == 3 ? trsm_group_ * (block_ / part_rows) : trsm_group_;
+            trsm_mode_ >= 3 ? trsm_group_ * (block_ / part_rows) : trsm_group_;
         const int lower_bytes = block_ * (block_ - 1) / 2 * 4 + 3 * block_ * 4 + 256 +
                                 (trsm_mode_ == 3 ? part_rows * trsm_group_ * 4 : 0);
-        const bool lower_fits = lower_bytes <= info.max_shared_memory_bytes;
+        const bool lower_fits = !inverse && lower_bytes <= info.max_shared_memory_bytes;
         const bool shared_fits =
             lower_fits && lower_bytes + block_ * trsm_group_ * 4 <= info.max_shared_memory_bytes;
         const int trsm_mode = trsm_mode_ == 1 && !shared_fits ? 2 : trsm_mode_;
@@ -211,6 +236,17 @@ class BlockedSolver final : public Solver {
                                                       {"PS", std::to_string(part_rows)},
                                                       {"TRSM_COLS", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
+        // `inverse`: X = L11^-1 by trtri.comp, CB columns of X a group, nb * CB invocations.
+        const int inverse_cols = std::clamp(512 / block_, 1, block_);
+        const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 2 * inverse_cols * 4 + 64 <=
+                                        info.max_shared_memory_bytes;
+        const gl::Program* trtri =
+            inverse ? &gl::compute_program("lu/trtri.comp",
+                                           {{"NB", nb},
+                                            {"CB", std::to_string(inverse_cols)},
+                                            {"WG_SIZE", std::to_string(block_ * inverse_cols)},
+                                            {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}})
+                    : nullptr;
 
         const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
@@ -221,6 +257,13 @@ class BlockedSolver final : public Solver {
             headers_ = gl::Buffer(2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned));
             values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
         }
+        // `inverse`: X (nb x nb) and the interchanged block row (nb x the trailing width, rows
+        // padded to whole vec4s so that the GEMM reads it by vec4 where the matrix allows).
+        const int w_ld_max = (n + 3) / 4 * 4;
+        if (inverse && inverse_.size() < static_cast<std::size_t>(block_) * block_ * 4)
+            inverse_ = gl::Buffer(static_cast<std::size_t>(block_) * block_ * 4);
+        if (inverse && block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4)
+            block_row_ = gl::Buffer(static_cast<std::size_t>(block_) * w_ld_max * 4);
         if (origin_.size() < static_cast<std::size_t>(n) * sizeof(int)) {
             origin_ = gl::Buffer(static_cast<std::size_t>(n) * sizeof(int));
             origin_.zero();  // valid row indices even where ADILAB_LU_PHASES skips the panel
@@ -293,12 +336,34 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             if (!trsm_ || n <= width) return;
             bind();
+            const int rest = n - k0 - width;
+            const int w_ld = (rest + 3) / 4 * 4;
+            if (inverse && rest > 0) {
+                // X = L11^-1, beside the interchanges (it reads only L11, which they leave
+                // alone, and writes its own buffer): one barrier after both.
+                inverse_.bind_storage(7);
+                trtri->use();
+                trtri->set("n", n);
+                trtri->set("k0", k0);
+                trtri->set("width", width);
+                gl::dispatch(static_cast<unsigned>(block_ / inverse_cols));
+            }
+            if (inverse) block_row_.bind_storage(7);
             swap_trsm.use();
             swap_trsm.set("n", n);
             swap_trsm.set("k0", k0);
             swap_trsm.set("width", width);
+            if (inverse) swap_trsm.set("w_ld", w_ld);
             gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
             gl::memory_barrier(gl::Barrier::storage);
+            if (inverse && rest > 0) {
+                // U12 = X * (A12 interchanged), written over A12 (beta = 0: A12 is not read);
+                // ends with a barrier.
+                const std::size_t N = static_cast<std::size_t>(n);
+                matmul::gemm(width, width, rest, 1.0f, {&inverse_, 0, block_},
+                             {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * N + k0 + width, n},
+                             inverse_tiles_ ? *inverse_tiles_ : update_tiles(width, rest));
+            }
         };
         // Trailing update of panel p restricted to the columns [r0 + c_begin, r0 + c_end) of A22
         // (all of its rows): A22 -= L21 U12 there. matmul::gemm ends with a barrier.
@@ -369,14 +434,17 @@ class BlockedSolver final : public Solver {
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
-    int trsm_mode_ = 3;      // ADILAB_LU_TRSM: reg (0), shared (1), unrolled (2), blocked (3)
+    int trsm_mode_ = 4;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
+    std::optional<matmul::GemmTiles> inverse_tiles_;  // ADILAB_LU_INVERSE_TILES: U12 = X A12's
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows
     gl::Buffer origin_;           // where each panel row came from (n ints)
+    gl::Buffer inverse_;          // `inverse`: X = L11^-1 (nb x nb) ...
+    gl::Buffer block_row_;        // ... and A12 interchanged (nb x the trailing width)
 };
 
 }  // namespace

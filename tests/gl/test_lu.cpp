@@ -152,6 +152,21 @@ const std::vector<Variant>& variants_under_test() {
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "unrolled"}}},
         {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
         {"gpu-blocked", 128, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
+        // The block-row solve by explicit inverse (X = L11^-1, then U12 = X A12 by GEMM; the
+        // default, named here so that it stays tested if that changes), with look-ahead on and
+        // off; block 8 takes the singular matrix (n = 20) over 3 panels. On
+        // llvmpipe, block 128's L11 does not fit shared memory (32 KiB) and is read from the
+        // matrix; the other blocks keep it in shared memory.
+        {"gpu-blocked", 32, {1, 2, 3, 17, 100, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_TRSM", "inverse"}}},
+        {"gpu-blocked", 64, {17, 257, 1025}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_TRSM", "inverse"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
+        {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "inverse"}}},
+        {"gpu-blocked", 128, {3, 200, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_TRSM", "inverse"}}},
+        {"gpu-blocked", 128, {257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_TRSM", "inverse"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
+        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "inverse"}}},
         {"gpu-blocked", 32, {100, 257}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "shared"},
           {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
