@@ -1,12 +1,14 @@
 #include "tests/support/process.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace adilab::test {
 
@@ -31,10 +33,26 @@ ProcessResult run_adilab(const std::string& arguments) {
 #endif
 }
 
+namespace {
+// Removes the folders temp_folder() made when the test binary exits.
+struct MadeFolders {
+    std::vector<std::filesystem::path> paths;
+    ~MadeFolders() {
+        std::error_code ignored;
+        for (const auto& path : paths) std::filesystem::remove_all(path, ignored);
+    }
+};
+}  // namespace
+
 std::string temp_folder(const std::string& name) {
-    auto path = std::filesystem::temp_directory_path() / ("adilab-test-" + name);
+    // The process id keeps test binaries that run at the same time (two checkouts on one
+    // machine, ctest -j) out of each other's files.
+    static MadeFolders made;
+    auto path = std::filesystem::temp_directory_path() /
+                ("adilab-test-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
+    made.paths.push_back(path);
     return path.string();
 }
 

@@ -81,15 +81,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     XSetErrorHandler(ignore_x_errors);
-    Window window = 0;
-    for (int tries = 0; tries < 300 && window == 0; ++tries) {
-        window = find_window(display, DefaultRootWindow(display), argv[1]);
-        if (window == 0) sleep_ms(100);
-    }
-    if (window == 0) {
-        std::fprintf(stderr, "adilab_test_xkey: no window named '%s' within 30 s\n", argv[1]);
-        return 1;
-    }
     for (int tries = 0; after != nullptr && tries < 600; ++tries) {
         if (std::FILE* f = std::fopen(after, "rb")) {
             std::fclose(f);
@@ -100,6 +91,18 @@ int main(int argc, char** argv) {
     }
     if (after != nullptr) {
         std::fprintf(stderr, "adilab_test_xkey: '%s' did not appear within 60 s\n", after);
+        return 1;
+    }
+    // The window is looked for only after FILE exists: GLFW makes (and, when the context it
+    // asks for cannot be had, destroys) a window of the same name for each GL version it tries,
+    // and events sent to such a short-lived window are lost.
+    Window window = 0;
+    for (int tries = 0; tries < 300 && window == 0; ++tries) {
+        window = find_window(display, DefaultRootWindow(display), argv[1]);
+        if (window == 0) sleep_ms(100);
+    }
+    if (window == 0) {
+        std::fprintf(stderr, "adilab_test_xkey: no window named '%s' within 30 s\n", argv[1]);
         return 1;
     }
     Time time = 1000;
