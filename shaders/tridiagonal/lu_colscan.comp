@@ -27,9 +27,10 @@
 // consecutive groups take consecutive column blocks of the same rows; 1: down a column block),
 // CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table.
 // Row bands: a dispatch covers the row blocks row_block_first .. + row_block_count - 1 (all of
-// them: 0 and the grid's count; the host may split a grid into bands of rows, one dispatch each,
-// so that the work in flight touches a narrower address span; issue 3's slow-state probe). No subgroup operations: the
-// same code runs on llvmpipe (32 invocations of a "lane" group are just indices here).
+// them: 0 and the grid's count; the host may split a grid into bands of rows, one dispatch each, so
+// that the work in flight touches a narrower address span; issue 3's slow-state probe). No subgroup
+// operations: the same code runs on llvmpipe (32 invocations of a "lane" group are just indices
+// here).
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
 

@@ -629,8 +629,9 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
     // Which texel of x's 2D texture holds which pair of rows is free (the SpMV gathers at
     // random), so the GOB map (default: 32 pairs fill a 4 x 8-texel GOB, GOBs down block
     // columns of B GOBs) and the old row-major map (x_linear) must give exactly what the
-    // storage path of the same variant gives: lambda, iterations and x bit for bit. A map that sent two pairs to
-    // one texel, or a pair outside the texture (a store dropped, a fetch of 0), changes x.
+    // storage path of the same variant gives: lambda, iterations and x bit for bit. A map that
+    // sent two pairs to one texel, or a pair outside the texture (a store dropped, a fetch of 0),
+    // changes x.
     // Sizes: n = 1 and 2 (one texel), odd n, n smaller than one GOB (64 rows), n not a multiple
     // of a GOB or of a block, and 70001 rows: 1095 GOBs, more than one row of 1024 GOBs, so
     // block columns (B = 2, 32 and the automatic 2) and a second block row are walked (5
