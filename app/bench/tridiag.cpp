@@ -11,10 +11,8 @@
 // host arithmetic alone (data already in host memory, wall clock), as the paper's CPU baseline.
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
 // general coefficients.
-// Diagnostics (environment): ADILAB_BENCH_FRESH=N re-times every GPU solve on N fresh buffer
-// pairs; ADILAB_BENCH_RETIME=1 re-times every GPU solve on the same and on a new solver
-// instance; ADILAB_BENCH_YPROBE=R runs issue 3's slow-state probe after the configurations
-// (tridiag_probe.hpp).
+// Diagnostics (environment): ADILAB_BENCH_RETIME=1 re-times every GPU solve on the same and on
+// a new solver instance.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -27,7 +25,6 @@
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
-#include "app/bench/tridiag_probe.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -86,12 +83,6 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
     const double warmup_ms = args.get_double("warmup-ms", gl::kWarmUpMs, 0, 60000);
-    // ADILAB_BENCH_FRESH=N (diagnostics): also time every GPU solve on N freshly allocated
-    // buffer pairs, reported in the notes.
-    const int fresh = [] {
-        const char* text = std::getenv("ADILAB_BENCH_FRESH");
-        return text != nullptr ? std::clamp(std::atoi(text), 0, 16) : 0;
-    }();
     // ADILAB_BENCH_RETIME=1 (diagnostics): every GPU timing repeated on the same instance and
     // on a new one, printed as "retime ..." lines.
     const bool retime = [] {
@@ -132,13 +123,6 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         "storage block of this GPU (" +
                         std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
     }
-
-    // ADILAB_BENCH_YPROBE=R (diagnostics, tridiag_probe.hpp): the slow-state probe's early
-    // buffers are allocated here, before any configuration; it runs after them.
-    const int probe_rounds = y_probe_rounds();
-    std::unique_ptr<YProbe> probe;
-    if (probe_rounds > 0)
-        probe = std::make_unique<YProbe>(int(*std::max_element(grids.begin(), grids.end())));
 
     Report report = make_report("tridiag", ctx.device);
     record_config(report, args);
@@ -272,50 +256,20 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
                         {.warmup = 0, .repeats = 1}));
                     const int batch = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 1, 200);
-                    const auto samples = gl::time_runs(
-                        [&] {
-                            for (int i = 0; i < batch; ++i)
-                                solver.solve({n, n}, config.direction, coefficients, k, timed);
-                        },
-                        {.warmup = 2, .repeats = repeats});
-                    ms = gl::median(samples) / batch;
-                    if (fresh > 0) {
-                        // The same timing on freshly allocated input / output buffers (all kept
-                        // alive, so each lands somewhere new): does the figure follow the
-                        // allocation? (issue 3: bimodal 4096^2 y timings between processes.)
-                        std::ostringstream line;
-                        line << name << " " << describe(config) << ": fresh buffers (ms) "
-                             << ms;
-                        std::vector<gl::Buffer> kept;
-                        for (int f = 0; f < fresh; ++f) {
-                            kept.push_back(gl::Buffer::from(problem.k));
-                            kept.emplace_back(problem.k.size() * sizeof(float));
-                            const gl::Buffer& k2 = kept[kept.size() - 2];
-                            gl::Buffer& t2 = kept.back();
-                            const auto again = gl::time_runs(
-                                [&] {
-                                    for (int i = 0; i < batch; ++i)
-                                        solver.solve({n, n}, config.direction, coefficients, k2,
-                                                     t2);
-                                },
-                                {.warmup = 2, .repeats = repeats});
-                            line << " " << gl::median(again) / batch;
-                        }
-                        report.notes.push_back(line.str());
-                    }
+                    auto batch_ms = [&](tridiag::Solver& s) {
+                        return gl::median(gl::time_runs(
+                                   [&] {
+                                       for (int i = 0; i < batch; ++i)
+                                           s.solve({n, n}, config.direction, coefficients, k,
+                                                   timed);
+                                   },
+                                   {.warmup = 2, .repeats = repeats})) /
+                               batch;
+                    };
+                    ms = batch_ms(solver);
                     if (retime) {
                         // The same timing again on this instance, and on a new instance of the
                         // same solver (issue 3: is a slow figure this instance's state?).
-                        auto batch_ms = [&](tridiag::Solver& s) {
-                            return gl::median(gl::time_runs(
-                                       [&] {
-                                           for (int i = 0; i < batch; ++i)
-                                               s.solve({n, n}, config.direction, coefficients, k,
-                                                       timed);
-                                       },
-                                       {.warmup = 2, .repeats = repeats})) /
-                                   batch;
-                        };
                         auto other = tridiag::make_solver(name);
                         other->solve({n, n}, config.direction, coefficients, k, timed);
                         const double again = batch_ms(solver);
@@ -354,7 +308,6 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         }
     }
     ctx.progress(1.0, "done");
-    if (probe) probe->run(ctx.out, probe_rounds);
 
     // Where cr-pingpong's time goes: 2 floor(log2 N) dependent dispatches, each with a memory
     // barrier. An empty dispatch + barrier, timed the same way, is the floor per level.

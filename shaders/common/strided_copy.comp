@@ -16,18 +16,6 @@
 // powers of two; rows past n are skipped).
 layout(local_size_x = WG_SIZE) in;
 
-//   SOURCE_TEXTURE 1 (optional): the y pattern reads an n x n R32F 2D texture (sampler
-//         source_texture, texel (column, row)) instead of the buffer: address translation of
-//         textures against storage buffers (issue 3's slow-state probe).
-#ifndef SOURCE_TEXTURE
-#define SOURCE_TEXTURE 0
-#endif
-#if SOURCE_TEXTURE
-uniform sampler2D source_texture;
-#define LOAD(row, column) texelFetch(source_texture, ivec2(int(column), int(row)), 0).r
-#else
-#define LOAD(row, column) source[(row) * stride_in + (column)]
-#endif
 layout(std430, binding = 0) readonly buffer Source { float source[]; };
 layout(std430, binding = 1) writeonly buffer Destination { float destination[]; };
 
@@ -69,7 +57,7 @@ void main() {
 #else
         for (uint t = 0u; t < BATCH; ++t) {
             const uint row = first_row + r0 + t;
-            v[t] = row < n ? LOAD(row, column) : 0.0;
+            v[t] = row < n ? source[row * stride_in + column] : 0.0;
         }
         for (uint t = 0u; t < BATCH; ++t) {
             const uint row = first_row + r0 + t;

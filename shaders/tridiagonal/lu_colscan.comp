@@ -25,19 +25,14 @@
 // host derived for these coefficients (lu_factors.cpp: truncation below 2^-26 max|x|).
 // Prelude: CHUNK, WARPS, HALO_WARPS (WARPS > 2 HALO_WARPS), WG_SIZE = 32 WARPS, ORDER (0:
 // consecutive groups take consecutive column blocks of the same rows; 1: down a column block),
-// CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table.
-// Row bands: a dispatch covers the row blocks row_block_first .. + row_block_count - 1 (all of
-// them: 0 and the grid's count; the host may split a grid into bands of rows, one dispatch each, so
-// that the work in flight touches a narrower address span; issue 3's slow-state probe). No subgroup
-// operations: the same code runs on llvmpipe (32 invocations of a "lane" group are just indices
-// here).
+// CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table. No subgroup operations: the
+// same code runs on llvmpipe (32 invocations of a "lane" group are just indices here).
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
 
 #include "tridiagonal/lines.glsl"
 
 layout(std430, binding = 6) restrict readonly buffer RowTable { vec4 row_table[]; };
-uniform uint row_block_first, row_block_count;
 
 #define LANES 32
 #define SEGMENT ((WARPS - 2 * HALO_WARPS) * CHUNK)  // rows stored per group
@@ -55,16 +50,12 @@ void main() {
     const uint column_blocks = (line_count + LANES - 1u) / LANES;
     const uint row_blocks = (n + SEGMENT - 1u) / SEGMENT;
     const uint group = work_group_line();
-    // Whole work groups return (the barrier below stays uniform).
-    if (group >= column_blocks * row_block_count) return;
+    if (group >= column_blocks * row_blocks) return;  // whole work group: the barrier is uniform
 #if ORDER == 0
-    const uint column_block = group % column_blocks;
-    const uint row_block = row_block_first + group / column_blocks;
+    const uint column_block = group % column_blocks, row_block = group / column_blocks;
 #else
-    const uint column_block = group / row_block_count;
-    const uint row_block = row_block_first + group % row_block_count;
+    const uint column_block = group / row_blocks, row_block = group % row_blocks;
 #endif
-    if (row_block >= row_blocks) return;
     const uint line = column_block * LANES + lane;
     const bool line_ok = line < line_count;
     const int r0 = int(row_block * SEGMENT) - HALO_WARPS * CHUNK + int(w * CHUNK);

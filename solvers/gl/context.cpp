@@ -63,19 +63,6 @@ void GLAD_API_PTR log_message(GLenum source, GLenum type, GLuint id, GLenum seve
 
 }  // namespace
 
-MemoryStatus memory_status() {
-    MemoryStatus m;
-    if (!has_gl_extension("GL_NVX_gpu_memory_info")) return m;
-    GLint v[3] = {0, 0, 0};
-    glGetIntegerv(0x9049, &v[0]);  // GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX (KiB)
-    glGetIntegerv(0x904A, &v[1]);  // GPU_MEMORY_INFO_EVICTION_COUNT_NVX
-    glGetIntegerv(0x904B, &v[2]);  // GPU_MEMORY_INFO_EVICTED_MEMORY_NVX (KiB)
-    m.available_kib = v[0];
-    m.evictions = v[1];
-    m.evicted_kib = v[2];
-    return m;
-}
-
 Context::~Context() = default;
 
 Context& Context::current() {

@@ -46,13 +46,6 @@ struct DeviceInfo {
 using GlProc = void (*)();
 using GetProcAddress = GlProc (*)(const char*);
 
-// GL_NVX_gpu_memory_info now (-1 where the driver lacks it): free video memory, and how often /
-// how much the driver has evicted from video memory so far (diagnostics).
-struct MemoryStatus {
-    std::int64_t available_kib = -1, evictions = -1, evicted_kib = -1;
-};
-MemoryStatus memory_status();
-
 class Context {
 public:
     Context(const Context&) = delete;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -65,25 +63,9 @@ gl::Buffer& GpuSolver::pivot_flag() {
     return pivot_flag_;
 }
 
-namespace {
-bool read_flag_directly = [] {
-    const char* text = std::getenv("ADILAB_PIVOT_READBACK");
-    return text == nullptr || std::string(text) != "staged";
-}();
-}  // namespace
-
-void set_pivot_readback_direct(bool direct) { read_flag_directly = direct; }
-bool pivot_readback_direct() { return read_flag_directly; }
-
 std::optional<PivotFailure> GpuSolver::check_pivots() {
     if (pivot_flag_.empty()) return std::nullopt;
-    // Staged: the flag that every solve binds is only ever touched by the GPU; the CPU reads a
-    // copy (gpu_solver.hpp).
-    if (!read_flag_directly) {
-        if (pivot_staging_.empty()) pivot_staging_ = gl::Buffer(2 * sizeof(std::uint32_t));
-        pivot_staging_.copy_from(pivot_flag_, 2 * sizeof(std::uint32_t));
-    }
-    const auto flag = (read_flag_directly ? pivot_flag_ : pivot_staging_).read<std::uint32_t>(2);
+    const auto flag = pivot_flag_.read<std::uint32_t>(2);
     if (flag[0] == 0) return std::nullopt;
     pivot_flag_.zero();
     return PivotFailure{static_cast<int>(flag[1]) - 1};

@@ -31,17 +31,6 @@ gl::Defines coefficient_defines(const Coefficients& coefficients);
 // their index with work_group_line().
 void dispatch_spread(unsigned groups);
 
-// How check_pivots() reads the flag. Default (`direct`): glGetBufferSubData on the flag that every
-// solve binds at binding 5; the NVIDIA driver then moves that buffer to host memory (GL debug log:
-// "is being copied/moved from VIDEO memory to HOST memory"). `staged`
-// (ADILAB_PIVOT_READBACK=staged): the CPU reads a copy, so the bound flag stays in video memory.
-// Tried for issue 3's bimodal 4096^2 y timings and refuted (H200, 5 + 5 full-bench processes: slow
-// in 5 of 5 direct (one at 0.121 ms) and 3 of 5 staged ones; in-process, 16 direct read-backs of a
-// new instance's flag changed nothing), so the default stays the old way; kept for the comparison
-// (tridiag_probe).
-void set_pivot_readback_direct(bool direct);
-bool pivot_readback_direct();
-
 class GpuSolver : public Solver {
 public:
     std::optional<PivotFailure> check_pivots() override;
@@ -58,7 +47,6 @@ protected:
 
 private:
     gl::Buffer pivot_flag_;
-    gl::Buffer pivot_staging_;  // check_pivots() reads this copy of the flag (never bound)
 
 };
 

@@ -49,7 +49,7 @@
 //   rows x warps   1024^2 y (ms)   4096^2 y (ms)
 //   8 x 8          0.00977         0.0989        <- default
 //   8 x 16         0.0101-0.0102   0.125-0.126 (0.1385, 0.354, 0.382 in processes that ran
-//                                   the x configurations first: see below)
+//                                   the x configurations first: the transient below)
 //   16 x 8         0.0137          0.167
 //   16 x 16        0.0138          0.180
 //   8 x 32         0.0143          0.150
@@ -58,50 +58,24 @@
 //   2 x 32         0.0314          0.500
 //   (ORDER 1, 8 x 16: 0.0102 / 0.126 - no effect.) Against lu-scan in the same processes:
 //   1024^2 y 0.0120-0.0121; the old window kernel at 4096^2 y 0.104-0.264.
-// 4096^2 y spread, first account: in 2 of the 3 processes that timed 4096^2 x before y (none of
-// the 9 y-only ones) every y kernel was slow (column scan 8 x 16 0.354 / 0.382, window 0.200 /
-// 0.264, lu-scan 0.549 / 0.613) while the 1024^2 and x figures matched the fast processes; fresh
-// buffer pairs in the same configuration (ADILAB_BENCH_FRESH) mostly stayed slow.
-// Second account (H200, 2 calls, app/bench/tridiag_probe.hpp; the figures in the report of
-// branch ydir2): the slow state is TRANSIENT, not a property of the process, the buffers or the
-// solver instance:
-//  - It shows only in the configurations timed right after a 4096^2 configuration (the full
-//    bench's 4096^2 y constant follows 4096^2 x general: 64 MiB buffers freed, new ones
-//    allocated, a 64 MiB read-back, ~1 s of float64 reference on the CPU): 8 of 10 full-bench
-//    processes at 0.121-0.412. y-only processes: 0.1020-0.1022 in all (4 figures recorded).
-//  - In the same process it then goes away: re-timed right after the bench's figure, the same
-//    instance on the same buffers went 0.412 -> 0.103, 0.410 -> 0.103, 0.121 -> 0.102 (3 of 8
-//    slow processes), a new instance after that 0.363 -> 0.102, 0.381 -> 0.102 (2 more); 3
-//    stayed slow through both (~0.5 s). Never fast -> slow. The probe, seconds later in the same
-//    processes (10 whose output came back; 4 full-bench ones, 3 of them slow in the bench's own
-//    figure; buffers allocated before and after the prelude): every y kernel at its fast figure
-//    (column scan 0.1019-0.1026, the first probe timing 0.107-0.115 in 3; window 16 rows
-//    0.0702-0.0706; lu-scan 0.21).
-//  - The first timing of the next configuration (4096^2 y general, after the y constant one)
-//    is bimodal the same way: 1.16-1.73 ms in 9 of 14 processes against 0.547-0.576 (lu-scan,
-//    timed next on the same path: 0.560-0.576 in all 14).
-//  - Not: the pivot flag's read-back (gpu_solver.hpp: staged, slow in 3 of 5 processes; direct,
-//    5 of 5), clocks (1980 MHz in nvidia-smi's 100 ms samples), dispatch cost (an empty
-//    dispatch + barrier 2.14-2.25 us in fast and slow processes alike), the buffers' placement
-//    (buffers allocated before / after the prelude equal in the probe).
-//  - x kernels are not hit (x constant is never timed right after a 4096^2 configuration in the
-//    bench's order, and a plain y copy / texture-source copy was never caught in the window).
-//  Not explained: a driver / device activity that follows the reallocations (deferred unmapping
-//  of the read-back buffer that the driver had moved to host memory is a guess, untested).
-// Third account (H200, session 3): not the big read-backs either (all reads >= 1 MiB through a
-// client-storage staging copy, so no 64 MiB buffer moved to host memory: slow in 3 of 5 full-bench
-// processes, direct 3 of 4; column scan). What ends it is time: it lasts between 0.2 and 1 s after
-// the configuration's float64 reference. With the benches' warm-up raised from 0.2 to 1 s
-// (gl::kWarmUpMs) the window kernel's 4096^2 y figure was 0.0695-0.0697 in 5 of 5 full-bench
-// processes (0.280 / 0.319 in 2 of 2 with 0.2 s, same call) and 0.0696-0.0697 in the 3 of the final
-// call. So it behaves like a device power state that ramps back slowly after a host-only phase,
-// which only the strided kernels feel; the SM clock samples do not show it.
+// The 4096^2 y spread between processes (0.10 against 0.21-0.41 ms for the column scan, H200)
+// was a transient that followed the bench's 4096^2 x configurations (64 MiB buffers freed and
+// allocated, a 64 MiB read-back, ~1 s of float64 reference on the CPU) and ended by itself
+// between 0.2 and 1 s later: re-timed a moment later in the same process, the same instance on
+// the same buffers ran at the fast figure; y-only processes never showed it; it never went from
+// fast to slow. Not the cause: the buffers' placement, the pivot flag's read-back (read through
+// a staging copy: still slow in 3 of 5 processes), the checked output's move to host memory on
+// a direct read-back (big reads through a client-storage copy: slow in 3 of 5, against 3 of 4),
+// clocks in nvidia-smi's 100 ms samples, dispatch cost (2.14-2.25 us in both states), row bands
+// of 480 rows per dispatch (0.111 against 0.102 when fast). The benches' warm-up raised from 0.2
+// to 1 s (gl::kWarmUpMs) outlasts it: the window kernel's 4096^2 y was 0.0695-0.0697 in 5 of 5
+// full-bench processes, against 0.280 / 0.319 in 2 of 2 with 0.2 s in the same call. It behaves
+// like a device power state that ramps back slowly after a host-only phase, which only the
+// strided kernels feel.
 // The window kernel (16 rows, 16 chunks) is faster than the column scan at 4096^2 in both
 // states: 0.0706-0.0712 against 0.102 when fast, 0.150 / 0.193 / 0.204 against 0.31-0.41 when
 // slow (full-bench processes of the same call), so grids above 2048^2 take it along y
 // (WindowSettings::scan_max_unknowns); at 1024^2 the column scan stays (0.0101 against 0.0138).
-// Row bands (scan_band_rows, one dispatch per band; off): 480 rows per dispatch 0.111 against
-// 0.102 at 4096^2 (fast state, the probe in 8 processes); never timed in the slow state.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -165,9 +139,7 @@ public:
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
         settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
-        // _BAND: rows per dispatch (0: the whole grid in one dispatch); _MAX_UNKNOWNS: larger
-        // grids take the window kernel along y.
-        settings_.scan_band_rows = knob("ADILAB_COLSCAN_BAND", settings.scan_band_rows);
+        // _MAX_UNKNOWNS: larger grids take the window kernel along y.
         settings_.scan_max_unknowns =
             knob("ADILAB_COLSCAN_MAX_UNKNOWNS", settings.scan_max_unknowns);
     }
@@ -316,17 +288,7 @@ private:
         plan.rows.bind_storage(6);
         const unsigned segment = (warps - 2 * halo) * rows;
         const unsigned row_blocks = (layout.n + segment - 1) / segment;
-        // Bands of rows, one dispatch each (no barrier between them: they write disjoint rows
-        // and only read rhs); the stored rows of a band are a whole number of segments.
-        const unsigned band = settings_.scan_band_rows == 0
-                                  ? row_blocks
-                                  : std::max(1u, settings_.scan_band_rows / segment);
-        for (unsigned first = 0; first < row_blocks; first += band) {
-            const unsigned count = std::min(band, row_blocks - first);
-            program.set("row_block_first", first);
-            program.set("row_block_count", count);
-            dispatch_spread(((layout.lines + 31) / 32) * count);
-        }
+        dispatch_spread(((layout.lines + 31) / 32) * row_blocks);
         gl::memory_barrier(gl::Barrier::storage);
     }
 

@@ -41,9 +41,6 @@ struct WindowSettings {
     unsigned scan_rows = 8;
     unsigned scan_warps = 8;
     unsigned scan_order = 0;
-    // Rows per dispatch of the column scan (0: one dispatch for the grid); rounded down to whole
-    // work-group segments, at least one.
-    unsigned scan_band_rows = 0;
     // Grids of more unknowns take the window kernel (rows x chunks above) along y instead of
     // the column scan: at 4096^2 it took 0.070-0.071 ms against the scan's 0.102 (H200, 16
     // processes), and 0.150-0.204 against 0.31-0.41 in the transient slow state (lu_window.cpp).
