@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -177,24 +178,32 @@ TEST(SimHeatWindow, InteriorTilesMatch) {
     }
 }
 
+// Every shape of `shapes` (set through the environment variable `knob`) on every grid, for three
+// halo buckets' lambdas, against the float64 stepper.
+void check_scan_shapes(const char* knob, std::initializer_list<const char*> shapes,
+                       std::initializer_list<std::pair<int, int>> grids) {
+    for (const char* shape : shapes) {
+        setenv(knob, shape, 1);
+        for (auto [nx, ny] : grids) {
+            for (double dt : {0.1, 1.04, 12.0}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
+                EXPECT_EQ(kernel.substr(0, 8), "window-H");
+                EXPECT_LE(error, tolerance(0.5 * dt, 2))
+                    << knob << "=" << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+    }
+    unsetenv(knob);
+}
+
 TEST(SimHeatWindow, RowScanShapesMatch) {
     ADILAB_NEED_GL();
     // The x half step as a scan across 32 lanes (heat_rowscan.comp) in shapes other than the
     // default (8 subgroups, chunks of 4): chunks of 8 and 3 (halo lanes 2 and 6 for halo 16),
     // 4 and 1 subgroups a group, lines shorter than one segment and spanning several, three halo
     // buckets' lambdas.
-    for (const char* shape : {"4,8", "1,3"}) {
-        setenv("ADILAB_HEAT_ROWSCAN", shape, 1);
-        for (auto [nx, ny] : {std::pair{291, 23}, std::pair{37, 29}, std::pair{5, 41}}) {
-            for (double dt : {0.1, 1.04, 12.0}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
-                EXPECT_EQ(kernel.substr(0, 8), "window-H");
-                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
-            }
-        }
-    }
-    unsetenv("ADILAB_HEAT_ROWSCAN");
+    check_scan_shapes("ADILAB_HEAT_ROWSCAN", {"4,8", "1,3"}, {{291, 23}, {37, 29}, {5, 41}});
 }
 
 TEST(SimHeatWindow, ColumnScanShapesMatch) {
@@ -203,18 +212,7 @@ TEST(SimHeatWindow, ColumnScanShapesMatch) {
     // other than the default (16 subgroups of 8 rows): 7 subgroups of 5 rows and 32 of 3;
     // columns shorter than one group's rows and spanning several; three halo buckets' lambdas
     // (48 needs more subgroups than 7 x 5 rows have: the fused line solve takes the y half step).
-    for (const char* shape : {"32,3", "7,5"}) {
-        setenv("ADILAB_HEAT_COLSCAN", shape, 1);
-        for (auto [nx, ny] : {std::pair{23, 291}, std::pair{37, 29}, std::pair{43, 6}}) {
-            for (double dt : {0.1, 1.04, 12.0}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
-                EXPECT_EQ(kernel.substr(0, 8), "window-H");
-                EXPECT_LE(error, tolerance(0.5 * dt, 2)) << shape << " dt " << dt << " " << nx << "x" << ny;
-            }
-        }
-    }
-    unsetenv("ADILAB_HEAT_COLSCAN");
+    check_scan_shapes("ADILAB_HEAT_COLSCAN", {"32,3", "7,5"}, {{23, 291}, {37, 29}, {43, 6}});
 }
 
 TEST(SimHeatWindow, LoadOptionsMatch) {
