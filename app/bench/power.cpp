@@ -86,8 +86,6 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
     c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
     c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 1, 1, 8));
-    c.options.step1_late_check = args.has("step1-late-check");
-    c.options.step3_late_check = args.has("step3-late-check");
     c.options.flag_store_always = args.has("flag-store-always");
     c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
     c.options.flag_poll = !args.has("flag-fence");
@@ -742,10 +740,6 @@ Benchmark make_power_benchmark() {
              {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
              {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
              {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 1)"},
-             {"step1-late-check", "", "gpu-opt Step1 (rows layout): read the frozen state after "
-                                      "the first pass's gathers"},
-             {"step3-late-check", "", "gpu-opt Step3: read the frozen state after the first "
-                                      "pass's loads"},
              {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
              {"flag-lag", "K", "gpu-opt: K >= 1 = read iteration k-K+1's books (mapped memory) "
                                "after queueing k (default 1), 0 = drain after every iteration; "

@@ -36,8 +36,6 @@
 // ATOMIC_MAX = 1 (with FUSE_MAX): instead of a partial, each group's leader atomicMax-es the
 // group's maxmag_key into c_key[iteration & 1] (power/control.glsl): one relaxed atomic per
 // group, no fence, and no Step2.
-// LATE_CHECK = 1 (with FUSE_MAX, rows layout only): the frozen books are read after the first
-// pass's gathers (see main).
 // KEY_SLOTS = S > 1 (with ATOMIC_MAX): group g atomicMax-es into slot g % S of the slot set of
 // iteration j's parity (power/key_slots.glsl, 128 bytes apart: one L2 line each), so that the
 // ~8192..31000 atomics of a dispatch no longer queue at one address; Step3 takes the max of
@@ -227,17 +225,9 @@ void main() {
 
 #else
 
-#ifndef LATE_CHECK
-#define LATE_CHECK 0
-#endif
 void main() {
-#if FUSE_MAX && !LATE_CHECK
+#if FUSE_MAX
     if (group_frozen()) return;  // one load of the books per group (control.glsl)
-#elif FUSE_MAX
-    // LATE_CHECK (Options::step1_late_check): the books are looked at after the first pass's
-    // loads and sum, before its store, so that their load and the barrier overlap that pass's
-    // gathers; a frozen Step1 still loads one pass (no store, no partial: results unchanged).
-    bool checked = false;  // uniform in the group: its passes depend on the group only
 #endif
     const uint rows_per_group = uint(WG_SIZE) / uint(TPR);
     const uint lane = cluster_lane();
@@ -270,20 +260,11 @@ void main() {
 #endif
         }
         sum = cluster_sum(sum);
-#if FUSE_MAX && LATE_CHECK
-        if (!checked) {
-            checked = true;
-            if (group_frozen()) return;
-        }
-#endif
         if (row < rows && lane == 0u) {
             y[row] = sum;
             best = maxmag(best, sum);
         }
     }
-#if FUSE_MAX && LATE_CHECK
-    if (!checked && group_frozen()) return;  // a group with no rows (never with groups_for)
-#endif
 #if FUSE_MAX
     publish_max(group_maxmag(best));
 #endif

@@ -125,9 +125,6 @@ layout(std430, binding = 6) coherent readonly buffer ControlFlag {
 #ifndef PAIRS
 #define PAIRS 1
 #endif
-#ifndef LATE_CHECK
-#define LATE_CHECK 0
-#endif
 uniform uint rows;
 uniform double tol;
 
@@ -153,12 +150,6 @@ void load_pass(uint p0, uint stride) {
 void main() {
     if (gl_LocalInvocationIndex == 0u) s_moved = 0u;
     const uint stride = gl_NumWorkGroups.x * uint(WG_SIZE);
-#if X_IMAGE && LATE_CHECK
-    // LATE_CHECK (Options::step3_late_check): the first pass's loads go out before the group
-    // looks at the books (a load of the control block and a barrier), so that their latency
-    // overlaps; a frozen group returns with them unused (no store: results unchanged).
-    load_pass(gl_GlobalInvocationID.x, stride);
-#endif
 #if ATOMIC_MAX
     if (group_books()) return;  // its barrier also publishes s_moved = 0
     const double lambda = s_lambda;
@@ -171,11 +162,7 @@ void main() {
     const uint full = rows / 2u;          // pairs with both rows
     const uint pairs = (rows + 1u) / 2u;  // texels
     for (uint p0 = gl_GlobalInvocationID.x; p0 < pairs; p0 += stride * uint(PAIRS)) {
-#if LATE_CHECK
-        if (p0 != gl_GlobalInvocationID.x) load_pass(p0, stride);  // the first pass: above
-#else
         load_pass(p0, stride);
-#endif
         for (int u = 0; u < PAIRS; ++u) {
             const uint p = p0 + uint(u) * stride;
             if (p >= pairs) break;

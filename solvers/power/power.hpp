@@ -81,13 +81,6 @@ struct Options {
     // 21.7 us against 22.9-23.2 (one process: not yet the default).
     int step3_groups = 0;
     int step3_pairs = 1;
-    // gpu-opt: Step1 (rows layout) / Step3 issue their first pass's loads before they read the
-    // frozen state (a load of the control block and a barrier per work group), so that its
-    // latency overlaps them; a frozen iteration then still costs those loads (results are
-    // the same bit for bit). Measured: no gain (three kernels 0.2142 / 0.2136 / both 0.2146
-    // against 0.2131 ms/it), and a converging async solve 0.33 ms slower: off.
-    bool step1_late_check = false;
-    bool step3_late_check = false;
     bool flag_store_always = false;  // Step3 stores the flag without reading it first
     // gpu-opt: L >= 1 = after queueing iteration k (Step2, Step3, the next Step1) the host
     // reads the books of iteration k - L + 1 (Step2's copy in mapped memory), so the GPU has

@@ -274,7 +274,6 @@ protected:
                 {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
                 {"KEY_CHECK", fuse && key_check_ ? "1" : "0"},
                 {"KEY_SLOTS", fuse && atomic_max_ ? std::to_string(key_slots_) : "1"},
-                {"LATE_CHECK", fuse && step1_late_check_ ? "1" : "0"},
                 {"X_GOB", x_gob_ ? "1" : "0"},
                 {"X_BLOCK_LOG2", std::to_string(x_block_log2_)}};
     }
@@ -367,7 +366,6 @@ protected:
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
     bool x_gob_ = true;      // x_image_'s map: whole GOBs (X_GOB), else row-major (x_linear)
     int x_block_log2_ = 0;   // X_GOB: GOBs a block column, log2
-    bool step1_late_check_ = false;  // gpu-opt's Step1 (Options::step1_late_check)
     int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
     bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
     unsigned key_slots_ = 1;  // ATOMIC_MAX: slots of Step1's max key (power/key_slots.glsl)
@@ -647,7 +645,6 @@ protected:
                       : options.emulate_atomic_max && info.int64 ? 2
                                                                  : 0;
         key_check_ = options.key_check;
-        step1_late_check_ = options.step1_late_check;
         if (options.key_slots < 1 || options.key_slots > static_cast<int>(kWorkGroup))
             throw Error("key_slots must lie in 1.." + std::to_string(kWorkGroup) + ", not " +
                         std::to_string(options.key_slots));
@@ -670,7 +667,6 @@ protected:
         for (auto& [name, value] : d3)
             if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
             else if (name == "KEY_SLOTS") value = std::to_string(key_slots_);
-            else if (name == "LATE_CHECK") value = options.step3_late_check ? "1" : "0";
         d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
         d3.back() = {"BOOKS", "1"};

@@ -333,8 +333,6 @@ TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
             options.flag_lag = lag;
             options.flag_poll = poll;
             options.flush_every = lag == 7 ? 2 : 1;
-            // Step1 and Step3 reading the frozen state after their first pass's loads.
-            options.step1_late_check = options.step3_late_check = poll;
             expect_exact_stops("gpu-opt", options, lag);
         }
     }
@@ -469,9 +467,6 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 options.emulate_atomic_max = emulate;
                 // The slot sets must start over in each solve as the one key does.
                 options.key_slots = lag == 1 ? 5 : lag == 3 ? 128 : 1;
-                // The frozen state read after the first pass's loads (Step1, Step3).
-                options.step1_late_check = lag == 1;
-                options.step3_late_check = lag != 0;
                 // How late the host may stop: it reads the books L iterations late (at least
                 // one: the drain of lag 0 sees a convergence at the next read), async every
                 // check_every iterations.
@@ -497,17 +492,12 @@ TEST(PowerGpu, AsyncReportsTheExactIteration) {
     auto sync = run("gpu-opt", a, options);
     ASSERT_TRUE(sync.result.converged);
     for (int k : {1, 2, 7, 64, 1000}) {
-      for (bool late : {false, true}) {
-        // late: Step1 and Step3 read the frozen state after their first pass's loads; the
-        // frozen iterations queued past the stop must still change nothing.
         options.check_every = k;
-        options.step1_late_check = options.step3_late_check = late;
         auto async = run("gpu-opt-async", a, options);
-        SCOPED_TRACE(std::to_string(k) + (late ? " late" : ""));
+        SCOPED_TRACE(k);
         EXPECT_EQ(async.result.iterations, sync.result.iterations);
         EXPECT_EQ(async.result.lambda, sync.result.lambda);  // the same kernels: bit for bit
         EXPECT_EQ(async.vector, sync.vector);
-      }
     }
 }
 
@@ -561,15 +551,14 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
         bool store_always;
         bool poll = false;
         int flush_every = 1;
-        bool late = false;  // Step1 and Step3 read the frozen state after their first loads
     };
     const Shape shapes[] = {{1, 0, 2, false},         {0, 1, 1, false},
                             {1, 3, 3, true},          {0, 7, 8, false},
                             {1, 1, 8, true},          {2, 0, 2, false},
                             {3, 0, 2, false, true},   {1, 0, 2, false, true},
                             {4, 0, 2, false, true, 3}, {16, 0, 2, false, true, 2},
-                            {5, 0, 2, false, false, 4}, {1, 0, 1, false, true, 1, true},
-                            {0, 3, 2, false, false, 1, true}, {4, 1, 3, true, true, 2, true}};
+                            {5, 0, 2, false, false, 4}, {1, 0, 1, false, true, 1},
+                            {0, 3, 2, false, false, 1}, {4, 1, 3, true, true, 2}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
         for (double tol : {1e-11, 0.0}) {
@@ -590,14 +579,13 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 options.flag_store_always = shape.store_always;
                 options.flag_poll = shape.poll;
                 options.flush_every = shape.flush_every;
-                options.step1_late_check = options.step3_late_check = shape.late;
                 auto s = run("gpu-opt", a, options);
                 SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
                              " lag=" + std::to_string(shape.lag) + " groups=" +
                              std::to_string(shape.groups) + " pairs=" +
                              std::to_string(shape.pairs) + (shape.store_always ? " always" : "") +
                              (shape.poll ? " poll" : "") + " flush=" +
-                             std::to_string(shape.flush_every) + (shape.late ? " late" : ""));
+                             std::to_string(shape.flush_every));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
                 }
