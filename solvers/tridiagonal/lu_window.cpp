@@ -81,6 +81,7 @@
 #include <cstdlib>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "solvers/gl/commands.hpp"
@@ -105,6 +106,41 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
 
 // The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
 const double window_target = std::ldexp(1.0, -26);
+
+struct InteriorRows {
+    int first = -1, last = -2;  // (-1, -2: none)
+    float factors[3] = {0, 0, 0};
+};
+
+// The factors converge (geometrically) to those of an infinite line; in fp32 they stop changing
+// some rows in, up to the last row's own diagonal. `table`: the fp32 (m, r, q, 0) of each row.
+InteriorRows interior_rows(const std::vector<float>& table) {
+    InteriorRows interior;
+    const std::size_t n = table.size() / 4;
+    if (n < 3) return interior;
+    const std::size_t last = n - 2;
+    auto equal = [&](std::size_t i) {
+        return table[4 * i] == table[4 * last] && table[4 * i + 1] == table[4 * last + 1] &&
+               table[4 * i + 2] == table[4 * last + 2];
+    };
+    std::size_t first = last;
+    while (first > 0 && equal(first - 1)) --first;
+    interior.first = int(first);
+    interior.last = int(last);
+    for (int j = 0; j < 3; ++j) interior.factors[j] = table[4 * last + j];
+    return interior;
+}
+
+std::vector<float> factor_table(const std::vector<double>& m, const std::vector<double>& r,
+                                const std::vector<double>& q) {
+    std::vector<float> rows(4 * m.size(), 0.0f);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        rows[4 * i] = float(m[i]);
+        rows[4 * i + 1] = float(r[i]);
+        rows[4 * i + 2] = float(q[i]);
+    }
+    return rows;
+}
 
 }  // namespace
 
@@ -138,7 +174,9 @@ public:
         settings_.scan_rows = std::clamp(knob("ADILAB_COLSCAN_ROWS", settings.scan_rows), 1u, 64u);
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
-        settings_.scan_order = knob("ADILAB_COLSCAN_ORDER", settings.scan_order) != 0 ? 1u : 0u;
+        settings_.scan_order = std::min(knob("ADILAB_COLSCAN_ORDER", settings.scan_order), 2u);
+        // _FORM: 0 the first column scan (lu_colscan.comp), 1 the lean one (lu_colscan_lean.comp).
+        settings_.scan_form = knob("ADILAB_COLSCAN_FORM", settings.scan_form) != 0 ? 1u : 0u;
         // _MAX_UNKNOWNS: larger grids take the window kernel along y.
         settings_.scan_max_unknowns =
             knob("ADILAB_COLSCAN_MAX_UNKNOWNS", settings.scan_max_unknowns);
@@ -199,27 +237,12 @@ private:
         std::vector<double> m, r, q;
         p.pivots_ok = factorise(n, k, m, r, q);
         if (p.pivots_ok) {  // (a usable window implies good pivots)
-            std::vector<float> rows(4 * std::size_t(n), 0.0f);
-            for (unsigned i = 0; i < n; ++i) {
-                rows[4 * i] = float(m[i]);
-                rows[4 * i + 1] = float(r[i]);
-                rows[4 * i + 2] = float(q[i]);
-            }
+            const std::vector<float> rows = factor_table(m, r, q);
             p.rows = gl::Buffer::from(rows);
-            // The factors converge (geometrically) to those of an infinite line; in fp32 they
-            // stop changing some rows in, up to the last row's own diagonal.
-            if (n >= 3) {
-                const unsigned last = n - 2;
-                auto equal = [&](unsigned i) {
-                    return rows[4 * i] == rows[4 * last] && rows[4 * i + 1] == rows[4 * last + 1] &&
-                           rows[4 * i + 2] == rows[4 * last + 2];
-                };
-                unsigned first = last;
-                while (first > 0 && equal(first - 1)) --first;
-                p.interior_first = int(first);
-                p.interior_last = int(last);
-                for (int j = 0; j < 3; ++j) p.interior[j] = rows[4 * last + j];
-            }
+            const InteriorRows interior = interior_rows(rows);
+            p.interior_first = interior.first;
+            p.interior_last = interior.last;
+            for (int j = 0; j < 3; ++j) p.interior[j] = interior.factors[j];
         }
         plans_.push_back(std::move(p));
         return plans_.back();
@@ -265,6 +288,20 @@ private:
 
     static constexpr unsigned no_scan = ~0u;
 
+    // The lean column scan's chunk map (G_e, P_s, H_s) of `rows` interior rows, whose fp32
+    // factors are all (m, r, q): G = m^rows, H = q^rows, P = sum_j q^j r m^(j+1) (the backward
+    // recurrence over r G from zero, expanded), in float64 and rounded once.
+    static glm::vec3 interior_chunk_map(const Plan& plan, unsigned rows) {
+        const double m = plan.interior[0], r = plan.interior[1], q = plan.interior[2];
+        double g = 1.0, h = 1.0, p = 0.0;
+        for (unsigned j = 0; j < rows; ++j) {
+            g *= m;
+            p += h * r * g;
+            h *= q;
+        }
+        return {float(g), float(p), float(h)};
+    }
+
     unsigned scan_halo(const Plan& plan) const {
         return colscan_halo(plan.n, plan.pivots_ok, plan.window, settings_);
     }
@@ -274,18 +311,29 @@ private:
         const LineLayout layout = line_layout(grid, Direction::y);
         const unsigned rows = settings_.scan_rows;
         const unsigned warps = colscan_warps(halo, settings_);
+        const bool lean = settings_.scan_form != 0;
+        // (ORDER 2 is the lean form's; the first form takes it as 0.)
+        const unsigned order = lean ? settings_.scan_order : std::min(settings_.scan_order, 1u);
         const gl::Program*& cached = scan_programs_[halo];
         if (cached == nullptr)
-            cached = &gl::compute_program("tridiagonal/lu_colscan.comp",
+            cached = &gl::compute_program(lean ? "tridiagonal/lu_colscan_lean.comp"
+                                               : "tridiagonal/lu_colscan.comp",
                                           {{"CONSTANT_COEFFICIENTS", "1"},
                                            {"CHUNK", std::to_string(rows)},
                                            {"WARPS", std::to_string(warps)},
                                            {"HALO_WARPS", std::to_string(halo)},
-                                           {"ORDER", std::to_string(settings_.scan_order)},
+                                           {"ORDER", std::to_string(order)},
                                            {"WG_SIZE", std::to_string(32 * warps)}});
         const gl::Program& program = *cached;
         bind_lines(program, layout, constant, rhs, solution);
         plan.rows.bind_storage(6);
+        if (lean) {
+            program.set("interior_first", plan.interior_first);
+            program.set("interior_last", plan.interior_last);
+            program.set("interior_factors",
+                        glm::vec3(plan.interior[0], plan.interior[1], plan.interior[2]));
+            program.set("interior_chunk", interior_chunk_map(plan, rows));
+        }
         const unsigned segment = (warps - 2 * halo) * rows;
         const unsigned row_blocks = (layout.n + segment - 1) / segment;
         dispatch_spread(((layout.lines + 31) / 32) * row_blocks);
@@ -332,9 +380,20 @@ unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
                         settings);
 }
 
+unsigned lu_colscan_warps(unsigned halo, const WindowSettings& settings) {
+    return colscan_warps(halo, settings);
+}
+
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,
                                        std::unique_ptr<Solver> exact) {
     return std::make_unique<LuWindowSolver>(name, settings, std::move(exact));
+}
+
+std::pair<int, int> lu_window_interior_rows(unsigned n, const ConstantCoefficients& k) {
+    std::vector<double> m, r, q;
+    if (!factorise(n, k, m, r, q)) return {-1, -2};
+    const InteriorRows interior = interior_rows(factor_table(m, r, q));
+    return {interior.first, interior.last};
 }
 
 DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window) {

@@ -3,6 +3,7 @@
 // baseline's host entry point for the bench.
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "solvers/tridiagonal/lu_factors.hpp"
 #include "solvers/tridiagonal/solver.hpp"
@@ -40,7 +41,10 @@ struct WindowSettings {
     bool scan_y = true;
     unsigned scan_rows = 8;
     unsigned scan_warps = 8;
-    unsigned scan_order = 0;
+    unsigned scan_order = 0;  // 0, 1 or (lean form only) 2: edge row blocks first
+    // 0: the first column scan (lu_colscan.comp), 1: the lean form (lu_colscan_lean.comp:
+    // uniform factors in interior groups, only the right-hand sides kept across the barrier).
+    unsigned scan_form = 1;
     // Grids of more unknowns take the window kernel (rows x chunks above) along y instead of
     // the column scan: at 4096^2 it took 0.070-0.071 ms against the scan's 0.102 (H200, 16
     // processes), and 0.150-0.204 against 0.31-0.41 in the transient slow state (lu_window.cpp).
@@ -53,6 +57,11 @@ std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings s
 // scan (it then tries the window kernel, then the exact lu-scan).
 unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
                          const WindowSettings& settings);
+// The column scan's chunks per work group for that warm-up (scan_warps, or more for wide ones).
+unsigned lu_colscan_warps(unsigned halo, const WindowSettings& settings);
+// The rows [first, last] whose fp32 factors (m, r, q) all equal the converged ones, which
+// lu-window's kernels use as constants ({-1, -2}: none; n < 3 or a bad pivot).
+std::pair<int, int> lu_window_interior_rows(unsigned n, const ConstantCoefficients& k);
 // The window lu-window takes for lines of n unknowns (usable == false: the exact path).
 DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window);
 

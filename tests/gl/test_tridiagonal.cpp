@@ -317,16 +317,23 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 // 32 chunks: rounding of the order of a Thomas line of that length) plus the window's truncation
 // bound where the group does not hold the whole column (the warm-up covers >= K rows).
 // Columns: 3 or 7 (part of a warp), 45 (a partial second column block). Outputs poisoned.
+// Both forms: the first (lu_colscan.comp) and the lean one (lu_colscan_lean.comp), whose
+// interior groups take the factors as uniforms: on lines of 1000 rows and more, groups lie
+// inside the interior range (asserted, so that both of its paths are checked: the first and last
+// row blocks always take the table).
 TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
     ADILAB_NEED_GL();
     unsigned seed = 1700;
-    const unsigned shapes[][2] = {{8, 8}, {8, 16}, {4, 24}, {7, 12}, {3, 32}};
+    const unsigned shapes[][3] = {{8, 8, 0}, {8, 16, 0}, {4, 24, 0}, {7, 12, 0}, {3, 32, 0},
+                                  {8, 8, 1}, {8, 16, 1}, {4, 24, 1}, {7, 12, 1}, {3, 32, 1},
+                                  {16, 8, 1}};
     int scanned = 0, total = 0;
     for (const auto& shape : shapes) {
         tridiag::WindowSettings settings;
         settings.scan_y = true;
         settings.scan_rows = shape[0];
         settings.scan_warps = shape[1];
+        settings.scan_form = shape[2];
         settings.max_window = 32;
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096}) {
             const int lines = n >= 1000 ? 3 : (n == 127 ? 45 : 7);
@@ -341,6 +348,14 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
                 EXPECT_FALSE(plan.usable) << "n=" << n << " shape " << shape[0] << "x" << shape[1];
             else
                 ++scanned;
+            if (n >= 1000 && halo != ~0u) {
+                // Some group lies in the interior range: groups of W C rows start every S rows
+                // (S = (W - 2 halo) C stored), so a range of W C + S rows holds one whole.
+                const unsigned warps = tridiag::lu_colscan_warps(halo, settings);
+                const unsigned group = warps * shape[0], stored = group - 2 * halo * shape[0];
+                const auto [first, last] = tridiag::lu_window_interior_rows(unsigned(n), constant);
+                EXPECT_GE(last - first + 1, int(group + stored)) << "n=" << n;
+            }
             const double truncation = halo == 0 || halo == ~0u ? 0.0 : plan.bound;
             const auto expected = reference::solve_grid_constant(
                 lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
@@ -352,10 +367,11 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
             solver->solve({lines, n}, Direction::y, constant, k, x);
             const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
             if (std::getenv("ADILAB_PRINT_ERRORS"))
-                std::printf("lu-colscan %ux%u n %d halo %u error %.3g bound %.3g\n", shape[0],
-                            shape[1], n, halo, error, truncation);
+                std::printf("lu-colscan form %u %ux%u n %d halo %u error %.3g bound %.3g\n",
+                            shape[2], shape[0], shape[1], n, halo, error, truncation);
             EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
-                << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " halo " << halo;
+                << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " form " << shape[2]
+                << " halo " << halo;
             EXPECT_FALSE(solver->check_pivots().has_value());
         }
     }
@@ -363,44 +379,51 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
 }
 
 // The column scan's group order (ORDER 0: consecutive groups across the row, 1: down a column
-// block) must not change a single bit: every work group computes the same rows from the same
-// loads whichever order the groups run in. Each order against float64 Thomas (the column-scan
-// tolerance above: fp32 bound plus the window's truncation bound), and ORDER 1 bitwise against
-// ORDER 0; awkward lengths, 3 and 45 columns, outputs poisoned.
+// block; the lean form's 2: as 0 with the first and last row blocks first) must not change a
+// single bit: every work group computes the same rows from the same loads whichever order the
+// groups run in. Each order against float64 Thomas (the column-scan tolerance above: fp32 bound
+// plus the window's truncation bound), and bitwise against ORDER 0, for both forms; awkward
+// lengths, 3 and 45 columns, outputs poisoned.
 TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
     ADILAB_NEED_GL();
     unsigned seed = 1900;
-    for (int n : {33, 127, 1000, 1025, 4096}) {
-        const int lines = n == 127 ? 45 : 3;
-        const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
-        const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
-                                                     float(p.const_c), float(p.const_b_first),
-                                                     float(p.const_b_last)};
-        tridiag::WindowSettings settings;
-        const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
-        if (halo == ~0u) continue;  // (a random window over 32 rows: the exact path)
-        const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
-        const double truncation = halo == 0 ? 0.0 : plan.bound;
-        const auto expected = reference::solve_grid_constant(
-            lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
-            constant.b_last, p.k);
-        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
-        std::vector<float> order0;
-        for (unsigned order : {0u, 1u}) {
-            settings.scan_order = order;
-            auto solver = tridiag::make_lu_window(
-                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
-            x.poison();
-            solver->solve({lines, n}, Direction::y, constant, k, x);
-            const auto got = x.read_all<float>();
-            EXPECT_LE(reference::max_relative_error(got, expected.x),
-                      tolerance(std::max(n, 64)) + truncation)
-                << "n=" << n << " order " << order;
-            EXPECT_FALSE(solver->check_pivots().has_value());
-            if (order == 0)
-                order0 = got;
-            else
-                EXPECT_TRUE(got == order0) << "n=" << n << " halo " << halo;
+    for (unsigned form : {0u, 1u}) {
+        for (int n : {33, 127, 1000, 1025, 4096}) {
+            const int lines = n == 127 ? 45 : 3;
+            const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
+            const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
+                                                         float(p.const_c), float(p.const_b_first),
+                                                         float(p.const_b_last)};
+            tridiag::WindowSettings settings;
+            settings.scan_form = form;
+            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
+            if (halo == ~0u) continue;  // (a random window over 32 rows: the exact path)
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+            const double truncation = halo == 0 ? 0.0 : plan.bound;
+            const auto expected = reference::solve_grid_constant(
+                lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
+                constant.b_last, p.k);
+            gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+            std::vector<float> order0;
+            for (unsigned order : {0u, 1u, 2u}) {
+                if (order == 2 && form == 0) continue;  // (the first form has no ORDER 2)
+                settings.scan_order = order;
+                auto solver = tridiag::make_lu_window(
+                    "lu-colscan-test", settings,
+                    tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+                x.poison();
+                solver->solve({lines, n}, Direction::y, constant, k, x);
+                const auto got = x.read_all<float>();
+                EXPECT_LE(reference::max_relative_error(got, expected.x),
+                          tolerance(std::max(n, 64)) + truncation)
+                    << "n=" << n << " form " << form << " order " << order;
+                EXPECT_FALSE(solver->check_pivots().has_value());
+                if (order == 0)
+                    order0 = got;
+                else
+                    EXPECT_TRUE(got == order0)
+                        << "n=" << n << " form " << form << " halo " << halo;
+            }
         }
     }
 }
