@@ -175,7 +175,10 @@ public:
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
         settings_.scan_order = std::min(knob("ADILAB_COLSCAN_ORDER", settings.scan_order), 2u);
-        // _FORM: 0 the first column scan (lu_colscan.comp), 1 the lean one (lu_colscan_lean.comp).
+        // _FORM: 0 the first column scan (lu_colscan.comp), 1 the lean one (lu_colscan_lean.comp);
+        // _KEEP_FACTORS: its KEEP_FACTORS (an experiment: lu_colscan_lean.comp).
+        settings_.scan_keep_factors =
+            knob("ADILAB_COLSCAN_KEEP_FACTORS", settings.scan_keep_factors) != 0;
         settings_.scan_form = knob("ADILAB_COLSCAN_FORM", settings.scan_form) != 0 ? 1u : 0u;
         // _MAX_UNKNOWNS: larger grids take the window kernel along y.
         settings_.scan_max_unknowns =
@@ -312,8 +315,8 @@ private:
         const unsigned rows = settings_.scan_rows;
         const unsigned warps = colscan_warps(halo, settings_);
         const bool lean = settings_.scan_form != 0;
-        // (ORDER 2 is the lean form's; the first form takes it as 0.)
-        const unsigned order = lean ? settings_.scan_order : std::min(settings_.scan_order, 1u);
+        // (ORDER 2 is the lean form's; the first form takes it as 0, its own default.)
+        const unsigned order = lean ? settings_.scan_order : (settings_.scan_order == 1 ? 1u : 0u);
         const gl::Program*& cached = scan_programs_[halo];
         if (cached == nullptr)
             cached = &gl::compute_program(lean ? "tridiagonal/lu_colscan_lean.comp"
@@ -323,6 +326,7 @@ private:
                                            {"WARPS", std::to_string(warps)},
                                            {"HALO_WARPS", std::to_string(halo)},
                                            {"ORDER", std::to_string(order)},
+                                           {"KEEP_FACTORS", settings_.scan_keep_factors ? "1" : "0"},
                                            {"WG_SIZE", std::to_string(32 * warps)}});
         const gl::Program& program = *cached;
         bind_lines(program, layout, constant, rhs, solution);
@@ -333,6 +337,20 @@ private:
             program.set("interior_factors",
                         glm::vec3(plan.interior[0], plan.interior[1], plan.interior[2]));
             program.set("interior_chunk", interior_chunk_map(plan, rows));
+            // ORDER 2: the row blocks whose groups take the table (any row outside the interior
+            // range), counted from each end; all of them at the head when none is interior.
+            const unsigned segment = (warps - 2 * halo) * rows;
+            const unsigned row_blocks = (layout.n + segment - 1) / segment;
+            unsigned head = 0, tail = 0;
+            for (unsigned b = 0; b < row_blocks; ++b) {
+                const long long first = (long long)b * segment - (long long)halo * rows;
+                const long long last = first + (long long)warps * rows - 1;
+                if (first < plan.interior_first) ++head;
+                else if (last > plan.interior_last) ++tail;
+            }
+            if (head + tail == row_blocks) head = row_blocks, tail = 0;
+            program.set("head_blocks", head);
+            program.set("tail_blocks", tail);
         }
         const unsigned segment = (warps - 2 * halo) * rows;
         const unsigned row_blocks = (layout.n + segment - 1) / segment;

@@ -41,10 +41,13 @@ struct WindowSettings {
     bool scan_y = true;
     unsigned scan_rows = 8;
     unsigned scan_warps = 8;
-    unsigned scan_order = 0;  // 0, 1 or (lean form only) 2: edge row blocks first
+    // 0, 1 or (lean form only) 2: the row blocks that take the factor table first (H200,
+    // 1024^2 y: 0.00728 ms against 0.00968 with 0; lu_colscan_lean.comp).
+    unsigned scan_order = 2;
     // 0: the first column scan (lu_colscan.comp), 1: the lean form (lu_colscan_lean.comp:
     // uniform factors in interior groups, only the right-hand sides kept across the barrier).
     unsigned scan_form = 1;
+    bool scan_keep_factors = false;  // the lean form's KEEP_FACTORS (an experiment)
     // Grids of more unknowns take the window kernel (rows x chunks above) along y instead of
     // the column scan: at 4096^2 it took 0.070-0.071 ms against the scan's 0.102 (H200, 16
     // processes), and 0.150-0.204 against 0.31-0.41 in the transient slow state (lu_window.cpp).

@@ -379,11 +379,12 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
 }
 
 // The column scan's group order (ORDER 0: consecutive groups across the row, 1: down a column
-// block; the lean form's 2: as 0 with the first and last row blocks first) must not change a
-// single bit: every work group computes the same rows from the same loads whichever order the
-// groups run in. Each order against float64 Thomas (the column-scan tolerance above: fp32 bound
-// plus the window's truncation bound), and bitwise against ORDER 0, for both forms; awkward
-// lengths, 3 and 45 columns, outputs poisoned.
+// block; the lean form's 2: as 0 with the row blocks that take the factor table first) must not
+// change a single bit: every work group computes the same rows from the same loads whichever
+// order the groups run in (and ORDER 2 must still cover every row block: poisoned outputs).
+// Each order against float64 Thomas (the column-scan tolerance above: fp32 bound plus the
+// window's truncation bound), and bitwise against ORDER 0, for both forms; likewise the lean
+// form's KEEP_FACTORS. Awkward lengths, 3 and 45 columns, outputs poisoned.
 TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
     ADILAB_NEED_GL();
     unsigned seed = 1900;
@@ -405,9 +406,11 @@ TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
                 constant.b_last, p.k);
             gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
             std::vector<float> order0;
-            for (unsigned order : {0u, 1u, 2u}) {
-                if (order == 2 && form == 0) continue;  // (the first form has no ORDER 2)
-                settings.scan_order = order;
+            // 3: the lean form's ORDER 0 with KEEP_FACTORS (the same factors: the same bits).
+            for (unsigned order : {0u, 1u, 2u, 3u}) {
+                if (order >= 2 && form == 0) continue;  // (the first form has neither)
+                settings.scan_order = order % 3;
+                settings.scan_keep_factors = order == 3;
                 auto solver = tridiag::make_lu_window(
                     "lu-colscan-test", settings,
                     tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
