@@ -5,20 +5,20 @@
 // recurrences are affine in its carries Y = y_{s-1} and X = x_{e+1}, the chunks are joined
 // exactly through shared memory with one barrier, and HALO_WARPS chunks at each end of a group
 // are a warm-up of >= K rows whose rows are not stored (K and its bound: lu_factors.cpp).
-// What differs (issue 3: lu_colscan.comp's 1024^2 y sat at the 10 us line; its time is a chain
-// of dependent loads, and each invocation kept ~5 CHUNK values live across the barrier):
+// What differs (issue 3: lu_colscan.comp's 1024^2 y sat at the 10 us line; it loads a table
+// entry per row, and each invocation keeps 3 CHUNK values and WARPS carries across the barrier):
 //  - Interior groups: where all the group's rows lie in [interior_first, interior_last], whose
 //    fp32 table entries are all equal to interior_factors (the host checks; lu_window.comp uses
 //    the same range), the factors are uniforms: no table loads, and the chunk maps G, P, H (the
 //    same for every chunk there) are the uniform interior_chunk (host, float64, rounded once).
-//    Only the first and last row blocks of a line take the table (the factors converge within
-//    a few rows).
+//    Only the row blocks at the ends of a line take the table (one at each end for the bench's
+//    coefficients at 1024^2: there the factors converge within a few rows).
 //  - Only the right-hand sides stay in registers: before the barrier one sweep down the chunk
 //    gives y~_e (forward from zero) and x~_s = sum_j Q_j r_j y~_j (Q_j = q_s ... q_{j-1}: the
 //    backward recurrence from zero, expanded, so nothing per row is kept), and on the table path
-//    G_e, P_s = sum_j Q_j r_j G_j and H_s = Q_e+1. After the barrier the chunk reruns Thomas's
-//    own two recurrences from its true carries (Y, X): the rows' x are Thomas's arithmetic, and
-//    no per-row P_i, H_i, x~_i are kept across the barrier.
+//    G_e, P_s = sum_j Q_j r_j G_j and H_s = q_s ... q_e. After the barrier the chunk reruns
+//    Thomas's own two recurrences from its true carries (Y, X): the rows' x are Thomas's
+//    arithmetic, and no per-row P_i, H_i, x~_i are kept across the barrier.
 //  - The fold keeps no per-chunk arrays: Y runs down the chunks, and X (entering from below) is
 //    summed on the way, X = sum_{u > w} (H_{w+1} ... H_{u-1}) (x~_s(u) + P_s(u) Y_u).
 //  - Shared memory: y~_e and x~_s per invocation, and (table path) one (G, P, H) per chunk.

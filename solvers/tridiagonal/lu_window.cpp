@@ -317,6 +317,7 @@ private:
         const bool lean = settings_.scan_form != 0;
         // (ORDER 2 is the lean form's; the first form takes it as 0, its own default.)
         const unsigned order = lean ? settings_.scan_order : (settings_.scan_order == 1 ? 1u : 0u);
+        const char* keep = settings_.scan_keep_factors ? "1" : "0";
         const gl::Program*& cached = scan_programs_[halo];
         if (cached == nullptr)
             cached = &gl::compute_program(lean ? "tridiagonal/lu_colscan_lean.comp"
@@ -326,7 +327,7 @@ private:
                                            {"WARPS", std::to_string(warps)},
                                            {"HALO_WARPS", std::to_string(halo)},
                                            {"ORDER", std::to_string(order)},
-                                           {"KEEP_FACTORS", settings_.scan_keep_factors ? "1" : "0"},
+                                           {"KEEP_FACTORS", keep},
                                            {"WG_SIZE", std::to_string(32 * warps)}});
         const gl::Program& program = *cached;
         bind_lines(program, layout, constant, rhs, solution);
