@@ -177,7 +177,10 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, defaults);
             if (defaults.scan_y && halo != ~0u &&
                 double(n) * double(n) <= double(defaults.scan_max_unknowns))
-                note << "; column scan, " << halo << "-chunk warm-ups"
+                note << "; column scan ("
+                     << (tridiag::lu_colscan_lean(unsigned(n), constant, defaults) ? "lean"
+                                                                                    : "first")
+                     << " form), " << halo << "-chunk warm-ups"
                      << (halo == 0 ? " (whole columns: exact)" : "");
             else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
                 note << "; exact path (lu-scan)";

@@ -76,6 +76,29 @@
 // states: 0.0706-0.0712 against 0.102 when fast, 0.150 / 0.193 / 0.204 against 0.31-0.41 when
 // slow (full-bench processes of the same call), so grids above 2048^2 take it along y
 // (WindowSettings::scan_max_unknowns); at 1024^2 the column scan stays (0.0101 against 0.0138).
+// The lean column scan (shaders/tridiagonal/lu_colscan_lean.comp; scan_form, knob
+// ADILAB_COLSCAN_FORM: 0 the first form above, 1 the lean one, 2 (default) the lean one where at
+// least half the row blocks are interior): interior groups take the factors as uniforms, only
+// the right-hand sides stay in registers across the barrier, and ORDER 2 starts the groups that
+// read the factor table first. Measured (H200, one call each, every run checked against
+// float64; ms per solve, 1024^2 y constant, K = 16; y-only processes, two per setting):
+//   lean, ORDER 0:  8 x 8 0.00968 / 0.00968   8 x 16 0.00943   4 x 16 0.00945   16 x 8 0.0104
+//                   16 x 4 0.0108   4 x 32 0.0113   16 x 16 0.0121   8 x 32 0.0132
+//   lean, ORDER 2:  8 x 8 0.00728 / 0.00728 (default)   8 x 16 0.00753 / 0.00753
+//   first form (ADILAB_COLSCAN_FORM=0, this binary) 0.0098 / 0.0098; main's 0.00983 / 0.00984.
+//   KEEP_FACTORS 1 (the table path keeps its factors across the barrier): ORDER 0 0.00882 /
+//   0.00881, ORDER 2 0.00747 / 0.00745: the table groups are faster with it, the kernel not
+//   (ORDER 2 hides them), so it stays off.
+// The final call: `--bench tridiag --grid 1024 --solver lu-window`, three processes each,
+// interleaved with main's binary: y 0.00736 / 0.00736 / 0.00735 against 0.00978 / 0.00978 /
+// 0.00977; x 0.00898 / 0.0090 / 0.00898 against 0.00902 / 0.00899 / 0.00899; max rel. error
+// (y) 8.5e-8 against 1.06e-7. y-only, --grid 256,2048: 256^2 lean 0.00693 against the first
+// form's 0.00631 (3 of its 4 row blocks take the table: hence scan_form 2, which gives 256^2
+// the first form), 2048^2 0.0183 against 0.0305. 4096^2 is untouched (the window kernel along
+// y): x 0.1414 / y 0.0699 against main's 0.1413 / 0.0696 in the same call. Not taken yet: the
+// lean column scan at 4096^2 y (ADILAB_COLSCAN_MAX_UNKNOWNS=16777216) measured 0.0597 (8 x 8)
+// and 0.0555 (8 x 16, ADILAB_COLSCAN_WARPS=16) against the window kernel's 0.0699, one process
+// each.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -150,6 +173,45 @@ unsigned colscan_warps(unsigned halo, const WindowSettings& settings);
 
 namespace {
 
+// The column scan's row blocks (groups down a column), and how many of them, from the top
+// (head) and from the bottom (tail), hold a row outside the interior range [first, last]: those
+// take the factor table in the lean form (its ORDER 2 starts them first). All at the head when
+// none is interior.
+struct ColscanBlocks {
+    unsigned row_blocks = 0, head = 0, tail = 0;
+};
+
+ColscanBlocks colscan_blocks(unsigned n, int first, int last, unsigned halo, unsigned warps,
+                             unsigned rows) {
+    ColscanBlocks blocks;
+    const unsigned segment = (warps - 2 * halo) * rows;
+    blocks.row_blocks = (n + segment - 1) / segment;
+    for (unsigned b = 0; b < blocks.row_blocks; ++b) {
+        const long long top = (long long)b * segment - (long long)halo * rows;
+        const long long bottom = top + (long long)warps * rows - 1;
+        if (top < first) ++blocks.head;
+        else if (bottom > last) ++blocks.tail;
+    }
+    if (blocks.head + blocks.tail == blocks.row_blocks) {
+        blocks.head = blocks.row_blocks;
+        blocks.tail = 0;
+    }
+    return blocks;
+}
+
+// scan_form 2 (auto): the lean form where at least half the row blocks are interior (H200: at
+// 256^2 y, 3 of 4 row blocks take the table and the lean form measured 0.00693 ms against the
+// first form's 0.00631; at 1024^2 (2 of 32) 0.00736 against 0.00978, at 2048^2 0.0183 against
+// 0.0305).
+bool colscan_lean(const ColscanBlocks& blocks, const WindowSettings& settings) {
+    if (settings.scan_form != 2) return settings.scan_form == 1;
+    return 2 * (blocks.head + blocks.tail) <= blocks.row_blocks;
+}
+
+}  // namespace
+
+namespace {
+
 class LuWindowSolver final : public GpuSolver {
 public:
     LuWindowSolver(std::string name, WindowSettings settings, std::unique_ptr<Solver> exact)
@@ -169,17 +231,19 @@ public:
         settings_.group_x =
             std::clamp(knob("ADILAB_WINDOW_GROUP_X", settings.group_x), 32u, 1024u) / 32 * 32;
         // The column scan (y): ADILAB_COLSCAN (0: the window kernel / lu-scan along y), _ROWS
-        // (rows per chunk), _WARPS (chunks per work group), _ORDER (lu_colscan.comp's ORDER).
+        // (rows per chunk), _WARPS (chunks per work group), _ORDER (the kernels' ORDER; the
+        // first form takes 2 as 0).
         settings_.scan_y = knob("ADILAB_COLSCAN", settings.scan_y) != 0;
         settings_.scan_rows = std::clamp(knob("ADILAB_COLSCAN_ROWS", settings.scan_rows), 1u, 64u);
         settings_.scan_warps =
             std::clamp(knob("ADILAB_COLSCAN_WARPS", settings.scan_warps), 1u, 32u);
         settings_.scan_order = std::min(knob("ADILAB_COLSCAN_ORDER", settings.scan_order), 2u);
-        // _FORM: 0 the first column scan (lu_colscan.comp), 1 the lean one (lu_colscan_lean.comp);
+        // _FORM: 0 the first column scan (lu_colscan.comp), 1 the lean one (lu_colscan_lean.comp),
+        // 2 either, by the share of interior row blocks (colscan_lean);
         // _KEEP_FACTORS: its KEEP_FACTORS (an experiment: lu_colscan_lean.comp).
         settings_.scan_keep_factors =
             knob("ADILAB_COLSCAN_KEEP_FACTORS", settings.scan_keep_factors) != 0;
-        settings_.scan_form = knob("ADILAB_COLSCAN_FORM", settings.scan_form) != 0 ? 1u : 0u;
+        settings_.scan_form = std::min(knob("ADILAB_COLSCAN_FORM", settings.scan_form), 2u);
         // _MAX_UNKNOWNS: larger grids take the window kernel along y.
         settings_.scan_max_unknowns =
             knob("ADILAB_COLSCAN_MAX_UNKNOWNS", settings.scan_max_unknowns);
@@ -314,11 +378,13 @@ private:
         const LineLayout layout = line_layout(grid, Direction::y);
         const unsigned rows = settings_.scan_rows;
         const unsigned warps = colscan_warps(halo, settings_);
-        const bool lean = settings_.scan_form != 0;
+        const ColscanBlocks blocks = colscan_blocks(layout.n, plan.interior_first,
+                                                    plan.interior_last, halo, warps, rows);
+        const bool lean = colscan_lean(blocks, settings_);
         // (ORDER 2 is the lean form's; the first form takes it as 0, its own default.)
         const unsigned order = lean ? settings_.scan_order : (settings_.scan_order == 1 ? 1u : 0u);
         const char* keep = settings_.scan_keep_factors ? "1" : "0";
-        const gl::Program*& cached = scan_programs_[halo];
+        const gl::Program*& cached = scan_programs_[{unsigned(lean), halo}];
         if (cached == nullptr)
             cached = &gl::compute_program(lean ? "tridiagonal/lu_colscan_lean.comp"
                                                : "tridiagonal/lu_colscan.comp",
@@ -338,30 +404,16 @@ private:
             program.set("interior_factors",
                         glm::vec3(plan.interior[0], plan.interior[1], plan.interior[2]));
             program.set("interior_chunk", interior_chunk_map(plan, rows));
-            // ORDER 2: the row blocks whose groups take the table (any row outside the interior
-            // range), counted from each end; all of them at the head when none is interior.
-            const unsigned segment = (warps - 2 * halo) * rows;
-            const unsigned row_blocks = (layout.n + segment - 1) / segment;
-            unsigned head = 0, tail = 0;
-            for (unsigned b = 0; b < row_blocks; ++b) {
-                const long long first = (long long)b * segment - (long long)halo * rows;
-                const long long last = first + (long long)warps * rows - 1;
-                if (first < plan.interior_first) ++head;
-                else if (last > plan.interior_last) ++tail;
-            }
-            if (head + tail == row_blocks) head = row_blocks, tail = 0;
-            program.set("head_blocks", head);
-            program.set("tail_blocks", tail);
+            program.set("head_blocks", blocks.head);
+            program.set("tail_blocks", blocks.tail);
         }
-        const unsigned segment = (warps - 2 * halo) * rows;
-        const unsigned row_blocks = (layout.n + segment - 1) / segment;
-        dispatch_spread(((layout.lines + 31) / 32) * row_blocks);
+        dispatch_spread(((layout.lines + 31) / 32) * blocks.row_blocks);
         gl::memory_barrier(gl::Barrier::storage);
     }
 
     std::string name_;
     WindowSettings settings_;
-    std::map<unsigned, const gl::Program*> scan_programs_;  // by HALO_WARPS
+    std::map<std::pair<unsigned, unsigned>, const gl::Program*> scan_programs_;  // (lean, halo)
     std::unique_ptr<Solver> exact_;
     std::vector<Plan> plans_;
     // Programs of the current context's shader cache, by (x lines, ROWS, WINDOW).
@@ -401,6 +453,14 @@ unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
 
 unsigned lu_colscan_warps(unsigned halo, const WindowSettings& settings) {
     return colscan_warps(halo, settings);
+}
+
+bool lu_colscan_lean(unsigned n, const ConstantCoefficients& k, const WindowSettings& settings) {
+    const unsigned halo = lu_colscan_halo(n, k, settings);
+    if (halo == ~0u) return false;
+    const auto [first, last] = lu_window_interior_rows(n, k);
+    const unsigned warps = colscan_warps(halo, settings);
+    return colscan_lean(colscan_blocks(n, first, last, halo, warps, settings.scan_rows), settings);
 }
 
 std::unique_ptr<Solver> make_lu_window(const std::string& name, WindowSettings settings,

@@ -41,12 +41,15 @@ struct WindowSettings {
     bool scan_y = true;
     unsigned scan_rows = 8;
     unsigned scan_warps = 8;
-    // 0, 1 or (lean form only) 2: the row blocks that take the factor table first (H200,
-    // 1024^2 y: 0.00728 ms against 0.00968 with 0; lu_colscan_lean.comp).
+    // 0, 1 or (lean form only; the first form takes it as 0) 2: the row blocks that take the
+    // factor table first (H200, 1024^2 y: 0.00728 ms against 0.00968 with 0;
+    // lu_colscan_lean.comp).
     unsigned scan_order = 2;
     // 0: the first column scan (lu_colscan.comp), 1: the lean form (lu_colscan_lean.comp:
-    // uniform factors in interior groups, only the right-hand sides kept across the barrier).
-    unsigned scan_form = 1;
+    // uniform factors in interior groups, only the right-hand sides kept across the barrier),
+    // 2: the lean form where at least half the row blocks are interior, else the first
+    // (lu_window.cpp: colscan_lean).
+    unsigned scan_form = 2;
     bool scan_keep_factors = false;  // the lean form's KEEP_FACTORS (an experiment)
     // Grids of more unknowns take the window kernel (rows x chunks above) along y instead of
     // the column scan: at 4096^2 it took 0.070-0.071 ms against the scan's 0.102 (H200, 16
@@ -62,6 +65,8 @@ unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
                          const WindowSettings& settings);
 // The column scan's chunks per work group for that warm-up (scan_warps, or more for wide ones).
 unsigned lu_colscan_warps(unsigned halo, const WindowSettings& settings);
+// Whether that column scan takes the lean form (scan_form, and for 2 the interior row blocks).
+bool lu_colscan_lean(unsigned n, const ConstantCoefficients& k, const WindowSettings& settings);
 // The rows [first, last] whose fp32 factors (m, r, q) all equal the converged ones, which
 // lu-window's kernels use as constants ({-1, -2}: none; n < 3 or a bad pivot).
 std::pair<int, int> lu_window_interior_rows(unsigned n, const ConstantCoefficients& k);

@@ -431,6 +431,55 @@ TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
     }
 }
 
+// The column scan's scan_form 2 (the default) takes the lean form where at least half the row
+// blocks are interior, else the first form (lu_window.cpp: colscan_lean); lu_colscan_lean says
+// which. The solver must follow it, seen bit for bit against solvers that can only take that
+// form, and be within the float64 reference's bound (fp32 bound plus truncation bound); the
+// lengths are chosen so that both forms are picked (asserted). Awkward lengths, 3 or 45
+// columns, outputs poisoned.
+TEST(Tridiagonal, LuColscanAutoFormFollowsTheInteriorShare) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1980;
+    int lean_count = 0, first_count = 0;
+    for (int n : {100, 127, 200, 1025}) {
+        const int lines = n == 127 ? 45 : 3;
+        const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
+        const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
+                                                     float(p.const_c), float(p.const_b_first),
+                                                     float(p.const_b_last)};
+        tridiag::WindowSettings settings;
+        ASSERT_EQ(settings.scan_form, 2u);
+        const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
+        ASSERT_NE(halo, ~0u) << "n=" << n;
+        ASSERT_NE(halo, 0u) << "n=" << n;  // (a whole-column group has no interior block)
+        const bool lean = tridiag::lu_colscan_lean(unsigned(n), constant, settings);
+        (lean ? lean_count : first_count) += 1;
+        const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+        const auto expected = reference::solve_grid_constant(
+            lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
+            constant.b_last, p.k);
+        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+        auto run = [&](unsigned form) {
+            tridiag::WindowSettings s = settings;
+            s.scan_form = form;
+            auto solver = tridiag::make_lu_window(
+                "lu-colscan-test", s, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+            x.poison();
+            solver->solve({lines, n}, Direction::y, constant, k, x);
+            EXPECT_FALSE(solver->check_pivots().has_value());
+            return x.read_all<float>();
+        };
+        const auto by_auto = run(2), by_first = run(0), by_lean = run(1);
+        EXPECT_LE(reference::max_relative_error(by_auto, expected.x),
+                  tolerance(std::max(n, 64)) + plan.bound)
+            << "n=" << n;
+        ASSERT_FALSE(by_first == by_lean) << "n=" << n;  // (else the check below could not tell)
+        EXPECT_TRUE(by_auto == (lean ? by_lean : by_first)) << "n=" << n << " lean " << lean;
+    }
+    EXPECT_GT(lean_count, 0);
+    EXPECT_GT(first_count, 0);
+}
+
 // scan_max_unknowns: grids above it take the window kernel along y, the others the column
 // scan. Which path ran is seen bit for bit (the same problem through a solver that can only take
 // that path); both within the float64 reference's bound (fp32 bound plus truncation bound).
