@@ -18,6 +18,7 @@
 //   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
 //            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 #include <cstdlib>
@@ -67,7 +68,7 @@ public:
     std::string kernel() const override {
         if (tile_) return "tile-H" + std::to_string(window_halo_);
         if (!window_[0] && !window_[1]) return solver();
-        return "window-H" + std::to_string(window_halo_);
+        return "window-H" + std::to_string(window_halo_) + (xline_ ? "+xline" : "");
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
@@ -114,6 +115,20 @@ private:
         const double rho = heat_window_rho(double(lambda));
         p.set("rho", float(rho));
         p.set("gain", float((1 - rho) / (1 + rho)));
+        // The whole-row x kernel's exact walls (heat_linerow.comp): rho^nx, 1 / (1 - rho^(2 nx)),
+        // and how far from a wall rho^distance stays above 2^-30 (beyond: below a quarter of
+        // x's round-off, left out).
+        if (rho > 0) {
+            p.set("log2_rho", float(std::log2(rho)));
+            p.set("rho_n", float(std::pow(rho, nx_)));
+            p.set("wall_scale", float(1 / (1 - std::pow(rho, 2.0 * nx_))));
+            p.set("wall_reach", int(std::min<double>(nx_, std::ceil(-30 / std::log2(rho)))));
+        } else {
+            p.set("log2_rho", -1000.0f);
+            p.set("rho_n", 0.0f);
+            p.set("wall_scale", 1.0f);
+            p.set("wall_reach", 0);
+        }
     }
 
     double kernel_lambda() const {
@@ -127,6 +142,7 @@ private:
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
         tile_ = nullptr;
+        xline_ = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
         int halo = heat_window_halo(kernel_lambda());
@@ -189,6 +205,49 @@ private:
                 window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
             }
         }
+        if (window_[0] && window_[1]) resolve_xline(info, subgroups);
+    }
+
+    // The whole-row x kernel (heat_linerow.comp: exact walls, no warm-up lanes) in place of the
+    // row scan, by the measured rule or ADILAB_HEAT_XLINE: "0" never; "1" wherever it fits;
+    // "chunk[,lines[,options]]" that shape wherever it fits (chunk a power of two 1..32, lines
+    // rows a work group; options: 'p' the plain PR form, 's' the shared-memory scan even where
+    // subgroups exist, 'n' no 16-byte loads).
+    void resolve_xline(const gl::DeviceInfo& info, bool subgroups) {
+        const char* env = std::getenv("ADILAB_HEAT_XLINE");
+        const std::string choice = env ? env : "";
+        if (choice == "0") return;
+        if (choice.empty() && !(nx_ >= kXlineMinNx && nx_ <= kXlineMaxNx)) return;
+        int chunk = kXlineChunk, lines = 1;
+        std::string options;
+        if (!choice.empty() && choice != "1") {
+            int c = 0, l = 1, used = 0;
+            char text[16] = {};
+            const int n = std::sscanf(choice.c_str(), "%d,%d,%15s%n", &c, &l, text, &used);
+            if (n >= 1 && c >= 1 && c <= 32 && (c & (c - 1)) == 0) chunk = c;
+            if (n >= 2 && l >= 1 && l <= 64) lines = l;
+            if (n >= 3) options = text;
+        }
+        const int chunks = int(std::bit_ceil(unsigned((nx_ + chunk - 1) / chunk)));
+        lines = std::min(lines, std::max(1, 1024 / chunks));
+        const int group = lines * chunks;
+        if (group > 1024) return;
+        const long long staged = (long long)lines * chunks * chunk;
+        const bool use_subgroups = subgroups && options.find('s') == std::string::npos;
+        const long long shared_bytes = 4 * (staged + staged / 32 + 1) + 8 * lines +
+                                       (use_subgroups ? 8LL * group : 16LL * group);
+        if (shared_bytes > info.max_shared_memory_bytes) return;
+        gl::Defines defines = {{"CHUNK", std::to_string(chunk)},
+                               {"CHUNKS", std::to_string(chunks)},
+                               {"LINES", std::to_string(lines)},
+                               {"GROUP_SIZE", std::to_string(group)},
+                               {"HALO", std::to_string(window_halo_)}};
+        if (use_subgroups) defines.push_back({"SUBGROUPS", "1"});
+        if (options.find('p') != std::string::npos) defines.push_back({"FORM_PLAIN", "1"});
+        xline_vec4_ = nx_ % 4 == 0 && chunk % 4 == 0 && options.find('n') == std::string::npos;
+        if (xline_vec4_) defines.push_back({"X_VEC4", "1"});
+        xline_ = &gl::compute_program("sim/heat_linerow.comp", defines);
+        xline_groups_ = unsigned((ny_ + lines - 1) / lines);
     }
 
 
@@ -294,6 +353,25 @@ private:
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (fused() && direction == 0 && xline_) {
+            const gl::Program& program = *xline_;
+            program.use();
+            if (uniforms_stale(program)) {
+                set_grid_uniforms(program);
+                set_uniforms(program);
+            }
+            set_step_uniform(program);
+            in.bind_storage(0);
+            out.bind_storage(1);
+            if (xline_vec4_) {
+                in.bind_storage(4);
+                out.bind_storage(5);
+            }
+            bind_flag();
+            gl::dispatch(xline_groups_);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
         if (fused() && window_[direction]) {
             const gl::Program& program = *window_[direction];
             program.use();
@@ -353,6 +431,9 @@ private:
     int window_halo_ = 0;
     bool window_vec4_ = false;  // the x kernel also reads its input as vec4 (binding 4)
     const gl::Program* tile_ = nullptr;  // the one-dispatch step, or null
+    const gl::Program* xline_ = nullptr;  // the whole-row x kernel in place of window_[0], or null
+    unsigned xline_groups_ = 0;
+    bool xline_vec4_ = false;  // it also reads and writes vec4s (bindings 4, 5)
     unsigned tile_groups_[2] = {};
     // The tile's default shapes, the first that fits taken (ADILAB_HEAT_TILE overrides): 32x32
     // split 6x8 was the fastest at 256^2 in the H200 sweep (see resolve_tile).
@@ -364,6 +445,10 @@ private:
     static constexpr int kTileMaxHalo = 16;
     static constexpr std::size_t kTileMaxCells = 256 * 256;
     static constexpr const char* kDefaultOptions = "v";
+    // The whole-row x kernel's rule and default chunk (resolve_xline).
+    static constexpr int kXlineMinNx = 512;
+    static constexpr int kXlineMaxNx = 2048;
+    static constexpr int kXlineChunk = 16;
 };
 
 }  // namespace
