@@ -69,7 +69,8 @@ public:
         if (tile_) return "tile-H" + std::to_string(window_halo_);
         if (step1_) return "step1-H" + std::to_string(window_halo_);
         if (!window_[0] && !window_[1]) return solver();
-        return "window-H" + std::to_string(window_halo_) + (xline_ ? "+xline" : "");
+        return "window-H" + std::to_string(window_halo_) +
+               (ypair_ ? "+xpair" : xline_ ? "+xline" : "");
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
@@ -148,6 +149,7 @@ private:
         window_[0] = window_[1] = nullptr;
         tile_ = nullptr;
         xline_ = nullptr;
+        ypair_ = nullptr;
         step1_ = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
@@ -309,14 +311,14 @@ private:
         if (choice == "0") return;
         if (choice.empty() && !(nx_ >= kXlineMinNx && nx_ <= kXlineMaxNx)) return;
         int chunk = kXlineChunk, lines = 1;
-        std::string options;
+        std::string options = kXlineOptions;
         if (!choice.empty() && choice != "1") {
             int c = 0, l = 1, used = 0;
             char text[16] = {};
             const int n = std::sscanf(choice.c_str(), "%d,%d,%15s%n", &c, &l, text, &used);
             if (n >= 1 && c >= 1 && c <= 32 && (c & (c - 1)) == 0) chunk = c;
             if (n >= 2 && l >= 1 && l <= 64) lines = l;
-            if (n >= 3) options = text;
+            options = n >= 3 ? text : "";
         }
         const int chunks = int(std::bit_ceil(unsigned((nx_ + chunk - 1) / chunk)));
         lines = std::min(lines, std::max(1, 1024 / chunks));
@@ -324,8 +326,22 @@ private:
         if (group > 1024) return;
         const long long staged = (long long)lines * chunks * chunk;
         const bool use_subgroups = subgroups && options.find('s') == std::string::npos;
-        const long long shared_bytes = 4 * (staged + staged / 32 + 1) + 8 * lines +
-                                       (use_subgroups ? 8LL * group : 16LL * group);
+        const auto has = [&](char o) { return options.find(o) != std::string::npos; };
+        xline_vec4_ = nx_ % 4 == 0 && chunk % 4 == 0 && !has('n');
+        // 'd': each invocation loads and stores its own chunk (chunks of 4, 16-byte rows); 'e':
+        // and writes (T*, lambda d_xx T*) for the pair y kernel; 'l': the walls' two values by
+        // subgroup shuffles where rho^nx is negligible and the wall chunks sit in the first /
+        // last chunk's subgroup (heat_linerow.glsl, LONG_LINE).
+        const bool direct = has('d') && chunk == 4 && xline_vec4_;
+        const bool pair = has('e') && direct;
+        const double rho = heat_window_rho(kernel_lambda());
+        const int reach = int(std::min<double>(nx_, std::ceil(-30 / std::log2(rho))));
+        const bool long_line = has('l') && use_subgroups && chunks >= 32 &&
+                               std::pow(rho, nx_) < std::ldexp(1.0, -30) &&
+                               (reach - 1) / chunk < 32 &&
+                               ((nx_ - 1) / chunk) / 32 == (std::max(0, nx_ - reach) / chunk) / 32;
+        const long long shared_bytes = (direct ? 8LL * group : 4 * (staged + staged / 32 + 1)) +
+                                       8 * lines + (use_subgroups ? 8LL * group : 16LL * group);
         if (shared_bytes > info.max_shared_memory_bytes) return;
         gl::Defines defines = {{"CHUNK", std::to_string(chunk)},
                                {"CHUNKS", std::to_string(chunks)},
@@ -333,9 +349,26 @@ private:
                                {"GROUP_SIZE", std::to_string(group)},
                                {"HALO", std::to_string(window_halo_)}};
         if (use_subgroups) defines.push_back({"SUBGROUPS", "1"});
-        if (options.find('p') != std::string::npos) defines.push_back({"FORM_PLAIN", "1"});
-        xline_vec4_ = nx_ % 4 == 0 && chunk % 4 == 0 && options.find('n') == std::string::npos;
+        if (has('p')) defines.push_back({"FORM_PLAIN", "1"});
         if (xline_vec4_) defines.push_back({"X_VEC4", "1"});
+        if (direct) defines.push_back({"X_DIRECT", "1"});
+        if (pair) defines.push_back({"X_PAIR", "1"});
+        if (long_line) defines.push_back({"LONG_LINE", "1"});
+        // The pair path's y kernel: the column scan's shape, pairs in.
+        ypair_ = nullptr;
+        if (pair) {
+            int warps = 0, ychunk = 0, rows = 1;
+            scan_shape(1, warps, ychunk, rows);
+            ypair_ = &gl::compute_program("sim/heat_colpair.comp",
+                                          {{"CHUNK", std::to_string(ychunk)},
+                                           {"HALO", std::to_string(window_halo_)},
+                                           {"WARPS", std::to_string(warps)},
+                                           {"GROUP_SIZE", std::to_string(32 * warps)}});
+            if (pairs_.size() < cells() * 2 * sizeof(float)) {
+                pairs_ = gl::Buffer(cells() * 2 * sizeof(float));
+                pairs_.poison();  // a cell the x kernel missed shows up as NaN
+            }
+        }
         xline_ = &gl::compute_program("sim/heat_linerow.comp", defines);
         xline_groups_ = unsigned((ny_ + lines - 1) / lines);
     }
@@ -443,6 +476,21 @@ private:
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (fused() && direction == 1 && ypair_) {
+            const gl::Program& program = *ypair_;
+            program.use();
+            if (uniforms_stale(program)) {
+                set_grid_uniforms(program);
+                set_uniforms(program);
+            }
+            set_step_uniform(program);
+            pairs_.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            gl::dispatch(window_groups_[1][0], window_groups_[1][1]);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
         if (fused() && direction == 0 && xline_) {
             const gl::Program& program = *xline_;
             program.use();
@@ -452,10 +500,11 @@ private:
             }
             set_step_uniform(program);
             in.bind_storage(0);
-            out.bind_storage(1);
+            gl::Buffer& written = ypair_ ? pairs_ : out;  // the pair path: (T*, e) per cell
+            written.bind_storage(1);
             if (xline_vec4_) {
                 in.bind_storage(4);
-                out.bind_storage(5);
+                written.bind_storage(5);
             }
             bind_flag();
             gl::dispatch(xline_groups_);
@@ -523,6 +572,8 @@ private:
     const gl::Program* tile_ = nullptr;  // the one-dispatch step, or null
     const gl::Program* xline_ = nullptr;  // the whole-row x kernel in place of window_[0], or null
     unsigned xline_groups_ = 0;
+    const gl::Program* ypair_ = nullptr;  // the pair path's y kernel (heat_colpair.comp), or null
+    gl::Buffer pairs_;  // the pair path's (T*, lambda d_xx T*) per cell
     bool xline_vec4_ = false;  // it also reads and writes vec4s (bindings 4, 5)
     const gl::Program* step1_ = nullptr;  // the one-dispatch step without redundancy, or null
     int step1_x_groups_ = 0, step1_y_groups_ = 0;
@@ -544,7 +595,8 @@ private:
     // The whole-row x kernel's rule and default chunk (resolve_xline).
     static constexpr int kXlineMinNx = 512;
     static constexpr int kXlineMaxNx = 2048;
-    static constexpr int kXlineChunk = 16;
+    static constexpr int kXlineChunk = 4;
+    static constexpr const char* kXlineOptions = "pdel";
 };
 
 }  // namespace

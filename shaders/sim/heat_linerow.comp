@@ -1,6 +1,9 @@
 #ifdef SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
+#ifdef LONG_LINE
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 #endif
 // Heat's x half step with WHOLE rows per work group and the closed-form inverse made exact at the
 // walls: no warm-up lanes, no truncation (sim/heat.cpp: the `fused` solver's x kernel where the
@@ -54,5 +57,9 @@ layout(std430, binding = 5) writeonly buffer FieldOut4 { vec4 field_out4[]; };
 
 void main() {
     scan_step = step_index;
+#ifdef X_DIRECT
+    line_rows_direct(int(gl_WorkGroupID.x));
+#else
     line_rows(int(gl_WorkGroupID.x));
+#endif
 }

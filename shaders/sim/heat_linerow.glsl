@@ -13,12 +13,14 @@ uniform float rho_n;       // rho^nx
 uniform float wall_scale;  // 1 / (1 - rho^(2 nx))
 uniform int wall_reach;    // positions from a wall where rho^distance > 2^-30
 
+#ifndef X_DIRECT
 const int SPAN = CHUNKS * CHUNK;  // positions a row holds in the tile (zeros past nx)
 const int STAGED = LINES * SPAN;
 // Position f of the group's rows at f + f / 32: an invocation's chunk (stride CHUNK, a power of
 // two) then hits 32 different banks across a subgroup.
 shared float tile[STAGED + STAGED / 32 + 1];
 int slot(int f) { return f + (f >> 5); }
+#endif
 shared vec2 walls[LINES];  // (B_0, F_(nx - 1)) of each row
 
 #ifdef SUBGROUPS
@@ -104,6 +106,61 @@ float right_hand_side(int row, int i, float c, bool heaters) {
 #endif
 }
 
+// x = the exact Neumann solve's values at chunk p (positions s = p CHUNK ..) of row slot l from
+// the chunk's right-hand side d (zeros past nx); every invocation of the work group calls it.
+void chunk_solve(float d[CHUNK], out float x[CHUNK], int l, int p) {
+    const int s = p * CHUNK;
+    float forward[CHUNK], backward[CHUNK];
+    float power[CHUNK];  // rho^(k + 1)
+    power[0] = rho;
+    for (int k = 1; k < CHUNK; ++k) power[k] = power[k - 1] * rho;
+    {
+        float f = 0.0, b = 0.0;
+        for (int k = 0; k < CHUNK; ++k) {
+            f = d[k] + rho * f;
+            forward[k] = f;
+            b = d[CHUNK - 1 - k] + rho * b;
+            backward[CHUNK - 1 - k] = b;
+        }
+    }
+    const vec2 carry = chunk_carries(vec2(forward[CHUNK - 1], backward[0]), l, p, power[CHUNK - 1]);
+    for (int k = 0; k < CHUNK; ++k) {
+        forward[k] += power[k] * carry.x;
+        backward[k] += power[CHUNK - 1 - k] * carry.y;
+    }
+
+    // The walls: B_0 and F_(nx - 1) of the row, then alpha and beta.
+    const int last = nx - 1;
+    float f_last = 0.0;
+    for (int k = 0; k < CHUNK; ++k)
+        if (k == last % CHUNK) f_last = forward[k];
+#ifdef LONG_LINE
+    // rho^nx below 2^-30 (rho_n = 0, wall_scale = 1), the wall_reach chunks at the left wall in
+    // the row's first subgroup and those at the right wall in the subgroup of the chunk holding
+    // nx - 1 (sim/heat.cpp checks both; rows start at lane 0): the two values by shuffles, no
+    // barrier.
+    const vec2 ends = vec2(subgroupShuffle(backward[0], 0u),
+                           subgroupShuffle(f_last, uint((last / CHUNK) % SLICE)));
+#else
+    if (p == 0) walls[l].x = backward[0];
+    if (p == last / CHUNK) walls[l].y = f_last;
+    memoryBarrierShared();
+    barrier();
+    const vec2 ends = walls[l];
+#endif
+    if (s < wall_reach) {
+        const float alpha = (ends.x + rho_n * ends.y) * wall_scale;
+        for (int k = 0; k < CHUNK; ++k) forward[k] += rho_power(s + k + 1) * alpha;
+    }
+    if (nx - (s + CHUNK) < wall_reach) {
+        const float beta = (ends.y + rho_n * ends.x) * wall_scale;
+        for (int k = 0; k < CHUNK; ++k)
+            if (s + k < nx) backward[k] += rho_power(nx - s - k) * beta;
+    }
+    for (int k = 0; k < CHUNK; ++k) x[k] = gain * (forward[k] + backward[k] - d[k]);
+}
+
+#ifndef X_DIRECT
 // Rows group * LINES .. of the x half step; every invocation of the work group calls it.
 void line_rows(int group) {
     const int tid = int(gl_LocalInvocationID.x);
@@ -161,52 +218,13 @@ void line_rows(int group) {
     memoryBarrierShared();
     barrier();
 
-    // The chunk's right-hand side; both recurrences from zero.
+    // The chunk's right-hand side, solved in place.
     const int l = tid / CHUNKS, p = tid % CHUNKS, s = p * CHUNK;
-    float d[CHUNK], forward[CHUNK], backward[CHUNK];
+    float d[CHUNK], x[CHUNK];
     for (int k = 0; k < CHUNK; ++k) d[k] = tile[slot(l * SPAN + s + k)];
-    float power[CHUNK];  // rho^(k + 1)
-    power[0] = rho;
-    for (int k = 1; k < CHUNK; ++k) power[k] = power[k - 1] * rho;
-    {
-        float f = 0.0, b = 0.0;
-        for (int k = 0; k < CHUNK; ++k) {
-            f = d[k] + rho * f;
-            forward[k] = f;
-            b = d[CHUNK - 1 - k] + rho * b;
-            backward[CHUNK - 1 - k] = b;
-        }
-    }
-    const vec2 carry = chunk_carries(vec2(forward[CHUNK - 1], backward[0]), l, p, power[CHUNK - 1]);
-    for (int k = 0; k < CHUNK; ++k) {
-        forward[k] += power[k] * carry.x;
-        backward[k] += power[CHUNK - 1 - k] * carry.y;
-    }
-
-    // The walls: B_0 and F_(nx - 1) of the row, then alpha and beta.
-    const int last = nx - 1;
-    if (p == 0) walls[l].x = backward[0];
-    if (p == last / CHUNK) {
-        float f = 0.0;
-        for (int k = 0; k < CHUNK; ++k)
-            if (k == last - s) f = forward[k];
-        walls[l].y = f;
-    }
-    memoryBarrierShared();
-    barrier();
-    const vec2 ends = walls[l];
-    if (s < wall_reach) {
-        const float alpha = (ends.x + rho_n * ends.y) * wall_scale;
-        for (int k = 0; k < CHUNK; ++k) forward[k] += rho_power(s + k + 1) * alpha;
-    }
-    if (nx - (s + CHUNK) < wall_reach) {
-        const float beta = (ends.y + rho_n * ends.x) * wall_scale;
-        for (int k = 0; k < CHUNK; ++k)
-            if (s + k < nx) backward[k] += rho_power(nx - s - k) * beta;
-    }
+    chunk_solve(d, x, l, p);
     // x into the chunk's own slots (only this invocation reads them).
-    for (int k = 0; k < CHUNK; ++k)
-        tile[slot(l * SPAN + s + k)] = gain * (forward[k] + backward[k] - d[k]);
+    for (int k = 0; k < CHUNK; ++k) tile[slot(l * SPAN + s + k)] = x[k];
     memoryBarrierShared();
     barrier();
 
@@ -241,4 +259,75 @@ void line_rows(int group) {
         }
     }
 }
+
+#endif  // !X_DIRECT
+
+#ifdef X_DIRECT
+#ifdef X_PAIR
+shared float pair_edges[2][GROUP_SIZE];  // T* at each chunk's first and last position
+#endif
+// The x half step with CHUNK = 4 and nx a multiple of 4: each invocation loads its own chunk
+// (16-byte loads, coalesced across the lanes) and stores it, no staging tile. X_PAIR: writes
+// (T*, e) per cell, e = lambda d_xx T* (the y half step's explicit part along x, from T* of the
+// row: a chunk's neighbours through shared memory), as two vec4 per chunk to LINE_OUT4.
+void line_rows_direct(int group) {
+    const int tid = int(gl_LocalInvocationID.x);
+    const int first_row = group * LINES;
+    const bool heaters = box_touches_heater(ivec2(0, max(first_row - 1, 0)),
+                                            ivec2(nx - 1, min(first_row + LINES, ny - 1)));
+    const int l = tid / CHUNKS, p = tid % CHUNKS, s = p * CHUNK;
+    const int row = min(first_row + l, ny - 1);
+    const bool inside = s < nx;
+    vec4 c = vec4(0.0), rhs = vec4(0.0);
+    if (inside) {
+        const int id = row * nx + s;
+        if (!heaters) {
+            c = LINE_IN4[id >> 2];
+            const vec4 up = LINE_IN4[(max(row - 1, 0) * nx + s) >> 2];
+            const vec4 down = LINE_IN4[(min(row + 1, ny - 1) * nx + s) >> 2];
+#ifdef FORM_PLAIN
+            rhs = c + lambda * ((up - c) + (down - c));
+#else
+            const float before = s > 0 ? LINE_IN[id - 1] : c.x;
+            const float after = s + 4 < nx ? LINE_IN[id + 4] : c.w;
+            const vec4 left = vec4(before, c.xyz), right = vec4(c.yzw, after);
+            rhs = lambda * ((up - c) + (down - c) + (left - c) + (right - c));
+#endif
+        } else {
+            for (int k = 0; k < 4; ++k) {
+                c[k] = cell_value(row, s + k, true);
+                rhs[k] = right_hand_side(row, s + k, c[k], true);
+            }
+        }
+    }
+    float d[CHUNK], x[CHUNK];
+    for (int k = 0; k < CHUNK; ++k) d[k] = rhs[k];
+    chunk_solve(d, x, l, p);
+    vec4 t = vec4(x[0], x[1], x[2], x[3]);
+#ifndef FORM_PLAIN
+    t += c;
+#endif
+    if (heaters)
+        for (int k = 0; k < 4; ++k)
+            if (in_heater(ivec2(s + k, row))) t[k] = heater_temperature;
+    const bool stores = inside && first_row + l < ny;
+#ifdef X_PAIR
+    pair_edges[0][tid] = t.x;
+    pair_edges[1][tid] = t.w;
+    memoryBarrierShared();
+    barrier();
+    // The mirrors: T* beyond a wall is the edge cell's.
+    const float before = p > 0 ? pair_edges[1][tid - 1] : t.x;
+    const float after = s + 4 < nx ? pair_edges[0][tid + 1] : t.w;
+    const vec4 e = lambda * ((vec4(before, t.xyz) - t) + (vec4(t.yzw, after) - t));
+    if (stores) {
+        const int id = (row * nx + s) >> 1;  // vec4 = two cells' (T*, e)
+        LINE_OUT4[id] = vec4(t.x, e.x, t.y, e.y);
+        LINE_OUT4[id + 1] = vec4(t.z, e.z, t.w, e.w);
+    }
+#else
+    if (stores) LINE_OUT4[(row * nx + s) >> 2] = t;
+#endif
+}
+#endif  // X_DIRECT
 #endif  // HEAT_LINEROW_GLSL
