@@ -11,6 +11,16 @@
 //            with grid barriers between the half steps was measured slower on the H200,
 //            2026-11-21: 1024^2 31,000 vs 36,300 steps/s, 4096^2 4,200 vs 5,570: the loop over
 //            tiles ran at lower occupancy and with L1-bypassing loads; it was removed.)
+//            Rows of 1024..2048 cells (measured rule in resolve_xline): the pair path instead,
+//            two dispatches with no warm-up lanes along x and one 8-byte load a cell along y:
+//            x by whole rows with the walls exact (heat_linerow.comp: each invocation loads and
+//            stores its own 4 cells, the plain PR form r = T + lambda d_yy T, three loads a
+//            cell), writing (T*, lambda d_xx T*) per cell; y from those pairs
+//            (heat_colpair.comp: the column scan, delta form). ADILAB_HEAT_XLINE=0 never takes
+//            it; other values select the whole-row x kernel's shapes and options.
+//            ADILAB_HEAT_STEP1 (off by default, measured slower): the whole step in one
+//            dispatch without redundancy, y work groups waiting on counters of the x rows
+//            (heat_step1.comp).
 //            On small grids (<= 256^2 cells, halo <= 16; measured rule in resolve_tile) the
 //            whole step in ONE dispatch instead: heat_tile.comp, tiles with a halo, T* in
 //            shared memory, the same truncated inverse; the model then ping-pongs its two
@@ -218,13 +228,17 @@ private:
     }
 
     // The whole step in one dispatch (heat_step1.comp: x groups, then y groups that wait for the
-    // x rows they read through counters), by the measured rule or ADILAB_HEAT_STEP1: "0" never;
-    // "1" wherever it fits; "ywarps,ychunk,xchunk[,options]" that shape (options as
-    // ADILAB_HEAT_XLINE's). The x groups hold 32 ywarps / (x chunks a row) rows each.
+    // x rows they read through counters), only through ADILAB_HEAT_STEP1: "0" or unset never;
+    // "1" wherever it fits; "ywarps,ychunk,xchunk[,options]" that shape (options 'p', 's', 'n'
+    // as ADILAB_HEAT_XLINE's). The x groups hold 32 ywarps / (x chunks a row) rows each.
+    // Measured on the H200 (2026-11-21, 1024^2 two-heaters, steps/s): 8,8,4 42,553; 8,8,4,p
+    // 42,868; 16,8,4 42,147; 8,8,8 39,122; 16,8,16 30,235, against 45,702 for the two-dispatch
+    // staged x kernel (4,1,p) with the column scan in the same call: its y loads bypass L1 and
+    // the y groups wait; so it is not taken by default.
     void resolve_step1(const gl::DeviceInfo& info, bool subgroups) {
         const char* env = std::getenv("ADILAB_HEAT_STEP1");
         const std::string choice = env ? env : "";
-        if (choice.empty() || choice == "0") return;  // (measured rule: not yet taken by default)
+        if (choice.empty() || choice == "0") return;
         int ywarps = 16, ychunk = 8, chunk = 16;
         std::string options;
         if (choice != "1") {
@@ -301,10 +315,27 @@ private:
     }
 
     // The whole-row x kernel (heat_linerow.comp: exact walls, no warm-up lanes) in place of the
-    // row scan, by the measured rule or ADILAB_HEAT_XLINE: "0" never; "1" wherever it fits;
-    // "chunk[,lines[,options]]" that shape wherever it fits (chunk a power of two 1..32, lines
-    // rows a work group; options: 'p' the plain PR form, 's' the shared-memory scan even where
-    // subgroups exist, 'n' no 16-byte loads).
+    // row scan, and with it the pair y kernel (heat_colpair.comp), by the measured rule or
+    // ADILAB_HEAT_XLINE: "0" never; "1" wherever it fits (default shape); "chunk[,lines[,options]]"
+    // that shape wherever it fits (chunk a power of two 1..32, lines rows a work group; options:
+    // 'p' the plain PR form, 'd' each invocation's own chunk (chunk 4, nx = 4k), 'e' the pair
+    // output for heat_colpair.comp (with 'd'), 'l' the walls by shuffles, 's' the shared-memory
+    // scan even where subgroups exist, 'n' no 16-byte loads; a shape without options takes
+    // none of them).
+    //
+    // The rule, measured on the H200 (2026-11-21, two-heaters, default parameters: halo 16,
+    // steps/s, --steps 1000; the main binary's two-dispatch path in the same call):
+    //  - 1024^2, default (4,1,pdel: x 13.1 us + y 12.3 us timestamped) 52,941 / 52,900 / 52,910
+    //    against 35,934 / 35,903 / 35,922 (x 17.5 + y 16.8 us); without 'l' 52,244; 2 rows a
+    //    group 51,861; the delta form (4,1,del) 52,022; without the pairs (4,1,pd, y by the
+    //    column scan: 16.4 us) 46,555; staged (4,1,p) 45,204; pair y in 8x8 52,268, 16x4
+    //    50,803, 32x4 48,487, 32x8 46,680 subgroups x rows.
+    //  - Staged shapes in the call before (delta form): chunk 4 43,616, 8 40,400, 16 31,949,
+    //    32 21,677; 2 rows of chunk 8 40,440; plain chunk 4 45,702; without 16-byte loads
+    //    (chunk 16) 23,998.
+    //  - 2048^2: 17,519 against 15,921. 4096^2: 4,822 against 5,599 (the x kernel 132.8 us
+    //    against the row scan's 103.5), so not above 2048. 256^2 takes the tile step; sizes
+    //    between 256 and 1024 are not measured and keep the row scan.
     void resolve_xline(const gl::DeviceInfo& info, bool subgroups) {
         const char* env = std::getenv("ADILAB_HEAT_XLINE");
         const std::string choice = env ? env : "";
@@ -593,7 +624,7 @@ private:
     static constexpr std::size_t kTileMaxCells = 256 * 256;
     static constexpr const char* kDefaultOptions = "v";
     // The whole-row x kernel's rule and default chunk (resolve_xline).
-    static constexpr int kXlineMinNx = 512;
+    static constexpr int kXlineMinNx = 1024;
     static constexpr int kXlineMaxNx = 2048;
     static constexpr int kXlineChunk = 4;
     static constexpr const char* kXlineOptions = "pdel";

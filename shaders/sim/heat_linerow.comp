@@ -32,10 +32,20 @@
 // FORM_PLAIN: r = T + lambda d_yy T (three loads a cell instead of five), T* = x (the float64
 // stepper's form; round-off relative to |T| instead of |dT|).
 //
+// X_DIRECT (chunks of 4, nx = 4k; the measured default, sim/heat.cpp): no staging tile, each
+// invocation loads its own 4 cells (and the rows above and below) with 16-byte loads, coalesced
+// across the lanes, and stores them likewise; X_PAIR (with X_DIRECT): writes (T*, e) per cell,
+// e = lambda d_xx T*, for heat_colpair.comp (the y half step then loads one 8-byte pair a cell
+// instead of T* and its two neighbours); LONG_LINE: the walls' two values by subgroup shuffles
+// instead of a barrier where rho^nx is negligible (heat_linerow.glsl).
+// Measured on the H200 (1024^2, timestamped): x 13.1 us with X_DIRECT, X_PAIR, LONG_LINE and the
+// plain form, against 17.5 us for the row scan (heat_rowscan.comp); figures in sim/heat.cpp.
+//
 // Needs: CHUNK (positions an invocation), CHUNKS (a power of two, CHUNKS * CHUNK >= nx), LINES
 // (rows a work group), GROUP_SIZE = LINES * CHUNKS; SUBGROUPS where the device has 32-wide
 // subgroup shuffles; X_VEC4 for 16-byte loads and stores (nx and CHUNKS * CHUNK multiples of 4;
-// bindings 4 and 5); FORM_PLAIN.
+// bindings 4 and 5); FORM_PLAIN; X_DIRECT, X_PAIR, LONG_LINE (sim/heat.cpp checks their
+// conditions). Bindings: 0 T in, 1 T* out (X_PAIR: the pairs), 4 and 5 the same as vec4.
 #define DIRECTION 0
 
 layout(local_size_x = GROUP_SIZE) in;
