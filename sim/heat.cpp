@@ -18,9 +18,13 @@
 //            cell), writing (T*, lambda d_xx T*) per cell; y from those pairs
 //            (heat_colpair.comp: the column scan, delta form). ADILAB_HEAT_XLINE=0 never takes
 //            it; other values select the whole-row x kernel's shapes and options.
-//            ADILAB_HEAT_STEP1 (off by default, measured slower): the whole step in one
-//            dispatch without redundancy, y work groups waiting on counters of the x rows
-//            (heat_step1.comp).
+//            (Tried and removed, 2026-11-21: the whole step in one dispatch without redundancy,
+//            x work groups then y work groups that waited on counters of the x rows they read,
+//            handed out by tickets in start order, T* read `coherent`: on the H200 at 1024^2
+//            42,868 steps/s at best (8 y subgroups of 8 rows, x chunks of 4, plain form), 42,553
+//            / 42,147 / 39,122 / 30,235 in other shapes, against 45,702 for the two-dispatch
+//            staged x kernel with the column scan in the same call; and one llvmpipe run under
+//            load gave a wrong field, not diagnosed.)
 //            On small grids (<= 256^2 cells, halo <= 16; measured rule in resolve_tile) the
 //            whole step in ONE dispatch instead: heat_tile.comp, tiles with a halo, T* in
 //            shared memory, the same truncated inverse; the model then ping-pongs its two
@@ -77,7 +81,6 @@ public:
     const gl::Buffer& field() const override { return field_; }
     std::string kernel() const override {
         if (tile_) return "tile-H" + std::to_string(window_halo_);
-        if (step1_) return "step1-H" + std::to_string(window_halo_);
         if (!window_[0] && !window_[1]) return solver();
         return "window-H" + std::to_string(window_halo_) +
                (ypair_ ? "+xpair" : xline_ ? "+xline" : "");
@@ -106,10 +109,6 @@ protected:
         if (fused() && window_version_ != version_) resolve_window();
         if (fused() && tile_) {
             tile_step();
-            return;
-        }
-        if (fused() && step1_) {
-            step1();
             return;
         }
         half_step(0, field_, half_);
@@ -160,7 +159,6 @@ private:
         tile_ = nullptr;
         xline_ = nullptr;
         ypair_ = nullptr;
-        step1_ = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
         int halo = heat_window_halo(kernel_lambda());
@@ -224,94 +222,6 @@ private:
             }
         }
         if (window_[0] && window_[1]) resolve_xline(info, subgroups);
-        if (window_[0] && window_[1]) resolve_step1(info, subgroups);
-    }
-
-    // The whole step in one dispatch (heat_step1.comp: x groups, then y groups that wait for the
-    // x rows they read through counters), only through ADILAB_HEAT_STEP1: "0" or unset never;
-    // "1" wherever it fits; "ywarps,ychunk,xchunk[,options]" that shape (options 'p', 's', 'n'
-    // as ADILAB_HEAT_XLINE's). The x groups hold 32 ywarps / (x chunks a row) rows each.
-    // Measured on the H200 (2026-11-21, 1024^2 two-heaters, steps/s): 8,8,4 42,553; 8,8,4,p
-    // 42,868; 16,8,4 42,147; 8,8,8 39,122; 16,8,16 30,235, against 45,702 for the two-dispatch
-    // staged x kernel (4,1,p) with the column scan in the same call: its y loads bypass L1 and
-    // the y groups wait; so it is not taken by default.
-    void resolve_step1(const gl::DeviceInfo& info, bool subgroups) {
-        const char* env = std::getenv("ADILAB_HEAT_STEP1");
-        const std::string choice = env ? env : "";
-        if (choice.empty() || choice == "0") return;
-        int ywarps = 16, ychunk = 8, chunk = 16;
-        std::string options;
-        if (choice != "1") {
-            int a = 0, b = 0, c = 0;
-            char text[16] = {};
-            const int n = std::sscanf(choice.c_str(), "%d,%d,%d,%15s", &a, &b, &c, text);
-            if (n >= 3 && a >= 1 && a <= 32 && b >= 1 && b <= 32 && c >= 1 && c <= 32 &&
-                (c & (c - 1)) == 0) {
-                ywarps = a, ychunk = b, chunk = c;
-                if (n == 4) options = text;
-            }
-        }
-        const int halo_units = (window_halo_ + ychunk - 1) / ychunk;
-        if (2 * halo_units >= ywarps) return;
-        const int group = 32 * ywarps;
-        const int chunks = int(std::bit_ceil(unsigned((nx_ + chunk - 1) / chunk)));
-        if (chunks > group || group % chunks != 0) return;
-        const int lines = group / chunks;
-        const long long staged = (long long)lines * chunks * chunk;
-        const bool use_subgroups = subgroups && options.find('s') == std::string::npos;
-        const long long shared_bytes = 4 * (staged + staged / 32 + 1) + 8 * lines +
-                                       (use_subgroups ? 8LL * group : 16LL * group) + 8LL * group;
-        if (shared_bytes > info.max_shared_memory_bytes) return;
-        gl::Defines defines = {{"CHUNK", std::to_string(chunk)},
-                               {"CHUNKS", std::to_string(chunks)},
-                               {"LINES", std::to_string(lines)},
-                               {"GROUP_SIZE", std::to_string(group)},
-                               {"Y_CHUNK", std::to_string(ychunk)},
-                               {"HALO", std::to_string(window_halo_)}};
-        if (use_subgroups) defines.push_back({"SUBGROUPS", "1"});
-        if (options.find('p') != std::string::npos) defines.push_back({"FORM_PLAIN", "1"});
-        step1_vec4_ = nx_ % 4 == 0 && chunk % 4 == 0 && options.find('n') == std::string::npos;
-        if (step1_vec4_) defines.push_back({"X_VEC4", "1"});
-        step1_ = &gl::compute_program("sim/heat_step1.comp", defines);
-        step1_x_groups_ = (ny_ + lines - 1) / lines;
-        const int segment = (ywarps - 2 * halo_units) * ychunk;
-        step1_y_groups_ = (nx_ + 31) / 32 * ((ny_ + segment - 1) / segment);
-        const std::size_t words = 1 + std::size_t(ny_ + 31) / 32;  // tickets, then bands
-        if (rows_done_.size() < words * sizeof(std::int32_t))
-            rows_done_ = gl::Buffer(words * sizeof(std::int32_t));
-        rows_done_.fill(0);
-        epoch_ = 0;
-        // The tickets reach epoch * groups, the bands epoch * 32: restart below 2^31.
-        max_epoch_ = int((1u << 30) / unsigned(std::max(32, step1_x_groups_ + step1_y_groups_)));
-    }
-
-    // One whole step in one dispatch; the field is updated in place.
-    void step1() {
-        if (epoch_ >= max_epoch_) {
-            gl::memory_barrier(gl::Barrier::storage);
-            rows_done_.fill(0);
-            epoch_ = 0;
-        }
-        const gl::Program& program = *step1_;
-        program.use();
-        if (uniforms_stale(program)) {
-            set_grid_uniforms(program);
-            set_uniforms(program);
-            program.set("x_groups", step1_x_groups_);
-            program.set("groups", step1_x_groups_ + step1_y_groups_);
-        }
-        set_step_uniform(program);
-        program.set("epoch", ++epoch_);
-        field_.bind_storage(0);
-        half_.bind_storage(1);
-        if (step1_vec4_) {
-            field_.bind_storage(4);
-            half_.bind_storage(5);
-        }
-        rows_done_.bind_storage(6);
-        bind_flag();
-        gl::dispatch(unsigned(step1_x_groups_ + step1_y_groups_));
-        gl::memory_barrier(gl::Barrier::storage);
     }
 
     // The whole-row x kernel (heat_linerow.comp: exact walls, no warm-up lanes) in place of the
@@ -606,12 +516,6 @@ private:
     const gl::Program* ypair_ = nullptr;  // the pair path's y kernel (heat_colpair.comp), or null
     gl::Buffer pairs_;  // the pair path's (T*, lambda d_xx T*) per cell
     bool xline_vec4_ = false;  // it also reads and writes vec4s (bindings 4, 5)
-    const gl::Program* step1_ = nullptr;  // the one-dispatch step without redundancy, or null
-    int step1_x_groups_ = 0, step1_y_groups_ = 0;
-    bool step1_vec4_ = false;
-    gl::Buffer rows_done_;  // heat_step1.comp's counters, one per band of 32 rows
-    int epoch_ = 0;         // step1 dispatches since rows_done_ was zeroed
-    int max_epoch_ = 0;
     unsigned tile_groups_[2] = {};
     // The tile's default shapes, the first that fits taken (ADILAB_HEAT_TILE overrides): 32x32
     // split 6x8 was the fastest at 256^2 in the H200 sweep (see resolve_tile).

@@ -17,7 +17,8 @@
 //     F^_p = F_p + rho^(p + 1) alpha,   B^_p = B_p + rho^(n - p) beta,
 // with alpha = F^_(-1) = B^_0 (the mirror at the left wall) and beta = B^_n = F^_(n - 1) (right
 // wall), i.e. alpha = B_0 + rho^n beta, beta = F_(n - 1) + rho^n alpha, so
-//     alpha = (B_0 + rho^n F_(n-1)) / (1 - rho^(2n)),  beta = (F_(n-1) + rho^n B_0) / (1 - rho^(2n)),
+//     alpha = (B_0 + rho^n F_(n-1)) / (1 - rho^(2n)),
+//     beta = (F_(n-1) + rho^n B_0) / (1 - rho^(2n)),
 // and x_p = g (F^_p + B^_p - d_p) is the Neumann solve exactly (any n >= 1, any lambda), up to
 // fp32 round-off. The wall terms are added where rho^(distance) > 2^-30 (wall_reach positions
 // from each wall, host-computed; beyond, they are below a quarter of the round-off of x).

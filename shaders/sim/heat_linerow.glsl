@@ -1,12 +1,13 @@
 #ifndef HEAT_LINEROW_GLSL
 #define HEAT_LINEROW_GLSL
-// Heat's x half step with whole rows per work group: line_rows(), used by heat_linerow.comp (one
-// dispatch per half step) and heat_step1.comp (the whole step in one dispatch). The maths and the
-// shape: heat_linerow.comp's header.
-// The includer defines CHUNK, CHUNKS, LINES, GROUP_SIZE (= LINES * CHUNKS), HALO, DIRECTION 0,
-// optionally SUBGROUPS, X_VEC4, FORM_PLAIN, and the arrays LINE_IN / LINE_OUT (float) and with
-// X_VEC4 LINE_IN4 / LINE_OUT4 (vec4) it reads T from and writes T* to; then includes
-// sim/heat_scan.glsl and this file.
+// Heat's x half step with whole rows per work group, for heat_linerow.comp (its header has the
+// maths and the options): line_rows() stages the rows through a shared tile, line_rows_direct()
+// (X_DIRECT) has each invocation load and store its own chunk; both solve by chunk_solve().
+// (Kept apart from the .comp so that another kernel can run the x half step inside a larger
+// dispatch.) The includer defines CHUNK, CHUNKS, LINES, GROUP_SIZE (= LINES * CHUNKS), HALO,
+// DIRECTION 0, optionally SUBGROUPS, X_VEC4, FORM_PLAIN, X_DIRECT, X_PAIR, LONG_LINE, and the
+// arrays LINE_IN / LINE_OUT (float) and with X_VEC4 LINE_IN4 / LINE_OUT4 (vec4) it reads T from
+// and writes T* (or the pairs) to; then includes sim/heat_scan.glsl and this file.
 
 uniform float log2_rho;    // log2(rho)
 uniform float rho_n;       // rho^nx

@@ -374,9 +374,10 @@ void column_scan_pair(ivec2 tile) {
     const int start = tile.y * COLUMN_SEGMENT - HALO_WARPS * Y_CHUNK;  // chunk 0's row
     const int r0 = start + w * Y_CHUNK;
     const bool folded = start - 1 < 0 || start + Y_WARPS * Y_CHUNK >= ny;
-    const bool heaters = box_touches_heater(
-        ivec2(first_column, folded ? 0 : start),
-        ivec2(min(first_column + LANES - 1, nx - 1), folded ? ny - 1 : start + Y_WARPS * Y_CHUNK - 1));
+    // Heaters only at the stores (T* holds heater_temperature in heater cells already).
+    const int last_row = folded ? ny - 1 : start + Y_WARPS * Y_CHUNK - 1;
+    const bool heaters = box_touches_heater(ivec2(first_column, folded ? 0 : start),
+                                            ivec2(min(first_column + LANES - 1, nx - 1), last_row));
 
     float centre[Y_CHUNK], d[Y_CHUNK];
     {
@@ -431,7 +432,8 @@ void column_scan_pair(ivec2 tile) {
     for (int v = Y_WARPS - 1; v >= 0; --v)
         if (v > w) below = below * step + backward_ends[v * LANES + lane];
     for (int k = 0; k < Y_CHUNK; ++k)
-        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below - d[k]);
+        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below -
+                       d[k]);
 
     if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && first_column + lane < nx) {
         for (int k = 0; k < Y_CHUNK; ++k) {
