@@ -11,6 +11,20 @@
 //            with grid barriers between the half steps was measured slower on the H200,
 //            2026-11-21: 1024^2 31,000 vs 36,300 steps/s, 4096^2 4,200 vs 5,570: the loop over
 //            tiles ran at lower occupancy and with L1-bypassing loads; it was removed.)
+//            Rows of 1024..2048 cells (measured rule in resolve_xline): the pair path instead,
+//            two dispatches with no warm-up lanes along x and one 8-byte load a cell along y:
+//            x by whole rows with the walls exact (heat_linerow.comp: each invocation loads and
+//            stores its own 4 cells, the plain PR form r = T + lambda d_yy T, three loads a
+//            cell), writing (T*, lambda d_xx T*) per cell; y from those pairs
+//            (heat_colpair.comp: the column scan, delta form). ADILAB_HEAT_XLINE=0 never takes
+//            it; other values select the whole-row x kernel's shapes and options.
+//            (Tried and removed, 2026-11-21: the whole step in one dispatch without redundancy,
+//            x work groups then y work groups that waited on counters of the x rows they read,
+//            handed out by tickets in start order, T* read `coherent`: on the H200 at 1024^2
+//            42,868 steps/s at best (8 y subgroups of 8 rows, x chunks of 4, plain form), 42,553
+//            / 42,147 / 39,122 / 30,235 in other shapes, against 45,702 for the two-dispatch
+//            staged x kernel with the column scan in the same call; and one llvmpipe run under
+//            load gave a wrong field, not diagnosed.)
 //            On small grids (<= 256^2 cells, halo <= 16; measured rule in resolve_tile) the
 //            whole step in ONE dispatch instead: heat_tile.comp, tiles with a halo, T* in
 //            shared memory, the same truncated inverse; the model then ping-pongs its two
@@ -18,6 +32,7 @@
 //   generic: rows kernel (rhs of the increment), Solver::solve with ConstantCoefficients into
 //            the output, finish kernel (T + dT, heaters, stability flag), per half step.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 #include <cstdlib>
@@ -67,7 +82,8 @@ public:
     std::string kernel() const override {
         if (tile_) return "tile-H" + std::to_string(window_halo_);
         if (!window_[0] && !window_[1]) return solver();
-        return "window-H" + std::to_string(window_halo_);
+        return "window-H" + std::to_string(window_halo_) +
+               (ypair_ ? "+xpair" : xline_ ? "+xline" : "");
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
@@ -114,6 +130,20 @@ private:
         const double rho = heat_window_rho(double(lambda));
         p.set("rho", float(rho));
         p.set("gain", float((1 - rho) / (1 + rho)));
+        // The whole-row x kernel's exact walls (heat_linerow.comp): rho^nx, 1 / (1 - rho^(2 nx)),
+        // and how far from a wall rho^distance stays above 2^-30 (beyond: below a quarter of
+        // x's round-off, left out).
+        if (rho > 0) {
+            p.set("log2_rho", float(std::log2(rho)));
+            p.set("rho_n", float(std::pow(rho, nx_)));
+            p.set("wall_scale", float(1 / (1 - std::pow(rho, 2.0 * nx_))));
+            p.set("wall_reach", int(std::min<double>(nx_, std::ceil(-30 / std::log2(rho)))));
+        } else {
+            p.set("log2_rho", -1000.0f);
+            p.set("rho_n", 0.0f);
+            p.set("wall_scale", 1.0f);
+            p.set("wall_reach", 0);
+        }
     }
 
     double kernel_lambda() const {
@@ -127,6 +157,8 @@ private:
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
         tile_ = nullptr;
+        xline_ = nullptr;
+        ypair_ = nullptr;
         const char* env = std::getenv("ADILAB_HEAT_WINDOW");
         if (env && std::string(env) == "0") return;
         int halo = heat_window_halo(kernel_lambda());
@@ -189,6 +221,97 @@ private:
                 window_groups_[1][1] = unsigned((ny_ + segment - 1) / segment);
             }
         }
+        if (window_[0] && window_[1]) resolve_xline(info, subgroups);
+    }
+
+    // The whole-row x kernel (heat_linerow.comp: exact walls, no warm-up lanes) in place of the
+    // row scan, and with it the pair y kernel (heat_colpair.comp), by the measured rule or
+    // ADILAB_HEAT_XLINE: "0" never; "1" wherever it fits (default shape); "chunk[,lines[,options]]"
+    // that shape wherever it fits (chunk a power of two 1..32, lines rows a work group; options:
+    // 'p' the plain PR form, 'd' each invocation's own chunk (chunk 4, nx = 4k), 'e' the pair
+    // output for heat_colpair.comp (with 'd'), 'l' the walls by shuffles, 's' the shared-memory
+    // scan even where subgroups exist, 'n' no 16-byte loads; a shape without options takes
+    // none of them).
+    //
+    // The rule, measured on the H200 (2026-11-21, two-heaters, default parameters: halo 16,
+    // steps/s, --steps 1000; the main binary's two-dispatch path in the same call):
+    //  - 1024^2, default (4,1,pdel: x 13.1 us + y 12.3 us timestamped) 52,941 / 52,900 / 52,910
+    //    against 35,934 / 35,903 / 35,922 (x 17.5 + y 16.8 us); without 'l' 52,244; 2 rows a
+    //    group 51,861; the delta form (4,1,del) 52,022; without the pairs (4,1,pd, y by the
+    //    column scan: 16.4 us) 46,555; staged (4,1,p) 45,204; pair y in 8x8 52,268, 16x4
+    //    50,803, 32x4 48,487, 32x8 46,680 subgroups x rows.
+    //  - Staged shapes in the call before (delta form): chunk 4 43,616, 8 40,400, 16 31,949,
+    //    32 21,677; 2 rows of chunk 8 40,440; plain chunk 4 45,702; without 16-byte loads
+    //    (chunk 16) 23,998.
+    //  - 2048^2: 17,519 against 15,921. 4096^2: 4,822 against 5,599 (the x kernel 132.8 us
+    //    against the row scan's 103.5), so not above 2048. 256^2 takes the tile step; sizes
+    //    between 256 and 1024 are not measured and keep the row scan.
+    void resolve_xline(const gl::DeviceInfo& info, bool subgroups) {
+        const char* env = std::getenv("ADILAB_HEAT_XLINE");
+        const std::string choice = env ? env : "";
+        if (choice == "0") return;
+        if (choice.empty() && !(nx_ >= kXlineMinNx && nx_ <= kXlineMaxNx)) return;
+        int chunk = kXlineChunk, lines = 1;
+        std::string options = kXlineOptions;
+        if (!choice.empty() && choice != "1") {
+            int c = 0, l = 1, used = 0;
+            char text[16] = {};
+            const int n = std::sscanf(choice.c_str(), "%d,%d,%15s%n", &c, &l, text, &used);
+            if (n >= 1 && c >= 1 && c <= 32 && (c & (c - 1)) == 0) chunk = c;
+            if (n >= 2 && l >= 1 && l <= 64) lines = l;
+            options = n >= 3 ? text : "";
+        }
+        const int chunks = int(std::bit_ceil(unsigned((nx_ + chunk - 1) / chunk)));
+        lines = std::min(lines, std::max(1, 1024 / chunks));
+        const int group = lines * chunks;
+        if (group > 1024) return;
+        const long long staged = (long long)lines * chunks * chunk;
+        const bool use_subgroups = subgroups && options.find('s') == std::string::npos;
+        const auto has = [&](char o) { return options.find(o) != std::string::npos; };
+        xline_vec4_ = nx_ % 4 == 0 && chunk % 4 == 0 && !has('n');
+        // 'd': each invocation loads and stores its own chunk (chunks of 4, 16-byte rows); 'e':
+        // and writes (T*, lambda d_xx T*) for the pair y kernel; 'l': the walls' two values by
+        // subgroup shuffles where rho^nx is negligible and the wall chunks sit in the first /
+        // last chunk's subgroup (heat_linerow.glsl, LONG_LINE).
+        const bool direct = has('d') && chunk == 4 && xline_vec4_;
+        const bool pair = has('e') && direct;
+        const double rho = heat_window_rho(kernel_lambda());
+        const int reach = int(std::min<double>(nx_, std::ceil(-30 / std::log2(rho))));
+        const bool long_line = has('l') && use_subgroups && chunks >= 32 &&
+                               std::pow(rho, nx_) < std::ldexp(1.0, -30) &&
+                               (reach - 1) / chunk < 32 &&
+                               ((nx_ - 1) / chunk) / 32 == (std::max(0, nx_ - reach) / chunk) / 32;
+        const long long shared_bytes = (direct ? 8LL * group : 4 * (staged + staged / 32 + 1)) +
+                                       8 * lines + (use_subgroups ? 8LL * group : 16LL * group);
+        if (shared_bytes > info.max_shared_memory_bytes) return;
+        gl::Defines defines = {{"CHUNK", std::to_string(chunk)},
+                               {"CHUNKS", std::to_string(chunks)},
+                               {"LINES", std::to_string(lines)},
+                               {"GROUP_SIZE", std::to_string(group)},
+                               {"HALO", std::to_string(window_halo_)}};
+        if (use_subgroups) defines.push_back({"SUBGROUPS", "1"});
+        if (has('p')) defines.push_back({"FORM_PLAIN", "1"});
+        if (xline_vec4_) defines.push_back({"X_VEC4", "1"});
+        if (direct) defines.push_back({"X_DIRECT", "1"});
+        if (pair) defines.push_back({"X_PAIR", "1"});
+        if (long_line) defines.push_back({"LONG_LINE", "1"});
+        // The pair path's y kernel: the column scan's shape, pairs in.
+        ypair_ = nullptr;
+        if (pair) {
+            int warps = 0, ychunk = 0, rows = 1;
+            scan_shape(1, warps, ychunk, rows);
+            ypair_ = &gl::compute_program("sim/heat_colpair.comp",
+                                          {{"CHUNK", std::to_string(ychunk)},
+                                           {"HALO", std::to_string(window_halo_)},
+                                           {"WARPS", std::to_string(warps)},
+                                           {"GROUP_SIZE", std::to_string(32 * warps)}});
+            if (pairs_.size() < cells() * 2 * sizeof(float)) {
+                pairs_ = gl::Buffer(cells() * 2 * sizeof(float));
+                pairs_.poison();  // a cell the x kernel missed shows up as NaN
+            }
+        }
+        xline_ = &gl::compute_program("sim/heat_linerow.comp", defines);
+        xline_groups_ = unsigned((ny_ + lines - 1) / lines);
     }
 
 
@@ -294,6 +417,41 @@ private:
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (fused() && direction == 1 && ypair_) {
+            const gl::Program& program = *ypair_;
+            program.use();
+            if (uniforms_stale(program)) {
+                set_grid_uniforms(program);
+                set_uniforms(program);
+            }
+            set_step_uniform(program);
+            pairs_.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            gl::dispatch(window_groups_[1][0], window_groups_[1][1]);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
+        if (fused() && direction == 0 && xline_) {
+            const gl::Program& program = *xline_;
+            program.use();
+            if (uniforms_stale(program)) {
+                set_grid_uniforms(program);
+                set_uniforms(program);
+            }
+            set_step_uniform(program);
+            in.bind_storage(0);
+            gl::Buffer& written = ypair_ ? pairs_ : out;  // the pair path: (T*, e) per cell
+            written.bind_storage(1);
+            if (xline_vec4_) {
+                in.bind_storage(4);
+                written.bind_storage(5);
+            }
+            bind_flag();
+            gl::dispatch(xline_groups_);
+            gl::memory_barrier(gl::Barrier::storage);
+            return;
+        }
         if (fused() && window_[direction]) {
             const gl::Program& program = *window_[direction];
             program.use();
@@ -353,6 +511,11 @@ private:
     int window_halo_ = 0;
     bool window_vec4_ = false;  // the x kernel also reads its input as vec4 (binding 4)
     const gl::Program* tile_ = nullptr;  // the one-dispatch step, or null
+    const gl::Program* xline_ = nullptr;  // the whole-row x kernel in place of window_[0], or null
+    unsigned xline_groups_ = 0;
+    const gl::Program* ypair_ = nullptr;  // the pair path's y kernel (heat_colpair.comp), or null
+    gl::Buffer pairs_;  // the pair path's (T*, lambda d_xx T*) per cell
+    bool xline_vec4_ = false;  // it also reads and writes vec4s (bindings 4, 5)
     unsigned tile_groups_[2] = {};
     // The tile's default shapes, the first that fits taken (ADILAB_HEAT_TILE overrides): 32x32
     // split 6x8 was the fastest at 256^2 in the H200 sweep (see resolve_tile).
@@ -364,6 +527,11 @@ private:
     static constexpr int kTileMaxHalo = 16;
     static constexpr std::size_t kTileMaxCells = 256 * 256;
     static constexpr const char* kDefaultOptions = "v";
+    // The whole-row x kernel's rule and default chunk (resolve_xline).
+    static constexpr int kXlineMinNx = 1024;
+    static constexpr int kXlineMaxNx = 2048;
+    static constexpr int kXlineChunk = 4;
+    static constexpr const char* kXlineOptions = "pdel";
 };
 
 }  // namespace

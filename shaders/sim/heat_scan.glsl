@@ -360,4 +360,91 @@ void column_scan(ivec2 tile) {
     }
 }
 #endif  // COLUMN_SCAN
+
+#ifdef COLUMN_PAIR
+// The y half step from the pairs (T*, e) that the whole-row x kernel wrote (heat_linerow.glsl,
+// X_PAIR: e = lambda d_xx T*, heater cells already at heater_temperature in T*), COLUMN_PAIR_IN a
+// vec2 array: one 8-byte load a cell instead of three 4-byte ones, d = e + lambda d_yy T*. Same
+// shape, warm-up and arithmetic as column_scan.
+void column_scan_pair(ivec2 tile) {
+    const int t = int(gl_LocalInvocationID.x);
+    const int lane = t % LANES, w = t / LANES;
+    const int first_column = tile.x * LANES;
+    const int column = min(first_column + lane, nx - 1);
+    const int start = tile.y * COLUMN_SEGMENT - HALO_WARPS * Y_CHUNK;  // chunk 0's row
+    const int r0 = start + w * Y_CHUNK;
+    const bool folded = start - 1 < 0 || start + Y_WARPS * Y_CHUNK >= ny;
+    // Heaters only at the stores (T* holds heater_temperature in heater cells already).
+    const int last_row = folded ? ny - 1 : start + Y_WARPS * Y_CHUNK - 1;
+    const bool heaters = box_touches_heater(ivec2(first_column, folded ? 0 : start),
+                                            ivec2(min(first_column + LANES - 1, nx - 1), last_row));
+
+    float centre[Y_CHUNK], d[Y_CHUNK];
+    {
+        float e[Y_CHUNK];
+        float up, down;  // T* in the rows before and after the chunk
+        if (r0 >= 1 && r0 + Y_CHUNK < ny) {
+            const int id = r0 * nx + column;
+            for (int k = 0; k < Y_CHUNK; ++k) {
+                const vec2 v = COLUMN_PAIR_IN[id + k * nx];
+                centre[k] = v.x;
+                e[k] = v.y;
+            }
+            up = COLUMN_PAIR_IN[id - nx].x;
+            down = COLUMN_PAIR_IN[id + Y_CHUNK * nx].x;
+        } else {
+            for (int k = 0; k < Y_CHUNK; ++k) {
+                const vec2 v = COLUMN_PAIR_IN[mirrored(r0 + k, ny) * nx + column];
+                centre[k] = v.x;
+                e[k] = v.y;
+            }
+            up = COLUMN_PAIR_IN[mirrored(r0 - 1, ny) * nx + column].x;
+            down = COLUMN_PAIR_IN[mirrored(r0 + Y_CHUNK, ny) * nx + column].x;
+        }
+        for (int k = 0; k < Y_CHUNK; ++k) {
+            const float c = centre[k];
+            const float u = k == 0 ? up : centre[k - 1];
+            const float v = k == Y_CHUNK - 1 ? down : centre[k + 1];
+            d[k] = e[k] + lambda * ((u - c) + (v - c));
+        }
+    }
+
+    float power[Y_CHUNK];  // rho^(k + 1)
+    power[0] = rho;
+    for (int k = 1; k < Y_CHUNK; ++k) power[k] = power[k - 1] * rho;
+    const float step = power[Y_CHUNK - 1];  // rho^CHUNK
+
+    float forward[Y_CHUNK], x[Y_CHUNK];
+    float f = 0.0, b = 0.0;
+    for (int k = 0; k < Y_CHUNK; ++k) {
+        f = d[k] + rho * f;
+        forward[k] = f;
+        b = d[Y_CHUNK - 1 - k] + rho * b;
+        x[Y_CHUNK - 1 - k] = b;
+    }
+    forward_ends[t] = f;
+    backward_ends[t] = b;
+    memoryBarrierShared();
+    barrier();
+    float above = 0.0, below = 0.0;
+    for (int v = 0; v < Y_WARPS; ++v)
+        if (v < w) above = above * step + forward_ends[v * LANES + lane];
+    for (int v = Y_WARPS - 1; v >= 0; --v)
+        if (v > w) below = below * step + backward_ends[v * LANES + lane];
+    for (int k = 0; k < Y_CHUNK; ++k)
+        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below -
+                       d[k]);
+
+    if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && first_column + lane < nx) {
+        for (int k = 0; k < Y_CHUNK; ++k) {
+            const int row = r0 + k;
+            if (row >= ny) break;
+            const ivec2 cell = ivec2(column, row);
+            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+            flag_value(value);
+            COLUMN_OUT[index_of(cell)] = value;
+        }
+    }
+}
+#endif  // COLUMN_PAIR
 #endif  // HEAT_SCAN_GLSL

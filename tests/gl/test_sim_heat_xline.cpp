@@ -1,0 +1,264 @@
+// Heat's whole-row x kernel (shaders/sim/heat_linerow.comp; sim/heat.cpp picks it by its measured
+// rule, ADILAB_HEAT_XLINE forces it): first its maths, the closed-form inverse with the walls'
+// images summed exactly, in float64 against Thomas; then the GPU model with it against the float64
+// PR stepper on awkward grids, in several shapes, both PR forms and both scans, with the
+// intermediate field poisoned; then conservation and the PR factor through it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
+#include "tests/support/fields.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+using test::max_abs_diff;
+using test::random_field;
+
+// The Neumann PR system of one line, solved by Thomas in float64.
+std::vector<double> thomas(double lambda, const std::vector<double>& d) {
+    const int n = int(d.size());
+    std::vector<double> cp(n), dp(n), x(n);
+    for (int i = 0; i < n; ++i) {
+        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
+        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
+        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
+        cp[i] = c / m;
+        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
+    }
+    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
+    return x;
+}
+
+// What heat_linerow.comp computes, in float64: the recurrences from zero carries at the line's
+// ends, then the walls' terms rho^(p+1) alpha and rho^(n-p) beta (every position, no reach cut).
+std::vector<double> exact_walls(double lambda, const std::vector<double>& d) {
+    const int n = int(d.size());
+    const double rho = detail::heat_window_rho(lambda), g = (1 - rho) / (1 + rho);
+    std::vector<double> f(n), b(n), x(n);
+    for (int p = 0; p < n; ++p) f[p] = d[p] + (p > 0 ? rho * f[p - 1] : 0);
+    for (int p = n - 1; p >= 0; --p) b[p] = d[p] + (p + 1 < n ? rho * b[p + 1] : 0);
+    const double rn = std::pow(rho, n), scale = 1 / (1 - rn * rn);
+    const double alpha = (b[0] + rn * f[n - 1]) * scale, beta = (f[n - 1] + rn * b[0]) * scale;
+    for (int p = 0; p < n; ++p)
+        x[p] = g * (f[p] + b[p] - d[p] + std::pow(rho, p + 1) * alpha +
+                    std::pow(rho, n - p) * beta);
+    return x;
+}
+
+TEST(SimHeatXline, ExactWallsEqualThomas) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    // Lambdas from weak to far beyond the windowed kernels' limit (~7), lines of one cell to long.
+    for (double lambda : {0.01, 0.52, 3.0, 7.0, 50.0}) {
+        for (int n : {1, 2, 3, 5, 17, 200}) {
+            std::vector<double> d(n);
+            for (double& v : d) v = dist(rng);
+            const std::vector<double> exact = thomas(lambda, d), closed = exact_walls(lambda, d);
+            double worst = 0;
+            for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(exact[i] - closed[i]));
+            // float64 round-off of sums of at most ~1 / (1 - rho) ~ 15 terms of size <= 1.
+            EXPECT_LE(worst, 1e-12) << "lambda " << lambda << " n " << n;
+            // Not vacuous: without the walls' terms the near-wall unknowns are far off.
+            if (n >= 2) {
+                const double rho = detail::heat_window_rho(lambda), g = (1 - rho) / (1 + rho);
+                double f = 0, b = 0;
+                for (int p = n - 1; p >= 0; --p) b = d[p] + rho * b;
+                f = d[0];
+                EXPECT_GT(std::abs(g * (f + b - d[0]) - exact[0]), 1e-6)
+                    << "lambda " << lambda << " n " << n;
+            }
+        }
+    }
+}
+
+struct XlineRun {
+    double error = 0;  // max |gpu - ref| / max(1, max |ref|)
+    std::string kernel;
+    bool stable = false;
+};
+
+// `steps` steps on the GPU (the whole-row x kernel in shape `shape`, the one-dispatch tile off)
+// and in the float64 stepper from one random field in [0, 1). The model's intermediate field is
+// poisoned (NaN) when allocated: a cell the x kernel misses stays NaN and spreads through y.
+XlineRun run_xline(int nx, int ny, double dt, const std::string& scenario, int steps,
+                   const char* shape) {
+    setenv("ADILAB_HEAT_TILE", "0", 1);
+    setenv("ADILAB_HEAT_XLINE", shape, 1);
+    auto sim = make_simulation("heat", "fused");
+    sim->set_param("dt", dt);
+    sim->reset(scenario, nx, ny);
+    const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 7 + ny * 13));
+    sim->set_field(start);
+    const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5 * dt);
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
+    sim->step(steps);
+    unsetenv("ADILAB_HEAT_TILE");
+    unsetenv("ADILAB_HEAT_XLINE");
+    XlineRun r;
+    r.kernel = sim->kernel();
+    r.stable = sim->stats().stable;
+    double magnitude = 1;
+    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
+    r.error = max_abs_diff(sim->read_field(), ref) / magnitude;
+    return r;
+}
+
+// fp32 budget, relative to max |T| (as test_sim_heat_window.cpp's): each half step's recurrences
+// round ~4 u of max |rhs| / (1 - rho^2), T + dT adds u; the y half step's truncation adds
+// heat_window_tail of max |d| (x has none). The right-hand side is d = lambda (4 differences),
+// |d| <= 8 lambda, in the delta form, and r = T + lambda d_yy T, |r| <= 1 + 4 lambda, in the plain
+// one; the larger of the two for both. Twice per step, and a factor 2 for the growth of round-off.
+double tolerance(double lambda, int steps) {
+    const double u = std::ldexp(1.0, -24), rho = detail::heat_window_rho(lambda);
+    const double max_rhs = std::max(8 * lambda, 1 + 4 * lambda);
+    const double truncation = detail::heat_window_tail(lambda, detail::heat_window_halo(lambda));
+    return 2 * 2 * steps * (4 * u * max_rhs / (1 - rho * rho) + 2 * u + truncation * 8 * lambda);
+}
+
+// Shapes "chunk,lines,options": the default ("1": chunks of 4, one row a group, the plain form;
+// where nx = 4k each invocation's own chunk loaded and stored, (T*, e) pairs for the pair y
+// kernel, and with 32-wide subgroups the walls by shuffles), chunks of 4 staged with 3 rows a
+// group, 8 with 2 rows in the plain form without 16-byte loads, 32 with the shared scan, the
+// pair path in the delta form with 2 rows a group; on llvmpipe (no 32-wide subgroups) every
+// shape takes the shared-memory scan.
+const char* const kShapes[] = {"1", "4,3", "8,2,pn", "32,1,s", "4,2,de"};
+// Lines shorter than a chunk (5, 4), not a multiple of one (37), 16-byte rows (292, 4), rows of
+// more chunks than a subgroup has lanes (292 at chunk 4: 128 chunks), partial groups of rows
+// (ny = 23, 29, 41 with 2 or 3 rows a group).
+const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {292, 23}, {4, 9}};
+
+// The pair path (x writes (T*, e), heat_colpair.comp reads them) where the shape asks for it
+// ('e', or the default "1") and the rows are whole 16-byte vectors.
+std::string expected_suffix(const std::string& shape, int nx) {
+    const bool pair = shape == "1" || (shape.size() > 4 && shape.find('e', 4) != std::string::npos);
+    return pair && nx % 4 == 0 ? "+xpair" : "+xline";
+}
+
+TEST(SimHeatXline, MatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    const int steps = 2;
+    for (const char* shape : kShapes) {
+        for (auto [nx, ny] : kGrids) {
+            // lambda 0.52 (halo 16, heat's default parameters), and 6 (halo 48) on one grid.
+            for (double dt : {1.04, 12.0}) {
+                if (dt > 2 && nx != 292) continue;
+                const XlineRun r = run_xline(nx, ny, dt, "two-heaters", steps, shape);
+                EXPECT_TRUE(r.stable);
+                EXPECT_EQ(r.kernel.substr(r.kernel.size() - 6), expected_suffix(shape, nx))
+                    << shape;
+                EXPECT_LE(r.error, tolerance(0.5 * dt, steps))
+                    << shape << " dt " << dt << " " << nx << "x" << ny;
+            }
+        }
+        const XlineRun free = run_xline(136, 67, 0.1, "free", steps, shape);  // halo 8, no heaters
+        EXPECT_LE(free.error, tolerance(0.05, steps)) << shape;
+        EXPECT_EQ(free.kernel.substr(free.kernel.size() - 6), expected_suffix(shape, 136)) << shape;
+    }
+}
+
+TEST(SimHeatXline, ConservesHeatAndDecaysByThePeacemanRachfordFactor) {
+    ADILAB_NEED_GL();
+    for (const char* shape : {"1", "4,2,p"}) {
+        setenv("ADILAB_HEAT_TILE", "0", 1);
+        setenv("ADILAB_HEAT_XLINE", shape, 1);
+        {
+            // As SimHeat.TotalHeatIsConservedWithoutSources: every column of the Neumann PR
+            // matrices sums to 1, and the x kernel solves them exactly (no truncation); fp32
+            // round-off of the values is 1e-7 relative each, a random walk over 200 steps.
+            auto sim = make_simulation("heat");
+            sim->set_param("dt", 3.0);
+            sim->reset("free", 36, 27);
+            sim->set_field(random_field(36, 27, 0, 2, 3));
+            const double before = sim->stats().sum;
+            sim->step(200);
+            EXPECT_NEAR(sim->stats().sum, before, 1e-5 * before) << shape;
+            EXPECT_EQ(sim->kernel(), "window-H24" + expected_suffix(shape, 36));
+        }
+        {
+            // As SimHeat.CosineModeDecaysByThePeacemanRachfordFactor.
+            const int nx = 40, ny = 24, steps = 20;
+            const double lambda = 0.5 * 0.7;
+            auto sim = make_simulation("heat");
+            sim->set_param("dt", 0.7);
+            sim->reset("free", nx, ny);
+            const double tx = std::numbers::pi * 3 / nx, ty = std::numbers::pi * 2 / ny;
+            std::vector<float> mode(std::size_t(nx) * ny);
+            for (int j = 0; j < ny; ++j)
+                for (int i = 0; i < nx; ++i)
+                    mode[j * nx + i] = float(std::cos(tx * (i + 0.5)) * std::cos(ty * (j + 0.5)));
+            sim->set_field(mode);
+            sim->step(steps);
+            const double ax = 4 * lambda * std::pow(std::sin(tx / 2), 2);
+            const double ay = 4 * lambda * std::pow(std::sin(ty / 2), 2);
+            const double g = (1 - ax) * (1 - ay) / ((1 + ax) * (1 + ay));
+            std::vector<double> expected(mode.size());
+            for (std::size_t k = 0; k < mode.size(); ++k)
+                expected[k] = std::pow(g, steps) * mode[k];
+            // fp32 round-off: about 1e-7 relative per operation, some 30 a step, 20 steps.
+            EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << shape << " g " << g;
+            EXPECT_EQ(sim->kernel(), "window-H16" + expected_suffix(shape, nx));
+        }
+        unsetenv("ADILAB_HEAT_TILE");
+        unsetenv("ADILAB_HEAT_XLINE");
+    }
+}
+
+TEST(SimHeatXline, DefaultPathOnWideRowsMatchesTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    // The measured rule takes the pair path for rows of 1024 cells (x: own chunks, the plain
+    // form, (T*, e) pairs; y from the pairs); ny = 12 leaves one column-scan group of rows, so
+    // the pair y kernel also runs on 64 x 140 (two groups of rows with warm-ups between) through
+    // ADILAB_HEAT_XLINE=1 (the default shape wherever it fits).
+    for (auto [nx, ny] : {std::pair{1024, 12}, std::pair{64, 140}}) {
+        for (const std::string scenario : {"two-heaters", "free"}) {
+            setenv("ADILAB_HEAT_TILE", "0", 1);
+            if (nx < 1024) setenv("ADILAB_HEAT_XLINE", "1", 1);
+            auto sim = make_simulation("heat", "fused");
+            sim->reset(scenario, nx, ny);
+            const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx + ny));
+            sim->set_field(start);
+            const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5);
+            std::vector<double> ref(start.begin(), start.end());
+            for (int s = 0; s < 3; ++s) reference::heat_step(setup, ref);
+            sim->step(3);
+            unsetenv("ADILAB_HEAT_TILE");
+            unsetenv("ADILAB_HEAT_XLINE");
+            EXPECT_EQ(sim->kernel(), "window-H16+xpair") << nx << "x" << ny;
+            EXPECT_TRUE(sim->stats().stable);
+            double magnitude = 1;
+            for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
+            EXPECT_LE(max_abs_diff(sim->read_field(), ref) / magnitude, tolerance(0.5, 3))
+                << scenario << " " << nx << "x" << ny;
+        }
+    }
+}
+
+TEST(SimHeatXline, OffByDefaultOnSmallGridsAndSwitchable) {
+    ADILAB_NEED_GL();
+    // The measured rule keeps the row scan on small grids; "0" keeps it everywhere.
+    setenv("ADILAB_HEAT_TILE", "0", 1);
+    for (const char* choice : {"", "0"}) {
+        if (*choice) setenv("ADILAB_HEAT_XLINE", choice, 1);
+        auto sim = make_simulation("heat");
+        sim->reset("two-heaters", 64, 48);
+        sim->step(1);
+        EXPECT_EQ(sim->kernel(), "window-H16") << choice;
+        unsetenv("ADILAB_HEAT_XLINE");
+    }
+    unsetenv("ADILAB_HEAT_TILE");
+}
+
+}  // namespace
+}  // namespace adilab::sim
