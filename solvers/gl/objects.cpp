@@ -3,11 +3,14 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/shaders.hpp"
 
 namespace adilab::gl {
 
@@ -63,10 +66,40 @@ void Buffer::download(std::size_t offset, std::size_t bytes, void* out) const {
 }
 
 void Buffer::fill_words(std::uint32_t word) {
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after earlier shader writes, as upload()
-    glBindBuffer(GL_COPY_WRITE_BUFFER, id());
-    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    // On the GPU by a kernel (common/fill_words.comp says why not glClearBufferData), behaving
+    // as a GL command: ordered after earlier shader writes, visible to every later use, and the
+    // caller's program and storage binding 0 left as they were.
+    GLint program = 0, bound = 0;
+    GLint64 bound_start = 0, bound_size = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &bound);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 0, &bound_start);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 0, &bound_size);
+    const std::string* label = detail::current_program_label;
+
+    const Program& fill = compute_program("common/fill_words.comp");
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    fill.use();
+    fill.set("word", static_cast<unsigned>(word));
+    // Bound in ranges of at most 1 GiB (storage bindings stop below 2 GiB).
+    constexpr std::size_t kRange = std::size_t(1) << 30;
+    for (std::size_t start = 0; start < size_ / 4 * 4; start += kRange) {
+        const std::size_t bytes = std::min(kRange, size_ / 4 * 4 - start);
+        bind_storage(0, start, bytes);
+        const std::size_t words = bytes / 4;
+        fill.set("count", static_cast<unsigned>(words));
+        glDispatchCompute(static_cast<GLuint>(std::min<std::size_t>((words + 255) / 256, 65535)),
+                          1, 1);
+    }
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+
+    glUseProgram(static_cast<GLuint>(program));
+    detail::current_program_label = label;
+    if (bound_size > 0)
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(bound), bound_start,
+                          bound_size);
+    else
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(bound));
 }
 
 void Buffer::fill(float value) {

@@ -150,3 +150,48 @@ TEST(GlRuntime, TimerMeasuresPositiveTime) {
 
 }  // namespace
 }  // namespace adilab
+
+namespace adilab {
+// A buffer's contents set on the GPU (a clear, a kernel's stores) and then overwritten from the
+// host must reach the next kernel as the host's values: the order of GL commands, whatever path
+// the driver takes for the upload. Sizes around the drivers' small-upload limits (64 KiB) and the
+// heat tests' 291 x 173 field (201 KB); each buffer is fresh, as a model's are after reset().
+TEST(GlRuntime, UploadAfterAClearOrAKernelReachesTheNextKernel) {
+    ADILAB_NEED_GL();
+    const gl::Program& copy = gl::compute_program("test/copy.comp");
+    const gl::Program& pattern = gl::compute_program("test/pattern.comp");
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (const unsigned count : {1000u, 16385u, 291u * 173u, 1048576u + 3u}) {
+        for (const bool by_kernel : {false, true}) {
+            std::vector<float> values(count);
+            for (float& v : values) v = uniform(random);
+            gl::Buffer field(count * sizeof(float));
+            if (by_kernel) {
+                pattern.use();
+                pattern.set("count", count);
+                pattern.set("scale", 0.0f);
+                pattern.set("offset", 0.25f);
+                field.bind_storage(0);
+                gl::dispatch((count + 63) / 64);
+            } else {
+                field.fill(0.25f);
+            }
+            field.write(values);
+            gl::Buffer seen(count * sizeof(float));
+            seen.poison();
+            copy.use();
+            copy.set("count", count);
+            field.bind_storage(0);
+            seen.bind_storage(1);
+            gl::dispatch((count + 63) / 64);
+            const std::vector<float> out = seen.read_all<float>();
+            unsigned wrong = 0;
+            for (unsigned i = 0; i < count; ++i) wrong += out[i] != values[i];
+            EXPECT_EQ(wrong, 0u) << count << " floats, set before by "
+                                 << (by_kernel ? "a kernel" : "a clear") << "; out[0] " << out[0]
+                                 << " against " << values[0];
+        }
+    }
+}
+}  // namespace adilab
