@@ -3,14 +3,11 @@
 
 #include <glad/gl.h>
 
-#include <algorithm>
 #include <cstring>
-#include <string>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
-#include "solvers/gl/shaders.hpp"
 
 namespace adilab::gl {
 
@@ -48,6 +45,22 @@ void Buffer::upload(std::size_t offset, std::size_t bytes, const void* data) {
     // Ordered after earlier shader writes to the buffer (a clear by a kernel, say): without the
     // barrier GL lets those land after this upload (GL 4.6 §7.13.2, BUFFER_UPDATE_BARRIER_BIT).
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (transfer_written_) {
+        // NVIDIA's driver (580, H200) let a glBufferSubData of 64 KiB..~1 MiB land BEFORE an
+        // earlier glClearBufferData of the same buffer: the next kernel read the cleared words
+        // (a model's set_field after reset(); tests/gl/test_gl_runtime.cpp,
+        // UploadAfterAClearOrAKernel...). Through a staging buffer and a GPU copy the upload is
+        // ordered like every other GPU command (measured: those tests then pass). Uploads after
+        // a kernel's stores were always ordered, so only buffers a transfer wrote pay for this.
+        Buffer staging(bytes, data);
+        glBindBuffer(GL_COPY_READ_BUFFER, staging.id());
+        glBindBuffer(GL_COPY_WRITE_BUFFER, id());
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+                            static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes));
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        return;
+    }
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glBufferSubData(GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(offset),
                     static_cast<GLsizeiptr>(bytes), data);
@@ -66,40 +79,11 @@ void Buffer::download(std::size_t offset, std::size_t bytes, void* out) const {
 }
 
 void Buffer::fill_words(std::uint32_t word) {
-    // On the GPU by a kernel (common/fill_words.comp says why not glClearBufferData), behaving
-    // as a GL command: ordered after earlier shader writes, visible to every later use, and the
-    // caller's program and storage binding 0 left as they were.
-    GLint program = 0, bound = 0;
-    GLint64 bound_start = 0, bound_size = 0;
-    glGetIntegerv(GL_CURRENT_PROGRAM, &program);
-    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &bound);
-    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 0, &bound_start);
-    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 0, &bound_size);
-    const std::string* label = detail::current_program_label;
-
-    const Program& fill = compute_program("common/fill_words.comp");
-    glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    fill.use();
-    fill.set("word", static_cast<unsigned>(word));
-    // Bound in ranges of at most 1 GiB (storage bindings stop below 2 GiB).
-    constexpr std::size_t kRange = std::size_t(1) << 30;
-    for (std::size_t start = 0; start < size_ / 4 * 4; start += kRange) {
-        const std::size_t bytes = std::min(kRange, size_ / 4 * 4 - start);
-        bind_storage(0, start, bytes);
-        const std::size_t words = bytes / 4;
-        fill.set("count", static_cast<unsigned>(words));
-        glDispatchCompute(static_cast<GLuint>(std::min<std::size_t>((words + 255) / 256, 65535)),
-                          1, 1);
-    }
-    glMemoryBarrier(GL_ALL_BARRIER_BITS);
-
-    glUseProgram(static_cast<GLuint>(program));
-    detail::current_program_label = label;
-    if (bound_size > 0)
-        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(bound), bound_start,
-                          bound_size);
-    else
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLuint>(bound));
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after earlier shader writes, as upload()
+    glBindBuffer(GL_COPY_WRITE_BUFFER, id());
+    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    transfer_written_ = true;
 }
 
 void Buffer::fill(float value) {
@@ -121,6 +105,7 @@ void Buffer::copy_from(const Buffer& source, std::size_t bytes, std::size_t sour
                         static_cast<GLsizeiptr>(bytes));
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    transfer_written_ = true;
 }
 
 void Buffer::bind_storage(unsigned index) const {
