@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
@@ -152,28 +153,34 @@ TEST(GlRuntime, TimerMeasuresPositiveTime) {
 }  // namespace adilab
 
 namespace adilab {
-// A buffer's contents set on the GPU (a clear, a kernel's stores) and then overwritten from the
-// host must reach the next kernel as the host's values: the order of GL commands, whatever path
-// the driver takes for the upload. Sizes around the drivers' small-upload limits (64 KiB) and the
-// heat tests' 291 x 173 field (201 KB); each buffer is fresh, as a model's are after reset().
-TEST(GlRuntime, UploadAfterAClearOrAKernelReachesTheNextKernel) {
+// A buffer's contents set on the GPU (a clear, a kernel's stores, a copy) and then overwritten
+// from the host must reach the next kernel as the host's values: the order of GL commands,
+// whatever path the driver takes for the upload. Sizes around the drivers' small-upload limits
+// (64 KiB) and the heat tests' 291 x 173 field (201 KB); each buffer is fresh, as a model's are
+// after reset(). Without Buffer::upload's staging after a clear, the clear cases failed on the
+// H200 (16385 and 50343 floats: the kernel read 0.25) when this test ran first in its process.
+TEST(GlRuntime, UploadAfterGpuWritesReachesTheNextKernel) {
     ADILAB_NEED_GL();
     const gl::Program& copy = gl::compute_program("test/copy.comp");
     const gl::Program& pattern = gl::compute_program("test/pattern.comp");
     std::mt19937 random(7);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     for (const unsigned count : {1000u, 16385u, 291u * 173u, 1048576u + 3u}) {
-        for (const bool by_kernel : {false, true}) {
+        for (const char* before : {"a clear", "a kernel", "a copy"}) {
             std::vector<float> values(count);
             for (float& v : values) v = uniform(random);
             gl::Buffer field(count * sizeof(float));
-            if (by_kernel) {
+            if (before == std::string("a kernel")) {
                 pattern.use();
                 pattern.set("count", count);
                 pattern.set("scale", 0.0f);
                 pattern.set("offset", 0.25f);
                 field.bind_storage(0);
                 gl::dispatch((count + 63) / 64);
+            } else if (before == std::string("a copy")) {
+                gl::Buffer quarter(count * sizeof(float));
+                quarter.fill(0.25f);
+                field.copy_from(quarter, quarter.size());
             } else {
                 field.fill(0.25f);
             }
@@ -188,9 +195,8 @@ TEST(GlRuntime, UploadAfterAClearOrAKernelReachesTheNextKernel) {
             const std::vector<float> out = seen.read_all<float>();
             unsigned wrong = 0;
             for (unsigned i = 0; i < count; ++i) wrong += out[i] != values[i];
-            EXPECT_EQ(wrong, 0u) << count << " floats, set before by "
-                                 << (by_kernel ? "a kernel" : "a clear") << "; out[0] " << out[0]
-                                 << " against " << values[0];
+            EXPECT_EQ(wrong, 0u) << count << " floats, set before by " << before << "; out[0] "
+                                 << out[0] << " against " << values[0];
         }
     }
 }
