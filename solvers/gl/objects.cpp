@@ -45,14 +45,15 @@ void Buffer::upload(std::size_t offset, std::size_t bytes, const void* data) {
     // Ordered after earlier shader writes to the buffer (a clear by a kernel, say): without the
     // barrier GL lets those land after this upload (GL 4.6 §7.13.2, BUFFER_UPDATE_BARRIER_BIT).
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (cleared_) {
-        // NVIDIA's driver (580, H200) let a glBufferSubData of 64 KiB..~1 MiB land BEFORE an
-        // earlier glClearBufferData of the same buffer: the next kernel read the cleared words
-        // (a model's set_field after reset(); tests/gl/test_gl_runtime.cpp,
-        // UploadAfterGpuWritesReachesTheNextKernel). Through a staging buffer and a GPU copy
-        // the upload is ordered like every other GPU command (measured: those tests then pass).
-        // Uploads after a kernel's stores or a copy_from were seen in order (the same test), so
-        // only buffers a clear wrote pay for this (not the power method's per-iteration uploads).
+    if (transfer_written_) {
+        // NVIDIA's driver (580, H200) let a glBufferSubData land BEFORE an earlier
+        // glClearBufferData (64 KiB..~1 MiB) or glCopyBufferSubData (64 KiB..4 MiB and more)
+        // into the same buffer: the next kernel read the cleared or copied words (a model's
+        // set_field after reset(); tests/gl/test_gl_runtime.cpp,
+        // UploadAfterGpuWritesReachesTheNextKernel, alone in its process). Through a staging
+        // buffer and a GPU copy the upload is ordered like every other GPU command (measured:
+        // those tests then pass). Uploads after a kernel's stores were seen in order, so only
+        // buffers a transfer wrote pay for this.
         Buffer staging(bytes, data);
         glBindBuffer(GL_COPY_READ_BUFFER, staging.id());
         glBindBuffer(GL_COPY_WRITE_BUFFER, id());
@@ -84,7 +85,7 @@ void Buffer::fill_words(std::uint32_t word) {
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    cleared_ = true;
+    transfer_written_ = true;
 }
 
 void Buffer::fill(float value) {
@@ -106,6 +107,7 @@ void Buffer::copy_from(const Buffer& source, std::size_t bytes, std::size_t sour
                         static_cast<GLsizeiptr>(bytes));
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    transfer_written_ = true;
 }
 
 void Buffer::bind_storage(unsigned index) const {

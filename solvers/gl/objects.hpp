@@ -113,9 +113,9 @@ public:
 private:
     UniqueId<delete_buffer> id_;
     std::size_t size_ = 0;
-    // Whether fill_words (glClearBufferData) has written the buffer: its uploads then go through
-    // a GPU copy (upload() says why).
-    bool cleared_ = false;
+    // Whether a GL transfer (fill_words' clear, copy_from) has written the buffer: its uploads
+    // then go through a GPU copy (upload() says why).
+    bool transfer_written_ = false;
 };
 
 // A compiled and linked program. Made by the shader registry (shaders.hpp), not by hand.

@@ -157,8 +157,9 @@ namespace adilab {
 // from the host must reach the next kernel as the host's values: the order of GL commands,
 // whatever path the driver takes for the upload. Sizes around the drivers' small-upload limits
 // (64 KiB) and the heat tests' 291 x 173 field (201 KB); each buffer is fresh, as a model's are
-// after reset(). Without Buffer::upload's staging after a clear, the clear cases failed on the
-// H200 (16385 and 50343 floats: the kernel read 0.25) when this test ran first in its process.
+// after reset(). Without Buffer::upload's staging after a transfer, on the H200 (run first in its
+// process) the kernel read 0.25 after a clear (16385 and 50343 floats) and after a copy (those
+// and 1048579 floats).
 TEST(GlRuntime, UploadAfterGpuWritesReachesTheNextKernel) {
     ADILAB_NEED_GL();
     const gl::Program& copy = gl::compute_program("test/copy.comp");
