@@ -49,6 +49,16 @@
 //   8192, one process each: U12's GEMM with 64x128x8x8x8 tiles 40.0 / 36.7 (update_tiles
 //   picks 32x64x8x4x8), 32 columns a swap group (ADILAB_LU_TRSM_WG) 39.5 / 36.3: no better
 //   than the defaults beyond noise.
+// Tried and not landed (2026-11-21 ~12:08 UTC, H200, cuSOLVER 11.92 / 34.13 ms in the same
+// call): tournament pivoting (TSLU: leaves of 256 rows factored by GEPP in their own work group,
+// a tree of GEPPs on the candidates' original rows in the same dispatch, then L21 = A21 U11^-1),
+// which needs no exchange between groups per column. It was slower at every size: 4096 / 8192
+// ms 25.06 / 61.21 at nb 64, 35.90 / 88.66 at nb 128 (lean 15.70 / 39.36, 15.16 / 36.49),
+// because a GEPP column step inside one work group cost ~1.8 us (rows spread over the lanes of
+// a warp, with serial per-lane scans): (levels + 1) such steps a column is more than lean's one
+// ~3.3 us exchange. A layout with one invocation a row and the columns unrolled did not finish
+// on the H200 within its time limit (compile time or a hang, not told apart) and was not
+// measured.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
 // gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
