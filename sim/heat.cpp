@@ -379,12 +379,7 @@ private:
     // state; every holder of field() sees it, since they keep the Buffer, not its name).
     void tile_step() {
         const gl::Program& program = *tile_;
-        program.use();
-        if (uniforms_stale(program)) {
-            set_grid_uniforms(program);
-            set_uniforms(program);
-        }
-        set_step_uniform(program);
+        use_program(program);
         field_.bind_storage(0);
         half_.bind_storage(1);
         bind_flag();
@@ -419,12 +414,7 @@ private:
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         if (fused() && direction == 1 && ypair_) {
             const gl::Program& program = *ypair_;
-            program.use();
-            if (uniforms_stale(program)) {
-                set_grid_uniforms(program);
-                set_uniforms(program);
-            }
-            set_step_uniform(program);
+            use_program(program);
             pairs_.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
@@ -434,12 +424,7 @@ private:
         }
         if (fused() && direction == 0 && xline_) {
             const gl::Program& program = *xline_;
-            program.use();
-            if (uniforms_stale(program)) {
-                set_grid_uniforms(program);
-                set_uniforms(program);
-            }
-            set_step_uniform(program);
+            use_program(program);
             in.bind_storage(0);
             gl::Buffer& written = ypair_ ? pairs_ : out;  // the pair path: (T*, e) per cell
             written.bind_storage(1);
@@ -454,12 +439,7 @@ private:
         }
         if (fused() && window_[direction]) {
             const gl::Program& program = *window_[direction];
-            program.use();
-            if (uniforms_stale(program)) {
-                set_grid_uniforms(program);
-                set_uniforms(program);
-            }
-            set_step_uniform(program);
+            use_program(program);
             in.bind_storage(0);
             if (direction == 0 && window_vec4_) in.bind_storage(4);
             out.bind_storage(1);

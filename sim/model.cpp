@@ -267,8 +267,7 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     }
 }
 
-bool AdiModel::use_fused(int direction) const {
-    const gl::Program& program = *fused_[direction];
+bool AdiModel::use_program(const gl::Program& program) const {
     program.use();
     const bool stale = uniforms_stale(program);
     if (stale) {

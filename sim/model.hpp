@@ -97,9 +97,11 @@ protected:
     bool uniforms_stale(const gl::Program& program) const;
     // The model's own uniforms (parameters, sources) on `program` (after use()).
     virtual void set_uniforms(const gl::Program& program) const = 0;
-    // Uses the fused program of `direction` (0 = x, 1 = y), sets the grid and model uniforms
-    // if they are stale, and the step index; returns whether they were stale.
-    bool use_fused(int direction) const;
+    // Uses `program`, sets the grid and model uniforms if they are stale, and the step index;
+    // returns whether they were stale.
+    bool use_program(const gl::Program& program) const;
+    // use_program with the fused program of `direction` (0 = x, 1 = y).
+    bool use_fused(int direction) const { return use_program(*fused_[direction]); }
     void parameters_changed();
     void bind_flag() const { flag_.bind_storage(7); }
     void dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second);
