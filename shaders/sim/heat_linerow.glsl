@@ -107,6 +107,25 @@ float right_hand_side(int row, int i, float c, bool heaters) {
 #endif
 }
 
+#ifdef X_VEC4
+// right_hand_side for the 4 cells (i .. i + 3, row) by 16-byte loads, where no heater can be
+// among them or beside them; c gets their values.
+vec4 right_hand_side4(int row, int i, out vec4 c) {
+    const int id = row * nx + i;
+    c = LINE_IN4[id >> 2];
+    const vec4 up = LINE_IN4[(max(row - 1, 0) * nx + i) >> 2];
+    const vec4 down = LINE_IN4[(min(row + 1, ny - 1) * nx + i) >> 2];
+#ifdef FORM_PLAIN
+    return c + lambda * ((up - c) + (down - c));
+#else
+    const float before = i > 0 ? LINE_IN[id - 1] : c.x;
+    const float after = i + 4 < nx ? LINE_IN[id + 4] : c.w;
+    const vec4 left = vec4(before, c.xyz), right = vec4(c.yzw, after);
+    return lambda * ((up - c) + (down - c) + (left - c) + (right - c));
+#endif
+}
+#endif
+
 // x = the exact Neumann solve's values at chunk p (positions s = p CHUNK ..) of row slot l from
 // the chunk's right-hand side d (zeros past nx); every invocation of the work group calls it.
 void chunk_solve(float d[CHUNK], out float x[CHUNK], int l, int p) {
@@ -186,18 +205,8 @@ void line_rows(int group) {
             const int row = min(first_row + l, ny - 1);
             vec4 value = vec4(0.0);
             if (i < nx) {
-                const int id = row * nx + i;
-                const vec4 c = LINE_IN4[id >> 2];
-                const vec4 up = LINE_IN4[(max(row - 1, 0) * nx + i) >> 2];
-                const vec4 down = LINE_IN4[(min(row + 1, ny - 1) * nx + i) >> 2];
-#ifdef FORM_PLAIN
-                value = c + lambda * ((up - c) + (down - c));
-#else
-                const float before = i > 0 ? LINE_IN[id - 1] : c.x;
-                const float after = i + 4 < nx ? LINE_IN[id + 4] : c.w;
-                const vec4 left = vec4(before, c.xyz), right = vec4(c.yzw, after);
-                value = lambda * ((up - c) + (down - c) + (left - c) + (right - c));
-#endif
+                vec4 c;
+                value = right_hand_side4(row, i, c);
                 for (int e = 0; e < 4; ++e) centre[4 * u + e] = c[e];
             }
             for (int e = 0; e < 4; ++e) tile[slot(f + e)] = value[e];
@@ -281,19 +290,8 @@ void line_rows_direct(int group) {
     const bool inside = s < nx;
     vec4 c = vec4(0.0), rhs = vec4(0.0);
     if (inside) {
-        const int id = row * nx + s;
         if (!heaters) {
-            c = LINE_IN4[id >> 2];
-            const vec4 up = LINE_IN4[(max(row - 1, 0) * nx + s) >> 2];
-            const vec4 down = LINE_IN4[(min(row + 1, ny - 1) * nx + s) >> 2];
-#ifdef FORM_PLAIN
-            rhs = c + lambda * ((up - c) + (down - c));
-#else
-            const float before = s > 0 ? LINE_IN[id - 1] : c.x;
-            const float after = s + 4 < nx ? LINE_IN[id + 4] : c.w;
-            const vec4 left = vec4(before, c.xyz), right = vec4(c.yzw, after);
-            rhs = lambda * ((up - c) + (down - c) + (left - c) + (right - c));
-#endif
+            rhs = right_hand_side4(row, s, c);
         } else {
             for (int k = 0; k < 4; ++k) {
                 c[k] = cell_value(row, s + k, true);

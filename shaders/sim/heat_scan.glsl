@@ -272,6 +272,55 @@ float column_temperature(int column, int row, bool heaters) {
 shared float forward_ends[GROUP_SIZE];   // chunk w, column c at w * 32 + c
 shared float backward_ends[GROUP_SIZE];
 
+// The solve and the stores of the column scans (column_scan, column_scan_pair), given the
+// chunk's right-hand side d and its T values centre: both recurrences over the chunk from zero,
+// the chunk ends published, one barrier (every invocation of the work group calls it), the ends
+// of the chunks above (F) and below (B) of the column folded in, nearest last; then
+// T + dT (heater cells held, flagged) stored for the chunks outside the warm-ups where `stores`.
+void column_solve_and_store(int t, int w, int column, int r0, bool stores, bool heaters,
+                            float centre[Y_CHUNK], float d[Y_CHUNK]) {
+    const int lane = t % LANES;
+    float power[Y_CHUNK];  // rho^(k + 1)
+    power[0] = rho;
+    for (int k = 1; k < Y_CHUNK; ++k) power[k] = power[k - 1] * rho;
+    const float step = power[Y_CHUNK - 1];  // rho^CHUNK
+
+    float forward[Y_CHUNK], x[Y_CHUNK];
+    float f = 0.0;
+    for (int k = 0; k < Y_CHUNK; ++k) {
+        f = d[k] + rho * f;
+        forward[k] = f;
+    }
+    float b = 0.0;
+    for (int k = Y_CHUNK - 1; k >= 0; --k) {
+        b = d[k] + rho * b;
+        x[k] = b;
+    }
+    forward_ends[t] = f;
+    backward_ends[t] = b;
+    memoryBarrierShared();
+    barrier();
+    float above = 0.0, below = 0.0;
+    for (int v = 0; v < Y_WARPS; ++v)
+        if (v < w) above = above * step + forward_ends[v * LANES + lane];
+    for (int v = Y_WARPS - 1; v >= 0; --v)
+        if (v > w) below = below * step + backward_ends[v * LANES + lane];
+    for (int k = 0; k < Y_CHUNK; ++k)
+        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below -
+                       d[k]);
+
+    if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && stores) {
+        for (int k = 0; k < Y_CHUNK; ++k) {
+            const int row = r0 + k;
+            if (row >= ny) break;
+            const ivec2 cell = ivec2(column, row);
+            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+            flag_value(value);
+            COLUMN_OUT[index_of(cell)] = value;
+        }
+    }
+}
+
 // The group's tile: columns 32 tile.x .., rows from tile.y COLUMN_SEGMENT; every invocation of
 // the work group calls it.
 void column_scan(ivec2 tile) {
@@ -318,46 +367,7 @@ void column_scan(ivec2 tile) {
         }
     }
 
-    float power[Y_CHUNK];  // rho^(k + 1)
-    power[0] = rho;
-    for (int k = 1; k < Y_CHUNK; ++k) power[k] = power[k - 1] * rho;
-    const float step = power[Y_CHUNK - 1];  // rho^CHUNK
-
-    // Both recurrences over the chunk from zero; publish the ends.
-    float forward[Y_CHUNK], x[Y_CHUNK];
-    float f = 0.0;
-    for (int k = 0; k < Y_CHUNK; ++k) {
-        f = d[k] + rho * f;
-        forward[k] = f;
-    }
-    float b = 0.0;
-    for (int k = Y_CHUNK - 1; k >= 0; --k) {
-        b = d[k] + rho * b;
-        x[k] = b;
-    }
-    forward_ends[t] = f;
-    backward_ends[t] = b;
-    memoryBarrierShared();
-    barrier();
-    // The chunks above (F) and below (B) of this column, nearest last.
-    float above = 0.0, below = 0.0;
-    for (int v = 0; v < Y_WARPS; ++v)
-        if (v < w) above = above * step + forward_ends[v * LANES + lane];
-    for (int v = Y_WARPS - 1; v >= 0; --v)
-        if (v > w) below = below * step + backward_ends[v * LANES + lane];
-    for (int k = 0; k < Y_CHUNK; ++k)
-        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below - d[k]);
-
-    if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && column < nx) {
-        for (int k = 0; k < Y_CHUNK; ++k) {
-            const int row = r0 + k;
-            if (row >= ny) break;
-            const ivec2 cell = ivec2(column, row);
-            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
-            flag_value(value);
-            COLUMN_OUT[index_of(cell)] = value;
-        }
-    }
+    column_solve_and_store(t, w, column, r0, column < nx, heaters, centre, d);
 }
 #endif  // COLUMN_SCAN
 
@@ -409,42 +419,7 @@ void column_scan_pair(ivec2 tile) {
         }
     }
 
-    float power[Y_CHUNK];  // rho^(k + 1)
-    power[0] = rho;
-    for (int k = 1; k < Y_CHUNK; ++k) power[k] = power[k - 1] * rho;
-    const float step = power[Y_CHUNK - 1];  // rho^CHUNK
-
-    float forward[Y_CHUNK], x[Y_CHUNK];
-    float f = 0.0, b = 0.0;
-    for (int k = 0; k < Y_CHUNK; ++k) {
-        f = d[k] + rho * f;
-        forward[k] = f;
-        b = d[Y_CHUNK - 1 - k] + rho * b;
-        x[Y_CHUNK - 1 - k] = b;
-    }
-    forward_ends[t] = f;
-    backward_ends[t] = b;
-    memoryBarrierShared();
-    barrier();
-    float above = 0.0, below = 0.0;
-    for (int v = 0; v < Y_WARPS; ++v)
-        if (v < w) above = above * step + forward_ends[v * LANES + lane];
-    for (int v = Y_WARPS - 1; v >= 0; --v)
-        if (v > w) below = below * step + backward_ends[v * LANES + lane];
-    for (int k = 0; k < Y_CHUNK; ++k)
-        x[k] = gain * (forward[k] + power[k] * above + x[k] + power[Y_CHUNK - 1 - k] * below -
-                       d[k]);
-
-    if (w >= HALO_WARPS && w < Y_WARPS - HALO_WARPS && first_column + lane < nx) {
-        for (int k = 0; k < Y_CHUNK; ++k) {
-            const int row = r0 + k;
-            if (row >= ny) break;
-            const ivec2 cell = ivec2(column, row);
-            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
-            flag_value(value);
-            COLUMN_OUT[index_of(cell)] = value;
-        }
-    }
+    column_solve_and_store(t, w, column, r0, first_column + lane < nx, heaters, centre, d);
 }
 #endif  // COLUMN_PAIR
 #endif  // HEAT_SCAN_GLSL
