@@ -151,9 +151,8 @@ TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
     }
 }
 
-// A cosine mode cos(kx (i + 1/2) dh) cos(ky (j + 1/2) dh) satisfies the mirrored (Neumann) walls
-// exactly and is an eigenvector of the discrete Laplacian, so one PR step multiplies it by
-// g = (1 - ax)(1 - ay) / ((1 + ax)(1 + ay)), a = 4 lambda sin^2(theta / 2).
+// A cosine mode (test::cosine_mode) is an eigenvector of the PR step: it decays by the PR
+// factor g each step.
 TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     ADILAB_NEED_GL();
     const int nx = 40, ny = 24, steps = 20;
@@ -161,17 +160,13 @@ TEST(SimHeat, CosineModeDecaysByThePeacemanRachfordFactor) {
     auto sim = make_simulation("heat");
     sim->set_param("dt", 0.7);
     sim->reset("free", nx, ny);
-    const double tx = std::numbers::pi * 3 / nx, ty = std::numbers::pi * 2 / ny;
-    std::vector<float> mode(std::size_t(nx) * ny);
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) mode[j * nx + i] = float(std::cos(tx * (i + 0.5)) * std::cos(ty * (j + 0.5)));
-    sim->set_field(mode);
+    const test::CosineMode mode = test::cosine_mode(nx, ny, lambda);
+    sim->set_field(mode.field);
     sim->step(steps);
-    const double ax = 4 * lambda * std::pow(std::sin(tx / 2), 2);
-    const double ay = 4 * lambda * std::pow(std::sin(ty / 2), 2);
-    const double g = (1 - ax) * (1 - ay) / ((1 + ax) * (1 + ay));
-    std::vector<double> expected(mode.size());
-    for (std::size_t k = 0; k < mode.size(); ++k) expected[k] = std::pow(g, steps) * mode[k];
+    const double g = mode.factor;
+    std::vector<double> expected(mode.field.size());
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        expected[k] = std::pow(g, steps) * mode.field[k];
     // fp32 round-off: about 1e-7 relative per operation, some 30 operations a step, 20 steps.
     // (The windowed kernel's truncation, < 2^-26 of the right-hand side, is far below.)
     EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << "g = " << g;

@@ -28,22 +28,6 @@ namespace {
 using test::max_abs_diff;
 using test::random_field;
 
-// The Neumann PR system of one line (off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda
-// in the wall rows), solved exactly by Thomas in float64.
-std::vector<double> exact_solve(double lambda, const std::vector<double>& d) {
-    const int n = int(d.size());
-    std::vector<double> cp(n), dp(n), x(n);
-    for (int i = 0; i < n; ++i) {
-        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
-        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
-        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
-        cp[i] = c / m;
-        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
-    }
-    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
-    return x;
-}
-
 // What heat_scan.glsl's kernels compute, in float64: both recurrences over the mirrored right-hand
 // side, `halo` terms before each unknown.
 std::vector<double> windowed_solve(double lambda, int halo, const std::vector<double>& d) {
@@ -80,7 +64,7 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
         for (int n : {4, 5, 17, 49, 200}) {
             std::vector<double> d(n);
             for (double& v : d) v = dist(rng);
-            const std::vector<double> exact = exact_solve(lambda, d);
+            const std::vector<double> exact = test::neumann_pr_solve(lambda, d);
             const std::vector<double> windowed = windowed_solve(lambda, halo, d);
             double worst = 0;
             for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(exact[i] - windowed[i]));

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,21 +23,6 @@ namespace {
 
 using test::max_abs_diff;
 using test::random_field;
-
-// The Neumann PR system of one line, solved by Thomas in float64.
-std::vector<double> thomas(double lambda, const std::vector<double>& d) {
-    const int n = int(d.size());
-    std::vector<double> cp(n), dp(n), x(n);
-    for (int i = 0; i < n; ++i) {
-        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
-        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
-        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
-        cp[i] = c / m;
-        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
-    }
-    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
-    return x;
-}
 
 // What heat_linerow.comp computes, in float64: the recurrences from zero carries at the line's
 // ends, then the walls' terms rho^(p+1) alpha and rho^(n-p) beta (every position, no reach cut).
@@ -64,7 +48,8 @@ TEST(SimHeatXline, ExactWallsEqualThomas) {
         for (int n : {1, 2, 3, 5, 17, 200}) {
             std::vector<double> d(n);
             for (double& v : d) v = dist(rng);
-            const std::vector<double> exact = thomas(lambda, d), closed = exact_walls(lambda, d);
+            const std::vector<double> exact = test::neumann_pr_solve(lambda, d);
+            const std::vector<double> closed = exact_walls(lambda, d);
             double worst = 0;
             for (int i = 0; i < n; ++i) worst = std::max(worst, std::abs(exact[i] - closed[i]));
             // float64 round-off of sums of at most ~1 / (1 - rho) ~ 15 terms of size <= 1.
@@ -193,19 +178,13 @@ TEST(SimHeatXline, ConservesHeatAndDecaysByThePeacemanRachfordFactor) {
             auto sim = make_simulation("heat");
             sim->set_param("dt", 0.7);
             sim->reset("free", nx, ny);
-            const double tx = std::numbers::pi * 3 / nx, ty = std::numbers::pi * 2 / ny;
-            std::vector<float> mode(std::size_t(nx) * ny);
-            for (int j = 0; j < ny; ++j)
-                for (int i = 0; i < nx; ++i)
-                    mode[j * nx + i] = float(std::cos(tx * (i + 0.5)) * std::cos(ty * (j + 0.5)));
-            sim->set_field(mode);
+            const test::CosineMode mode = test::cosine_mode(nx, ny, lambda);
+            sim->set_field(mode.field);
             sim->step(steps);
-            const double ax = 4 * lambda * std::pow(std::sin(tx / 2), 2);
-            const double ay = 4 * lambda * std::pow(std::sin(ty / 2), 2);
-            const double g = (1 - ax) * (1 - ay) / ((1 + ax) * (1 + ay));
-            std::vector<double> expected(mode.size());
-            for (std::size_t k = 0; k < mode.size(); ++k)
-                expected[k] = std::pow(g, steps) * mode[k];
+            const double g = mode.factor;
+            std::vector<double> expected(mode.field.size());
+            for (std::size_t k = 0; k < expected.size(); ++k)
+                expected[k] = std::pow(g, steps) * mode.field[k];
             // fp32 round-off: about 1e-7 relative per operation, some 30 a step, 20 steps.
             EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << shape << " g " << g;
             EXPECT_EQ(sim->kernel(), "window-H16" + expected_suffix(shape, nx));

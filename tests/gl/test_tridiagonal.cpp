@@ -26,6 +26,12 @@ namespace {
 
 using tridiag::Direction;
 
+// A problem's constant coefficients, as the solvers take them (float).
+tridiag::ConstantCoefficients constant_coefficients(const reference::Problem& p) {
+    return {float(p.const_a), float(p.const_b), float(p.const_c), float(p.const_b_first),
+            float(p.const_b_last)};
+}
+
 std::vector<std::string> gpu_exact_variants() {
     std::vector<std::string> names;
     for (const auto& v : tridiag::variants())
@@ -71,9 +77,7 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
     gl::Buffer x(k.size());
     x.poison();
     tridiag::Coefficients coefficients =
-        c.constant ? tridiag::Coefficients(tridiag::ConstantCoefficients{
-                         float(p.const_a), float(p.const_b), float(p.const_c),
-                         float(p.const_b_first), float(p.const_b_last)})
+        c.constant ? tridiag::Coefficients(constant_coefficients(p))
                    : tridiag::Coefficients(tridiag::GeneralCoefficients{&a, &b, &cc});
     auto solver = make ? make() : tridiag::make_solver(name);
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
@@ -170,11 +174,7 @@ TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
     gl::Buffer x(k.size());
     x.poison();
     auto solver = tridiag::make_lu_scan("lu-scan-bands", 16, 32, 8, 16, 0);
-    solver->solve({nx, ny}, Direction::y,
-                  tridiag::ConstantCoefficients{float(p.const_a), float(p.const_b),
-                                                float(p.const_c), float(p.const_b_first),
-                                                float(p.const_b_last)},
-                  k, x);
+    solver->solve({nx, ny}, Direction::y, constant_coefficients(p), k, x);
     // fp32 tolerance as in tolerance() (the line length is ny).
     EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(ny));
     EXPECT_FALSE(solver->check_pivots().has_value());
@@ -258,9 +258,7 @@ void check_window(int n, int lines, unsigned seed, const tridiag::WindowSettings
     const bool along_x = direction == Direction::x;
     const int nx = along_x ? n : lines, ny = along_x ? lines : n;
     const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, false);
-    const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
-                                                 float(p.const_c), float(p.const_b_first),
-                                                 float(p.const_b_last)};
+    const tridiag::ConstantCoefficients constant = constant_coefficients(p);
     const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
     ASSERT_TRUE(plan.usable) << "n=" << n;
     const auto expected = reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b,
@@ -338,9 +336,7 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1023, 1024, 1025, 4096}) {
             const int lines = n >= 1000 ? 3 : (n == 127 ? 45 : 7);
             const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
-            const tridiag::ConstantCoefficients constant{
-                float(p.const_a), float(p.const_b), float(p.const_c), float(p.const_b_first),
-                float(p.const_b_last)};
+            const tridiag::ConstantCoefficients constant = constant_coefficients(p);
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
             const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
             ++total;
@@ -392,9 +388,7 @@ TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
         for (int n : {33, 127, 1000, 1025, 4096}) {
             const int lines = n == 127 ? 45 : 3;
             const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
-            const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
-                                                         float(p.const_c), float(p.const_b_first),
-                                                         float(p.const_b_last)};
+            const tridiag::ConstantCoefficients constant = constant_coefficients(p);
             tridiag::WindowSettings settings;
             settings.scan_form = form;
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
@@ -444,9 +438,7 @@ TEST(Tridiagonal, LuColscanAutoFormFollowsTheInteriorShare) {
     for (int n : {100, 127, 200, 1025}) {
         const int lines = n == 127 ? 45 : 3;
         const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
-        const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
-                                                     float(p.const_c), float(p.const_b_first),
-                                                     float(p.const_b_last)};
+        const tridiag::ConstantCoefficients constant = constant_coefficients(p);
         tridiag::WindowSettings settings;
         ASSERT_EQ(settings.scan_form, 2u);
         const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
@@ -487,9 +479,7 @@ TEST(Tridiagonal, LuWindowScanMaxUnknownsSelectsTheYKernel) {
     ADILAB_NEED_GL();
     const int n = 1025, lines = 45;
     const auto p = reference::random_dominant_problem(lines, n, false, 1950, 0.5, false);
-    const tridiag::ConstantCoefficients constant{float(p.const_a), float(p.const_b),
-                                                 float(p.const_c), float(p.const_b_first),
-                                                 float(p.const_b_last)};
+    const tridiag::ConstantCoefficients constant = constant_coefficients(p);
     tridiag::WindowSettings base;
     base.min_unknowns = 0;  // the window kernel allowed on this small grid
     const auto plan = tridiag::lu_window_plan(unsigned(n), constant, base.max_window);
@@ -628,12 +618,8 @@ TEST(Tridiagonal, InstancesSharingProgramsDoNotMixTheirSettings) {
     for (const char* name : {"cr-shared", "lu-scan", "lu-window", "cg"}) {
         auto px = reference::random_dominant_problem(n, n, true, 31, 0.5, true);
         auto py = reference::random_dominant_problem(n, n, false, 32, 0.5, true);
-        const tridiag::ConstantCoefficients kx{float(px.const_a), float(px.const_b),
-                                               float(px.const_c), float(px.const_b_first),
-                                               float(px.const_b_last)};
-        const tridiag::ConstantCoefficients ky{float(py.const_a), float(py.const_b),
-                                               float(py.const_c), float(py.const_b_first),
-                                               float(py.const_b_last)};
+        const tridiag::ConstantCoefficients kx = constant_coefficients(px);
+        const tridiag::ConstantCoefficients ky = constant_coefficients(py);
         const auto expected = reference::solve_grid_constant(n, n, true, kx.a, kx.b, kx.c,
                                                              kx.b_first, kx.b_last, px.k);
         gl::Buffer k = gl::Buffer::from(px.k), x(k.size()), y(k.size());

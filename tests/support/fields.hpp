@@ -1,8 +1,9 @@
 #pragma once
 // Fields shared by the simulation tests: random starts, the comparison with a float64
-// reference, and the reference stepper's heat setup.
+// reference, the reference stepper's heat setup, the exact PR line solve and a cosine mode.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,6 +44,43 @@ inline sim::reference::HeatSetup heat_setup(const sim::Simulation& sim, const st
         setup.temperature = sim.param("heater_temperature");
     }
     return setup;
+}
+
+// The Neumann Peaceman–Rachford system of one line (off-diagonals -lambda, diagonal
+// 1 + 2 lambda, 1 + lambda in the wall rows) solved exactly by Thomas in float64.
+inline std::vector<double> neumann_pr_solve(double lambda, const std::vector<double>& d) {
+    const int n = int(d.size());
+    std::vector<double> cp(n), dp(n), x(n);
+    for (int i = 0; i < n; ++i) {
+        const double b = 1 + 2 * lambda - (i == 0 ? lambda : 0) - (i == n - 1 ? lambda : 0);
+        const double a = i == 0 ? 0 : -lambda, c = i == n - 1 ? 0 : -lambda;
+        const double m = b - (i == 0 ? 0 : a * cp[i - 1]);
+        cp[i] = c / m;
+        dp[i] = (d[i] - (i == 0 ? 0 : a * dp[i - 1])) / m;
+    }
+    for (int i = n - 1; i >= 0; --i) x[i] = dp[i] - (i == n - 1 ? 0 : cp[i] * x[i + 1]);
+    return x;
+}
+
+// The cosine mode cos(kx (i + 1/2)) cos(ky (j + 1/2)) with 3 half-waves along x and 2 along y
+// (dh = 1): it satisfies the mirrored (Neumann) walls exactly and is an eigenvector of the
+// discrete Laplacian, so one PR step multiplies it by `factor` =
+// (1 - ax)(1 - ay) / ((1 + ax)(1 + ay)), a = 4 lambda sin^2(k / 2).
+struct CosineMode {
+    std::vector<float> field;
+    double factor = 0;
+};
+inline CosineMode cosine_mode(int nx, int ny, double lambda) {
+    const double tx = std::numbers::pi * 3 / nx, ty = std::numbers::pi * 2 / ny;
+    CosineMode mode;
+    mode.field.resize(std::size_t(nx) * ny);
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i)
+            mode.field[j * nx + i] = float(std::cos(tx * (i + 0.5)) * std::cos(ty * (j + 0.5)));
+    const double ax = 4 * lambda * std::pow(std::sin(tx / 2), 2);
+    const double ay = 4 * lambda * std::pow(std::sin(ty / 2), 2);
+    mode.factor = (1 - ax) * (1 - ay) / ((1 + ax) * (1 + ay));
+    return mode;
 }
 
 }  // namespace adilab::test
