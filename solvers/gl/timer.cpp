@@ -66,6 +66,30 @@ void warm_up(const std::function<void()>& work, double min_ms, int min_runs) {
     }
 }
 
+void StampLog::mark(int phase) {
+    if (phases_.size() == queries_.size()) queries_.push_back(Query::create());
+    glQueryCounter(queries_[phases_.size()].id(), GL_TIMESTAMP);
+    phases_.push_back(phase);
+}
+
+StampLog::Totals StampLog::collect(int phases) {
+    Totals totals{std::vector<double>(static_cast<std::size_t>(phases), 0.0),
+                  std::vector<int>(static_cast<std::size_t>(phases), 0)};
+    GLuint64 previous = 0;
+    for (std::size_t i = 0; i < phases_.size(); ++i) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(queries_[i].id(), GL_QUERY_RESULT, &ns);
+        const int phase = phases_[i];
+        if (i > 0 && phase >= 0 && phase < phases) {
+            totals.ms[static_cast<std::size_t>(phase)] += static_cast<double>(ns - previous) * 1e-6;
+            ++totals.marks[static_cast<std::size_t>(phase)];
+        }
+        previous = ns;
+    }
+    phases_.clear();
+    return totals;
+}
+
 double median(std::vector<double> samples) {
     if (samples.empty()) return 0.0;
     const std::size_t mid = samples.size() / 2;

@@ -44,4 +44,25 @@ inline constexpr double kWarmUpMs = 1000;
 void warm_up(const std::function<void()>& work, double min_ms = kWarmUpMs, int min_runs = 3);
 double median(std::vector<double> samples);
 
+// GPU timestamps at chosen points of a command stream (glQueryCounter), to split a long sequence
+// of dispatches by phase. A mark is taken once the GPU has completed every earlier command, so
+// place marks where a barrier already waits: a mark between two unordered dispatches may order
+// them. Reading waits for the GPU: for diagnostics (e.g. ADILAB_LU_TRACE), not for timed paths.
+class StampLog {
+public:
+    // Charges the GPU time since the previous mark to `phase` (>= 0); phase -1 only starts.
+    void mark(int phase);
+    // Milliseconds charged to each phase 0..phases-1 and how many marks each got (waits for the
+    // GPU), then starts over.
+    struct Totals {
+        std::vector<double> ms;
+        std::vector<int> marks;
+    };
+    Totals collect(int phases);
+
+private:
+    std::vector<Query> queries_;  // reused across collects
+    std::vector<int> phases_;     // the phase of each mark taken
+};
+
 }  // namespace adilab::gl

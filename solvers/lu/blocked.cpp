@@ -61,11 +61,13 @@
 // measured.
 //
 // Profiling knob: ADILAB_LU_PHASES (e.g. "panel,gemm") runs only the named phases (panel, trsm,
-// gemm), so that the bench's time splits by phase; the factors are then wrong, of course.
+// gemm; "notrtri" leaves out X = L11^-1), so that the bench's time splits by phase; the factors
+// are then wrong, of course. ADILAB_LU_TRACE=1 prints GPU timestamps by stage (below).
 // Assumption of the fused panel: all its work groups are resident at once (true for <= 128
 // groups of 512 invocations on the GPUs adilab targets). On a GPU where they are not, a wait
 // times out (~1 s) and singular_column() reports the failure: wrong factors never pass silently.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -74,6 +76,7 @@
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
+#include "solvers/gl/timer.hpp"
 #include "solvers/lu/lu.hpp"
 #include "solvers/lu/variants.hpp"
 #include "solvers/matmul/matmul.hpp"
@@ -106,12 +109,18 @@ constexpr int kPanelWorkGroup = 512;
 //   ADILAB_LU_PANEL_GROUPS the panel's groups at most (where its rows fit them)
 //   ADILAB_LU_GEMM_TILES   the trailing update's tiles (BMxBNxBKxTMxTN), instead of update_tiles
 //   ADILAB_LU_INVERSE_TILES the tiles of `inverse`'s U12 = X * block row, instead of update_tiles
+//   ADILAB_LU_NEXT_TILES   the tiles of the look-ahead's update of the next panel's columns
 //   ADILAB_LU_PANEL_WG / ADILAB_LU_TRSM_WG  group sizes (512 / 64; for `blocked` and
 //   `inverse` the columns a group, times nb / 16 invocations a column; panel groups of 256 /
 //   1024 measured slower at 8192, nb 64: lean 46.0 / 44.1 ms against 42.5 with 512);
 //   ADILAB_LU_PANEL_V1=1 the panel loop without the deferred scaling; ADILAB_LU_SUBGROUPS=0
 //   no subgroup operations.
 constexpr int kPanelRowsMin = 128;
+// `registers`: rows an invocation holds at most (its registers; beyond, `lean`), and rows a
+// group at least. H200, n = 4096 / 8192, nb 128, one call: 64 rows a group 12.72 / 33.43 ms,
+// 128 rows 15.26 / 34.05 (33.95 in a second process); nb 64: 12.96 / 35.85 against 14.01 / 36.36.
+constexpr int kRowsPerPartMax = 64;
+constexpr int kRegistersRowsMin = 64;
 
 // Tiles of the trailing update C -= A B (inner dimension nb: C is read and written once per
 // panel, A and B are thin). Measured on the H200 (n = 8192, the update phase alone, every panel
@@ -146,6 +155,7 @@ class BlockedSolver final : public Solver {
             panel_ = p.find("panel") != std::string::npos;
             trsm_ = p.find("trsm") != std::string::npos;
             gemm_ = p.find("gemm") != std::string::npos;
+            trtri_ = p.find("notrtri") == std::string::npos;
         }
         if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS"))
             rows_min_ = std::max(1, std::atoi(rows));
@@ -153,6 +163,8 @@ class BlockedSolver final : public Solver {
             subgroups_ = std::string(sub) != "0";
         if (const char* wg = std::getenv("ADILAB_LU_PANEL_WG"))
             panel_group_ = std::clamp(std::atoi(wg), 64, 1024);
+        // Whole columns a group: NB invocations at least, a multiple of NB.
+        panel_group_ = std::max(block_, panel_group_ / block_ * block_);
         if (const char* wg = std::getenv("ADILAB_LU_TRSM_WG"))
             trsm_group_ = std::clamp(std::atoi(wg), 32, 1024);
         if (const char* v1 = std::getenv("ADILAB_LU_PANEL_V1"))
@@ -175,38 +187,69 @@ class BlockedSolver final : public Solver {
         }
         if (const char* tiles = std::getenv("ADILAB_LU_GEMM_TILES"))
             tiles_ = matmul::GemmTiles::parse(tiles);
+        if (const char* tiles = std::getenv("ADILAB_LU_NEXT_TILES"))
+            next_tiles_ = matmul::GemmTiles::parse(tiles);
         if (const char* tiles = std::getenv("ADILAB_LU_INVERSE_TILES"))
             inverse_tiles_ = matmul::GemmTiles::parse(tiles);
         if (const char* redux = std::getenv("ADILAB_LU_PANEL_REDUX"))
             redux_ = std::string(redux) != "0";
         if (const char* ahead = std::getenv("ADILAB_LU_LOOKAHEAD"))
             lookahead_ = std::string(ahead) != "0";
+        if (const char* trace = std::getenv("ADILAB_LU_TRACE")) trace_ = std::string(trace) != "0";
     }
     std::string name() const override { return "gpu-blocked"; }
 
     void factor(Factors& f) override {
         const gl::DeviceInfo& info = gl::Context::current().info();
         const std::string nb = std::to_string(block_);
-        // Shared memory for the panel's rows: what the group may use, less the reduction arrays.
+        const int n = f.n;
+        // `registers`: each invocation holds one column of rows_per_part rows of its group;
+        // enough rows a group that the first panel fits the co-resident groups, at least
+        // rows_min (ADILAB_LU_PANEL_ROWS), a multiple of 4 a part (the multipliers are read 4
+        // rows at a time).
+        const int parts = panel_group_ / block_;
+        const int groups_cap = info.software ? 1 : std::min(kGroupsMax, panel_group_);
+        const int rows_min =
+            rows_min_ > 0 ? rows_min_
+                          : panel_kind_ == Panel::registers ? kRegistersRowsMin : kPanelRowsMin;
+        const int rows_wanted = std::max(rows_min, (n + groups_cap - 1) / groups_cap);
+        const int rows_per_part = ((rows_wanted + parts - 1) / parts + 3) / 4 * 4;
+        const bool registers =
+            panel_kind_ == Panel::registers && rows_per_part <= kRowsPerPartMax;
+        // `lean`, `one-trip`, `fused`: shared memory for the panel's rows, what the group may
+        // use less the reduction arrays; `registers` where its rows would need too many
+        // registers (n > 64 rows_per_part x 128 groups), `lean`.
         const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
-        const int rows_max = std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
-                                             (4 * block_ + 4));  // a row and its label
+        const int rows_max =
+            registers ? parts * rows_per_part
+                      : std::max(1, (shared_bytes - 3 * 4 * panel_group_ - 8 * block_ - 256) /
+                                        (4 * block_ + 4));  // a row and its label
         const bool redux = redux_ && info.subgroups && subgroups_ && info.subgroup_arithmetic;
         // one-trip and lean: shaders/lu/panel_one_trip.comp (lean with TWO_TRIP).
         const bool one_trip = panel_kind_ != Panel::fused;
-        // one-trip: invocation s of a group takes slot s's header, so groups <= its invocations.
+        // one-trip, lean and registers: invocation s of a group takes slot s's header, so
+        // groups <= its invocations.
         const int groups_max =
             info.software ? 1 : std::min(kGroupsMax, one_trip ? panel_group_ : kGroupsMax);
         const gl::Program& panel =
-            one_trip ? gl::compute_program(
-                           "lu/panel_one_trip.comp",
-                           {{"WG_SIZE", std::to_string(panel_group_)},
-                            {"NB", nb},
-                            {"ROWS_MAX", std::to_string(rows_max)},
-                            {"GROUPS_MAX", std::to_string(kGroupsMax)},
-                            {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
-                            {"SOFTWARE", info.software ? "1" : "0"},
-                            {"TWO_TRIP", panel_kind_ == Panel::lean ? "1" : "0"}})
+            registers ? gl::compute_program(
+                            "lu/panel_registers.comp",
+                            {{"WG_SIZE", std::to_string(panel_group_)},
+                             {"NB", nb},
+                             {"ROWS_PER_PART", std::to_string(rows_per_part)},
+                             {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                             {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                             {"SOFTWARE", info.software ? "1" : "0"}})
+            : one_trip
+                ? gl::compute_program(
+                      "lu/panel_one_trip.comp",
+                      {{"WG_SIZE", std::to_string(panel_group_)},
+                       {"NB", nb},
+                       {"ROWS_MAX", std::to_string(rows_max)},
+                       {"GROUPS_MAX", std::to_string(kGroupsMax)},
+                       {"SUBGROUPS", info.subgroups && subgroups_ ? "1" : "0"},
+                       {"SOFTWARE", info.software ? "1" : "0"},
+                       {"TWO_TRIP", panel_kind_ != Panel::one_trip ? "1" : "0"}})
                      : gl::compute_program(
                            "lu/panel_fused.comp",
                            {{"WG_SIZE", std::to_string(panel_group_)},
@@ -247,6 +290,8 @@ class BlockedSolver final : public Solver {
                                                       {"TRSM_COLS", std::to_string(trsm_group_)}});
         const gl::Program& gemm = gl::compute_program("lu/trailing_gemm.comp");
         // `inverse`: X = L11^-1 by trtri.comp, CB columns of X a group, nb * CB invocations.
+        // (One subgroup a column with shuffles instead of a barrier a step measured slower: the
+        // interchanges and X took 2.80 ms of the factorisation against 1.98, H200, 8192, nb 128.)
         const int inverse_cols = std::clamp(512 / block_, 1, block_);
         const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 2 * inverse_cols * 4 + 64 <=
                                         info.max_shared_memory_bytes;
@@ -258,14 +303,13 @@ class BlockedSolver final : public Solver {
                                             {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}})
                     : nullptr;
 
-        const int n = f.n;
         const int panels = (n + block_ - 1) / block_;
         if (headers_.empty()) {
             // fused: headers (uvec4) and rows (uvec2 a value); one-trip: headers and rows
             // together (uvec4 words: the header, then 3 values a word), in `headers_`.
             const int words = one_trip ? 1 + (block_ + 2) / 3 : 1;
             headers_ = gl::Buffer(2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned));
-            values_ = gl::Buffer(2 * (kGroupsMax + 1) * block_ * 2 * sizeof(unsigned));
+            values_ = gl::Buffer(2 * (kGroupsMax + 1) * (block_ + 1) * 2 * sizeof(unsigned));
         }
         // `inverse`: X (nb x nb) and the interchanged block row (nb x the trailing width, rows
         // padded to whole vec4s so that the GEMM reads it by vec4 where the matrix allows).
@@ -302,7 +346,7 @@ class BlockedSolver final : public Solver {
             const int groups_needed = (m + rows_max - 1) / rows_max;
             const int groups = std::max(
                 groups_needed,
-                std::min({groups_max, groups_most_, (m + rows_min_ - 1) / rows_min_}));
+                std::min({groups_max, groups_most_, (m + rows_min - 1) / rows_min}));
             if (groups <= groups_max) {
                 panel.use();
                 panel.set("n", n);
@@ -348,7 +392,7 @@ class BlockedSolver final : public Solver {
             bind();
             const int rest = n - k0 - width;
             const int w_ld = (rest + 3) / 4 * 4;
-            if (inverse && rest > 0) {
+            if (inverse && rest > 0 && trtri_) {
                 // X = L11^-1, beside the interchanges (it reads only L11, which they leave
                 // alone, and writes its own buffer): one barrier after both.
                 inverse_.bind_storage(7);
@@ -366,6 +410,7 @@ class BlockedSolver final : public Solver {
             if (inverse) swap_trsm.set("w_ld", w_ld);
             gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
             gl::memory_barrier(gl::Barrier::storage);
+            mark(kTraceSwap);
             if (inverse && rest > 0) {
                 // U12 = X * (A12 interchanged), written over A12 (beta = 0: A12 is not read);
                 // ends with a barrier.
@@ -373,6 +418,7 @@ class BlockedSolver final : public Solver {
                 matmul::gemm(width, width, rest, 1.0f, {&inverse_, 0, block_},
                              {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * N + k0 + width, n},
                              inverse_tiles_ ? *inverse_tiles_ : update_tiles(width, rest));
+                mark(kTraceBlockRow);
             }
         };
         // Trailing update of panel p restricted to the columns [r0 + c_begin, r0 + c_end) of A22
@@ -387,9 +433,9 @@ class BlockedSolver final : public Solver {
                 matmul::gemm(rest, width, c_end - c_begin, -1.0f, {&f.values, r0 * N + k0, n},
                              {&f.values, k0 * N + r0 + c_begin, n}, 1.0f,
                              {&f.values, r0 * N + r0 + c_begin, n},
-                             tiles_ && c_end - c_begin > block_
-                                 ? *tiles_
-                                 : update_tiles(rest, c_end - c_begin));
+                             c_end - c_begin > block_ ? (tiles_ ? *tiles_ : update_tiles(rest, c_end - c_begin))
+                             : next_tiles_ ? *next_tiles_
+                                           : update_tiles(rest, c_end - c_begin));
                 return;
             }
             bind();  // own kernel: the whole of A22 only (no look-ahead with it)
@@ -419,37 +465,75 @@ class BlockedSolver final : public Solver {
         // read only L21 and U12 of panel p, so the GPU may run them side by side. The panel is
         // dispatched first so that its groups are resident before the GEMM's blocks take the
         // SMs. One barrier after both; then panel p+1's interchanges and block-row solve.
+        mark(-1);
         factor_panel(0, true);
+        mark(kTraceFirstPanel);
         for (int p = 0; p < panels; ++p) {
             solve_block_row(p);
             const int rest = n - p * block_ - std::min(block_, n - p * block_);
             if (rest <= 0) break;
             const int next = std::min(block_, rest);
             update_trailing(p, 0, next);
+            mark(kTraceNextColumns);
             factor_panel(p + 1, false);
             if (gemm_ && rest > next)
                 update_trailing(p, next, rest);  // ends with the barrier for both
             else
                 gl::memory_barrier(gl::Barrier::storage);
+            mark(kTraceWindow);
         }
+        if (trace_) print_trace(n);
     }
 
   private:
+    // ADILAB_LU_TRACE=1: GPU timestamps at the look-ahead loop's barriers, summed by stage and
+    // printed after every factorisation (stderr), to see where the time between panels goes.
+    enum TraceStage {
+        kTraceFirstPanel,
+        kTraceSwap,         // interchanges (and trtri beside them)
+        kTraceBlockRow,     // U12 = X * block row
+        kTraceNextColumns,  // the next panel's columns updated
+        kTraceWindow,       // the next panel beside the rest of the trailing update
+        kTraceStages
+    };
+    void mark(int stage) {
+        if (trace_) stamps_.mark(stage);
+    }
+    void print_trace(int n) {
+        static const char* names[kTraceStages] = {"first panel", "interchanges+trtri", "U12 gemm",
+                                                  "next columns", "panel||update"};
+        const gl::StampLog::Totals totals = stamps_.collect(kTraceStages);
+        double sum = 0;
+        std::string line = "lu trace n=" + std::to_string(n) + " nb=" + std::to_string(block_);
+        for (int s = 0; s < kTraceStages; ++s) {
+            char part[96];
+            std::snprintf(part, sizeof part, " | %s %.3f ms (%d)", names[s], totals.ms[s],
+                          totals.marks[s]);
+            line += part;
+            sum += totals.ms[s];
+        }
+        std::fprintf(stderr, "%s | sum %.3f ms\n", line.c_str(), sum);
+    }
+
     int block_;
     TrailingUpdate update_;
     Panel panel_kind_;                               // ADILAB_LU_PANEL overrides
     int groups_most_ = kGroupsMax;                   // ADILAB_LU_PANEL_GROUPS
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
-    int rows_min_ = kPanelRowsMin;                   // ADILAB_LU_PANEL_ROWS
+    bool trtri_ = true;  // ADILAB_LU_PHASES "notrtri": `inverse` without X (profiling)
+    int rows_min_ = 0;  // ADILAB_LU_PANEL_ROWS (0: the panel's default)
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128
     bool subgroups_ = true;  // ADILAB_LU_SUBGROUPS=0: shared-memory reductions
     int trsm_mode_ = 4;  // ADILAB_LU_TRSM: reg 0, shared 1, unrolled 2, blocked 3, inverse 4
     std::optional<matmul::GemmTiles> tiles_;  // ADILAB_LU_GEMM_TILES: the trailing GEMM's tiles
+    std::optional<matmul::GemmTiles> next_tiles_;  // ADILAB_LU_NEXT_TILES: next panel's columns
     std::optional<matmul::GemmTiles> inverse_tiles_;  // ADILAB_LU_INVERSE_TILES: U12 = X A12's
     bool redux_ = false;                      // ADILAB_LU_PANEL_REDUX: subgroupMax/Min in the panel
     bool lookahead_ = true;       // ADILAB_LU_LOOKAHEAD: next panel beside the trailing update
     bool deferred_scale_ = true;  // ADILAB_LU_PANEL_V1=1: the loop with 4 barriers a column
+    bool trace_ = false;          // ADILAB_LU_TRACE
+    gl::StampLog stamps_;
     gl::Buffer headers_;          // the panel groups' candidates (panel_fused.comp) ...
     gl::Buffer values_;           // ... and their rows
     gl::Buffer origin_;           // where each panel row came from (n ints)

@@ -79,10 +79,10 @@ const char* to_string(TrailingUpdate update);
 // The panel alone at 8192: lean 27.1 ms, fused 28.8, one-trip 34.1 (nb 64) / 53.1 (nb 128):
 // the exchange's cost is not one round trip more or less, it is what every group reads (one-trip
 // reads every candidate's row: (groups + 1) x nb values a group a column).
-enum class Panel { fused, one_trip, lean };
+enum class Panel { fused, one_trip, lean, registers };
 Panel parse_panel(const std::string& text);  // throws adilab::Error
 const char* to_string(Panel panel);
-constexpr Panel kDefaultPanel = Panel::lean;
+constexpr Panel kDefaultPanel = Panel::registers;
 
 // block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.

@@ -40,11 +40,18 @@ Panel parse_panel(const std::string& text) {
     if (text == "fused") return Panel::fused;
     if (text == "one-trip") return Panel::one_trip;
     if (text == "lean") return Panel::lean;
-    throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean)");
+    if (text == "registers") return Panel::registers;
+    throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean, registers)");
 }
 
 const char* to_string(Panel panel) {
-    return panel == Panel::fused ? "fused" : panel == Panel::one_trip ? "one-trip" : "lean";
+    switch (panel) {
+        case Panel::fused: return "fused";
+        case Panel::one_trip: return "one-trip";
+        case Panel::lean: return "lean";
+        case Panel::registers: return "registers";
+    }
+    return "?";
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update,

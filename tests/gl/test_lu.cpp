@@ -173,8 +173,8 @@ const std::vector<Variant>& variants_under_test() {
         {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}, {"ADILAB_LU_PANEL_ROWS", "32"},
           {"ADILAB_LU_PANEL", "fused"}, {"ADILAB_LU_PANEL_REDUX", "1"}}},
-        // The panels: `lean` is the default above; `fused` (the earlier default) and
-        // `one-trip`, and lean without subgroups, with every block size, row split and
+        // The panels: `fused` (an earlier default), `one-trip` and `lean` (the default before
+        // `registers`), lean also without subgroups, with every block size, row split and
         // work-group size that changes the slot layout (3 values a word: 8, 16, 32, 64, 128
         // leave 2, 1, 2, 1, 2 in the last). On llvmpipe one group takes a panel; on a GPU, 1025
         // and 1000 spread it over 4-33 groups (ADILAB_LU_PANEL_ROWS 32, ADILAB_LU_PANEL_GROUPS
@@ -194,6 +194,23 @@ const std::vector<Variant>& variants_under_test() {
         {"gpu-blocked", 32, {1000}, lu::TrailingUpdate::matmul,
          {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_GROUPS", "4"},
           {"ADILAB_LU_SUBGROUPS", "0"}}},
+        {"gpu-blocked", 64, {17, 257}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "lean"}}},
+        {"gpu-blocked", 128, {3, 200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "lean"}}},
+        // `registers` (the default, so also every variant above without a panel knob) where
+        // its layout changes: few rows a part (ADILAB_LU_PANEL_ROWS 32 at nb 32: 16 parts of 4
+        // rows, so on a GPU 1025 takes 17 groups), fewer than 32 columns a warp (nb 8, 16), one
+        // and eight invocations a column (work groups of 128 and 1024), without subgroups.
+        {"gpu-blocked", 32, {1, 2, 3, 100, 1025}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_ROWS", "32"}}},
+        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "registers"}}},
+        {"gpu-blocked", 16, {17, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_SUBGROUPS", "0"}}},
+        {"gpu-blocked", 128, {3, 257}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_WG", "128"}}},
+        {"gpu-blocked", 128, {200, 1025}, lu::TrailingUpdate::matmul,
+         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_WG", "1024"},
+          {"ADILAB_LU_PANEL_ROWS", "64"}}},
     };
     return all;
 }
