@@ -307,7 +307,7 @@ Benchmark make_lu_benchmark() {
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64,128)"},
          {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
          {"panel", "LIST",
-          "gpu-blocked's panel: lean (default), fused, one-trip (solvers/lu/lu.hpp)"},
+          "gpu-blocked's panel: registers (default), lean, fused, one-trip (solvers/lu/lu.hpp)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},
          {"repeats", "N",

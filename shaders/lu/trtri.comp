@@ -18,6 +18,7 @@
 // step, double-buffered). Columns j < g CB of L are not needed by this group's columns (x_kj = 0
 // for k < j). L11 is kept in shared memory column by column (the strictly lower part of column k
 // contiguous, so a warp's 32 consecutive rows read 32 consecutive words) where it fits.
+#pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;  // NB * CB
 
 layout(std430, binding = 0) readonly buffer Matrix { float a[]; };
@@ -36,6 +37,7 @@ shared float lower_t[NB * (NB - 1) / 2];
 #define LOWER(i, k) ((i) < width ? a[(k0 + (i)) * n + k0 + (k)] : 0.0)
 #endif
 shared float published[2][CB];  // x_kj of step k, by k's parity
+#define LOADS ((NB * NB + NB * CB - 1) / (NB * CB))  // L11's words an invocation loads
 
 void main() {
     const int t = int(gl_LocalInvocationID.x);
@@ -43,13 +45,18 @@ void main() {
     const int first = int(gl_WorkGroupID.x) * CB;
     const int j = first + c;
 #if LOWER_SHARED
-    // Rows of L11 along the row (coalesced loads); a constant trip count, so the loads of an
-    // invocation are independent of each other.
-    for (int h = 0; h < (NB * NB + NB * CB - 1) / (NB * CB); ++h) {
+    // Rows of L11 along the row (coalesced loads), every load issued before the first store: a
+    // store waits for its load, so load-store pairs in a loop would pay one L2 round trip each.
+    float lower_words[LOADS];
+    for (int h = 0; h < LOADS; ++h) {
         const int e = h * NB * CB + t;
         const int r = e / NB, k = e % NB;
-        if (r < NB && k < r && k >= first)
-            LOWER(r, k) = r < width ? a[(k0 + r) * n + k0 + k] : 0.0;
+        lower_words[h] = r < width && k < r && k >= first ? a[(k0 + r) * n + k0 + k] : 0.0;
+    }
+    for (int h = 0; h < LOADS; ++h) {
+        const int e = h * NB * CB + t;
+        const int r = e / NB, k = e % NB;
+        if (r < NB && k < r && k >= first) LOWER(r, k) = lower_words[h];
     }
 #endif
     float x = i == j ? 1.0 : 0.0;

@@ -2,11 +2,13 @@
 // size nb in {8, 16, 32, 64, 128}. For each block column k0 = 0, nb, 2nb, ...:
 //   1. panel: rows k0..n-1, columns k0..k0+nb-1, factored with partial pivoting.
 //      Beyond the paper, the panel is ONE dispatch: the panel's rows are spread over up to 128
-//      work groups of 512 invocations that keep them in shared memory and exchange their pivot
-//      candidates through epoch-tagged slots once per column (no dispatch, no counter barrier).
-//      Three such panels (Panel in lu.hpp, --panel): `lean` (default,
-//      shaders/lu/panel_one_trip.comp with TWO_TRIP), `fused` (shaders/lu/panel_fused.comp) and
-//      `one-trip` (panel_one_trip.comp). The paper's way (a few
+//      work groups of 512 invocations that keep them on chip (registers or shared memory) and
+//      exchange their pivot candidates through epoch-tagged slots once per column (no dispatch,
+//      no counter barrier). Four such panels (Panel in lu.hpp, --panel): `registers` (default,
+//      shaders/lu/panel_registers.comp: an invocation holds one column of its group's rows in
+//      registers, 64 rows a group at least), `lean` (shaders/lu/panel_one_trip.comp with
+//      TWO_TRIP: the rows in shared memory, 128 a group at least), `fused`
+//      (shaders/lu/panel_fused.comp) and `one-trip` (panel_one_trip.comp). The paper's way (a few
 //      dispatches per column, pivot_column.comp + rank1_update.comp limited to the panel) is the
 //      fallback where the fused panel cannot run: on a software renderer (work groups run one
 //      after another there, so only a single-group panel is safe) when the panel does not fit
@@ -25,10 +27,33 @@
 // the trailing matrix runs beside it: the two are dispatched one after the other with no
 // barrier in between (they write disjoint parts of the matrix and read only panel p's L21 and
 // U12), and the GPU runs them side by side where the panel leaves room on the SMs. Fewer panel
-// groups leave more room, hence at least 128 rows a group by default (the panel alone gets
-// slower with fewer groups, the whole factorisation faster). 4 dispatches per block column
-// (`inverse` adds trtri.comp and U12's GEMM).
+// groups leave more room (lean: at least 128 rows a group; the panel alone gets slower with
+// fewer groups, the whole factorisation faster); the registers panel measured best with 64.
+// 4 dispatches per block column (`inverse` adds trtri.comp and U12's GEMM).
 // Same pivots and the same O(2/3 n^3) flops as unblocked LU.
+//
+// Current defaults (registers panel, 64 rows a group, `inverse`), H200, 2026-11-21 (session 5),
+// cuSOLVER getrf fp32 (peers.py lu) in the same calls, ms at n = 4096 / 8192, nb 128:
+//   call H: 12.63 / 33.32 and 12.89 / 33.26 (cuSOLVER 11.89 / 34.01: 102.2% at 8192);
+//   call I: 12.89 / 33.22 and 12.88 / 33.23 (cuSOLVER 11.88 / 34.00: 102.3%);
+//   lean, same calls: 36.29 at 8192. nb 64: 12.91 / 35.84.
+// Where the time goes (ADILAB_LU_TRACE=1, 8192, nb 128, call H; the trace itself adds ~1 ms):
+// first panel 0.38 ms; per block column the interchanges beside X = L11^-1 1.88 ms in all (X is
+// the longer: 1.75 alone, the interchanges 1.00), U12's GEMM 1.07, the next panel's columns
+// 1.22, and the next panel beside the rest of the trailing update 29.4 (the panel alone 22.8:
+// the GEMM takes longer than the panel in the first ~13 block columns, and slows it beside it).
+// The registers panel's column costs ~2.8 us (the two round trips, three barriers); lean's
+// rank-1 update alone cost 1.5 us of its 3.8 (profiled by leaving parts out, 30.7 against 18.3
+// ms at 8192), which is what the registers panel removed.
+// Machines differ: in calls A-C of session 5 (another H200 node) lean took 40.5 ms where it
+// takes 36.3 on the nodes above, with cuSOLVER 34.2 on both.
+// Tried in session 5 and not kept (H200, 8192, nb 128): lean with its update batched 4 or 8
+// rows at a time, or with a reciprocal instead of the division, or with warps over the
+// columns (30.7 against 31.9 ms for the panel: under the noise of the rest); registers with
+// one subgroup taking both round trips (panel 34.2 against 22.8 ms); X by one subgroup a column
+// with shuffles instead of a barrier a step (its stage 2.80 against 1.98 ms); deeper k-tiles or
+// other tiles for the chain's thin GEMMs and the trailing update (no gain, up to 4 ms worse);
+// 1024-invocation groups (33.06 against 33.22, but 14.71 against 12.89 at 4096).
 //
 // Measured on the H200 (n = 4096 / 8192, one device call, 2026-11-21 ~10:07 UTC, cuSOLVER
 // getrf fp32 11.85 / 34.20 ms in the same call): the defaults (lean panel, blocked block-row
@@ -156,6 +181,7 @@ class BlockedSolver final : public Solver {
             trsm_ = p.find("trsm") != std::string::npos;
             gemm_ = p.find("gemm") != std::string::npos;
             trtri_ = p.find("notrtri") == std::string::npos;
+            swap_ = p.find("noswap") == std::string::npos;
         }
         if (const char* rows = std::getenv("ADILAB_LU_PANEL_ROWS"))
             rows_min_ = std::max(1, std::atoi(rows));
@@ -292,6 +318,8 @@ class BlockedSolver final : public Solver {
         // `inverse`: X = L11^-1 by trtri.comp, CB columns of X a group, nb * CB invocations.
         // (One subgroup a column with shuffles instead of a barrier a step measured slower: the
         // interchanges and X took 2.80 ms of the factorisation against 1.98, H200, 8192, nb 128.)
+        // (Columns a group at nb 128, H200, n = 8192, the interchanges and X together: 1 column
+        // 3.93 ms, 2 2.38, 4 1.89, 8 1.94; X alone 1.75 ms, the interchanges alone 1.00.)
         const int inverse_cols = std::clamp(512 / block_, 1, block_);
         const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 2 * inverse_cols * 4 + 64 <=
                                         info.max_shared_memory_bytes;
@@ -403,12 +431,14 @@ class BlockedSolver final : public Solver {
                 gl::dispatch(static_cast<unsigned>(block_ / inverse_cols));
             }
             if (inverse) block_row_.bind_storage(7);
-            swap_trsm.use();
-            swap_trsm.set("n", n);
-            swap_trsm.set("k0", k0);
-            swap_trsm.set("width", width);
-            if (inverse) swap_trsm.set("w_ld", w_ld);
-            gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
+            if (swap_) {
+                swap_trsm.use();
+                swap_trsm.set("n", n);
+                swap_trsm.set("k0", k0);
+                swap_trsm.set("width", width);
+                if (inverse) swap_trsm.set("w_ld", w_ld);
+                gl::dispatch(static_cast<unsigned>((n - width + trsm_group_ - 1) / trsm_group_));
+            }
             gl::memory_barrier(gl::Barrier::storage);
             mark(kTraceSwap);
             if (inverse && rest > 0) {
@@ -521,6 +551,7 @@ class BlockedSolver final : public Solver {
     int groups_most_ = kGroupsMax;                   // ADILAB_LU_PANEL_GROUPS
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     bool trtri_ = true;  // ADILAB_LU_PHASES "notrtri": `inverse` without X (profiling)
+    bool swap_ = true;   // ADILAB_LU_PHASES "noswap": without the interchanges (profiling)
     int rows_min_ = 0;  // ADILAB_LU_PANEL_ROWS (0: the panel's default)
     int panel_group_ = kPanelWorkGroup;              // ADILAB_LU_PANEL_WG: 128, 256, 512, 1024
     int trsm_group_ = 64;                            // ADILAB_LU_TRSM_WG: 32, 64, 128

@@ -79,6 +79,11 @@ const char* to_string(TrailingUpdate update);
 // The panel alone at 8192: lean 27.1 ms, fused 28.8, one-trip 34.1 (nb 64) / 53.1 (nb 128):
 // the exchange's cost is not one round trip more or less, it is what every group reads (one-trip
 // reads every candidate's row: (groups + 1) x nb values a group a column).
+// `registers` (shaders/lu/panel_registers.comp, the default since session 5): lean's exchange,
+// with each invocation holding one column of its group's rows in registers, so the rank-1
+// update is one multiply-add an element (H200, 8192, nb 128: the panel alone 22.8 ms against
+// lean's 30.7 in another call; the whole factorisation 33.2-33.4 against 36.3, cuSOLVER 34.0;
+// blocked.cpp has the figures).
 enum class Panel { fused, one_trip, lean, registers };
 Panel parse_panel(const std::string& text);  // throws adilab::Error
 const char* to_string(Panel panel);
