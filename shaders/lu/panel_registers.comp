@@ -149,8 +149,8 @@ void best_header(out float w, out int w_row, out int w_slot) {
 #endif
 }
 
-// Column c's owners of column `col` leave their rows (unscaled) for the next column's
-// multipliers, and find their candidates among the local rows from `first` on.
+// The next column's owners (one invocation a part) leave its rows, unscaled, in shared memory
+// for the next column's multipliers, and find its candidates among the local rows from `first`.
 void leave_column(int parity, int part, int first, int row_begin, int count) {
     for (int q = 0; q < QUADS; ++q)
         column_quads[(parity * PARTS + part) * QUADS + q] =
