@@ -171,7 +171,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             const std::string what = job.impl +
                                      (job.block ? " block " + std::to_string(job.block) +
                                                       " update " + lu::to_string(job.update) +
-                                                      " panel " + lu::to_string(job.panel)
+                                                      " panel " + lu::to_string(lu::effective_panel(job.panel))
                                                 : "") +
                                      ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
@@ -226,7 +226,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             if (job.block) {
                 row.set("block", job.block)
                     .set("update", lu::to_string(job.update))
-                    .set("panel", lu::to_string(job.panel));
+                    .set("panel", lu::to_string(lu::effective_panel(job.panel)));
             } else {
                 row.set("block", Value{}).set("update", Value{}).set("panel", Value{});
             }

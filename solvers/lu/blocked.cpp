@@ -171,8 +171,7 @@ matmul::GemmTiles update_tiles(int m, int l) {
 class BlockedSolver final : public Solver {
   public:
     BlockedSolver(int block, TrailingUpdate update, Panel panel)
-        : block_(block), update_(update), panel_kind_(panel) {
-        if (const char* kind = std::getenv("ADILAB_LU_PANEL")) panel_kind_ = parse_panel(kind);
+        : block_(block), update_(update), panel_kind_(effective_panel(panel)) {
         if (const char* most = std::getenv("ADILAB_LU_PANEL_GROUPS"))
             groups_most_ = std::clamp(std::atoi(most), 1, kGroupsMax);
         if (const char* phases = std::getenv("ADILAB_LU_PHASES")) {
@@ -547,7 +546,7 @@ class BlockedSolver final : public Solver {
 
     int block_;
     TrailingUpdate update_;
-    Panel panel_kind_;                               // ADILAB_LU_PANEL overrides
+    Panel panel_kind_;                               // ADILAB_LU_PANEL overrides (lu.hpp)
     int groups_most_ = kGroupsMax;                   // ADILAB_LU_PANEL_GROUPS
     bool panel_ = true, trsm_ = true, gemm_ = true;  // ADILAB_LU_PHASES
     bool trtri_ = true;  // ADILAB_LU_PHASES "notrtri": `inverse` without X (profiling)

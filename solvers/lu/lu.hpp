@@ -86,6 +86,9 @@ const char* to_string(TrailingUpdate update);
 // blocked.cpp has the figures).
 enum class Panel { fused, one_trip, lean, registers };
 Panel parse_panel(const std::string& text);  // throws adilab::Error
+// The panel gpu-blocked runs: ADILAB_LU_PANEL's where set (tests, bench scripts), else
+// `requested`; the bench labels its rows with it.
+Panel effective_panel(Panel requested);
 const char* to_string(Panel panel);
 constexpr Panel kDefaultPanel = Panel::registers;
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <vector>
 
 #include "solvers/gl/error.hpp"
@@ -42,6 +43,11 @@ Panel parse_panel(const std::string& text) {
     if (text == "lean") return Panel::lean;
     if (text == "registers") return Panel::registers;
     throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean, registers)");
+}
+
+Panel effective_panel(Panel requested) {
+    const char* kind = std::getenv("ADILAB_LU_PANEL");
+    return kind ? parse_panel(kind) : requested;
 }
 
 const char* to_string(Panel panel) {
