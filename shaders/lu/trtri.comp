@@ -13,9 +13,10 @@
 // cancels. With |l_ij| <= 1, |X| <= 2^(nb-1) in theory (the growth factor's worst case) and
 // O(nb) in practice; the tests check the whole factorisation against the Wilkinson bound.
 // Layout: work group g takes CB columns of X (j = g CB + c), one invocation per (row i, column):
-// x_ij lives in a register; at step k the invocation holding x_kj (final by then) publishes it,
-// and every row below subtracts l_ik x_kj (right-looking column substitution: one barrier a
-// step, double-buffered). Columns j < g CB of L are not needed by this group's columns (x_kj = 0
+// x_ij lives in a register; rows k..k+STEP-1 publish their x_kj, every invocation finishes
+// that block's triangle itself, and every row below subtracts the block's terms l_ik x_kj
+// (right-looking column substitution by blocks of STEP rows: one barrier a block,
+// double-buffered). Columns j < g CB of L are not needed by this group's columns (x_kj = 0
 // for k < j). L11 is kept in shared memory column by column (the strictly lower part of column k
 // contiguous, so a warp's 32 consecutive rows read 32 consecutive words) where it fits.
 #pragma optionNV(unroll all)
@@ -36,7 +37,8 @@ shared float lower_t[NB * (NB - 1) / 2];
 #else
 #define LOWER(i, k) ((i) < width ? a[(k0 + (i)) * n + k0 + (k)] : 0.0)
 #endif
-shared float published[2][CB];  // x_kj of step k, by k's parity
+#define STEP 4  // rows of X a barrier (NB and CB are multiples of it)
+shared float published[2][STEP][CB];  // x_kj of block k / STEP, by the block's parity
 #define LOADS ((NB * NB + NB * CB - 1) / (NB * CB))  // L11's words an invocation loads
 
 void main() {
@@ -59,13 +61,29 @@ void main() {
         if (r < NB && k < r && k >= first) LOWER(r, k) = lower_words[h];
     }
 #endif
+    // STEP rows a barrier: rows k..k+STEP-1 publish their x (final up to these rows' own
+    // block), every invocation finishes the block's small triangle itself (STEP (STEP - 1) / 2
+    // multiply-adds, the same ones in the same order as one row a step), then subtracts the
+    // block's STEP columns of L. A barrier a row cost ~27 us a panel at nb = 128 (H200, 127
+    // barriers); a quarter of them is the point. CB and `first` are multiples of STEP.
     float x = i == j ? 1.0 : 0.0;
-    for (int k = first; k < NB - 1; ++k) {
-        if (i == k) published[k & 1][c] = x;
-        // One barrier a step: published[k & 1] is written again at step k + 2, after every
-        // invocation has passed step k + 1's barrier, hence finished reading it at step k.
+    for (int k = first; k < NB - 1; k += STEP) {
+        const int b = (k / STEP) & 1;
+        if (i >= k && i < k + STEP) published[b][i - k][c] = x;
+        // One barrier a block: published[b] is written again two blocks later, after every
+        // invocation has passed the next block's barrier, hence finished reading this one.
         barrier();
-        if (i > k) x -= LOWER(i, k) * published[k & 1][c];
+        float y[STEP];
+        for (int s = 0; s < STEP; ++s) {
+            y[s] = published[b][s][c];
+            for (int r = 0; r < s; ++r) y[s] -= LOWER(k + s, k + r) * y[r];
+        }
+        if (i >= k + STEP) {
+            for (int s = 0; s < STEP; ++s) x -= LOWER(i, k + s) * y[s];
+        } else if (i >= k) {
+            for (int s = 0; s < STEP; ++s)
+                if (i == k + s) x = y[s];
+        }
     }
     inverse[i * NB + j] = x;
 }

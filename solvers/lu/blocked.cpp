@@ -320,7 +320,7 @@ class BlockedSolver final : public Solver {
         // (Columns a group at nb 128, H200, n = 8192, the interchanges and X together: 1 column
         // 3.93 ms, 2 2.38, 4 1.89, 8 1.94; X alone 1.75 ms, the interchanges alone 1.00.)
         const int inverse_cols = std::clamp(512 / block_, 1, block_);
-        const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 2 * inverse_cols * 4 + 64 <=
+        const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 8 * inverse_cols * 4 + 64 <=
                                         info.max_shared_memory_bytes;
         const gl::Program* trtri =
             inverse ? &gl::compute_program("lu/trtri.comp",
