@@ -64,8 +64,9 @@ void main() {
     // STEP rows a barrier: rows k..k+STEP-1 publish their x (final up to these rows' own
     // block), every invocation finishes the block's small triangle itself (STEP (STEP - 1) / 2
     // multiply-adds, the same ones in the same order as one row a step), then subtracts the
-    // block's STEP columns of L. A barrier a row cost ~27 us a panel at nb = 128 (H200, 127
-    // barriers); a quarter of them is the point. CB and `first` are multiples of STEP.
+    // block's STEP columns of L. With a barrier a row, X took ~27 us a panel at nb = 128 (H200,
+    // n = 8192, 127 barriers); the interchanges and X together (X the longer) then took 1.88 ms
+    // of the factorisation, 1.75 with blocks of 4. CB and `first` are multiples of STEP.
     float x = i == j ? 1.0 : 0.0;
     for (int k = first; k < NB - 1; k += STEP) {
         const int b = (k / STEP) & 1;

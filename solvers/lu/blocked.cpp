@@ -37,9 +37,12 @@
 //   call H: 12.63 / 33.32 and 12.89 / 33.26 (cuSOLVER 11.89 / 34.01: 102.2% at 8192);
 //   call I: 12.89 / 33.22 and 12.88 / 33.23 (cuSOLVER 11.88 / 34.00: 102.3%);
 //   lean, same calls: 36.29 at 8192. nb 64: 12.91 / 35.84.
+//   call L (X by blocks of 4 rows, trtri.comp; the final main): 12.75 / 33.55, 12.79 / 33.07,
+//   12.79 / 33.07 (cuSOLVER 11.90 / 34.12: 101.7-103.2% at 8192); lean 36.05; nb 64 13.07 /
+//   35.99; 11.3x gpu-unblocked at 4096 (144.4 ms).
 // Where the time goes (ADILAB_LU_TRACE=1, 8192, nb 128, call H; the trace itself adds ~1 ms):
 // first panel 0.38 ms; per block column the interchanges beside X = L11^-1 1.88 ms in all (X is
-// the longer: 1.75 alone, the interchanges 1.00), U12's GEMM 1.07, the next panel's columns
+// the longer: 1.75 alone, the interchanges 1.00; 1.75 together with X by blocks, call L), U12's GEMM 1.07, the next panel's columns
 // 1.22, and the next panel beside the rest of the trailing update 29.4 (the panel alone 22.8:
 // the GEMM takes longer than the panel in the first ~13 block columns, and slows it beside it).
 // The registers panel's column costs ~2.8 us (the two round trips, three barriers); lean's
