@@ -8,6 +8,7 @@
 #include <string>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
@@ -147,6 +148,32 @@ TEST(GlRuntime, TimerMeasuresPositiveTime) {
     for (double ms : samples) EXPECT_GT(ms, 0.0);
     EXPECT_EQ(gl::median({3.0, 1.0, 2.0}), 2.0);
     EXPECT_EQ(gl::median({4.0, 1.0, 2.0, 3.0}), 2.5);
+}
+
+// ADILAB_LU_TRACE's timestamps: each mark charges the time since the previous one to its phase,
+// a collect starts over, and the queries are reused.
+TEST(GlRuntime, StampLogChargesEachPhaseTheTimeSinceTheMarkBefore) {
+    ADILAB_NEED_GL();
+    gl::Buffer big(32 << 20);
+    gl::StampLog log;
+    for (int round = 0; round < 2; ++round) {
+        log.mark(-1);
+        big.fill(1.0f);
+        log.mark(0);
+        log.mark(1);  // nothing between: phase 1 gets (almost) nothing
+        big.fill(2.0f);
+        big.fill(3.0f);
+        log.mark(0);
+        log.mark(7);  // outside the phases collected: counted nowhere
+        const gl::StampLog::Totals totals = log.collect(2);
+        ASSERT_EQ(totals.marks, (std::vector<int>{2, 1}));
+        for (double ms : totals.ms) EXPECT_GE(ms, 0.0);
+        EXPECT_LT(totals.ms[0], 60'000.0);  // not a wrapped-around difference
+        // Three 32 MiB fills against nothing, where the driver's timers are real.
+        if (gl::Context::current().timer_queries_work()) {
+            EXPECT_GT(totals.ms[0], totals.ms[1]);
+        }
+    }
 }
 
 }  // namespace
