@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "sim/model.hpp"
-#include "sim/reference.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/error.hpp"
 #include "tests/support/fields.hpp"
@@ -24,9 +23,6 @@
 
 namespace adilab::sim {
 namespace {
-
-using test::max_abs_diff;
-using test::random_field;
 
 // What heat_scan.glsl's kernels compute, in float64: both recurrences over the mirrored right-hand
 // side, `halo` terms before each unknown.
@@ -87,12 +83,9 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
 // tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
 const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
 
-// Runs `steps` steps on the GPU and the float64 stepper from one random field; returns the
-// largest difference relative to the largest |T| of the reference (at least 1: the start is in
-// [0, 1]; with heaters and a large lambda the PR scheme, whose heater cells are held outside the
-// matrix, can overshoot far beyond, and fp32 round-off scales with it). The model's intermediate field is poisoned (NaN) when allocated, so a cell
-// the x half step misses shows up as NaN; a cell the y half step misses keeps the random start,
-// far from the reference.
+// test::compare_heat_with_reference's relative error for the two-dispatch kernels. The model's
+// intermediate field is poisoned (NaN) when allocated, so a cell the x half step misses shows up
+// as NaN; a cell the y half step misses keeps the random start, far from the reference.
 double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, int steps,
                         std::string* kernel) {
     // These tests are about the two-dispatch kernels: the one-dispatch tile step (the default
@@ -100,19 +93,12 @@ double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, 
     setenv("ADILAB_HEAT_TILE", "0", 1);
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
-    sim->reset(scenario, nx, ny);
-    const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 131 + ny));
-    sim->set_field(start);
-    const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5 * dt);
-    std::vector<double> ref(start.begin(), start.end());
-    for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
-    sim->step(steps);
-    *kernel = sim->kernel();
+    const test::HeatComparison r =
+        test::compare_heat_with_reference(*sim, scenario, nx, ny, steps, unsigned(nx * 131 + ny));
     unsetenv("ADILAB_HEAT_TILE");
-    EXPECT_TRUE(sim->stats().stable);
-    double magnitude = 1;
-    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
-    return max_abs_diff(sim->read_field(), ref) / magnitude;
+    *kernel = r.kernel;
+    EXPECT_TRUE(r.stable);
+    return r.error;
 }
 
 // fp32 budget of one half step, relative to max |T| (T in [0, 1] at the start): d = lambda (4 differences) has |d| <= 8 lambda; the

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "sim/model.hpp"
-#include "sim/reference.hpp"
 #include "sim/simulation.hpp"
 #include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -21,7 +20,6 @@
 namespace adilab::sim {
 namespace {
 
-using test::max_abs_diff;
 using test::random_field;
 
 // What heat_linerow.comp computes, in float64: the recurrences from zero carries at the line's
@@ -67,36 +65,21 @@ TEST(SimHeatXline, ExactWallsEqualThomas) {
     }
 }
 
-struct XlineRun {
-    double error = 0;  // max |gpu - ref| / max(1, max |ref|)
-    std::string kernel;
-    bool stable = false;
-};
-
-// `steps` steps on the GPU (the whole-row x kernel in shape `shape`, the one-dispatch tile off)
-// and in the float64 stepper from one random field in [0, 1). The model's intermediate field is
-// poisoned (NaN) when allocated: a cell the x kernel misses stays NaN and spreads through y.
-XlineRun run_xline(int nx, int ny, double dt, const std::string& scenario, int steps,
-                   const char* shape) {
+// `steps` steps with the whole-row x kernel in shape `shape` (the one-dispatch tile off),
+// against the float64 stepper (test::compare_heat_with_reference). The model's intermediate
+// field is poisoned (NaN) when allocated: a cell the x kernel misses stays NaN and spreads
+// through y.
+test::HeatComparison run_xline(int nx, int ny, double dt, const std::string& scenario, int steps,
+                               const char* shape) {
     setenv("ADILAB_HEAT_TILE", "0", 1);
     setenv("ADILAB_HEAT_XLINE", shape, 1);
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
-    sim->reset(scenario, nx, ny);
-    const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx * 7 + ny * 13));
-    sim->set_field(start);
-    const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5 * dt);
-    std::vector<double> ref(start.begin(), start.end());
-    for (int s = 0; s < steps; ++s) reference::heat_step(setup, ref);
-    sim->step(steps);
+    const unsigned seed = unsigned(nx * 7 + ny * 13);
+    const test::HeatComparison r =
+        test::compare_heat_with_reference(*sim, scenario, nx, ny, steps, seed);
     unsetenv("ADILAB_HEAT_TILE");
     unsetenv("ADILAB_HEAT_XLINE");
-    XlineRun r;
-    r.kernel = sim->kernel();
-    r.stable = sim->stats().stable;
-    double magnitude = 1;
-    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
-    r.error = max_abs_diff(sim->read_field(), ref) / magnitude;
     return r;
 }
 
@@ -139,7 +122,7 @@ TEST(SimHeatXline, MatchesTheFloat64Reference) {
             // lambda 0.52 (halo 16, heat's default parameters), and 6 (halo 48) on one grid.
             for (double dt : {1.04, 12.0}) {
                 if (dt > 2 && nx != 292) continue;
-                const XlineRun r = run_xline(nx, ny, dt, "two-heaters", steps, shape);
+                const test::HeatComparison r = run_xline(nx, ny, dt, "two-heaters", steps, shape);
                 EXPECT_TRUE(r.stable);
                 EXPECT_EQ(r.kernel.substr(r.kernel.size() - 6), expected_suffix(shape, nx))
                     << shape;
@@ -147,7 +130,8 @@ TEST(SimHeatXline, MatchesTheFloat64Reference) {
                     << shape << " dt " << dt << " " << nx << "x" << ny;
             }
         }
-        const XlineRun free = run_xline(136, 67, 0.1, "free", steps, shape);  // halo 8, no heaters
+        // halo 8, no heaters
+        const test::HeatComparison free = run_xline(136, 67, 0.1, "free", steps, shape);
         EXPECT_LE(free.error, tolerance(0.05, steps)) << shape;
         EXPECT_EQ(free.kernel.substr(free.kernel.size() - 6), expected_suffix(shape, 136)) << shape;
     }
@@ -174,19 +158,11 @@ TEST(SimHeatXline, ConservesHeatAndDecaysByThePeacemanRachfordFactor) {
         {
             // As SimHeat.CosineModeDecaysByThePeacemanRachfordFactor.
             const int nx = 40, ny = 24, steps = 20;
-            const double lambda = 0.5 * 0.7;
             auto sim = make_simulation("heat");
             sim->set_param("dt", 0.7);
-            sim->reset("free", nx, ny);
-            const test::CosineMode mode = test::cosine_mode(nx, ny, lambda);
-            sim->set_field(mode.field);
-            sim->step(steps);
-            const double g = mode.factor;
-            std::vector<double> expected(mode.field.size());
-            for (std::size_t k = 0; k < expected.size(); ++k)
-                expected[k] = std::pow(g, steps) * mode.field[k];
+            const test::CosineDecay decay = test::cosine_mode_decay(*sim, nx, ny, steps);
             // fp32 round-off: about 1e-7 relative per operation, some 30 a step, 20 steps.
-            EXPECT_LE(max_abs_diff(sim->read_field(), expected), 1e-5) << shape << " g " << g;
+            EXPECT_LE(decay.error, 1e-5) << shape << " g " << decay.factor;
             EXPECT_EQ(sim->kernel(), "window-H16" + expected_suffix(shape, nx));
         }
         unsetenv("ADILAB_HEAT_TILE");
@@ -205,20 +181,13 @@ TEST(SimHeatXline, DefaultPathOnWideRowsMatchesTheFloat64Reference) {
             setenv("ADILAB_HEAT_TILE", "0", 1);
             if (nx < 1024) setenv("ADILAB_HEAT_XLINE", "1", 1);
             auto sim = make_simulation("heat", "fused");
-            sim->reset(scenario, nx, ny);
-            const std::vector<float> start = random_field(nx, ny, 0, 1, unsigned(nx + ny));
-            sim->set_field(start);
-            const reference::HeatSetup setup = test::heat_setup(*sim, scenario, nx, ny, 0.5);
-            std::vector<double> ref(start.begin(), start.end());
-            for (int s = 0; s < 3; ++s) reference::heat_step(setup, ref);
-            sim->step(3);
+            const test::HeatComparison r =
+                test::compare_heat_with_reference(*sim, scenario, nx, ny, 3, unsigned(nx + ny));
             unsetenv("ADILAB_HEAT_TILE");
             unsetenv("ADILAB_HEAT_XLINE");
-            EXPECT_EQ(sim->kernel(), "window-H16+xpair") << nx << "x" << ny;
-            EXPECT_TRUE(sim->stats().stable);
-            double magnitude = 1;
-            for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
-            EXPECT_LE(max_abs_diff(sim->read_field(), ref) / magnitude, tolerance(0.5, 3))
+            EXPECT_EQ(r.kernel, "window-H16+xpair") << nx << "x" << ny;
+            EXPECT_TRUE(r.stable);
+            EXPECT_LE(r.error, tolerance(0.5, 3))
                 << scenario << " " << nx << "x" << ny;
         }
     }

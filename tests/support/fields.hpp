@@ -83,4 +83,51 @@ inline CosineMode cosine_mode(int nx, int ny, double lambda) {
     return mode;
 }
 
+// `steps` heat steps of `sim` on the GPU and in the float64 stepper, from one random field in
+// [0, 1) (`seed`) on an nx x ny grid of `scenario`. The caller makes the model and sets its dt and
+// kernel knobs first; lambda = dt / 2 (c = 1, dh = 1). `error` is the largest difference relative
+// to the largest |T| of the reference, at least 1: the start is in [0, 1]; with heaters and a
+// large lambda the PR scheme, whose heater cells are held outside the matrix, can overshoot far
+// beyond, and fp32 round-off scales with it.
+struct HeatComparison {
+    double error = 0;
+    std::string kernel;
+    bool stable = false;
+};
+inline HeatComparison compare_heat_with_reference(sim::Simulation& sim, const std::string& scenario,
+                                                  int nx, int ny, int steps, unsigned seed) {
+    sim.reset(scenario, nx, ny);
+    const std::vector<float> start = random_field(nx, ny, 0, 1, seed);
+    sim.set_field(start);
+    const sim::reference::HeatSetup setup =
+        heat_setup(sim, scenario, nx, ny, 0.5 * sim.param("dt"));
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 0; s < steps; ++s) sim::reference::heat_step(setup, ref);
+    sim.step(steps);
+    HeatComparison result;
+    result.kernel = sim.kernel();
+    result.stable = sim.stats().stable;
+    double magnitude = 1;
+    for (double v : ref) magnitude = std::max(magnitude, std::abs(v));
+    result.error = max_abs_diff(sim.read_field(), ref) / magnitude;
+    return result;
+}
+
+// The cosine mode (lambda = dt / 2) through `steps` steps of `sim` on the "free" nx x ny grid
+// (dt set by the caller): the largest difference from factor^steps times the mode.
+struct CosineDecay {
+    double error = 0;
+    double factor = 0;  // the PR factor g
+};
+inline CosineDecay cosine_mode_decay(sim::Simulation& sim, int nx, int ny, int steps) {
+    sim.reset("free", nx, ny);
+    const CosineMode mode = cosine_mode(nx, ny, 0.5 * sim.param("dt"));
+    sim.set_field(mode.field);
+    sim.step(steps);
+    std::vector<double> expected(mode.field.size());
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        expected[k] = std::pow(mode.factor, steps) * mode.field[k];
+    return {max_abs_diff(sim.read_field(), expected), mode.factor};
+}
+
 }  // namespace adilab::test
