@@ -57,18 +57,24 @@ TEST(GlRuntime, PoisonIsNaNAndFillSetsEveryElement) {
     for (double v : doubles.read_all<double>()) ASSERT_TRUE(std::isnan(v));
 }
 
+// test/pattern.comp into `output`: output[i] = scale i + offset for i < count (groups of 64).
+const gl::Program& write_pattern(gl::Buffer& output, unsigned count, float scale, float offset) {
+    const gl::Program& pattern = gl::compute_program("test/pattern.comp");
+    pattern.use();
+    pattern.set("count", count);
+    pattern.set("scale", scale);
+    pattern.set("offset", offset);
+    output.bind_storage(0);
+    gl::dispatch((count + 63) / 64);
+    return pattern;
+}
+
 TEST(GlRuntime, ComputeShaderWritesKnownPatternThroughInclude) {
     ADILAB_NEED_GL();
     const unsigned count = 1000;  // not a multiple of the work-group size (64)
     gl::Buffer output((count + 24) * sizeof(float));
     output.poison();
-    const gl::Program& pattern = gl::compute_program("test/pattern.comp");
-    pattern.use();
-    pattern.set("count", count);
-    pattern.set("scale", 0.5f);
-    pattern.set("offset", 3.0f);
-    output.bind_storage(0);
-    gl::dispatch((count + 63) / 64);
+    const gl::Program& pattern = write_pattern(output, count, 0.5f, 3.0f);
     gl::memory_barrier(gl::Barrier::buffer_update);
     auto values = output.read_all<float>();
     for (unsigned i = 0; i < count; ++i) ASSERT_EQ(values[i], 0.5f * i + 3.0f) << i;
@@ -190,7 +196,6 @@ namespace adilab {
 TEST(GlRuntime, UploadAfterGpuWritesReachesTheNextKernel) {
     ADILAB_NEED_GL();
     const gl::Program& copy = gl::compute_program("test/copy.comp");
-    const gl::Program& pattern = gl::compute_program("test/pattern.comp");
     std::mt19937 random(7);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     for (const unsigned count : {1000u, 16385u, 291u * 173u, 1048576u + 3u}) {
@@ -199,12 +204,7 @@ TEST(GlRuntime, UploadAfterGpuWritesReachesTheNextKernel) {
             for (float& v : values) v = uniform(random);
             gl::Buffer field(count * sizeof(float));
             if (before == std::string("a kernel")) {
-                pattern.use();
-                pattern.set("count", count);
-                pattern.set("scale", 0.0f);
-                pattern.set("offset", 0.25f);
-                field.bind_storage(0);
-                gl::dispatch((count + 63) / 64);
+                write_pattern(field, count, 0.0f, 0.25f);
             } else if (before == std::string("a copy")) {
                 gl::Buffer quarter(count * sizeof(float));
                 quarter.fill(0.25f);
