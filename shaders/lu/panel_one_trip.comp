@@ -85,14 +85,7 @@ int word(int parity, int slot, int chunk) {
     return (parity * (GROUPS_MAX + 1) + slot) * CHUNKS + chunk;
 }
 
-bool better(float v, int row, float than_v, int than_row) {
-    return v > than_v || (v == than_v && row < than_row);
-}
-
-void give_up() {
-    atomicMax(failed, 1);
-    abandoned = true;
-}
+#include "lu/panel_exchange.glsl"
 
 // Gathered word e of `total`: headers of slots 0..groups-1 first (invocation e has header e),
 // then the diagonal slot's CHUNKS words, then the candidate rows' chunks first_chunk..CHUNKS-1
@@ -112,38 +105,6 @@ void decode(int e, out int slot, out int chunk) {
         slot = f / row_chunks;
         chunk = first_chunk + f % row_chunks;
     }
-}
-
-// The winner among the gathered headers, computed by every subgroup (or invocation) alone.
-void best_header(out float w, out int w_row, out int w_slot) {
-    w = -2.0;
-    w_row = 0x7fffffff;
-    w_slot = 0;
-#if SUBGROUPS
-    for (uint s = gl_SubgroupInvocationID; s < uint(groups); s += gl_SubgroupSize)
-        if (better(head_abs[s], head_row[s], w, w_row)) {
-            w = head_abs[s];
-            w_row = head_row[s];
-            w_slot = int(s);
-        }
-    for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
-        const float o = subgroupShuffleXor(w, offset);
-        const int o_row = subgroupShuffleXor(w_row, offset);
-        const int o_slot = subgroupShuffleXor(w_slot, offset);
-        if (better(o, o_row, w, w_row)) {
-            w = o;
-            w_row = o_row;
-            w_slot = o_slot;
-        }
-    }
-#else
-    for (int s = 0; s < groups; ++s)
-        if (better(head_abs[s], head_row[s], w, w_row)) {
-            w = head_abs[s];
-            w_row = head_row[s];
-            w_slot = s;
-        }
-#endif
 }
 
 void main() {

@@ -92,14 +92,7 @@ int row_word(int parity, int slot, int col) {
     return (parity * (GROUPS_MAX + 1) + slot) * ROW_WORDS + col;
 }
 
-bool better(float v, int row, float than_v, int than_row) {
-    return v > than_v || (v == than_v && row < than_row);
-}
-
-void give_up() {
-    atomicMax(failed, 1);
-    abandoned = true;
-}
+#include "lu/panel_exchange.glsl"
 
 // Row i's register: four independent chains of selects (q = k mod 4), then one of the four:
 // the depth is QUADS + 4 selects, not ROWS_PER_PART (publishing a row is on every column's
@@ -115,38 +108,6 @@ float held_at(int i) {
 void set_held(int i, float v) {
     for (int q = 0; q < ROWS_PER_PART; ++q)
         if (q == i) held[q] = v;
-}
-
-// The winner among the gathered headers, computed by every subgroup (or invocation) alone.
-void best_header(out float w, out int w_row, out int w_slot) {
-    w = -2.0;
-    w_row = 0x7fffffff;
-    w_slot = 0;
-#if SUBGROUPS
-    for (uint s = gl_SubgroupInvocationID; s < uint(groups); s += gl_SubgroupSize)
-        if (better(head_abs[s], head_row[s], w, w_row)) {
-            w = head_abs[s];
-            w_row = head_row[s];
-            w_slot = int(s);
-        }
-    for (uint offset = gl_SubgroupSize / 2u; offset > 0u; offset >>= 1u) {
-        const float o = subgroupShuffleXor(w, offset);
-        const int o_row = subgroupShuffleXor(w_row, offset);
-        const int o_slot = subgroupShuffleXor(w_slot, offset);
-        if (better(o, o_row, w, w_row)) {
-            w = o;
-            w_row = o_row;
-            w_slot = o_slot;
-        }
-    }
-#else
-    for (int s = 0; s < groups; ++s)
-        if (better(head_abs[s], head_row[s], w, w_row)) {
-            w = head_abs[s];
-            w_row = head_row[s];
-            w_slot = s;
-        }
-#endif
 }
 
 // The next column's owners (one invocation a part) leave its rows, unscaled, in shared memory
