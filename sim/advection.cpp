@@ -1,12 +1,13 @@
-// Model "advection": C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8)
-// (upwind in the implicit direction, central in the explicit one). Kernels:
-// shaders/sim/advection.comp. Scenarios:
+// Model "advection": C_t + div(u C) = D (C_xx + C_yy) + S in a closed box, by ADI line sweeps
+// (Kim & Lee 2005, simulation 2). shaders/sim/advection.comp has the two schemes (implicit Euler
+// splitting, the default: non-negative and bounded at any dt; the paper's eq. (8)). Scenarios:
 //   river  — v = 0, uniform u, a continuous source left of the centre (Fig. 15, 16);
 //   vortex — solid-body rotation omega about the centre, a short injection near the lower left
 //            (Fig. 17, 18);
 //   free   — uniform (u, v), no source, the field from --init (else initial_concentration).
 // The generic path rebuilds a, b, c, d every half step (GeneralCoefficients): the velocity may
 // vary along a line (vortex).
+#include <algorithm>
 #include <cmath>
 
 #include "sim/model.hpp"
@@ -20,20 +21,30 @@ class Advection final : public AdiModel {
 public:
     explicit Advection(const std::string& solver)
         : AdiModel("advection",
-                   {{"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6},
+                   {{"scheme", "", "implicit-euler (default): every sweep a backward-Euler step, "
+                                   "first order in time; C stays non-negative and the mass is "
+                                   "what the start and the source put in, at any dt. "
+                                   "peaceman-rachford: the paper's eq. (8), upwind implicit and "
+                                   "central explicit over dt/2; overshoots (negative C) once a "
+                                   "cell's Courant number |u| dt / dh exceeds ~1",
+                     0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
+                    {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6},
                     {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6},
                     {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3},
                     {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
-                    {"dt", "s", "time step (unconditionally stable)", 0.5, 1e-9, 1e9},
+                    {"dt", "s", "time step: any value is stable with either scheme (see scheme)", 0.5, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9, 1e9},
-                    {"source_rate", "C/s", "source strength at its centre", 1.0, -1e9, 1e9},
+                    {"source_rate", "C/s", "source strength at its centre (a source only adds: a sink would drive C negative)", 1.0, 0.0, 1e9},
                     {"source_radius", "1", "source radius, fraction of the smaller side", 0.01, 1e-4, 0.5},
                     {"source_steps", "steps", "vortex injection length in steps", 200.0, 0.0, 2e9}},
                    {"river", "vortex", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
-    void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
+    // A negative stroke removes pollutant where there is some, never below zero.
+    void apply_brush(const Brush& brush) override {
+        dispatch_brush(brush, field_, nullptr, true);
+    }
     std::optional<Velocity> velocity() const override {
         Velocity v;
         if (scenario_ == "vortex") {
@@ -66,7 +77,38 @@ protected:
         }
     }
 
-    void initialize() override { field_.fill(float(param("initial_concentration"))); }
+    void initialize() override {
+        const double c0 = double(float(param("initial_concentration")));
+        field_.fill(float(c0));
+        range_low_ = range_high_ = c0;
+    }
+
+    // Implicit Euler: every sweep's matrix is an M-matrix whose columns sum to 1, so the L1 norm
+    // sum |C| never grows except by the source, and no single cell can exceed it; a field that
+    // starts non-negative stays so (up to round-off). Peaceman–Rachford's central explicit half
+    // is bounded in the 2-norm instead (the Cayley argument), times at most 1 + dt (|w| / dh +
+    // 2 D / dh^2) for the norm change. Both: the start's L1 norm (bounded by the hull of its
+    // values times the cells) plus what the source injected so far. The brush widens the hull.
+    FieldBounds field_bounds() const override {
+        const double span = std::max(std::abs(range_low_), std::abs(range_high_));
+        const double total = span * double(cells()) + injected_bound();
+        FieldBounds bounds;
+        const double round_off = 1e-5 * total + 1e-30;
+        if (int(param("scheme")) == 0) {
+            bounds.low = range_low_ < 0 ? -total - round_off : -round_off - 1e-6 * span;
+            bounds.high = total + round_off;
+            bounds.why = "non-negative, and no cell above the total mass";
+        } else {
+            const double dh = param("dh"), dt = param("dt");
+            const double speed = std::max({std::abs(param("u")), std::abs(param("v")),
+                                           std::abs(param("omega")) * dh * std::hypot(double(nx_), double(ny_))});
+            const double factor = 1 + dt * (speed / dh + 2 * param("D") / (dh * dh));
+            bounds.low = -factor * total - round_off;
+            bounds.high = factor * total + round_off;
+            bounds.why = "Peaceman–Rachford's stability bound from the total mass";
+        }
+        return bounds;
+    }
 
     void step_once() override {
         half_step(0, field_, half_);
@@ -74,9 +116,28 @@ protected:
     }
 
 private:
+    // An upper bound of the mass the source has injected up to the current step: dt times
+    // the rate times the sum of the Gaussian over the lattice, which is at most
+    // (sqrt(pi) R + 1)^2 (per axis, a sum of exp(-(x - c)^2 / R^2) over unit steps is at most its
+    // integral plus its peak).
+    double injected_bound() const {
+        if (scenario_ == "free") return 0;
+        const double radius = std::max(0.5, param("source_radius") * std::min(nx_, ny_));
+        const double per_step = param("dt") * param("source_rate") *
+                                std::pow(std::sqrt(std::acos(-1.0)) * radius + 1, 2);
+        const double active = scenario_ == "vortex"
+                                  ? double(std::min<std::int64_t>(steps_, std::int64_t(param("source_steps"))))
+                                  : double(steps_);
+        return per_step * active;
+    }
+
     void set_uniforms(const gl::Program& p) const override {
         const float dh = float(param("dh"));
-        p.set("half_dt", float(0.5 * param("dt")));
+        const double dt = param("dt");
+        const bool implicit_euler = int(param("scheme")) == 0;
+        p.set("implicit_dt", float(implicit_euler ? dt : 0.5 * dt));
+        p.set("explicit_dt", float(implicit_euler ? 0.0 : 0.5 * dt));
+        p.set("source_dt", float(0.5 * dt));
         p.set("dh", dh);
         p.set("diffusivity", float(param("D")));
         const bool vortex = scenario_ == "vortex";

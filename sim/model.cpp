@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cerrno>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -14,6 +17,46 @@
 
 namespace adilab::sim {
 
+double parse_param_value(const ParamSpec& spec, const std::string& text) {
+    double value = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < spec.choices.size(); ++i)
+        if (spec.choices[i] == text) value = double(i);
+    if (std::isnan(value)) {
+        // The whole text must be one finite number: no trailing characters, no hex, no nan/inf.
+        const char* begin = text.c_str();
+        char* end = nullptr;
+        errno = 0;
+        const double parsed = text.empty() || std::isspace((unsigned char)text[0]) ||
+                                      text.find_first_of("xXnN") != std::string::npos
+                                  ? 0
+                                  : std::strtod(begin, &end);
+        const bool number = end && end != begin && *end == '\0' && errno == 0 &&
+                            std::isfinite(parsed);
+        if (!number || (!spec.choices.empty() && parsed != std::floor(parsed))) {
+            std::string expected = "a number";
+            if (!spec.choices.empty()) {
+                expected = "one of";
+                for (const std::string& c : spec.choices) expected += " " + c;
+            }
+            throw Error("parameter '" + spec.name + "': '" + text + "' is not " + expected);
+        }
+        value = parsed;
+    }
+    if (value < spec.min || value > spec.max) {
+        std::ostringstream out;
+        out << "parameter '" << spec.name << "' = " << text << " is out of range [" << spec.min
+            << ", " << spec.max << "]" << (spec.unit.empty() || spec.unit == "1" ? "" : " " + spec.unit);
+        throw Error(out.str());
+    }
+    return value;
+}
+
+void Simulation::set_param_text(const std::string& name, const std::string& text) {
+    for (const ParamSpec& spec : params())
+        if (spec.name == name) return set_param(name, parse_param_value(spec, text));
+    set_param(name, 0.0);  // throws naming the unknown parameter and listing the known ones
+}
+
 void Simulation::set_terrain(const std::string& name) {
     throw Error("model '" + model() + "' has no terrain (asked for '" + name + "')");
 }
@@ -23,6 +66,14 @@ namespace detail {
 namespace {
 
 constexpr std::int32_t kStable = std::numeric_limits<std::int32_t>::max();
+constexpr std::int32_t kNotFinite = 1, kOutOfBounds = 2;  // bad_kinds (adi_common.glsl)
+
+std::string format_number(double value) {
+    std::ostringstream out;
+    out.precision(6);
+    out << value;
+    return out.str();
+}
 
 int next_power_of_two(int n) { return int(std::bit_ceil(unsigned(std::max(n, 1)))); }
 
@@ -179,8 +230,8 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
             if (v.name == solver && !v.on_gpu)
                 throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
     }
-    flag_ = gl::Buffer(sizeof(std::int32_t));
-    flag_.fill(kStable);
+    flag_ = gl::Buffer(2 * sizeof(std::int32_t));
+    clear_flag();
     parameters_changed();
 }
 
@@ -188,6 +239,13 @@ void AdiModel::set_param(const std::string& name, double value) {
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         if (specs_[i].name != name) continue;
         const ParamSpec& s = specs_[i];
+        if (!s.choices.empty() && value != std::floor(value)) {
+            std::string list;
+            for (std::size_t c = 0; c < s.choices.size(); ++c)
+                list += (c ? ", " : "") + std::to_string(c) + " = " + s.choices[c];
+            throw Error("parameter '" + name + "' is a choice (" + list + "), not " +
+                        std::to_string(value));
+        }
         if (!std::isfinite(value) || value < s.min || value > s.max) {
             std::ostringstream out;
             out << "parameter '" << name << "' = " << value << " is out of range [" << s.min
@@ -223,9 +281,45 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
     }
     steps_ = 0;
     time_ = 0;
-    flag_.fill(kStable);
+    clear_flag();
     initialize();
     gl::memory_barrier(gl::Barrier::all);
+}
+
+void AdiModel::clear_flag() {
+    const std::int32_t clear[2] = {kStable, 0};
+    flag_.write(std::span<const std::int32_t>(clear, 2));
+}
+
+void AdiModel::set_range_from(std::span<const float> values) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (float v : values)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, double(v));
+            hi = std::max(hi, double(v));
+        }
+    if (lo > hi) lo = hi = 0;  // nothing finite: the check reports the NaN at the first step
+    range_low_ = lo;
+    range_high_ = hi;
+}
+
+void AdiModel::widen_range(double strength) {
+    if (strength > 0) range_high_ += strength;
+    else range_low_ += strength;
+}
+
+void AdiModel::set_bound_uniforms(const gl::Program& program) const {
+    const FieldBounds bounds = field_bounds();
+    // As floats, rounded outwards; beyond float's range the bound is no bound.
+    auto outward = [](double v, bool up) {
+        if (!(std::abs(v) < 3.0e38)) return up ? std::numeric_limits<float>::infinity()
+                                                : -std::numeric_limits<float>::infinity();
+        const float f = float(v);
+        if (up) return double(f) < v ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+        return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+    };
+    program.set("bound_low", outward(bounds.low, false));
+    program.set("bound_high", outward(bounds.high, true));
 }
 
 void AdiModel::step(int count) {
@@ -280,17 +374,38 @@ bool AdiModel::use_program(const gl::Program& program) const {
 
 void AdiModel::set_step_uniform(const gl::Program& program) const {
     program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
+    set_bound_uniforms(program);
 }
 
 void AdiModel::set_grid_uniforms(const gl::Program& program) const {
     program.set("nx", nx_);
     program.set("ny", ny_);
-    program.set("step_index", int(std::min<std::int64_t>(steps_, kStable - 1)));
+    set_step_uniform(program);
 }
 
 std::int64_t AdiModel::first_bad_step() const {
     const std::int32_t bad = flag_.read<std::int32_t>(1)[0];
     return bad == kStable ? -1 : bad;
+}
+
+std::string AdiModel::instability() const {
+    const std::vector<std::int32_t> flag = flag_.read<std::int32_t>(2);
+    if (flag[0] == kStable) return {};
+    std::string quantity;
+    for (const ModelInfo& m : models())
+        if (m.name == model_) quantity = m.field_name;
+    std::string what;
+    if (flag[1] & kNotFinite) what = quantity + " became NaN or infinite";
+    if (flag[1] & kOutOfBounds) {
+        const FieldBounds bounds = field_bounds();
+        std::string unit;
+        for (const ModelInfo& m : models())
+            if (m.name == model_) unit = m.field_unit;
+        what += (what.empty() ? "" : "; ") + quantity + " left its bounds [" +
+                format_number(bounds.low) + ", " + format_number(bounds.high) + "] " + unit +
+                (bounds.why.empty() ? "" : " (" + bounds.why + ")");
+    }
+    return what + " at step " + std::to_string(flag[0]);
 }
 
 Stats AdiModel::stats() {
@@ -316,8 +431,14 @@ Stats AdiModel::stats() {
     s.sum = sum;
     const std::int32_t bad = flag_.read<std::int32_t>(1)[0];
     s.stable = finite && bad == kStable;
-    if (bad != kStable) s.first_bad_step = bad;
-    else if (!finite) s.first_bad_step = steps_;
+    if (bad != kStable) {
+        s.first_bad_step = bad;
+        s.instability = instability();
+    } else if (!finite) {
+        s.first_bad_step = steps_;
+        s.instability = model_ + "'s field holds NaN or infinite values after step " +
+                        std::to_string(steps_);
+    }
     return s;
 }
 
@@ -326,14 +447,19 @@ void AdiModel::set_field(std::span<const float> values) {
         throw Error("field of " + std::to_string(values.size()) + " values given for a " +
                     std::to_string(nx_) + " x " + std::to_string(ny_) + " grid");
     field_buffer().write(values);
+    set_range_from(values);
     after_set_field();
     gl::memory_barrier(gl::Barrier::all);
 }
 
-void AdiModel::dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second) {
+void AdiModel::dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second,
+                              bool non_negative) {
     if (!(brush.radius > 0) || !std::isfinite(brush.strength)) return;
-    const gl::Program& program = gl::compute_program(
-        "sim/brush.comp", second ? gl::Defines{{"TWO_FIELDS", "1"}} : gl::Defines{});
+    gl::Defines defines;
+    if (second) defines.push_back({"TWO_FIELDS", "1"});
+    if (non_negative) defines.push_back({"NON_NEGATIVE", "1"});
+    const gl::Program& program = gl::compute_program("sim/brush.comp", defines);
+    widen_range(brush.strength);
     program.use();
     program.set("nx", nx_);
     program.set("ny", ny_);
@@ -441,6 +567,12 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     }
     steps_ = steps;
     time_ = time;
+    {
+        const std::vector<char>& bytes = buffers.at(all.front().first);
+        std::vector<float> field(bytes.size() / sizeof(float));
+        std::memcpy(field.data(), bytes.data(), field.size() * sizeof(float));
+        set_range_from(field);
+    }
     parameters_changed();
     gl::memory_barrier(gl::Barrier::all);
 }

@@ -2,8 +2,10 @@
 // The common machinery of the three ADI models (internal to sim/): parameters by name, grid and
 // scenario checks, the solver choice (fused kernel or a tridiagonal Solver), the GPU stability
 // flag, stats and save/load of the state. A model adds its buffers, scenarios and step.
+#include <limits>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,7 @@ public:
     int ny() const override { return ny_; }
     Stats stats() override;
     std::int64_t first_bad_step() const override;
+    std::string instability() const override;
     void set_field(std::span<const float> values) override;
     void save_state(const std::filesystem::path& path) const override;
     void load_state(const std::filesystem::path& path) override;
@@ -83,6 +86,23 @@ protected:
     virtual gl::Buffer& field_buffer() = 0;
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
+
+    // The stability check's bounds on the field (adi_common.glsl, check_value): a value outside
+    // is growth that no correct run can reach. Derived by each model from its inputs: the hull of
+    // every value its field was given (range_low_ .. range_high_), its parameters and sources.
+    struct FieldBounds {
+        double low = -std::numeric_limits<double>::infinity();
+        double high = std::numeric_limits<double>::infinity();
+        std::string why;  // for the message: "the maximum principle's range plus 0.1%"
+    };
+    virtual FieldBounds field_bounds() const { return {}; }
+    // The hull of the values the field was given: set from the start, --init, a loaded state;
+    // widened by brush strokes (and by a model for what it pins, e.g. heaters).
+    double range_low_ = 0, range_high_ = 0;
+    // Sets the hull to the finite values of `values` (NaN left for the check to find).
+    void set_range_from(std::span<const float> values);
+    // Widens the hull by a bump of `strength` added anywhere.
+    void widen_range(double strength);
 
     bool fused() const { return solver_ == nullptr; }
     tridiag::Solver& solver_ref() { return *solver_; }
@@ -104,7 +124,14 @@ protected:
     bool use_fused(int direction) const { return use_program(*fused_[direction]); }
     void parameters_changed();
     void bind_flag() const { flag_.bind_storage(7); }
-    void dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second);
+    // Sets bound_low / bound_high on `program` (after use()): every use, since a model with a
+    // source widens them as it runs (two uniforms, no read-back).
+    void set_bound_uniforms(const gl::Program& program) const;
+    // Adds the brush's bump to `first` (and `second`); `non_negative`: a negative bump removes
+    // only what is there (a concentration never goes below zero).
+    void dispatch_brush(const Brush& brush, gl::Buffer& first, gl::Buffer* second,
+                        bool non_negative = false);
+    void clear_flag();
 
     std::string model_;
     std::vector<ParamSpec> specs_;
@@ -117,7 +144,7 @@ protected:
     int nx_ = 0, ny_ = 0;
     std::int64_t steps_ = 0;
     double time_ = 0;
-    gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable)
+    gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable), int bad_kinds
     // Resolves the model's programs from one shader file for both directions: the fused half
     // step (`tile` as for fused_shape), and the generic path's right-hand side (KERNEL_ROWS) and
     // finishing (KERNEL_FINISH) kernels. Called by allocate().

@@ -34,9 +34,6 @@ void solve_lines(int nx, int ny, int direction, const std::function<Row(int, int
     }
 }
 
-int clamp_index(int nx, int ny, int i, int j) {
-    return std::clamp(j, 0, ny - 1) * nx + std::clamp(i, 0, nx - 1);
-}
 
 }  // namespace
 
@@ -48,6 +45,8 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
         return (x - s.left_x) * (x - s.left_x) + (y - s.left_y) * (y - s.left_y) <= r2 ||
                (x - s.right_x) * (x - s.right_x) + (y - s.right_y) * (y - s.right_y) <= r2;
     };
+    const double along = s.implicit_euler ? 2 * s.lambda : s.lambda;
+    const double across = s.implicit_euler ? 0 : s.lambda;
     std::vector<double> half(T.size());
     for (int direction = 0; direction < 2; ++direction) {
         const std::vector<double>& in = direction == 0 ? T : half;
@@ -58,22 +57,22 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
             j = std::clamp(j, 0, s.ny - 1);
             return in_heater(i, j) ? s.temperature : in[j * s.nx + i];
         };
-        std::vector<double> result(T.size());
         solve_lines(s.nx, s.ny, direction, [&](int line, int pos) {
             const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
+            Row r;
+            if (in_heater(i, j)) {
+                r.d = s.temperature;
+                return r;
+            }
             const int di = direction == 0 ? 0 : 1, dj = direction == 0 ? 1 : 0;
             const double centre = temperature(i, j);
-            Row r;
-            r.d = centre + s.lambda * (temperature(i - di, j - dj) - 2 * centre + temperature(i + di, j + dj));
-            r.a = r.c = -s.lambda;
-            r.b = 1 + 2 * s.lambda;
-            if (pos == 0) r.b -= s.lambda;
-            if (pos == n - 1) r.b -= s.lambda;
+            r.d = centre + across * (temperature(i - di, j - dj) - 2 * centre + temperature(i + di, j + dj));
+            r.a = r.c = -along;
+            r.b = 1 + 2 * along;
+            if (pos == 0) r.b -= along;
+            if (pos == n - 1) r.b -= along;
             return r;
-        }, result);
-        for (int j = 0; j < s.ny; ++j)
-            for (int i = 0; i < s.nx; ++i)
-                out[j * s.nx + i] = in_heater(i, j) ? s.temperature : result[j * s.nx + i];
+        }, out);
     }
 }
 
@@ -90,27 +89,56 @@ void advection_step(const AdvectionSetup& s, long long step_index, std::vector<d
         const double r2 = rx * rx + ry * ry;
         return r2 < 9 ? s.source_rate * std::exp(-r2) : 0.0;
     };
+    const double implicit_dt = s.implicit_euler ? 2 * s.half_dt : s.half_dt;
+    const double explicit_dt = s.implicit_euler ? 0 : s.half_dt;
+    const double k = s.diffusivity / (s.dh * s.dh);
     std::vector<double> half(C.size());
     for (int direction = 0; direction < 2; ++direction) {
         const std::vector<double>& in = direction == 0 ? C : half;
         std::vector<double>& out = direction == 0 ? half : C;
         const int n = direction == 0 ? s.nx : s.ny;
-        const double k = s.diffusivity / (s.dh * s.dh);
+        // Velocity component along (w) and across (e) this sweep's lines.
+        auto w_at = [&](int i, int j) {
+            const auto [u, v] = velocity(i, j);
+            return direction == 0 ? u : v;
+        };
+        auto e_at = [&](int i, int j) {
+            const auto [u, v] = velocity(i, j);
+            return direction == 0 ? v : u;
+        };
         solve_lines(s.nx, s.ny, direction, [&](int line, int pos) {
             const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
-            const int di = direction == 0 ? 0 : 1, dj = direction == 0 ? 1 : 0;
-            const auto [u, v] = velocity(i, j);
-            const double w = direction == 0 ? u : v, e = direction == 0 ? v : u;
+            const int ai = direction == 0 ? 1 : 0, aj = 1 - ai;  // along
+            const int ci = 1 - ai, cj = 1 - aj;                   // across
             Row r;
-            r.a = -s.half_dt * (std::max(w, 0.0) / s.dh + k);
-            r.c = -s.half_dt * (-std::min(w, 0.0) / s.dh + k);
-            r.b = 1 + s.half_dt * (std::abs(w) / s.dh + 2 * k);
-            if (pos == 0) r.b += r.a;
-            if (pos == n - 1) r.b += r.c;
             const double centre = in[j * s.nx + i];
-            const double low = in[clamp_index(s.nx, s.ny, i - di, j - dj)];
-            const double high = in[clamp_index(s.nx, s.ny, i + di, j + dj)];
-            r.d = centre + s.half_dt * (-e * (high - low) / (2 * s.dh) + k * (low - 2 * centre + high) + source(i, j));
+            r.d = centre + s.half_dt * source(i, j);
+            double diagonal = 0;
+            if (pos > 0) {  // the face before: upwind, closed at the wall
+                const double w = 0.5 * (w_at(i, j) + w_at(i - ai, j - aj));
+                r.a = -implicit_dt * (std::max(w, 0.0) / s.dh + k);
+                diagonal += -std::min(w, 0.0) / s.dh + k;
+            }
+            if (pos < n - 1) {
+                const double w = 0.5 * (w_at(i, j) + w_at(i + ai, j + aj));
+                r.c = -implicit_dt * (-std::min(w, 0.0) / s.dh + k);
+                diagonal += std::max(w, 0.0) / s.dh + k;
+            }
+            r.b = 1 + implicit_dt * diagonal;
+            const int across_pos = direction == 0 ? j : i;
+            const int across_n = direction == 0 ? s.ny : s.nx;
+            double divergence = 0;  // of the central fluxes across the line
+            if (across_pos < across_n - 1) {
+                const double high = in[(j + cj) * s.nx + i + ci];
+                const double e = 0.5 * (e_at(i, j) + e_at(i + ci, j + cj));
+                divergence += 0.5 * e * (centre + high) / s.dh - k * (high - centre);
+            }
+            if (across_pos > 0) {
+                const double low = in[(j - cj) * s.nx + i - ci];
+                const double e = 0.5 * (e_at(i, j) + e_at(i - ci, j - cj));
+                divergence -= 0.5 * e * (low + centre) / s.dh - k * (centre - low);
+            }
+            r.d -= explicit_dt * divergence;
             return r;
         }, out);
     }

@@ -12,19 +12,24 @@ struct HeatSetup {
     double lambda = 0;  // c (dt / 2) / dh^2
     // Heaters (two discs, in cells); radius <= 0: none.
     double left_x = 0, left_y = 0, right_x = 0, right_y = 0, radius = 0, temperature = 0;
+    // The scheme: Peaceman–Rachford (false) or implicit Euler splitting (each sweep
+    // (1 - 2 lambda d_xx) T* = T over the whole dt).
+    bool implicit_euler = false;
 };
-// One Peaceman–Rachford step (x half step, then y half step) in place.
+// One step (x sweep, then y sweep) in place; heater cells are identity rows of both sweeps.
 void heat_step(const HeatSetup& setup, std::vector<double>& T);
 
 struct AdvectionSetup {
     int nx = 0, ny = 0;
     double half_dt = 0, dh = 1, diffusivity = 0;
+    bool implicit_euler = false;  // each sweep implicit over dt, no explicit part (else eq. 8)
     bool rotation = false;
     double u = 0, v = 0, omega = 0, center_x = 0, center_y = 0;  // m
     double source_x = 0, source_y = 0, source_radius = 1, source_rate = 0;  // cells, C/s
     long long source_steps = 0;
 };
-// Step number `step_index` (1-based: the source switch) of the eq. (8) upwind ADI scheme.
+// Step number `step_index` (1-based: the source switch) of the flux-form upwind ADI scheme in a
+// closed box (shaders/sim/advection.comp).
 void advection_step(const AdvectionSetup& setup, long long step_index, std::vector<double>& C);
 
 struct ShallowWaterSetup {

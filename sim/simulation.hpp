@@ -1,5 +1,5 @@
 #pragma once
-// The simulation interface (seed 001 §2). A model holds its state in GPU buffers from reset()
+// The simulation interface (Kim & Lee 2005, §2). A model holds its state in GPU buffers from reset()
 // on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
 // same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
 //
@@ -28,17 +28,27 @@ struct ParamSpec {
     std::string unit;
     std::string help;
     double default_value = 0, min = 0, max = 0;
+    // An enumerated parameter (a scheme): the value is an index into these names, min = 0 and
+    // max = choices.size() - 1. Empty for a number.
+    std::vector<std::string> choices = {};
 };
+// The value of `spec` written as `text`: a choice's name (or its index), else a number.
+// Throws adilab::Error naming the parameter and quoting the text when it is neither, or when
+// it is outside the parameter's range.
+double parse_param_value(const ParamSpec& spec, const std::string& text);
 
 struct Stats {
     double time = 0;       // simulated seconds
     std::int64_t steps = 0;
     float min = 0, max = 0;
     double sum = 0;        // total heat / mass / volume (sum over cells), for conservation checks
-    bool stable = true;    // false once a NaN or Inf appeared
-    // The first step (1-based: the field after that many steps) whose field held a NaN or Inf,
-    // as flagged on the GPU; -1 while stable.
+    bool stable = true;    // false once a NaN, an Inf or a value outside the bounds appeared
+    // The first step (1-based: the field after that many steps) whose field held a NaN, an Inf
+    // or a value outside the model's bounds, as flagged on the GPU; -1 while stable.
     std::int64_t first_bad_step = -1;
+    // What went wrong, for messages ("T became NaN or infinite", "T left [0, 1.1] K, ..."),
+    // empty while stable.
+    std::string instability;
 };
 
 // How the advected quantity moves, for the viewer's overlay (arrows / streamlines).
@@ -75,6 +85,9 @@ public:
     // Throws adilab::Error naming the parameter and its valid range. Takes effect at the next
     // step (no reset needed); geometry-only source parameters apply at the next reset.
     virtual void set_param(const std::string& name, double value) = 0;
+    // set_param from the user's text (--set name=text, presets): a choice by name or a number,
+    // parsed strictly (parse_param_value). Throws adilab::Error naming the parameter.
+    void set_param_text(const std::string& name, const std::string& text);
     virtual double param(const std::string& name) const = 0;
 
     // Terrain presets (shallow water: "flat", "slope", "island", "basin", "png"); empty for
@@ -103,9 +116,12 @@ public:
     // Reads the whole field back (min/max/sum): for reports, tests and a panel refreshed now
     // and then, not for every frame.
     virtual Stats stats() = 0;
-    // The first step whose result held a NaN or Inf (the GPU's stability flag: a 4-byte read),
-    // or -1 while the run is stable.
+    // The first step whose result held a NaN, an Inf or a value outside the model's bounds (the
+    // GPU's stability flag: a small read), or -1 while the run is stable.
     virtual std::int64_t first_bad_step() const = 0;
+    // What the stability check found: "" while stable, else the quantity and what was wrong
+    // with it ("h became NaN or infinite", "T left its bounds [0, 1.1] K (...)").
+    virtual std::string instability() const = 0;
 
     // Every GPU buffer of the state, every parameter, time and step count, so that load_state
     // continues bit-identically. Throws adilab::Error naming the file on failure (or, for load,

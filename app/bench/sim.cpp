@@ -150,16 +150,17 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         if (eq == std::string::npos || eq == 0)
             throw cli::UsageError("--set: '" + item + "' is not NAME=VALUE");
         const std::string name = item.substr(0, eq);
-        const double value = cli::parse_double("set " + name, item.substr(eq + 1));
+        double value = 0;
         bool known_name = false;
         for (const Case& c : cases)
             for (const sim::ParamSpec& spec : sim::make_simulation(c.model, "fused")->params())
                 if (spec.name == name) {
                     known_name = true;
-                    if (!(value >= spec.min && value <= spec.max))
-                        throw cli::UsageError("--set " + name + ": " + item.substr(eq + 1) +
-                                              " is out of range (" + std::to_string(spec.min) +
-                                              " .. " + std::to_string(spec.max) + ")");
+                    try {
+                        value = sim::parse_param_value(spec, item.substr(eq + 1));
+                    } catch (const Error& e) {
+                        throw cli::UsageError(std::string("--set: ") + e.what());
+                    }
                 }
         if (!known_name)
             throw cli::UsageError("--set: no selected model has a parameter '" + name + "'");
@@ -212,8 +213,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 const sim::Stats stats = simulation->stats();
                 if (!stats.stable)
                     report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
-                                           " " + solver + " went unstable at step " +
-                                           std::to_string(stats.first_bad_step));
+                                           " " + solver + " went unstable: " +
+                                           stats.instability);
                 const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
                 Row row;

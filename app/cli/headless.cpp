@@ -81,12 +81,14 @@ int run_headless(const Args& args) {
         throw UsageError("--grid: " + std::to_string(nx) + " x " + std::to_string(ny) +
                          " is outside 4 .. 8192");
     const long long steps = args.get_int("steps", 100, 0, 2'000'000'000LL);
-    std::vector<std::pair<std::string, double>> settings;
+    // Values are checked against their parameter (a number, or a scheme's name) once the model
+    // exists; a bad one is a command-line error (exit 2).
+    std::vector<std::pair<std::string, std::string>> settings;
     for (const std::string& item : args.all("set")) {
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
             throw UsageError("--set: '" + item + "' is not NAME=VALUE");
-        settings.emplace_back(item.substr(0, eq), parse_double("set " + item.substr(0, eq), item.substr(eq + 1)));
+        settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
     for (const char* option : {"export", "save-state"})
         if (args.has(option)) check_output_path(option, args.get(option));
@@ -109,21 +111,34 @@ int run_headless(const Args& args) {
                   << "\nsolvers: " << list_of(sim::solver_names()) << "\n";
         if (!s.terrains().empty()) std::cout << "terrains: " << list_of(s.terrains()) << ", png:FILE\n";
         std::cout << "parameters:\n";
-        for (const sim::ParamSpec& p : s.params())
+        for (const sim::ParamSpec& p : s.params()) {
+            if (!p.choices.empty()) {
+                std::cout << "  " << std::left << std::setw(22) << p.name << std::setw(9) << ""
+                          << " default " << std::setw(8) << p.choices[std::size_t(p.default_value)]
+                          << " one of " << list_of(p.choices) << "  " << p.help << "\n";
+                continue;
+            }
             std::cout << "  " << std::left << std::setw(22) << p.name << std::setw(9) << p.unit
                       << " default " << std::setw(8) << p.default_value << " range [" << p.min
                       << ", " << p.max << "]  " << p.help << "\n";
+        }
         return 0;
     }
 
+    for (const auto& [name, text] : settings) {
+        try {
+            s.set_param_text(name, text);
+        } catch (const Error& e) {
+            throw UsageError(std::string("--set: ") + e.what());
+        }
+    }
     try {
         if (args.has("terrain")) s.set_terrain(args.get("terrain"));
-        for (const auto& [name, value] : settings) s.set_param(name, value);
         if (args.has("load-state")) {
             if (args.has("scenario") || args.has("grid") || args.has("init"))
                 throw UsageError("--load-state takes the grid, scenario and field from the state file");
             s.load_state(args.get("load-state"));
-            for (const auto& [name, value] : settings) s.set_param(name, value);  // --set wins
+            for (const auto& [name, text] : settings) s.set_param_text(name, text);  // --set wins
         } else {
             const std::string scenario = args.get("scenario", s.scenarios().front());
             s.reset(scenario, nx, ny);
@@ -147,15 +162,12 @@ int run_headless(const Args& args) {
         s.step(int(chunk));
         done += chunk;
         const sim::Stats st = s.stats();
-        if (!st.stable)
-            throw Error(model + " went unstable at step " + std::to_string(st.first_bad_step) +
-                        " (NaN or Inf in the field); try a smaller dt");
+        if (!st.stable) throw Error(model + " went unstable: " + st.instability);
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const sim::Stats st = s.stats();
-    if (!st.stable)
-        throw Error(model + " went unstable at step " + std::to_string(st.first_bad_step));
+    if (!st.stable) throw Error(model + " went unstable: " + st.instability);
     if (args.has("export")) sim::write_npy(args.get("export"), s.nx(), s.ny(), s.read_field());
     if (args.has("save-state")) s.save_state(args.get("save-state"));
     std::ostringstream line;

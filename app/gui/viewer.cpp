@@ -329,10 +329,10 @@ void Viewer::check_stability() {
     if (!unstable_ && (bad_step >= 0 || range_.nonfinite > 0)) {
         unstable_ = true;
         playing_ = false;
-        unstable_message_ =
-            "instability: the field has NaN/Inf" +
-            (bad_step >= 0 ? " from step " + std::to_string(bad_step) : std::string()) +
-            ". Paused; lower dt or reset (R).";
+        unstable_message_ = "instability: " +
+                            (bad_step >= 0 ? sim_->instability()
+                                           : std::string("the field has NaN/Inf")) +
+                            ". Paused; change the parameters and reset (R).";
     }
 }
 

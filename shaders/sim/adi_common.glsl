@@ -1,7 +1,7 @@
 #ifndef ADI_COMMON_GLSL
 #define ADI_COMMON_GLSL
 // Shared by the sim kernels: the grid, the line addressing of one ADI half step, and the
-// stability flag.
+// stability check.
 //
 // DIRECTION 0: the x half step (implicit along x): line = row j, position = i.
 // DIRECTION 1: the y half step (implicit along y): line = column i, position = j.
@@ -10,9 +10,16 @@ uniform int nx;
 uniform int ny;
 uniform int step_index;  // 1-based number of the step being computed (sources, flag)
 
+// The stability check: the first step that wrote a NaN or Inf, or a value outside the bounds the
+// model derived from its inputs (sim/model.hpp, field_bounds: e.g. heat's maximum principle),
+// and which of the two it was. A clamp must never hide a value from it: models check what they
+// computed, before any clamp.
 layout(std430, binding = 7) buffer StabilityFlag {
-    int first_bad_step;  // 0x7fffffff while every field written so far was finite
+    int first_bad_step;  // 0x7fffffff while every value checked so far was finite and in bounds
+    int bad_kinds;       // bit 0: NaN or Inf; bit 1: outside [bound_low, bound_high]
 };
+uniform float bound_low;
+uniform float bound_high;
 
 #if DIRECTION == 0
 #define LINE_LENGTH nx
@@ -51,7 +58,14 @@ float tiled_field(ivec2 cell) { return tiled_value(0, cell); }
 // is a zero-gradient (Neumann / insulated) wall for a cell-centred grid.
 int clamped_index(ivec2 cell) { return index_of(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1))); }
 
-void flag_if_not_finite(float value) {
-    if (isnan(value) || isinf(value)) atomicMin(first_bad_step, step_index);
+void check_value(float value) {
+    if (isnan(value) || isinf(value)) {
+        atomicMin(first_bad_step, step_index);
+        atomicOr(bad_kinds, 1);
+    } else if (value < bound_low || value > bound_high) {
+        atomicMin(first_bad_step, step_index);
+        atomicOr(bad_kinds, 2);
+    }
 }
+void flag_if_not_finite(float value) { check_value(value); }  // MERGE-TODO
 #endif

@@ -2,21 +2,29 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// Advection–diffusion C_t + u C_x + v C_y = D (C_xx + C_yy) + S, ADI after seed 001 eq. (8):
-// in each half step (dt/2) the implicit direction takes the upwind first derivative (an
-// M-matrix: unconditionally stable, no new extrema) and the explicit direction the central one.
-// Walls: zero-gradient ghost cells (the ghost equals the edge cell), folded into the first and
-// last diagonals; matter leaves through an outflow wall and the edge value enters through an
-// inflow one, so mass is conserved while the cloud stays off the walls.
+// Advection–diffusion C_t + div(u C) = D (C_xx + C_yy) + S by ADI line sweeps in flux form:
+// each sweep's implicit operator is upwind advection plus diffusion along the line, written as
+// fluxes through the faces between cells (face velocity: the mean of the two cells'), so every
+// column of its matrix sums to 1 and the mass sum(C) changes only by the source. The walls are
+// closed: no flux through them, so mass = initial + what the source injected, always.
+// Two schemes through three weights (sim/advection.cpp sets them):
+//   implicit Euler splitting (the default): each sweep is a backward-Euler step over dt in its
+//     own direction (implicit_dt = dt, explicit_dt = 0). Its matrix is an M-matrix, so C stays
+//     non-negative for any dt and any velocity, and a pulse spreads but never oscillates;
+//   Kim & Lee (2005), eq. (8): dt / 2 per sweep, upwind implicit along the line and central
+//     explicit across it (implicit_dt = explicit_dt = dt / 2). Second order across, but its
+//     explicit central half overshoots (negative C) where a cell's Courant number is large.
 // Velocity: uniform (u, v), or solid-body rotation omega about the domain centre (vortex).
-// Source S: a Gaussian of source_radius cells around source_center, rate source_rate (C/s),
-// active while step_index <= source_steps.
+// Source S: a Gaussian of source_radius cells around source_center, rate source_rate (C/s, >= 0),
+// active while step_index <= source_steps; each sweep adds source_dt = dt / 2 of it.
 #include "sim/adi_common.glsl"
 
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 
-uniform float half_dt;        // s
+uniform float implicit_dt;    // s: the implicit weight of a sweep
+uniform float explicit_dt;    // s: the explicit weight of the other direction (0: none)
+uniform float source_dt;      // s: the source's share of a sweep
 uniform float dh;             // m
 uniform float diffusivity;    // D, m^2/s
 uniform int rotation;         // 0: uniform velocity, 1: solid-body rotation
@@ -51,35 +59,82 @@ float concentration(ivec2 cell) {
 #endif
 }
 
+// The divergence of the fluxes through the two faces of a cell along one direction (per unit dt
+// and cell): advective (upwind in the face velocities, or central) minus D dC/dn, with a missing
+// face (a wall) carrying nothing. Written as neighbour differences, with the faces' velocity
+// difference as a separate term (zero for the scenes' velocity fields, which are constant along
+// each line): the flux terms of size |w| C cancel before rounding, so fp32 does not lose the
+// cell's own value to round-off of order |w| dt / dh times it.
+float flux_divergence(float w_low, float w_high, float c_low, float c, float c_high, bool has_low,
+                      bool has_high, float k, bool central) {
+    if (has_low && has_high) {
+        float advective;
+        if (central) {
+            advective = 0.5 * (w_high * (c_high - c_low) + (w_high - w_low) * (c_low + c));
+        } else {
+            const float up_high = max(w_high, 0.0), up_low = max(w_low, 0.0);
+            const float down_high = min(w_high, 0.0), down_low = min(w_low, 0.0);
+            advective = up_high * (c - c_low) + (up_high - up_low) * c_low +
+                        down_high * (c_high - c) + (down_high - down_low) * c;
+        }
+        return advective / dh - k * ((c_high - c) + (c_low - c));
+    }
+    float divergence = 0.0;
+    if (has_high) {  // only the face above: its outflow
+        const float advective = central ? 0.5 * w_high * (c + c_high)
+                                        : max(w_high, 0.0) * c + min(w_high, 0.0) * c_high;
+        divergence += advective / dh - k * (c_high - c);
+    }
+    if (has_low) {  // only the face below: minus its inflow
+        const float advective = central ? 0.5 * w_low * (c_low + c)
+                                        : max(w_low, 0.0) * c_low + min(w_low, 0.0) * c;
+        divergence -= advective / dh - k * (c - c_low);
+    }
+    return divergence;
+}
+
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
     const ivec2 cell = cell_of(line, pos);
-    const vec2 velocity = velocity_at(cell);
 #if DIRECTION == 0
-    const float w = velocity.x, e = velocity.y;
     const ivec2 across = ivec2(0, 1), along = ivec2(1, 0);
+    const int across_length = ny, across_pos = cell.y;
 #else
-    const float w = velocity.y, e = velocity.x;
     const ivec2 across = ivec2(1, 0), along = ivec2(0, 1);
+    const int across_length = nx, across_pos = cell.x;
 #endif
+    const int w_axis = DIRECTION == 0 ? 0 : 1, e_axis = 1 - w_axis;
     const float k = diffusivity / (dh * dh);
-    // Implicit: upwind u C_x (backward difference for u > 0, forward for u < 0) and D C_xx.
-    a = -half_dt * (max(w, 0.0) / dh + k);
-    c = -half_dt * (-min(w, 0.0) / dh + k);
-    b = 1.0 + half_dt * (abs(w) / dh + 2.0 * k);
-    if (pos == 0) b += a;                // ghost C_-1 = C_0
-    if (pos == LINE_LENGTH - 1) b += c;  // ghost C_N = C_N-1
-    // Delta form: solve (I + L) dC = E(C) - L C + (dt/2) S for the increment, C* = C + dC, where
-    // E is the explicit central v C_y, D C_yy part and L C the implicit operator applied to C,
-    // written as neighbour differences (its coefficients sum to zero). Same scheme as
-    // (I + L) C* = C + E(C) + (dt/2) S, but fp32 round-off no longer biases the mass.
     const float centre = concentration(cell);
-    const float low = concentration(cell - across), high = concentration(cell + across);
-    const float before = concentration(cell - along), after = concentration(cell + along);
-    const float a_line = -half_dt * (max(w, 0.0) / dh + k);   // unfolded, with mirrored ghosts
-    const float c_line = -half_dt * (-min(w, 0.0) / dh + k);
-    d = half_dt * (-e * (high - low) / (2.0 * dh) + k * ((low - centre) + (high - centre)) +
-                   source_at(cell)) -
-        (a_line * (before - centre) + c_line * (after - centre));
+    // Faces along the line (implicit): closed at the walls.
+    const bool has_before = pos > 0, has_after = pos < LINE_LENGTH - 1;
+    const vec2 velocity = velocity_at(cell);
+    const float w_here = velocity[w_axis];
+    const float w_before = has_before ? 0.5 * (w_here + velocity_at(cell - along)[w_axis]) : 0.0;
+    const float w_after = has_after ? 0.5 * (w_here + velocity_at(cell + along)[w_axis]) : 0.0;
+    const float before = has_before ? concentration(cell - along) : centre;
+    const float after = has_after ? concentration(cell + along) : centre;
+    a = has_before ? -implicit_dt * (max(w_before, 0.0) / dh + k) : 0.0;
+    c = has_after ? -implicit_dt * (-min(w_after, 0.0) / dh + k) : 0.0;
+    b = 1.0 + implicit_dt * ((has_after ? max(w_after, 0.0) / dh + k : 0.0) +
+                             (has_before ? -min(w_before, 0.0) / dh + k : 0.0));
+    // Delta form: (I + L) dC = -L C + E(C) + source, C* = C + dC, where L C is the implicit
+    // operator applied to C (the divergence of the face fluxes) and E the explicit central part
+    // across the line: the same scheme as (I + L) C* = C + E(C) + source, but fp32 round-off no
+    // longer biases the mass.
+    d = -implicit_dt * flux_divergence(w_before, w_after, before, centre, after, has_before,
+                                       has_after, k, false) +
+        source_dt * source_at(cell);
+    if (explicit_dt != 0.0) {
+        const bool has_low = across_pos > 0, has_high = across_pos < across_length - 1;
+        const float e_here = velocity[e_axis];
+        const ivec2 low = cell - across, high = cell + across;
+        const float e_low = has_low ? 0.5 * (e_here + velocity_at(low)[e_axis]) : 0.0;
+        const float e_high = has_high ? 0.5 * (e_here + velocity_at(high)[e_axis]) : 0.0;
+        const float c_low = has_low ? concentration(low) : centre;
+        const float c_high = has_high ? concentration(high) : centre;
+        d -= explicit_dt *
+             flux_divergence(e_low, e_high, c_low, centre, c_high, has_low, has_high, k, true);
+    }
 }
 
 // The old value, read before the solve (see heat.comp).
@@ -96,7 +151,7 @@ void store(int line, int pos, float increment, vec2 old_state) {
     const int id = index_of(cell);
     const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
-    flag_if_not_finite(x);
+    check_value(x);
 #endif
     field_out[id] = x;
 }

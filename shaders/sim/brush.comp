@@ -1,6 +1,7 @@
 // Adds a Gaussian bump strength * exp(-r^2 / radius^2) (cut at 3 radii) to a field, and with
 // TWO_FIELDS to a second one too (shallow water: the current and previous heights, so the
-// surface is displaced without being given a velocity).
+// surface is displaced without being given a velocity). NON_NEGATIVE: a negative bump removes
+// only what is there, so a concentration never goes below zero.
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) buffer First { float first[]; };
 #ifdef TWO_FIELDS
@@ -19,7 +20,11 @@ void main() {
     const float r2 = dot(r, r);
     if (r2 >= 9.0) return;
     const float bump = strength * exp(-r2);
+#ifdef NON_NEGATIVE
+    first[id] = max(first[id] + bump, min(first[id], 0.0));
+#else
     first[id] += bump;
+#endif
 #ifdef TWO_FIELDS
     second[id] += bump;
 #endif

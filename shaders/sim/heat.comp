@@ -2,26 +2,36 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// Heat conduction dT/dt = c (T_xx + T_yy), Peaceman–Rachford ADI (seed 001 eq. 3): the x half
-// step is implicit in x and explicit in y over dt/2, the y half step the reverse. Insulated
-// (Neumann) walls: the ghost cell mirrors the edge cell, so the first and last rows have the
-// diagonal 1 + lambda. Heater cells (two discs, paper Fig. 12-13) are held at a uniform
-// temperature: read as it and written as it.
+// Heat conduction dT/dt = c (T_xx + T_yy) by ADI line sweeps with insulated walls: the ghost
+// cell beyond a wall mirrors the edge cell, so the wall rows have the diagonal 1 + lambda.
+// Two schemes share this kernel through two weights (sim/heat.cpp sets them):
+//   implicit Euler splitting (the default): each sweep is a backward-Euler step over the whole
+//     dt in its own direction, (1 - mu d_xx) T* = T, then (1 - mu d_yy) T' = T*, mu = c dt / dh^2:
+//     lambda = mu, lambda_across = 0. Every sweep's matrix is an M-matrix whose rows sum to 1,
+//     so T' is a convex combination of T: no new extrema at any dt (the maximum principle);
+//   Peaceman–Rachford (Kim & Lee 2005, eq. 3): the x sweep implicit in x and explicit in
+//     y over dt / 2, then the reverse: lambda = lambda_across = c (dt / 2) / dh^2. Second order,
+//     but its explicit half overshoots where lambda is large and the field has sharp edges.
+// Heater cells (two discs, paper Fig. 12-13) are Dirichlet constraints: identity rows of the
+// implicit systems in both sweeps (increment 0, the value held) and heater_temperature wherever
+// a neighbour reads them. Pinning them only after a solve that treated them as free unknowns
+// made the two sweeps inconsistent and blew up above dt ~ 4 (c = dh = 1).
 //
-// Delta form: each half step solves for the increment, (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T,
-// then T* = T + dT. Same scheme as (1 - lambda d_xx) T* = (1 + lambda d_yy) T, but the solve
-// works on small increments and the right-hand side is a sum of neighbour differences, so fp32
-// round-off no longer biases the total heat (the full-value form drifts ~1e-7 per step).
+// Delta form: each sweep solves for the increment, (1 - lambda d_xx) dT = lambda d_xx T +
+// lambda_across d_yy T, then T* = T + dT: the same scheme, but the solve works on small
+// increments and the right-hand side is a sum of neighbour differences, so fp32 round-off no
+// longer biases the total heat (the full-value form drifts ~1e-7 per step).
 //
-// KERNEL_FUSED: row build + line solve (adi_fused.glsl); KERNEL_ROWS: right-hand side only for
-// a tridiagonal Solver (ConstantCoefficients); KERNEL_FINISH: T + dT, heaters and flag after a
+// KERNEL_FUSED: row build + line solve (adi_fused.glsl); KERNEL_ROWS: right-hand side and the
+// rows' coefficients for a tridiagonal Solver; KERNEL_FINISH: T + dT, heaters and flag after a
 // Solver wrote dT into the output buffer.
 #include "sim/adi_common.glsl"
 
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 
-uniform float lambda;              // c (dt / 2) / dh^2
+uniform float lambda;              // implicit weight along the line (see above)
+uniform float lambda_across;       // explicit weight across it: 0, or lambda (Peaceman–Rachford)
 uniform vec2 heater_left;          // centres, in cells
 uniform vec2 heater_right;
 uniform float heater_radius;       // in cells; <= 0: no heaters
@@ -60,8 +70,16 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
     // Mirrored ghosts: the difference across a wall is zero.
     const float centre = temperature(cell);
-    d = lambda * ((temperature(cell - across) - centre) + (temperature(cell + across) - centre) +
-                  (temperature(cell - along) - centre) + (temperature(cell + along) - centre));
+    if (in_heater(cell)) {  // a Dirichlet row: the increment is 0
+        a = 0.0;
+        b = 1.0;
+        c = 0.0;
+        d = 0.0;
+        return;
+    }
+    d = lambda * ((temperature(cell - along) - centre) + (temperature(cell + along) - centre)) +
+        lambda_across *
+            ((temperature(cell - across) - centre) + (temperature(cell + across) - centre));
     a = -lambda;
     c = -lambda;
     b = 1.0 + 2.0 * lambda;
@@ -83,7 +101,7 @@ void store(int line, int pos, float increment, vec2 old_state) {
     const ivec2 cell = cell_of(line, pos);
     const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
-    flag_if_not_finite(x);
+    check_value(x);
 #endif
     field_out[index_of(cell)] = x;
 }
@@ -93,6 +111,7 @@ float solved_value(int id) { return field_out[id]; }
 #if defined(KERNEL_FUSED)
 #include "sim/adi_fused.glsl"
 #elif defined(KERNEL_ROWS)
+#define WRITE_COEFFICIENTS
 #include "sim/adi_rows.glsl"
 #else
 #include "sim/adi_finish.glsl"

@@ -1,5 +1,4 @@
-// Heat's y half step in one dispatch (the `fused` solver's default where lambda allows;
-// ADILAB_HEAT_COLSCAN = "warps,chunk" for other shapes):
+// Heat's y sweep in one dispatch where no cell is pinned and lambda allows (sim/heat.cpp):
 // column_scan of heat_scan.glsl (its header has the maths), work group (x, y) = tile (x, y).
 //
 // Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.

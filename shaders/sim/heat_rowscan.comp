@@ -2,9 +2,8 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #endif
-// Heat's x half step in one dispatch (the `fused` solver's default where lambda allows;
-// ADILAB_HEAT_ROWSCAN = "warps,chunk" for other shapes): row_scan of
-// heat_scan.glsl (its header has the maths), WARPS segments a work group.
+// Heat's x sweep in one dispatch where no cell is pinned and lambda allows (sim/heat.cpp): row_scan
+// of heat_scan.glsl (its header has the maths), WARPS segments a work group.
 //
 // Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide
 // subgroup shuffles; optionally X_VEC4, X_ROWS (see heat_scan.glsl).

@@ -5,8 +5,10 @@
 // step with chunk ends joined in shared memory (column_scan). Used by heat_rowscan.comp and
 // heat_colscan.comp (one dispatch per half step).
 //
-// The system: the same Peaceman–Rachford increment system as heat.comp,
-//     (1 - lambda d_xx) dT = lambda (d_xx + d_yy) T   (x half step; y the reverse),
+// The system: the same increment system as heat.comp (either scheme, through lambda and
+// lambda_across), without heaters (sim/heat.cpp takes this path only where no cell is pinned:
+// a pinned cell breaks the constant matrix),
+//     (1 - lambda d_xx) dT = lambda d_xx T + lambda_across d_yy T   (x sweep; y the reverse),
 // but solved through the closed-form inverse of its constant matrix instead of a line solve.
 //
 // The matrix: off-diagonals -lambda, diagonal 1 + 2 lambda, 1 + lambda in the wall rows (mirrored
@@ -35,38 +37,22 @@
 
 #pragma optionNV(unroll all)
 
-uniform float lambda;
+uniform float lambda;         // implicit weight along the line
+uniform float lambda_across;  // explicit weight across it
 uniform float rho;
 uniform float gain;
-uniform vec2 heater_left;
-uniform vec2 heater_right;
-uniform float heater_radius;
-uniform float heater_temperature;
 
 const int LANES = 32;
 int scan_step;
 
 void flag_value(float value) {
-    if (isnan(value) || isinf(value)) atomicMin(first_bad_step, scan_step);
-}
-
-bool in_heater(ivec2 cell) {
-    if (heater_radius <= 0.0) return false;
-    const vec2 p = vec2(cell) + 0.5;
-    const vec2 l = p - heater_left, r = p - heater_right;
-    const float r2 = heater_radius * heater_radius;
-    return dot(l, l) <= r2 || dot(r, r) <= r2;
-}
-
-// Whether any cell of the box lo .. hi (inclusive) can be in a heater: the discs against the
-// box. Uniform per subgroup / group, so that lines away from the heaters skip the per-cell test.
-bool box_touches_heater(ivec2 lo, ivec2 hi) {
-    if (heater_radius <= 0.0) return false;
-    const vec2 a = vec2(lo), b = vec2(hi) + 1.0;
-    const vec2 l = clamp(heater_left, a, b) - heater_left;
-    const vec2 r = clamp(heater_right, a, b) - heater_right;
-    const float r2 = heater_radius * heater_radius;
-    return dot(l, l) <= r2 || dot(r, r) <= r2;
+    if (isnan(value) || isinf(value)) {
+        atomicMin(first_bad_step, scan_step);
+        atomicOr(bad_kinds, 1);
+    } else if (value < bound_low || value > bound_high) {
+        atomicMin(first_bad_step, scan_step);
+        atomicOr(bad_kinds, 2);
+    }
 }
 
 // Position p of a line of n cells, folded by the mirrors at both walls (period 2n): the even
@@ -90,9 +76,8 @@ const int HALO_LANES = (HALO + X_CHUNK - 1) / X_CHUNK;
 const int OUT_LANES = LANES - 2 * HALO_LANES;
 const int ROW_SEGMENT = OUT_LANES * X_CHUNK;  // positions stored per subgroup
 
-float row_temperature(int row, int p, bool heaters) {
-    const ivec2 cell = ivec2(mirrored(p, nx), clamp(row, 0, ny - 1));
-    return heaters && in_heater(cell) ? heater_temperature : ROW_IN[index_of(cell)];
+float row_temperature(int row, int p) {
+    return ROW_IN[index_of(ivec2(mirrored(p, nx), clamp(row, 0, ny - 1)))];
 }
 
 #ifdef SUBGROUPS
@@ -121,8 +106,8 @@ float from_upper(float v, int delta) {
 #endif
 
 // Row `row`'s cells p0 .. p0 + X_CHUNK - 1 (rows beyond the walls clamped: the mirror); `plain`:
-// no heater, no wall inside p0 - 1 .. p0 + X_CHUNK (plain indexing, 16-byte loads with X_VEC4).
-void load_row(int row, int p0, bool plain, bool heaters, out float v[X_CHUNK]) {
+// no wall inside p0 - 1 .. p0 + X_CHUNK (plain indexing, 16-byte loads with X_VEC4).
+void load_row(int row, int p0, bool plain, out float v[X_CHUNK]) {
     if (plain) {
         const int id = clamp(row, 0, ny - 1) * nx + p0;
 #ifdef X_VEC4
@@ -138,7 +123,7 @@ void load_row(int row, int p0, bool plain, bool heaters, out float v[X_CHUNK]) {
 #endif
         for (int k = 0; k < X_CHUNK; ++k) v[k] = ROW_IN[id + k];
     } else {
-        for (int k = 0; k < X_CHUNK; ++k) v[k] = row_temperature(row, p0 + k, heaters);
+        for (int k = 0; k < X_CHUNK; ++k) v[k] = row_temperature(row, p0 + k);
     }
 }
 
@@ -155,12 +140,7 @@ void row_scan(int warp) {
     const int start = (warp % segments) * ROW_SEGMENT - HALO_LANES * X_CHUNK;  // lane 0's
     const int p0 = start + lane * X_CHUNK;
 
-    // The subgroup's cells: near a wall the mirrored positions may be anywhere on the row.
-    const bool folded = start - 1 < 0 || start + LANES * X_CHUNK >= nx;
-    const bool heaters = box_touches_heater(ivec2(folded ? 0 : start - 1, max(first_row - 1, 0)),
-                                            ivec2(folded ? nx - 1 : start + LANES * X_CHUNK,
-                                                  min(last_row + 1, ny - 1)));
-    const bool plain = !heaters && p0 >= 1 && p0 + X_CHUNK < nx;
+    const bool plain = p0 >= 1 && p0 + X_CHUNK < nx;
 
     // rho^(k + 1), k < X_CHUNK, and rho^(X_CHUNK 2^s) for the scan.
     float power[X_CHUNK];
@@ -169,9 +149,9 @@ void row_scan(int warp) {
 
     // T on the row and the rows above and below, moved up a row per row.
     float up[X_CHUNK], centre[X_CHUNK], down[X_CHUNK];
-    load_row(first_row - 1, p0, plain, heaters, up);
-    load_row(first_row, p0, plain, heaters, centre);
-    load_row(first_row + 1, p0, plain, heaters, down);
+    load_row(first_row - 1, p0, plain, up);
+    load_row(first_row, p0, plain, centre);
+    load_row(first_row + 1, p0, plain, down);
     for (int rr = 0; rr < X_ROWS; ++rr) {
         // Past the last row (a partial block): computed on the clamped row, not stored; no early
         // exit, since without subgroups the lane exchange has work-group barriers.
@@ -182,7 +162,7 @@ void row_scan(int warp) {
                 up[k] = centre[k];
                 centre[k] = down[k];
             }
-            load_row(row + 1, p0, plain, heaters, down);
+            load_row(row + 1, p0, plain, down);
         }
         float left, right;
         if (plain) {
@@ -190,15 +170,15 @@ void row_scan(int warp) {
             left = ROW_IN[id - 1];
             right = ROW_IN[id + X_CHUNK];
         } else {
-            left = row_temperature(row, p0 - 1, heaters);
-            right = row_temperature(row, p0 + X_CHUNK, heaters);
+            left = row_temperature(row, p0 - 1);
+            right = row_temperature(row, p0 + X_CHUNK);
         }
         float d[X_CHUNK];
         for (int k = 0; k < X_CHUNK; ++k) {
             const float c = centre[k];
             const float l = k == 0 ? left : centre[k - 1];
             const float r = k == X_CHUNK - 1 ? right : centre[k + 1];
-            d[k] = lambda * ((up[k] - c) + (down[k] - c) + (l - c) + (r - c));
+            d[k] = lambda * ((l - c) + (r - c)) + lambda_across * ((up[k] - c) + (down[k] - c));
         }
 
         // Forward recurrence in the chunk from zero, then the lanes joined.
@@ -243,9 +223,7 @@ void row_scan(int warp) {
             for (int k = 0; k < X_CHUNK; ++k) {
                 const int p = p0 + k;
                 if (p >= nx) break;
-                const ivec2 cell = ivec2(p, row);
-                ROW_OUT[index_of(cell)] =
-                    heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+                ROW_OUT[index_of(ivec2(p, row))] = centre[k] + x[k];
             }
         }
     }
@@ -264,20 +242,19 @@ const int HALO_WARPS = (HALO + Y_CHUNK - 1) / Y_CHUNK;
 const int OUT_WARPS = Y_WARPS - 2 * HALO_WARPS;
 const int COLUMN_SEGMENT = OUT_WARPS * Y_CHUNK;  // rows stored per group
 
-float column_temperature(int column, int row, bool heaters) {
-    const ivec2 cell = ivec2(clamp(column, 0, nx - 1), mirrored(row, ny));
-    return heaters && in_heater(cell) ? heater_temperature : COLUMN_IN[index_of(cell)];
+float column_temperature(int column, int row) {
+    return COLUMN_IN[index_of(ivec2(clamp(column, 0, nx - 1), mirrored(row, ny)))];
 }
 
 shared float forward_ends[GROUP_SIZE];   // chunk w, column c at w * 32 + c
 shared float backward_ends[GROUP_SIZE];
 
-// The solve and the stores of the column scans (column_scan, column_scan_pair), given the
+// The solve and the stores of the column scan, given the
 // chunk's right-hand side d and its T values centre: both recurrences over the chunk from zero,
 // the chunk ends published, one barrier (every invocation of the work group calls it), the ends
 // of the chunks above (F) and below (B) of the column folded in, nearest last; then
-// T + dT (heater cells held, flagged) stored for the chunks outside the warm-ups where `stores`.
-void column_solve_and_store(int t, int w, int column, int r0, bool stores, bool heaters,
+// T + dT (flagged) stored for the chunks outside the warm-ups where `stores`.
+void column_solve_and_store(int t, int w, int column, int r0, bool stores,
                             float centre[Y_CHUNK], float d[Y_CHUNK]) {
     const int lane = t % LANES;
     float power[Y_CHUNK];  // rho^(k + 1)
@@ -313,10 +290,9 @@ void column_solve_and_store(int t, int w, int column, int r0, bool stores, bool 
         for (int k = 0; k < Y_CHUNK; ++k) {
             const int row = r0 + k;
             if (row >= ny) break;
-            const ivec2 cell = ivec2(column, row);
-            const float value = heaters && in_heater(cell) ? heater_temperature : centre[k] + x[k];
+            const float value = centre[k] + x[k];
             flag_value(value);
-            COLUMN_OUT[index_of(cell)] = value;
+            COLUMN_OUT[index_of(ivec2(column, row))] = value;
         }
     }
 }
@@ -331,17 +307,11 @@ void column_scan(ivec2 tile) {
     const int start = tile.y * COLUMN_SEGMENT - HALO_WARPS * Y_CHUNK;  // chunk 0's row
     const int r0 = start + w * Y_CHUNK;
 
-    // The group's cells: near a wall the mirrored rows may be anywhere in the column.
-    const bool folded = start - 1 < 0 || start + Y_WARPS * Y_CHUNK >= ny;
-    const bool heaters = box_touches_heater(
-        ivec2(max(first_column - 1, 0), folded ? 0 : start - 1),
-        ivec2(min(first_column + LANES, nx - 1), folded ? ny - 1 : start + Y_WARPS * Y_CHUNK));
-
     float centre[Y_CHUNK], d[Y_CHUNK];
     {
         float left[Y_CHUNK], right[Y_CHUNK];
         float up, down;  // the rows before and after the chunk
-        if (!heaters && column >= 1 && column + 1 < nx && r0 >= 1 && r0 + Y_CHUNK < ny) {
+        if (column >= 1 && column + 1 < nx && r0 >= 1 && r0 + Y_CHUNK < ny) {
             const int id = r0 * nx + column;
             for (int k = 0; k < Y_CHUNK; ++k) {
                 centre[k] = COLUMN_IN[id + k * nx];
@@ -352,74 +322,23 @@ void column_scan(ivec2 tile) {
             down = COLUMN_IN[id + Y_CHUNK * nx];
         } else {
             for (int k = 0; k < Y_CHUNK; ++k) {
-                centre[k] = column_temperature(column, r0 + k, heaters);
-                left[k] = column_temperature(column - 1, r0 + k, heaters);
-                right[k] = column_temperature(column + 1, r0 + k, heaters);
+                centre[k] = column_temperature(column, r0 + k);
+                left[k] = column_temperature(column - 1, r0 + k);
+                right[k] = column_temperature(column + 1, r0 + k);
             }
-            up = column_temperature(column, r0 - 1, heaters);
-            down = column_temperature(column, r0 + Y_CHUNK, heaters);
+            up = column_temperature(column, r0 - 1);
+            down = column_temperature(column, r0 + Y_CHUNK);
         }
         for (int k = 0; k < Y_CHUNK; ++k) {
             const float c = centre[k];
             const float u = k == 0 ? up : centre[k - 1];
             const float v = k == Y_CHUNK - 1 ? down : centre[k + 1];
-            d[k] = lambda * ((left[k] - c) + (right[k] - c) + (u - c) + (v - c));
+            d[k] = lambda * ((u - c) + (v - c)) + lambda_across * ((left[k] - c) + (right[k] - c));
         }
     }
 
-    column_solve_and_store(t, w, column, r0, column < nx, heaters, centre, d);
+    column_solve_and_store(t, w, column, r0, column < nx, centre, d);
 }
 #endif  // COLUMN_SCAN
 
-#ifdef COLUMN_PAIR
-// The y half step from the pairs (T*, e) that the whole-row x kernel wrote (heat_linerow.glsl,
-// X_PAIR: e = lambda d_xx T*, heater cells already at heater_temperature in T*), COLUMN_PAIR_IN a
-// vec2 array: one 8-byte load a cell instead of three 4-byte ones, d = e + lambda d_yy T*. Same
-// shape, warm-up and arithmetic as column_scan.
-void column_scan_pair(ivec2 tile) {
-    const int t = int(gl_LocalInvocationID.x);
-    const int lane = t % LANES, w = t / LANES;
-    const int first_column = tile.x * LANES;
-    const int column = min(first_column + lane, nx - 1);
-    const int start = tile.y * COLUMN_SEGMENT - HALO_WARPS * Y_CHUNK;  // chunk 0's row
-    const int r0 = start + w * Y_CHUNK;
-    const bool folded = start - 1 < 0 || start + Y_WARPS * Y_CHUNK >= ny;
-    // Heaters only at the stores (T* holds heater_temperature in heater cells already).
-    const int last_row = folded ? ny - 1 : start + Y_WARPS * Y_CHUNK - 1;
-    const bool heaters = box_touches_heater(ivec2(first_column, folded ? 0 : start),
-                                            ivec2(min(first_column + LANES - 1, nx - 1), last_row));
-
-    float centre[Y_CHUNK], d[Y_CHUNK];
-    {
-        float e[Y_CHUNK];
-        float up, down;  // T* in the rows before and after the chunk
-        if (r0 >= 1 && r0 + Y_CHUNK < ny) {
-            const int id = r0 * nx + column;
-            for (int k = 0; k < Y_CHUNK; ++k) {
-                const vec2 v = COLUMN_PAIR_IN[id + k * nx];
-                centre[k] = v.x;
-                e[k] = v.y;
-            }
-            up = COLUMN_PAIR_IN[id - nx].x;
-            down = COLUMN_PAIR_IN[id + Y_CHUNK * nx].x;
-        } else {
-            for (int k = 0; k < Y_CHUNK; ++k) {
-                const vec2 v = COLUMN_PAIR_IN[mirrored(r0 + k, ny) * nx + column];
-                centre[k] = v.x;
-                e[k] = v.y;
-            }
-            up = COLUMN_PAIR_IN[mirrored(r0 - 1, ny) * nx + column].x;
-            down = COLUMN_PAIR_IN[mirrored(r0 + Y_CHUNK, ny) * nx + column].x;
-        }
-        for (int k = 0; k < Y_CHUNK; ++k) {
-            const float c = centre[k];
-            const float u = k == 0 ? up : centre[k - 1];
-            const float v = k == Y_CHUNK - 1 ? down : centre[k + 1];
-            d[k] = e[k] + lambda * ((u - c) + (v - c));
-        }
-    }
-
-    column_solve_and_store(t, w, column, r0, first_column + lane < nx, heaters, centre, d);
-}
-#endif  // COLUMN_PAIR
 #endif  // HEAT_SCAN_GLSL

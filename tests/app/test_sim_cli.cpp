@@ -93,7 +93,7 @@ TEST(SimCli, InstabilityStopsNamingTheStep) {
     const ProcessResult r = run_adilab("--headless --model heat --scenario free --grid 12 --steps 50 --init " +
                                        dir + "/nan.npy");
     EXPECT_EQ(r.exit_code, 1) << r.output;
-    EXPECT_NE(r.output.find("unstable at step 1"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("T became NaN or infinite at step 1"), std::string::npos) << r.output;
 }
 
 TEST(SimCli, ListParamsShowsUnitsAndRanges) {
@@ -107,18 +107,18 @@ TEST(SimCli, ListParamsShowsUnitsAndRanges) {
 TEST(SimCli, BenchSimWritesRowsWithTheDocumentedFields) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("sim_cli_bench");
-    // --set dt=0.1: heat's lambda 0.05, halo 8, on a grid small enough for the one-dispatch tile
-    // step (the row names the kernel); shallow water takes the same dt.
+    // --set dt=0.1: heat's implicit weight 0.1, halo 8: the windowed kernels wherever no heater
+    // pins a cell (the row names the kernel); shallow water takes the same dt.
     const ProcessResult r = run_adilab(
-        "--bench sim --scenario heat,shallow-water/drops --grid 16 --steps 4 --repeats 1 "
+        "--bench sim --scenario heat/free,shallow-water/drops --grid 16 --steps 4 --repeats 1 "
         "--set dt=0.1 --report " + dir + "/sim.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::ifstream f(dir + "/sim.json");
     std::stringstream json;
     json << f.rdbuf();
     for (const char* key : {"\"ms_per_step\"", "\"steps_per_s\"", "\"cells_per_s\"",
-                            "\"fps_one_step_per_frame\"", "\"two-heaters\"", "\"drops\"", "\"fused\"",
-                            "\"kernel\"", "\"tile-H8\""})
+                            "\"fps_one_step_per_frame\"", "\"free\"", "\"drops\"", "\"fused\"",
+                            "\"kernel\"", "\"window-H8\""})
         EXPECT_NE(json.str().find(key), std::string::npos) << key;
 }
 

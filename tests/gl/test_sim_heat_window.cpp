@@ -1,10 +1,9 @@
-// Heat's windowed half steps (the `fused` solver's path wherever lambda allows): first the
-// truncated closed-form inverse itself, in float64 on the CPU, against an exact Thomas solve of
-// the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model against the
-// float64 PR stepper on awkward grids: the two-dispatch kernels (x: heat_rowscan.comp, y:
-// heat_colscan.comp) for every HALO bucket and a lambda too weak for any (the exact fused line
-// solve), and their other shapes. (The one-dispatch tile step is switched off here:
-// ADILAB_HEAT_TILE=0.)
+// Heat's windowed sweeps (the `fused` solver's path where no cell is pinned and lambda allows):
+// first the truncated closed-form inverse itself, in float64 on the CPU, against an exact Thomas
+// solve of the Neumann system, within the bound sim/heat.cpp relies on; then the GPU model
+// against the float64 stepper on awkward grids, for both schemes: the two-dispatch kernels (x:
+// heat_rowscan.comp, y: heat_colscan.comp) for every HALO bucket, a lambda too weak for any (the
+// exact fused line solve), and the heaters (pinned cells: the line solve too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,29 +82,27 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
 // tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
 const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
 
-// test::compare_heat_with_reference's relative error for the two-dispatch kernels. The model's
-// intermediate field is poisoned (NaN) when allocated, so a cell the x half step misses shows up
-// as NaN; a cell the y half step misses keeps the random start, far from the reference.
-double gpu_vs_reference(int nx, int ny, double dt, const std::string& scenario, int steps,
-                        std::string* kernel) {
-    // These tests are about the two-dispatch kernels: the one-dispatch tile step (the default
-    // where it fits, test_sim_heat_tile.cpp) off.
-    setenv("ADILAB_HEAT_TILE", "0", 1);
+// test::compare_heat_with_reference's relative error. The model's intermediate field is poisoned
+// (NaN) when allocated, so a cell the x sweep misses shows up as NaN; a cell the y sweep misses
+// keeps the random start, far from the reference.
+double gpu_vs_reference(int nx, int ny, double dt, int scheme, const std::string& scenario,
+                        int steps, std::string* kernel) {
     auto sim = make_simulation("heat", "fused");
     sim->set_param("dt", dt);
+    sim->set_param("scheme", scheme);
     const test::HeatComparison r =
         test::compare_heat_with_reference(*sim, scenario, nx, ny, steps, unsigned(nx * 131 + ny));
-    unsetenv("ADILAB_HEAT_TILE");
     *kernel = r.kernel;
     EXPECT_TRUE(r.stable);
     return r.error;
 }
 
-// fp32 budget of one half step, relative to max |T| (T in [0, 1] at the start): d = lambda (4 differences) has |d| <= 8 lambda; the
-// two recurrences add a rounding of ~2^-24 of their running sums (<= max|d| / (1 - rho)) each
-// term, damped by rho, then scaled by g = (1 - rho) / (1 + rho): ~4 u max|d| / (1 - rho^2)
-// with margin; T + dT adds u. The truncation adds heat_window_tail * max|d|. Twice per step,
-// and a factor 2 for the steps' growth of round-off.
+// fp32 budget of one sweep, relative to max |T| (T in [0, 1] at the start), for the implicit
+// weight lambda: d (4 differences, weights <= lambda) has |d| <= 8 lambda; the two recurrences
+// add a rounding of ~2^-24 of their running sums (<= max|d| / (1 - rho)) each term, damped by
+// rho, then scaled by g = (1 - rho) / (1 + rho): ~4 u max|d| / (1 - rho^2) with margin; T + dT
+// adds u. The truncation adds heat_window_tail * max|d|. Twice per step, and a factor 2 for the
+// steps' growth of round-off. The exact line solve (no halo) stays within the same budget.
 double tolerance(double lambda, int steps) {
     const double u = std::ldexp(1.0, -24), rho = detail::heat_window_rho(lambda);
     const int halo = detail::heat_window_halo(lambda);
@@ -117,18 +114,22 @@ double tolerance(double lambda, int steps) {
 TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
     ADILAB_NEED_GL();
     const int steps = 3;
-    // lambda = dt / 2 (c = dh = 1): halos 8, 16, 24, 32, 48, then none (exact fused solve).
-    const std::pair<double, std::string> kCases[] = {{0.1, "window-H8"},   {1.04, "window-H16"},
-                                                     {2.5, "window-H24"},  {5.0, "window-H32"},
-                                                     {12.0, "window-H48"}, {40.0, "fused"}};
-    for (const auto& [dt, expected_kernel] : kCases) {
-        for (auto [nx, ny] : kGrids) {
-            for (const std::string scenario : {"two-heaters", "free"}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(nx, ny, dt, scenario, steps, &kernel);
-                EXPECT_EQ(kernel, expected_kernel) << "dt " << dt;
-                EXPECT_LE(error, tolerance(0.5 * dt, steps))
-                    << kernel << " " << scenario << " " << nx << "x" << ny;
+    // Implicit weights (c = dh = 1) in every halo bucket, 8 .. 48, then one too large for any.
+    for (const double lambda : {0.1, 1.04, 2.5, 5.0, 7.0, 20.0}) {
+        for (const int scheme : {0, 1}) {
+            const double dt = scheme == 0 ? lambda : 2 * lambda;
+            const int halo = detail::heat_window_halo(lambda);
+            const std::string windowed = halo > 0 ? "window-H" + std::to_string(halo) : "fused";
+            for (auto [nx, ny] : kGrids) {
+                for (const std::string scenario : {"two-heaters", "free"}) {
+                    std::string kernel;
+                    const double error =
+                        gpu_vs_reference(nx, ny, dt, scheme, scenario, steps, &kernel);
+                    EXPECT_EQ(kernel, scenario == "free" ? windowed : "fused") << "dt " << dt;
+                    EXPECT_LE(error, tolerance(lambda, steps))
+                        << kernel << " scheme " << scheme << " " << scenario << " " << nx << "x"
+                        << ny;
+                }
             }
         }
     }
@@ -136,94 +137,16 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
 
 TEST(SimHeatWindow, InteriorTilesMatch) {
     ADILAB_NEED_GL();
-    // Lines long and many enough for tiles that touch no wall and no heater (the kernels' plain
-    // indexing), next to tiles that do; nx = 292 also takes the default 16-byte row loads.
+    // Lines long and many enough for tiles that touch no wall (the kernels' plain indexing),
+    // next to tiles that do; nx = 292 also takes the 16-byte row loads.
     for (const int nx : {291, 292}) {
-        for (const std::string scenario : {"two-heaters", "free"}) {
+        for (const int scheme : {0, 1}) {
             std::string kernel;
-            const double error = gpu_vs_reference(nx, 173, 1.04, scenario, 2, &kernel);
-            EXPECT_EQ(kernel, "window-H16");
-            EXPECT_LE(error, tolerance(0.52, 2)) << kernel << " " << scenario << " nx " << nx;
+            const double error = gpu_vs_reference(nx, 173, 1.04, scheme, "free", 2, &kernel);
+            EXPECT_EQ(kernel.substr(0, 8), "window-H");
+            EXPECT_LE(error, tolerance(scheme == 0 ? 1.04 : 0.52, 2)) << kernel << " nx " << nx;
         }
     }
-}
-
-// Every shape of `shapes` (set through the environment variable `knob`) on every grid, for three
-// halo buckets' lambdas, against the float64 stepper.
-void check_scan_shapes(const char* knob, std::initializer_list<const char*> shapes,
-                       std::initializer_list<std::pair<int, int>> grids) {
-    for (const char* shape : shapes) {
-        setenv(knob, shape, 1);
-        for (auto [nx, ny] : grids) {
-            for (double dt : {0.1, 1.04, 12.0}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
-                EXPECT_EQ(kernel.substr(0, 8), "window-H");
-                EXPECT_LE(error, tolerance(0.5 * dt, 2))
-                    << knob << "=" << shape << " dt " << dt << " " << nx << "x" << ny;
-            }
-        }
-    }
-    unsetenv(knob);
-}
-
-TEST(SimHeatWindow, RowScanShapesMatch) {
-    ADILAB_NEED_GL();
-    // The x half step as a scan across 32 lanes (heat_rowscan.comp) in shapes other than the
-    // default (8 subgroups, chunks of 4): chunks of 8 and 3 (halo lanes 2 and 6 for halo 16),
-    // 4 and 1 subgroups a group, lines shorter than one segment and spanning several, three halo
-    // buckets' lambdas.
-    check_scan_shapes("ADILAB_HEAT_ROWSCAN", {"4,8", "1,3"}, {{291, 23}, {37, 29}, {5, 41}});
-}
-
-TEST(SimHeatWindow, ColumnScanShapesMatch) {
-    ADILAB_NEED_GL();
-    // The y half step with chunk ends joined through shared memory (heat_colscan.comp) in shapes
-    // other than the default (16 subgroups of 8 rows): 7 subgroups of 5 rows and 32 of 3;
-    // columns shorter than one group's rows and spanning several; three halo buckets' lambdas
-    // (48 needs more subgroups than 7 x 5 rows have: the fused line solve takes the y half step).
-    check_scan_shapes("ADILAB_HEAT_COLSCAN", {"32,3", "7,5"}, {{23, 291}, {37, 29}, {43, 6}});
-}
-
-TEST(SimHeatWindow, LoadOptionsMatch) {
-    ADILAB_NEED_GL();
-    // ADILAB_HEAT_OPT: 16-byte row loads ('v', the default; only chunks of 4k with nx = 4k:
-    // 296 and 12 take them, 291 the scalar loads) and none ("0"), in three row / column shapes
-    // (x with 1, 3 and 2 rows a subgroup: ny = 23, 70, 22 leave partial blocks of rows); lines
-    // shorter than a halo (12), partial segments and tiles, heaters across tiles, two halo
-    // buckets (16, 48).
-    const std::pair<const char*, const char*> kShapes[] = {
-        {"8,4", "16,8"}, {"4,8,3", "16,16"}, {"2,4,2", "32,4"}};
-    for (const char* options : {"0", "v"}) {
-        setenv("ADILAB_HEAT_OPT", options, 1);
-        for (const auto& [rows, columns] : kShapes) {
-            setenv("ADILAB_HEAT_ROWSCAN", rows, 1);
-            setenv("ADILAB_HEAT_COLSCAN", columns, 1);
-            for (auto [nx, ny] : {std::pair{296, 23}, std::pair{12, 70}, std::pair{291, 22}}) {
-                for (double dt : {1.04, 12.0}) {
-                    std::string kernel;
-                    const double error = gpu_vs_reference(nx, ny, dt, "two-heaters", 2, &kernel);
-                    EXPECT_EQ(kernel.substr(0, 8), "window-H");
-                    EXPECT_LE(error, tolerance(0.5 * dt, 2))
-                        << options << " " << rows << " / " << columns << " dt " << dt << " " << nx
-                        << "x" << ny;
-                }
-            }
-        }
-    }
-    unsetenv("ADILAB_HEAT_OPT");
-    unsetenv("ADILAB_HEAT_ROWSCAN");
-    unsetenv("ADILAB_HEAT_COLSCAN");
-}
-
-TEST(SimHeatWindow, CanBeSwitchedOffForTheExactLineSolve) {
-    ADILAB_NEED_GL();
-    setenv("ADILAB_HEAT_WINDOW", "0", 1);
-    std::string kernel;
-    const double error = gpu_vs_reference(37, 29, 1.04, "two-heaters", 3, &kernel);
-    unsetenv("ADILAB_HEAT_WINDOW");
-    EXPECT_EQ(kernel, "fused");
-    EXPECT_LE(error, tolerance(0.52, 3));
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ inline sim::reference::HeatSetup heat_setup(const sim::Simulation& sim, const st
         setup.radius = float(sim.param("heater_radius") * std::min(nx, ny));
         setup.temperature = sim.param("heater_temperature");
     }
+    setup.implicit_euler = sim.param("scheme") == 0;
     return setup;
 }
 
@@ -85,10 +86,9 @@ inline CosineMode cosine_mode(int nx, int ny, double lambda) {
 
 // `steps` heat steps of `sim` on the GPU and in the float64 stepper, from one random field in
 // [0, 1) (`seed`) on an nx x ny grid of `scenario`. The caller makes the model and sets its dt and
-// kernel knobs first; lambda = dt / 2 (c = 1, dh = 1). `error` is the largest difference relative
-// to the largest |T| of the reference, at least 1: the start is in [0, 1]; with heaters and a
-// large lambda the PR scheme, whose heater cells are held outside the matrix, can overshoot far
-// beyond, and fp32 round-off scales with it.
+// scheme first; lambda = dt / 2 (c = 1, dh = 1). `error` is the largest difference relative to
+// the largest |T| of the reference, at least 1: the start is in [0, 1]; with heaters and a large
+// lambda the PR scheme can overshoot beyond, and fp32 round-off scales with it.
 struct HeatComparison {
     double error = 0;
     std::string kernel;
