@@ -163,7 +163,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             const std::string panel =
                 job.block ? lu::panel_that_runs(ctx.device, n, job.block, tuning) : "";
             const std::string what =
-                job.impl + (job.block ? " block " + std::to_string(job.block) + " panel " + panel : "") +
+                job.impl +
+                (job.block ? " block " + std::to_string(job.block) + " panel " + panel : "") +
                 ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
             if ((job.impl == "gpu-unblocked" && n > unblocked_max) ||

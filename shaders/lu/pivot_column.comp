@@ -3,7 +3,8 @@
 //   2. row interchange k <-> p over the columns [col_begin, col_end);
 //   3. scaling: a(i,k) /= a(k,k) for i > k (the column of L).
 // The rank-1 update of the rest is rank1_update.comp. gpu-unblocked runs it over all columns;
-// gpu-blocked's fallback panel over the panel's columns only (swap_block_row.comp swaps the others).
+// gpu-blocked's fallback panel over the panel's columns only (swap_block_row.comp swaps the
+// others).
 // A zero pivot (the column is all zero from row k down) records k in `first_singular` and
 // scales nothing: no division by zero, no NaN.
 layout(local_size_x = WG_SIZE) in;

@@ -1,4 +1,5 @@
-// X = L11^-1 for blocked LU's block-row solve by explicit inverse (solvers/lu/blocked.cpp): L11 is the panel's unit lower triangle (width x width, rows and
+// X = L11^-1 for blocked LU's block-row solve by explicit inverse (solvers/lu/blocked.cpp):
+// L11 is the panel's unit lower triangle (width x width, rows and
 // columns k0..k0+width-1 of the matrix), X is written NB x NB row-major to `inverse` (rows and
 // columns past `width` are the identity's). U12 = X * A12 is then one GEMM with inner dimension
 // nb instead of a dependent substitution chain per column (MAGMA's and cuBLAS's trsm do the same:

@@ -14,9 +14,10 @@
 #if ATOMIC_MAX == 1
 #extension GL_NV_shader_atomic_int64 : require
 #endif
-// y = A x for a CSR matrix in float64 (the power-method paper's SpMV). TPR threads per row: TPR = 1 is the
-// paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup walk a row, so
-// that the column and value loads of neighbouring lanes coalesce and long rows are split.
+// y = A x for a CSR matrix in float64 (the power-method paper's SpMV). TPR threads per row:
+// TPR = 1 is the paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup
+// walk a row, so that the column and value loads of neighbouring lanes coalesce and long rows
+// are split.
 // Work groups stride over the rows (at most a few thousand groups), so that the fused first
 // reduction stage leaves few partial results for Step2.
 // STREAM = 1 (CSR-stream, after Greathouse & Daga's CSR-Adaptive): a work group takes WG_SIZE

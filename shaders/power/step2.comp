@@ -2,9 +2,9 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// gpu-opt Step2 (the power-method paper): one work group finishes the max-magnitude reduction of Step1's
-// partial results into lambda. It also keeps the books, so the host need not look each time:
-// first it reads the flag Step3 left for the previous iteration, and if that stayed clear it
+// gpu-opt Step2 (the power-method paper): one work group finishes the max-magnitude reduction
+// of Step1's partial results into lambda. It also keeps the books, so the host need not look
+// each time: first it reads the flag Step3 left for the previous iteration, and if that stayed clear it
 // records that iteration as the converged one and freezes; a zero (or non-finite) lambda is a
 // breakdown (A x = 0) and freezes too. finalize = 1 only keeps the books (after the last
 // iteration the host queued).

@@ -7,8 +7,8 @@
 #if ATOMIC_MAX
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
-// gpu-opt Step3 (the power-method paper): x = y / lambda, and raise the not-converged flag where any
-// |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
+// gpu-opt Step3 (the power-method paper): x = y / lambda, and raise the not-converged flag
+// where any |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
 // group gathers its verdict in shared memory and writes the flag at most once.
 // X_IMAGE = 1: x lives ONLY in the SpMV's 2D texture (power/x_image.glsl) while gpu-opt
 // iterates: the old x is loaded from it and the new x stored into it, one texel (two rows) at a

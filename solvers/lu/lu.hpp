@@ -67,8 +67,9 @@ struct Tuning {
     // The panel: 1 = `registers` (shaders/lu/panel_registers.comp: each invocation holds one
     // column of its group's rows in registers, so the rank-1 update is one multiply-add an
     // element), which falls back to `lean` where that would need more than 64 rows an
-    // invocation (registers spill past that; with the defaults n > 64 x (512 / nb) x 128); 0 = `lean`
-    // everywhere (shaders/lu/panel_lean.comp: the rows in shared memory, the same exchange).
+    // invocation (registers spill past that; with the defaults n > 64 x (512 / nb) x 128);
+    // 0 = `lean` everywhere (shaders/lu/panel_lean.comp: the rows in shared memory, the same
+    // exchange).
     int registers_panel = 1;
     // Rows a panel group takes at least (0: 64 with the registers panel, 128 with lean). Fewer
     // rows mean more groups: the panel alone gets faster, but it leaves less room beside it for

@@ -1,7 +1,7 @@
 // The power method's registry, shared helpers and the `host` variant.
 //
-// host: the float64 CPU method (the power-method paper's HOST), single-threaded as the paper's baseline;
-// limits: main memory only. It is also the reference the GPU variants are tested against
+// host: the float64 CPU method (the power-method paper's HOST), single-threaded as the paper's
+// baseline; limits: main memory only. It is also the reference the GPU variants are tested against
 // (solvers/reference/power_reference.cpp runs the same arithmetic).
 #include "solvers/power/power.hpp"
 

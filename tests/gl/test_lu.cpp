@@ -135,13 +135,13 @@ const std::vector<Variant>& variants_under_test() {
         {"gpu-blocked", 128, {200, 257}, tuned({{"lookahead", 0}})},
         // `lean` (the registers panel's fallback past 64 rows an invocation, which these sizes do
         // not reach), also without subgroups, with few rows a group, 128-invocation groups and
-        // a cap on the groups. On llvmpipe one group takes a panel (block 128, n = 200: column by
-        // column above the 49 rows one group holds, one dispatch below); on a GPU, 1025 and 1000
-        // spread it over 4-33 groups and exchange across them.
+        // a cap on the groups. On llvmpipe one group takes a panel (block 128: 49 rows, so
+        // n = 150 goes column by column, then one dispatch; n = 200 column by column); on a GPU,
+        // 1025 and 1000 spread it over 4-33 groups and exchange across them.
         {"gpu-blocked", 32, {1, 2, 3, 100, 1025},
          tuned({{"registers_panel", 0}, {"panel_rows", 32}, {"subgroups", 0}})},
         {"gpu-blocked", 64, {17, 257}, tuned({{"registers_panel", 0}})},
-        {"gpu-blocked", 128, {3, 200}, tuned({{"registers_panel", 0}})},
+        {"gpu-blocked", 128, {3, 150, 200}, tuned({{"registers_panel", 0}})},
         {"gpu-blocked", 8, {17, 100}, tuned({{"registers_panel", 0}, {"panel_group_size", 128}})},
         {"gpu-blocked", 32, {1000},
          tuned({{"registers_panel", 0}, {"panel_groups", 4}, {"subgroups", 0}})},
@@ -175,8 +175,10 @@ TEST(LuTuning, PanelThatRunsFollowsTheRowsAnInvocationHolds) {
     gl::DeviceInfo software = gpu;
     software.software = true;
     software.max_shared_memory_bytes = 32 * 1024;
+    EXPECT_EQ(lu::panel_that_runs(software, 150, 128, tuned({{"registers_panel", 0}})),
+              "columns+lean");  // the second panel's 22 rows fit
     EXPECT_EQ(lu::panel_that_runs(software, 200, 128, tuned({{"registers_panel", 0}})),
-              "columns+lean");
+              "columns");  // 200 and 72 rows: neither fits
     EXPECT_EQ(lu::panel_that_runs(software, 200, 128, t), "registers");
     EXPECT_EQ(lu::describe(t),
               "lu.registers_panel=1 lu.panel_rows=64 lu.panel_groups=128 lu.panel_group_size=512 "

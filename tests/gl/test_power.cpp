@@ -603,7 +603,8 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
     ADILAB_NEED_GL();
     // Which texel of x's 2D texture holds which pair of rows is free (the SpMV gathers at
     // random), so the GOB map (32 pairs fill a 4 x 8-texel GOB, GOBs down block columns of B
-    // GOBs) must give exactly what the storage path of the same variant gives: lambda, iterations and x bit for bit. A map that
+    // GOBs) must give exactly what the storage path of the same variant gives: lambda,
+    // iterations and x bit for bit. A map that
     // sent two pairs to one texel, or a pair outside the texture (a store dropped, a fetch of 0),
     // changes x.
     // Sizes: n = 1 and 2 (one texel), odd n, n smaller than one GOB (64 rows), n not a multiple
