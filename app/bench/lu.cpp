@@ -1,11 +1,14 @@
-// `adilab --bench lu`: LU decomposition with partial pivoting (seed 003), every variant of
+// `adilab --bench lu`: LU decomposition with partial pivoting (the LU paper, "Blocked LU
+// decomposition on the GPU"), every variant of
 // solvers/lu on random matrices (or the user's Matrix Market file), with the factor and solve
 // residuals of each run and the paper's comparison: blocked versus unblocked (7-9x on Tesla
 // C1060/C2075 at n = 1024..4096).
 //
-// Rows: name, n, block, median_ms, gflops (2/3 n^3 / time), factor_residual
+// Rows: name, n, block, panel (the one that ran), median_ms, gflops (2/3 n^3 / time),
+// factor_residual
 // (||PA - LU||_inf / ||A||_inf: exact up to n = 1024, else a 4-probe estimate, see the notes),
-// solve_residual (||Ax - b||_inf / (||A||_inf ||x||_inf)), speedup_vs_unblocked.
+// solve_residual (||Ax - b||_inf / (||A||_inf ||x||_inf)), speedup_vs_unblocked, and for
+// gpu-blocked its complete tuning (`tuning`, and one lu.FIELD column a field).
 #include "solvers/lu/lu.hpp"
 
 #include <algorithm>
@@ -17,6 +20,7 @@
 #include <set>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
@@ -68,9 +72,13 @@ Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
 struct Job {
     std::string impl;
     int block = 0;  // 0: not blocked
-    lu::TrailingUpdate update = lu::TrailingUpdate::matmul;
-    lu::Panel panel = lu::kDefaultPanel;
 };
+
+// The --tune fields, for --help (a default-constructed Tuning: the device caps come at run time).
+std::string tuning_help() {
+    lu::Tuning t;
+    return describe_tuning("lu", lu::tuning_fields(t));
+}
 
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
     // --- Everything checked before any work. ---
@@ -108,22 +116,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             throw cli::UsageError("--block: " + std::to_string(b) +
                                   " is not supported (use 8, 16, 32, 64 or 128)");
     }
-    std::vector<lu::TrailingUpdate> updates;
-    for (const std::string& u : args.get_list("update", {"matmul"})) {
-        try {
-            updates.push_back(lu::parse_trailing_update(u));
-        } catch (const Error& e) {
-            throw cli::UsageError(std::string("--update: ") + e.what());
-        }
-    }
-    std::vector<lu::Panel> panels;
-    for (const std::string& p : args.get_list("panel", {lu::to_string(lu::kDefaultPanel)})) {
-        try {
-            panels.push_back(lu::parse_panel(p));
-        } catch (const Error& e) {
-            throw cli::UsageError(std::string("--panel: ") + e.what());
-        }
-    }
+    lu::Tuning tuning = lu::Tuning::defaults(ctx.device);
+    apply_tuning(tuning_assignments(args, {"lu"}), "lu", lu::tuning_fields(tuning));
     const int repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     const long long unblocked_max = args.get_int("unblocked-max", 4096, 0, 46340);
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 46340);
@@ -136,9 +130,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     std::vector<Job> jobs;
     for (const std::string& name : impls) {
         if (info[name].blocked)
-            for (long long b : blocks)
-                for (lu::TrailingUpdate u : updates)
-                    for (lu::Panel pk : panels) jobs.push_back({name, static_cast<int>(b), u, pk});
+            for (long long b : blocks) jobs.push_back({name, static_cast<int>(b)});
         else
             jobs.push_back({name, 0});
     }
@@ -168,12 +160,12 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         double unblocked_ms = 0;
         for (const Job& job : jobs) {
             ctx.check_cancelled();
-            const std::string what = job.impl +
-                                     (job.block ? " block " + std::to_string(job.block) +
-                                                      " update " + lu::to_string(job.update) +
-                                                      " panel " + lu::to_string(lu::effective_panel(job.panel))
-                                                : "") +
-                                     ", n = " + std::to_string(n);
+            const std::string panel =
+                job.block ? lu::panel_that_runs(ctx.device, n, job.block, tuning) : "";
+            const std::string what =
+                job.impl +
+                (job.block ? " block " + std::to_string(job.block) + " panel " + panel : "") +
+                ", n = " + std::to_string(n);
             ctx.progress(static_cast<double>(done++) / static_cast<double>(total), what);
             if ((job.impl == "gpu-unblocked" && n > unblocked_max) ||
                 (job.impl == "cpu" && n > cpu_max)) {
@@ -181,8 +173,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                                std::to_string(job.impl == "cpu" ? cpu_max : unblocked_max));
                 continue;
             }
-            auto solver =
-                lu::make_solver(job.impl, job.block ? job.block : 64, job.update, job.panel);
+            auto solver = lu::make_solver(job.impl, job.block ? job.block : 64, tuning);
             lu::Factors f = lu::Factors::upload(problem.matrix, n);
             const bool on_gpu = info[job.impl].on_gpu;
             // Slow runs get fewer repeats: the unblocked and CPU baselines at large n.
@@ -224,11 +215,11 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             Row row;
             row.set("name", job.impl).set("n", n);
             if (job.block) {
-                row.set("block", job.block)
-                    .set("update", lu::to_string(job.update))
-                    .set("panel", lu::to_string(lu::effective_panel(job.panel)));
+                lu::Tuning ran = tuning.resolved();
+                row.set("block", job.block).set("panel", panel).set("tuning", lu::describe(ran));
+                record_tuning(row, "lu", lu::tuning_fields(ran));
             } else {
-                row.set("block", Value{}).set("update", Value{}).set("panel", Value{});
+                row.set("block", Value{}).set("panel", Value{}).set("tuning", Value{});
             }
             row.set("median_ms", ms)
                 .set("gflops", 2.0 / 3.0 * double(n) * double(n) * double(n) / (ms * 1e6));
@@ -276,12 +267,15 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     for (const std::string& s : skipped)
         report.notes.push_back("skipped: " + s + " (see --unblocked-max, --cpu-max)");
     report.notes.push_back(
-        "paper (seed 003): blocked is 7-9x faster than unblocked on Tesla C1060/C2075, "
-        "n = 1024..4096; compare speedup_vs_unblocked");
+        "the LU paper (Blocked LU decomposition on the GPU): blocked is 7-9x faster than "
+        "unblocked on Tesla C1060/C2075, n = 1024..4096; compare speedup_vs_unblocked");
+    report.notes.push_back(
+        "panel: what gpu-blocked's panels ran as (registers; lean, the registers panel's "
+        "fallback past 64 rows an invocation or by lu.registers_panel=0; columns, the paper's "
+        "column-by-column panel where the one-dispatch panel cannot hold the rows)");
     ctx.out << format_table(report.rows, {{"name"},
                                           {"n"},
                                           {"block"},
-                                          {"update"},
                                           {"panel"},
                                           {"median_ms", "", 3},
                                           {"gflops", "GFLOP/s", 1},
@@ -296,7 +290,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
 Benchmark make_lu_benchmark() {
     return {
         "lu",
-        "LU decomposition with partial pivoting (seed 003): unblocked vs blocked, solve, residuals",
+        "LU decomposition with partial pivoting (the LU paper): unblocked vs blocked, solve, "
+        "residuals",
         {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
          {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)", false,
           [] {
@@ -305,16 +300,14 @@ Benchmark make_lu_benchmark() {
               return names;
           }()},
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64,128)"},
-         {"update", "LIST", "gpu-blocked's trailing update: own, matmul (default matmul)"},
-         {"panel", "LIST",
-          "gpu-blocked's panel: registers (default), lean, fused, one-trip (solvers/lu/lu.hpp)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},
          {"repeats", "N",
           "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
          {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},
          {"cpu-max", "N", "largest n for the cpu variant (default 1024)"},
-         {"no-residuals", "", "time only: skip the residual checks (they read back n*n floats)"}},
+         {"no-residuals", "", "time only: skip the residual checks (they read back n*n floats)"},
+         tune_option(tuning_help())},
         run_lu};
 }
 

@@ -1,4 +1,5 @@
-// `adilab --bench power`: the power method's variants (seed 004) on random sparse matrices,
+// `adilab --bench power`: the power method's variants (the power-method paper, "Power method on
+// the GPU") on random sparse matrices,
 // a Matrix Market file or a PageRank matrix, with the paper's figures: speed-up over the host
 // by size (Fig. 12) and by density (Fig. 13), and the per-iteration split (Fig. 14). SpMV rows
 // measure the GPU kernel alone (the figure cuSPARSE is compared with).
@@ -12,12 +13,10 @@
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
-#include "solvers/gl/buffer_texture.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
-#include "solvers/gl/objects.hpp"
-#include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/power.hpp"
 
@@ -38,9 +37,6 @@ struct PowerConfig {
     power::Options options;
     int repeats = 5;
     int host_repeats = 1;
-    bool spmv_sweep = false;
-    bool spmv_probe = false;
-    bool step3_probe = false;
     std::uint64_t seed = 1;
     std::int32_t band = 0;
     std::string mtx;
@@ -57,8 +53,6 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     PowerConfig c;
     c.options.tol = args.get_double("tol", 1e-10, 0.0, 1e300);
     c.options.max_iter = static_cast<int>(args.get_int("max-iter", 1000, 1, 100000000));
-    c.options.check_every = static_cast<int>(args.get_int("check-every", 16, 1, 1000000));
-    c.options.no_subgroups = args.has("no-subgroups");
     const std::string layout = args.get("layout", "auto");
     if (layout == "auto")
         c.options.layout = power::Options::Layout::automatic;
@@ -68,41 +62,22 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         c.options.layout = power::Options::Layout::rows;
     else
         throw cli::UsageError("--layout must be auto, stream or rows, not '" + layout + "'");
-    if (args.has("threads-per-row")) {
-        const long long t = args.get_int("threads-per-row", 32, 1, 32);
-        if ((t & (t - 1)) != 0)
-            throw cli::UsageError("--threads-per-row must be a power of two from 1 to 32, not " +
-                                  std::to_string(t));
-        c.options.threads_per_row = static_cast<int>(t);
-    }
-    c.options.x_texture = args.has("x-texture");
-    c.options.x_storage = args.has("x-storage");
-    c.options.x_linear = args.has("x-linear");
-    c.options.x_block_gobs = static_cast<int>(args.get_int("x-block-gobs", 0, 0, 32));
-    if ((c.options.x_block_gobs & (c.options.x_block_gobs - 1)) != 0)
-        throw cli::UsageError("--x-block-gobs must be 0 (automatic) or a power of two up to 32, "
-                              "not " + std::to_string(c.options.x_block_gobs));
-    c.options.unroll = static_cast<int>(args.get_int("unroll", 8, 0, 16));
-    c.options.max_groups = static_cast<int>(args.get_int("max-groups", 8192, 1, 16384));
-    c.options.step3_groups = static_cast<int>(args.get_int("step3-groups", 0, 0, 16384));
-    c.options.step3_pairs = static_cast<int>(args.get_int("step3-pairs", 1, 1, 8));
-    c.options.flag_store_always = args.has("flag-store-always");
-    c.options.flag_lag = static_cast<int>(args.get_int("flag-lag", 1, 0, 16));
-    c.options.flag_poll = !args.has("flag-fence");
-    c.options.no_atomic_max = args.has("no-atomic-max");
-    c.options.key_check = args.has("key-check");
-    c.options.key_slots =
-        static_cast<int>(args.get_int("key-slots", power::Options{}.key_slots, 1, 256));
-    c.options.flush_every = static_cast<int>(args.get_int("flush-every", 1, 1, 1000));
-    c.options.stream_chunk = static_cast<int>(args.get_int("stream-chunk", 1024, 256, 4096));
-    if (c.options.stream_chunk % 256 != 0)
-        throw cli::UsageError("--stream-chunk must be a multiple of 256, not " +
-                              std::to_string(c.options.stream_chunk));
+    c.options.tuning = power::Tuning::defaults(device);
+    apply_tuning(tuning_assignments(args, {"power"}), "power",
+                 power::tuning_fields(c.options.tuning));
+    const int tpr = c.options.tuning.threads_per_row;
+    if ((tpr & (tpr - 1)) != 0)
+        throw cli::UsageError("--tune power.threads_per_row must be 0 or a power of two up to 32, "
+                              "not " + std::to_string(tpr));
+    const int gobs = c.options.tuning.x_block_gobs;
+    if ((gobs & (gobs - 1)) != 0)
+        throw cli::UsageError("--tune power.x_block_gobs must be 0 or a power of two up to 32, "
+                              "not " + std::to_string(gobs));
+    if (c.options.tuning.stream_chunk % 256 != 0)
+        throw cli::UsageError("--tune power.stream_chunk must be a multiple of 256, not " +
+                              std::to_string(c.options.tuning.stream_chunk));
     c.repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
-    c.spmv_sweep = args.has("spmv-sweep");
-    c.spmv_probe = args.has("spmv-probe");
-    c.step3_probe = args.has("step3-probe");
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
     c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
@@ -258,302 +233,12 @@ std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::
 }
 
 
-// ---- --spmv-probe: where does the random-gather SpMV lose time? -------------------------------
-// One thread per row (shaders/power/spmv_probe.comp) on the first --rows x --nnz-per-row matrix:
-// (a) the same matrix with its columns remapped so that the gathers of x cover fewer bytes
-// (a range of x) or the same few sectors spread over a wider span of addresses, which tells
-// cache capacity from address translation; (b) kernel variants (unrolled gathers, x as uvec2,
-// buffer texture, 2D texture, work-group sizes); (c) x placed inside a larger allocation.
-struct ProbeKernel {
-    int unroll = 0, x_kind = 0, wg = 256, stride = 0, no_values = 0;
-    std::string label() const {
-        static const char* kinds[] = {"ssbo", "uvec2", "buftex", "tex2d", "coherent"};
-        std::string out = "u";
-        out += std::to_string(unroll);
-        out += '-';
-        out += kinds[x_kind];
-        out += "-wg";
-        out += std::to_string(wg);
-        if (stride) out += "-stride";
-        if (no_values) out += "-novalues";
-        return out;
-    }
-};
-
-void run_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
-    const MatrixSpec& spec = c.matrices.front();
-    if (spec.kind != "random") throw cli::UsageError("--spmv-probe needs a random matrix");
-    const CsrMatrix base = build(spec, c);
-    const std::int32_t n = base.rows;
-    const std::size_t nnz = base.columns.size();
-    gl::Buffer offsets = gl::Buffer::from(base.row_offsets);
-    gl::Buffer columns = gl::Buffer::from(base.columns);
-    gl::Buffer values = gl::Buffer::from(base.values);
-    std::vector<double> xh(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + 1e-3 * static_cast<double>(i % 977);
-    gl::Buffer x = gl::Buffer::from(xh);
-    gl::BufferTexture x_texture(x, gl::BufferTextureFormat::rg32ui);
-    const int tex_rows = static_cast<int>((xh.size() + 8191) / 8192);
-    std::vector<double> padded(static_cast<std::size_t>(tex_rows) * 8192, 0.0);
-    std::copy(xh.begin(), xh.end(), padded.begin());
-    gl::Texture2D x_image(4096, tex_rows, gl::TextureFormat::rgba32f);
-    x_image.upload(padded.data());
-    gl::Buffer y(xh.size() * sizeof(double));
-    const double bytes = compulsory_bytes(base);
-
-    // Host reference for a check of every kernel on the base pattern (exact: same order).
-    std::vector<double> ref;
-    csr_multiply(base, xh, ref);
-
-    const gl::Buffer* x_buffer = &x;
-    auto time = [&](const ProbeKernel& k, int dispatch_rows_check) {
-        const gl::Program& p = gl::compute_program(
-            "power/spmv_probe.comp", {{"WG_SIZE", std::to_string(k.wg)},
-                                      {"UNROLL", std::to_string(k.unroll)},
-                                      {"X_KIND", std::to_string(k.x_kind)},
-                                      {"STRIDE_GROUPS", std::to_string(k.stride)},
-                                      {"NO_VALUES", std::to_string(k.no_values)}});
-        const unsigned groups =
-            k.stride ? 8192u : static_cast<unsigned>((n + k.wg - 1) / k.wg);
-        auto once = [&] {
-            p.use();
-            p.set("rows", static_cast<unsigned>(n));
-            x_texture.bind(0);
-            p.set("x_texture", 0);
-            x_image.bind(1);
-            p.set("x_image", 1);
-            offsets.bind_storage(0);
-            columns.bind_storage(1);
-            values.bind_storage(2);
-            x_buffer->bind_storage(3, 0, xh.size() * sizeof(double));
-            y.bind_storage(4);
-            gl::dispatch(groups);
-            gl::memory_barrier(gl::Barrier::storage);
-        };
-        double max_error = 0.0;
-        if (dispatch_rows_check) {
-            y.poison();
-            once();
-            const auto got = y.read<double>(xh.size());
-            for (std::size_t i = 0; i < got.size(); ++i)
-                max_error = std::max(max_error, std::abs(got[i] - ref[i]) /
-                                                    std::max(1.0, std::abs(ref[i])));
-            if (!(max_error <= 1e-12)) max_error = std::numeric_limits<double>::infinity();
-        }
-        constexpr int batch = 20;
-        auto samples = gl::time_runs(
-            [&] {
-                for (int i = 0; i < batch; ++i) once();
-            },
-            {.warmup = 2, .repeats = 7});
-        return std::make_pair(gl::median(samples) / batch, max_error);
-    };
-    auto add = [&](const std::string& group, const std::string& name, double ms, double error) {
-        Row r;
-        r.set("name", name)
-            .set("kind", "probe")
-            .set("probe", group)
-            .set("rows", static_cast<long long>(n))
-            .set("nnz", static_cast<long long>(nnz))
-            .set("median_ms", ms)
-            .set("gb_per_s", bytes / (ms * 1e6))
-            .set("max_rel_error", error);
-        report.rows.push_back(r);
-        ctx.out << group << "  " << name << "  " << ms << " ms  err " << error << std::endl;
-    };
-
-    // (b) kernel variants on the uniform pattern, checked against the host.
-    std::vector<ProbeKernel> kernels;
-    for (int xk : {0, 1, 2, 3})
-        for (int u : {0, 4, 8, 16}) kernels.push_back({u, xk, 256, 0});
-    for (int wg : {64, 128, 512, 1024}) {
-        kernels.push_back({0, 0, wg, 0});
-        kernels.push_back({8, 0, wg, 0});
-    }
-    kernels.push_back({0, 0, 256, 1});
-    kernels.push_back({8, 0, 256, 1});
-    kernels.push_back({0, 4, 256, 0});
-    kernels.push_back({8, 4, 256, 0});
-    kernels.push_back({0, 0, 256, 0, 1});
-    kernels.push_back({8, 0, 256, 0, 1});
-    for (const auto& k : kernels) {
-        ctx.check_cancelled();
-        auto [ms, err] = time(k, k.no_values ? 0 : 1);
-        add("kernel", k.label(), ms, err);
-    }
-    // (c) x inside a larger allocation (the driver may choose larger pages for it).
-    for (std::size_t mib_size : {64u, 512u, 2000u}) {
-        gl::Buffer big(mib_size << 20);
-        big.copy_from(x, xh.size() * sizeof(double));
-        gl::memory_barrier(gl::Barrier::all);
-        x_buffer = &big;
-        auto [ms, err] = time({0, 0, 256, 0}, 1);
-        add("x-alloc", "x-in-" + std::to_string(mib_size) + "MiB", ms, err);
-        auto [ms8, err8] = time({8, 0, 256, 0}, 1);
-        add("x-alloc", "u8-x-in-" + std::to_string(mib_size) + "MiB", ms8, err8);
-        x_buffer = &x;
-    }
-    // (a) column patterns (no check: remapped columns may repeat within a row).
-    auto pattern = [&](const std::string& name, auto&& map) {
-        std::vector<std::int32_t> cols(base.columns);
-        for (auto& col : cols) col = map(col);
-        columns.write(cols);
-        gl::memory_barrier(gl::Barrier::all);
-        for (const ProbeKernel& k : {ProbeKernel{0, 0, 256, 0}, ProbeKernel{8, 0, 256, 0}}) {
-            auto [ms, err] = time(k, 0);
-            add("pattern", name + " " + k.label(), ms, err);
-        }
-    };
-    pattern("uniform-" + std::to_string(static_cast<std::int64_t>(n) * 8 >> 10) + "KiB",
-            [](std::int32_t col) { return col; });
-    for (int div : {2, 4, 8, 16, 64, 256}) {
-        const std::int32_t range = n / div;
-        pattern("range-" + std::to_string(range * 8 / 1024) + "KiB",
-                [range](std::int32_t col) { return col % range; });
-    }
-    // The same 65536 (or fewer) distinct 32-byte sectors, spread ever wider: constant cache
-    // footprint, growing address span (pages touched).
-    for (auto [count, spacing] : std::vector<std::pair<int, int>>{
-             {65536, 4}, {65536, 16}, {65536, 32}, {16384, 128}, {4096, 512}, {512, 4096}}) {
-        if (static_cast<std::int64_t>(count) * spacing > n) continue;
-        pattern("sectors-" + std::to_string(count) + "-every-" + std::to_string(spacing * 8) +
-                    "B-span-" + std::to_string(static_cast<std::int64_t>(count) * spacing * 8 >> 10) +
-                    "KiB",
-                [count, spacing](std::int32_t col) { return (col % count) * spacing; });
-    }
-    columns.write(base.columns);
-    {
-        const CsrMatrix banded = random_csr(n, static_cast<std::int32_t>(spec.per_row), c.seed, 1000);
-        gl::Buffer bo = gl::Buffer::from(banded.row_offsets);
-        gl::Buffer bc = gl::Buffer::from(banded.columns);
-        gl::Buffer bv = gl::Buffer::from(banded.values);
-        std::swap(offsets, bo);
-        std::swap(columns, bc);
-        std::swap(values, bv);
-        gl::memory_barrier(gl::Barrier::all);
-        for (const ProbeKernel& k : {ProbeKernel{0, 0, 256, 0}, ProbeKernel{8, 0, 256, 0}}) {
-            auto [ms, err] = time(k, 0);
-            add("pattern", "band1000 " + k.label(), ms, err);
-        }
-    }
-}
-
-// ---- --step3-probe: what does gpu-opt's Step3 spend its time on? ------------------------------
-// Variants of Step3 (shaders/power/step3_probe.comp) on vectors of the first --rows size: what
-// it loads and stores (texture, storage buffers), the flag, the division, where lambda comes
-// from, pairs per thread and work groups. Each is timed twice: 20 dispatches (each followed by
-// the production barrier) under one timer query, and one dispatch per query (what an
-// iteration pays, as the Fig. 14 split measures it).
-struct Step3Probe {
-    std::string name;
-    int kind = 0, flag = 1, div = 1, control = 1, pairs = 1;
-    unsigned groups = 2048;  // 0: one pair per thread
-    int gob = 0;             // the texture in the GOB texel map (power/x_image.glsl)
-    double bytes_per_pair() const {
-        static const double per_kind[] = {48, 48, 32, 48, 32, 32, 32, 48};
-        return per_kind[kind];
-    }
-};
-
-void run_step3_probe(const PowerConfig& c, BenchContext& ctx, Report& report) {
-    const std::int64_t n = c.matrices.front().rows;
-    const auto pairs = static_cast<unsigned>((n + 1) / 2);
-    std::vector<double> yh(2 * static_cast<std::size_t>(pairs));
-    for (std::size_t i = 0; i < yh.size(); ++i) yh[i] = 1.0 + 1e-3 * static_cast<double>(i % 977);
-    gl::Buffer y = gl::Buffer::from(yh);
-    gl::Buffer z = gl::Buffer::from(yh);
-    gl::Buffer control = gl::Buffer::from(std::vector<double>{3.0, 0.0});
-    // 4096 texels wide, whole 16-GOB block rows (128 rows) for the GOB map.
-    const int tex_rows = static_cast<int>((pairs + 4096 * 128 - 1) / (4096 * 128) * 128);
-    gl::Texture2D image(4096, tex_rows, gl::TextureFormat::rgba32f);
-    std::vector<Step3Probe> probes = {
-        {"production (texture load+store, div, flag)", 0, 1, 1, 1, 1, 2048},
-        {"multiply instead of divide", 0, 1, 0, 1, 1, 2048},
-        {"no flag", 0, 0, 1, 1, 1, 2048},
-        {"lambda from a uniform", 0, 1, 1, 0, 1, 2048},
-        {"no flag, multiply, uniform", 0, 0, 0, 0, 1, 2048},
-        {"1024 groups", 0, 1, 1, 1, 1, 1024},
-        {"4096 groups", 0, 1, 1, 1, 1, 4096},
-        {"8192 groups", 0, 1, 1, 1, 1, 8192},
-        {"one pair a thread", 0, 1, 1, 1, 1, 0},
-        {"4 pairs a pass", 0, 1, 1, 1, 4, 512},
-        {"old from a buffer, store to texture", 1, 1, 1, 1, 1, 2048},
-        {"texture load only", 2, 1, 1, 1, 1, 2048},
-        {"storage buffers load+store", 3, 1, 1, 1, 1, 2048},
-        {"two storage buffers read (deferred)", 4, 1, 1, 1, 1, 2048},
-        {"copy y to a buffer", 5, 0, 0, 0, 1, 2048},
-        {"copy, one pair a thread", 5, 0, 0, 0, 1, 0},
-        {"copy y into the texture", 6, 0, 0, 0, 1, 1024},
-        {"production shape (1024 groups, 2 pairs a pass)", 0, 1, 1, 1, 2, 1024},
-        {"GOB map: production shape", 0, 1, 1, 1, 2, 1024, 1},
-        {"GOB map: 1 pair a pass, 1024 groups", 0, 1, 1, 1, 1, 1024, 1},
-        {"GOB map: 4 pairs a pass, 512 groups", 0, 1, 1, 1, 4, 512, 1},
-        {"GOB map: one pair a thread", 0, 1, 1, 1, 1, 0, 1},
-        {"GOB map: texture load only", 2, 1, 1, 1, 2, 1024, 1},
-        {"GOB map: copy y into the texture", 6, 0, 0, 0, 1, 1024, 1},
-        {"GOB map: old x by texelFetch", 7, 1, 1, 1, 2, 1024, 1},
-    };
-    for (const Step3Probe& k : probes) {
-        ctx.check_cancelled();
-        const gl::Program& p = gl::compute_program(
-            "power/step3_probe.comp", {{"KIND", std::to_string(k.kind)},
-                                       {"FLAG", std::to_string(k.flag)},
-                                       {"DIV", std::to_string(k.div)},
-                                       {"CONTROL", std::to_string(k.control)},
-                                       {"PAIRS", std::to_string(k.pairs)},
-                                       {"GOB", std::to_string(k.gob)}});
-        const unsigned groups = k.groups ? k.groups : (pairs + 255) / 256;
-        auto once = [&] {
-            p.use();
-            p.set("pairs", pairs);
-            p.set("tol", 0.0);
-            p.set("lambda_uniform", 3.0);
-            y.bind_storage(4);
-            z.bind_storage(7);
-            control.bind_storage(6);
-            image.bind_image(0, true);
-            image.bind(1);  // KIND 7 samples the texture it stores into
-            p.set("x_sampled", 1);
-            gl::dispatch(groups);
-            gl::memory_barrier(gl::Barrier::storage | gl::Barrier::texture_fetch |
-                               gl::Barrier::image_access);
-        };
-        constexpr int batch = 20;
-        const double batched = gl::median(gl::time_runs(
-                                    [&] {
-                                        for (int i = 0; i < batch; ++i) once();
-                                    },
-                                    {.warmup = 2, .repeats = 7})) /
-                                batch;
-        const double single = gl::median(gl::time_runs(once, {.warmup = 3, .repeats = 31}));
-        const double bytes = k.bytes_per_pair() * pairs;
-        Row r;
-        r.set("name", k.name)
-            .set("kind", "step3-probe")
-            .set("rows", static_cast<long long>(n))
-            .set("groups", static_cast<long long>(groups))
-            .set("median_ms", batched)
-            .set("single_dispatch_ms", single)
-            .set("gb_per_s", bytes / (batched * 1e6));
-        report.rows.push_back(r);
-        ctx.out << "step3-probe  " << k.name << "  batched " << batched << " ms ("
-                << bytes / (batched * 1e6) << " GB/s)  single " << single << " ms" << std::endl;
-    }
-}
-
 Report run_power(const cli::Args& args, BenchContext& ctx) {
     const PowerConfig c = parse(args, ctx.device);
     check_vector_option(c);
     Report report = make_report("power", ctx.device);
     record_config(report, args);
-    if (c.step3_probe) {
-        run_step3_probe(c, ctx, report);
-        return report;
-    }
-    if (c.spmv_probe) {
-        run_probe(c, ctx, report);
-        return report;
-    }
+    report.config.push_back({"tuning", Value(power::describe(c.options.tuning))});
     report.notes.push_back(
         "median_ms: wall-clock median of whole solves (host timed host-repeats times, GPU "
         "variants after one warm-up solve); ms_per_iteration = median_ms / iterations; "
@@ -604,6 +289,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 .set("nnz", static_cast<long long>(a.nnz()))
                 .set("nnz_per_row", per_row)
                 .set("spmv", variant->spmv_layout())
+                .set("kernels", variant->kernels().empty() ? Value() : Value(variant->kernels()))
                 .set("iterations", result.iterations)
                 .set("queued", result.queued)  // gpu-opt: iterations queued, frozen included
                 .set("converged", result.converged)
@@ -616,6 +302,11 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
                 .set("spmv_ms", phases.spmv_ms)
                 .set("max_ms", phases.max_ms)
                 .set("newx_stop_ms", phases.newx_stop_ms);
+            if (variant->on_gpu()) {
+                power::Tuning ran = c.options.tuning;
+                row.set("tuning", power::describe(ran));
+                record_tuning(row, "power", power::tuning_fields(ran));
+            }
             report.rows.push_back(row);
             if (!result.converged)
                 report.notes.push_back(name + " on " + spec.label + " " + std::to_string(a.rows) +
@@ -630,47 +321,12 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             });
             if (variant->on_gpu() && !spmv_done && (name != "gpu-naive" || !others)) {
                 spmv_done = true;
-                using Layout = power::Options::Layout;
-                std::vector<std::pair<std::string, power::Options>> layouts = {
-                    {"spmv", c.options}};
-                if (c.spmv_sweep) {
-                    layouts.clear();
-                    for (int chunk : {256, 512, 1024, 2048, 4096}) {
-                        if ((chunk + 256) * 8 > ctx.device.max_shared_memory_bytes) continue;
-                        power::Options o = c.options;
-                        o.layout = Layout::stream;
-                        o.stream_chunk = chunk;
-                        layouts.push_back({"spmv-stream" + std::to_string(chunk), o});
-                    }
-                    for (int tpr : {1, 2, 4, 8, 32}) {
-                        power::Options o = c.options;
-                        o.layout = Layout::rows;
-                        o.threads_per_row = tpr;
-                        layouts.push_back({"spmv-rows-tpr" + std::to_string(tpr), o});
-                    }
-                    // One thread per row: plain loop or unrolled gathers, x from the 2D texture,
-                    // the storage buffer or the buffer texture.
-                    for (int unroll : {0, 4, 8}) {
-                        for (int source = 0; source < 3; ++source) {
-                            power::Options o = c.options;
-                            o.layout = Layout::rows;
-                            o.threads_per_row = 1;
-                            o.unroll = unroll;
-                            o.x_texture = source == 2;
-                            o.x_storage = source == 1;
-                            layouts.push_back({"spmv-rows-tpr1-u" + std::to_string(unroll) +
-                                                   (source == 0   ? "-ximage"
-                                                    : source == 1 ? "-xssbo"
-                                                                  : "-xtex"),
-                                               o});
-                        }
-                    }
-                }
-                for (const auto& [label, o] : layouts) {
+                {
                     ctx.check_cancelled();
-                    const double spmv_ms = power::time_spmv(*variant, o, std::max(5, c.repeats));
+                    const double spmv_ms = power::time_spmv(*variant, std::max(5, c.repeats));
                     Row s;
-                    s.set("name", label)
+                    s.set("name", "spmv")
+                        .set("spmv", variant->spmv_layout())
                         .set("kind", "spmv")
                         .set("matrix", spec.label)
                         .set("rows", static_cast<long long>(a.rows))
@@ -713,9 +369,18 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
 
 }  // namespace
 
+namespace {
+// The --tune fields, for --help (a default-constructed Tuning: the device caps come at run time).
+std::string tuning_help() {
+    power::Tuning t;
+    return describe_tuning("power", power::tuning_fields(t));
+}
+}  // namespace
+
 Benchmark make_power_benchmark() {
     return {"power",
-            "power method (seed 004): host, gpu-naive, gpu-full, gpu-opt, gpu-opt-async; fp64 CSR",
+            "power method (the power-method paper): host, gpu-naive, gpu-full, gpu-opt, "
+            "gpu-opt-async; fp64 CSR",
             {{"rows", "LIST", "matrix sizes (default 100000,200000,500000,1000000,2000000)"},
              {"nnz-per-row", "LIST", "nonzeros per row of the random matrices (default 10)"},
              {"density", "LIST", "instead of --nnz-per-row: fractions of a full row, e.g. 1e-5"},
@@ -726,43 +391,16 @@ Benchmark make_power_benchmark() {
                               "with --rows pages, or of the --mtx graph"},
              {"tol", "T", "stop when max |x_new - x| < T (default 1e-10; 0 never stops)"},
              {"max-iter", "K", "at most K iterations (default 1000)"},
-             {"check-every", "K", "gpu-opt-async reads the flag every K iterations (default 16)"},
-             {"layout", "L", "GPU SpMV layout: auto (default), stream (CSR-stream) or rows"},
-             {"threads-per-row", "N", "rows layout: threads per row, 1,2,4,8,16,32 (default from nnz/row)"},
-             {"stream-chunk", "N", "stream layout: nonzeros per pass, multiple of 256 (default 1024)"},
-             {"x-texture", "", "SpMV gathers x through a buffer texture"},
-             {"x-storage", "", "SpMV gathers x from its storage buffer (default: a 2D texture)"},
-             {"x-linear", "", "x's 2D texture in the old row-major texel map (default: whole "
-                              "512-byte GOBs per 32 pairs)"},
-             {"x-block-gobs", "B", "GOB map: GOBs per block column, 1,2,4,8,16,32 (0: automatic, "
-                                   "16 where the texture is tall enough)"},
-             {"unroll", "N", "rows layout, 1 thread per row: gathers in flight, 0..16 (default 8)"},
-             {"max-groups", "N", "SpMV work groups at most, 1..16384 (default 8192)"},
-             {"step3-groups", "N", "gpu-opt Step3 work groups at most, 0..16384 (0: 1024)"},
-             {"step3-pairs", "N", "gpu-opt Step3 texels a thread loads per pass, 1..8 (default 1)"},
-             {"flag-store-always", "", "gpu-opt Step3 stores the flag without reading it first"},
-             {"flag-lag", "K", "gpu-opt: K >= 1 = read iteration k-K+1's books (mapped memory) "
-                               "after queueing k (default 1), 0 = drain after every iteration; "
-                               "0..16"},
-             {"flag-fence", "", "gpu-opt, lag >= 1: wait on a fence for the books instead of "
-                                "polling their stamp word (the default)"},
-             {"no-atomic-max", "", "gpu-opt: keep Step2 where 64-bit atomics would replace it"},
-             {"key-check", "", "gpu-opt without Step2: read the key before each group's atomic"},
-             {"key-slots", "S",
-              "gpu-opt without Step2: the groups' atomicMax spread over S slots (8; 1 = one key)"},
-             {"flush-every", "N", "gpu-opt, lag >= 1: glFlush every N queued iterations (1)"},
-             {"spmv-sweep", "", "time the SpMV kernel in every layout (stream chunks, rows tpr)"},
-             {"spmv-probe", "", "diagnostic SpMV variants and column patterns on the first matrix"},
-             {"step3-probe", "", "diagnostic variants of gpu-opt's Step3 on vectors of the first "
-                                 "--rows size"},
-             {"no-subgroups", "", "shared-memory reductions even where subgroups exist"},
+             {"layout", "L", "GPU SpMV layout: auto (default; rows, or stream where a row is far "
+                             "longer than the mean: PageRank), stream (CSR-stream) or rows"},
              {"repeats", "N", "timed solves per GPU variant (default 5)"},
              {"host-repeats", "N", "timed solves for host (default 1)"},
              {"seed", "S", "random matrix seed (default 1)"},
              {"vector", "FILE", "write the eigenvector (one value per line; one matrix and one "
                                 "variant)"},
              {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
-                           "anywhere)"}},
+                           "anywhere)"},
+             tune_option(tuning_help())},
             run_power};
 }
 

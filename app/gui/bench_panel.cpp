@@ -356,11 +356,13 @@ std::vector<BenchPanelSpec> default_panel_specs() {
          "shader, CPU baselines and the CPU+GPU split.",
          matmul},
         {"LU", "lu",
-         "LU with partial pivoting (seed 003): unblocked and blocked right-looking LU on the GPU "
+         "LU with partial pivoting (the LU paper, Blocked LU decomposition on the GPU): unblocked "
+         "and blocked right-looking LU on the GPU "
          "against the CPU.",
          lu},
         {"Power method", "power",
-         "Power method on CSR sparse matrices (seed 004): SpMV, the paper's fused kernels, "
+         "Power method on CSR sparse matrices (the power-method paper, Power method on the GPU): "
+         "SpMV, the paper's fused kernels, "
          "Matrix Market input and PageRank.",
          power},
     };

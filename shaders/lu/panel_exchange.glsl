@@ -1,5 +1,5 @@
 // The candidate exchange shared by the one-dispatch panels that gather every group's header
-// (panel_one_trip.comp, panel_registers.comp). Included after their declarations: it uses the
+// (panel_lean.comp, panel_registers.comp). Included after their declarations: it uses the
 // uniform `groups`, the shared head_abs / head_row and `abandoned`, and Status's `failed`.
 
 // Candidate (v, row) beats (than_v, than_row): the larger |value|, ties to the smaller row.

@@ -1,7 +1,7 @@
 // For the column-by-column panel (gpu-blocked's fallback, pivot_column.comp per column): where
 // each row of the panel came from, origin[r] for r in k0..n-1, from the panel's interchanges.
 // One work group; the interchanges are a sequence, applied by one invocation (at most NB of
-// them). panel_fused.comp produces the same array by itself.
+// them).
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 1) readonly buffer Pivots { int pivots[]; };

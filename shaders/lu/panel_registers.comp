@@ -1,11 +1,11 @@
-// The panel factorisation of blocked LU (seed 003 §2.3) in ONE dispatch, with the panel's rows
-// in REGISTERS (`--panel registers`, the default): the exchange of `lean`
-// (panel_one_trip.comp with TWO_TRIP: per column, the groups' candidates, then the winner's
-// row, three barriers), but each invocation keeps ONE column of ROWS_PER_PART rows of its group
-// in registers instead of the group keeping its rows in shared memory.
+// The panel factorisation of blocked LU (the LU paper, §2.3) in ONE dispatch, with the panel's
+// rows in REGISTERS (Tuning::registers_panel, the default): the exchange of `lean`
+// (panel_lean.comp: per column, the groups' candidates, then the winner's row, three
+// barriers), but each invocation keeps ONE column of ROWS_PER_PART rows of its group in
+// registers instead of the group keeping its rows in shared memory.
 //
-// Why: in `lean` the rank-1 update cost ~1.5 us of a column's ~3.8 us (H200, n = 8192, the
-// panel alone 30.7 against 18.3 ms without the update, nb 128), far more than its arithmetic:
+// Why: in `lean` the rank-1 update cost ~40% of a column's time (docs/performance.md, "LU"),
+// far more than its arithmetic:
 // each element took two shared loads, a division, a store and the address arithmetic, and
 // batching the loads or spreading the warps over the schedulers did not change it. Here an
 // element of the update is one fused multiply-add on a register, with its multiplier read from
@@ -35,12 +35,12 @@
 //      Column j+1's owners then leave their rows in shared memory for the next column and find
 //      their candidates.
 // Same partial pivoting and pivots as column-by-column LU (ties aside), same slots and epochs as
-// panel_fused.comp: headers uvec4 [parity][slot], rows uvec2 [parity][slot][NB + 1] (the extra
+// the earlier panels: headers uvec4 [parity][slot], rows uvec2 [parity][slot][NB + 1] (the extra
 // word carries the diagonal row's label). Slots alternate by column parity: a group writes
 // column j+2's slots only after every group published column j+1, which each does only after it
 // finished reading column j's.
 //
-// Limits as panel_one_trip.comp: all `groups` work groups resident at once (groups <=
+// Limits as panel_lean.comp: all `groups` work groups resident at once (groups <=
 // GROUPS_MAX, groups <= WG_SIZE, hardware GPUs only; a software renderer runs groups == 1, with
 // a barrier between publishing and gathering, SOFTWARE); a wait that spins too long sets
 // `failed` instead of hanging.

@@ -1,9 +1,10 @@
-// One step k of LU with partial pivoting (seed 003, Fig. 2), in one work group:
+// One step k of LU with partial pivoting (the LU paper, Fig. 2), in one work group:
 //   1. pivot search: p = argmax_{i >= k} |a(i,k)| as a parallel reduction (ties: smallest row);
 //   2. row interchange k <-> p over the columns [col_begin, col_end);
 //   3. scaling: a(i,k) /= a(k,k) for i > k (the column of L).
 // The rank-1 update of the rest is rank1_update.comp. gpu-unblocked runs it over all columns;
-// gpu-blocked's fallback panel over the panel's columns only (swap_trsm.comp swaps the others).
+// gpu-blocked's fallback panel over the panel's columns only (swap_block_row.comp swaps the
+// others).
 // A zero pivot (the column is all zero from row k down) records k in `first_singular` and
 // scales nothing: no division by zero, no NaN.
 layout(local_size_x = WG_SIZE) in;

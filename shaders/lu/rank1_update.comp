@@ -1,4 +1,4 @@
-// The rank-1 update of step k (seed 003, Fig. 2): a(i,j) -= a(i,k) * a(k,j) for i > k and
+// The rank-1 update of step k (the LU paper, Fig. 2): a(i,j) -= a(i,k) * a(k,j) for i > k and
 // k < j < col_end, after pivot_column.comp has swapped and scaled. One thread per element,
 // x along the row so that loads coalesce.
 layout(local_size_x = 16, local_size_y = 16) in;

@@ -1,5 +1,5 @@
-// X = L11^-1 for blocked LU's block-row solve by explicit inverse (ADILAB_LU_TRSM=inverse,
-// solvers/lu/blocked.cpp): L11 is the panel's unit lower triangle (width x width, rows and
+// X = L11^-1 for blocked LU's block-row solve by explicit inverse (solvers/lu/blocked.cpp):
+// L11 is the panel's unit lower triangle (width x width, rows and
 // columns k0..k0+width-1 of the matrix), X is written NB x NB row-major to `inverse` (rows and
 // columns past `width` are the identity's). U12 = X * A12 is then one GEMM with inner dimension
 // nb instead of a dependent substitution chain per column (MAGMA's and cuBLAS's trsm do the same:
@@ -64,9 +64,9 @@ void main() {
     // STEP rows a barrier: rows k..k+STEP-1 publish their x (final up to these rows' own
     // block), every invocation finishes the block's small triangle itself (STEP (STEP - 1) / 2
     // multiply-adds, the same ones in the same order as one row a step), then subtracts the
-    // block's STEP columns of L. With a barrier a row, X took ~27 us a panel at nb = 128 (H200,
-    // n = 8192, 127 barriers); the interchanges and X together (X the longer) then took 1.88 ms
-    // of the factorisation, 1.75 with blocks of 4. CB and `first` are multiples of STEP.
+    // block's STEP columns of L. A barrier a row (127 at nb = 128) made X the longer of
+    // the pair it runs beside (the interchanges); blocks of STEP rows took that back
+    // (docs/performance.md). CB and `first` are multiples of STEP.
     float x = i == j ? 1.0 : 0.0;
     for (int k = first; k < NB - 1; k += STEP) {
         const int b = (k / STEP) & 1;

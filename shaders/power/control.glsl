@@ -12,7 +12,7 @@ layout(std430, binding = 6) buffer Control {
     uint c_converged_at;     // the iteration whose update stayed within tol; 0 = not yet
     uint c_breakdown_at;     // the iteration where A x = 0 was met; 0 = never
 #if ATOMIC_MAX
-    // ATOMIC_MAX = 2: the same with the 64-bit max emulated under a lock (Options::
+    // ATOMIC_MAX = 2: the same with the 64-bit max emulated under a lock (Tuning::
 // emulate_atomic_max: tests only, where GL_NV_shader_atomic_int64 is missing, e.g. llvmpipe).
 // ATOMIC_MAX = 1 (gpu-opt without Step2, where GL_NV_shader_atomic_int64 exists): Step1's
     // work groups atomicMax their maxmag_key into c_key[j & 1] for iteration j, Step3 decodes
@@ -31,9 +31,8 @@ bool frozen() { return c_converged_at != 0u || c_breakdown_at != 0u; }
 // The books read once per work group: lambda and the frozen state go through shared memory.
 // Why: the control block is one L2 line that every warp of every group used to load (Step1:
 // 8192 groups x 8 warps, each frozen() two words; Step3 also lambda), all of those requests
-// queueing at one L2 slice; the --step3-probe measured lambda from a uniform 8 us faster than
-// lambda loaded by every thread (30 -> 22 us), and in gpu-opt on the H200 (2M rows) Step3 fell
-// from 55 to 36 us with this alone (Step1 did not change measurably: 0.185 ms).
+// queueing at one L2 slice; loading them once a group took about a third off Step3
+// (docs/performance.md).
 // Call in uniform control flow (a barrier).
 shared double s_control_lambda;
 shared uint s_control_frozen;

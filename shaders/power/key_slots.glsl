@@ -1,14 +1,13 @@
-// gpu-opt without Step2, KEY_SLOTS = S > 1 (Options::key_slots): Step1's max keys spread over
+// gpu-opt without Step2, KEY_SLOTS = S > 1 (Tuning::key_slots): Step1's max keys spread over
 // S slots per iteration parity instead of the one c_key of power/control.glsl. Slot s of the
 // set of iteration j is slot_key[key_slot_index(j, s)]; slots lie 128 bytes apart (one L2 line
 // each, so on different L2 slices), set (j & 1) after set ((j + 1) & 1). Why: every work group
 // of Step1 (8192 at 2M rows) did its atomicMax on ONE address, and same-address atomics
-// serialise at the L2 slice that owns the line. Measured (H200, 2M x 10, tol 0; RESULTS.md
-// session 3): S = 64 took Step1 from 0.1884 to 0.1831 ms, Step3 from 0.0296 to 0.0322 (each
-// group reduces the S slots: a serial loop in invocation 0; S = 128 cost Step3 5 us). The max over the S slots is the key one slot
-// would hold (the key orders exactly as maxmag, and max is order-independent), so lambda and x
-// stay bit for bit the same. Step1's group 0 clears the set of j + 1 (as c_key). The default S
-// is 8 (Options::key_slots: a later sweep measured 8-32 slots faster than 64).
+// serialise at the L2 slice that owns the line; each group of Step3 then reduces the S slots (a
+// serial loop in invocation 0), so a few slots are enough (docs/performance.md). The max over
+// the S slots is the key one slot would hold (the key orders exactly as maxmag, and max is
+// order-independent), so lambda and x stay bit for bit the same. Step1's group 0 clears the
+// set of j + 1 (as c_key).
 // Bound at 5 (gpu-opt's partials binding, which this path does not use).
 // (GL_ARB_gpu_shader_int64: required by the including shader, whose #extension comes first.)
 const uint kKeySlotStride = 16u;  // uint64 words: 128 bytes
@@ -16,10 +15,6 @@ uint key_slot_index(uint iteration, uint slot) {
     return ((iteration & 1u) * uint(KEY_SLOTS) + slot) * kKeySlotStride;
 }
 layout(std430, binding = 5) buffer KeySlots { uint64_t slot_key[]; };
-#if KEY_CHECK
-// A coherent look (from L2) before the atomic: the slot only grows during the dispatch.
-layout(std430, binding = 5) coherent readonly buffer KeySlotsCheck { uint64_t k_slot_key[]; };
-#endif
 #if ATOMIC_MAX == 2
 // The emulated max (tests only, where GL_NV_shader_atomic_int64 is missing): 32-bit atomics
 // on the slot's words under the control block's lock.

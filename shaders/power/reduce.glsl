@@ -1,4 +1,4 @@
-// Reductions shared by the power-method kernels (seed 004).
+// Reductions shared by the power-method kernels (the power-method paper).
 // Needs WG_SIZE, TPR (threads per matrix row, a power of two <= the subgroup size) and
 // USE_SUBGROUPS (1: GL_KHR_shader_subgroup shuffles; 0: shared memory, e.g. on llvmpipe).
 // The including file enables the subgroup extensions (they must precede other tokens).

@@ -1,9 +1,6 @@
 #ifndef ATOMIC_MAX
 #define ATOMIC_MAX 0
 #endif
-#ifndef KEY_CHECK
-#define KEY_CHECK 0
-#endif
 #ifndef KEY_SLOTS
 #define KEY_SLOTS 1
 #endif
@@ -17,9 +14,10 @@
 #if ATOMIC_MAX == 1
 #extension GL_NV_shader_atomic_int64 : require
 #endif
-// y = A x for a CSR matrix in float64 (seed 004's SpMV). TPR threads per row: TPR = 1 is the
-// paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup walk a row, so
-// that the column and value loads of neighbouring lanes coalesce and long rows are split.
+// y = A x for a CSR matrix in float64 (the power-method paper's SpMV). TPR threads per row:
+// TPR = 1 is the paper's one-thread-per-row kernel; TPR = 2..32 lets a cluster of one subgroup
+// walk a row, so that the column and value loads of neighbouring lanes coalesce and long rows
+// are split.
 // Work groups stride over the rows (at most a few thousand groups), so that the fused first
 // reduction stage leaves few partial results for Step2.
 // STREAM = 1 (CSR-stream, after Greathouse & Daga's CSR-Adaptive): a work group takes WG_SIZE
@@ -28,8 +26,8 @@
 // independent gathers of x in flight; the products go to shared memory, and then each thread
 // adds up its own row's products left to right (the host's order); a row that covers a whole
 // chunk is added up by the whole group as a tree.
-// X_IMAGE = 1: x is gathered from a 2D texture (power/x_image.glsl: twice as fast on the H200
-// for random columns); X_TEXTURE = 1: from a buffer texture; else from the storage buffer.
+// X_IMAGE = 1: x is gathered from a 2D texture (power/x_image.glsl: the texture path's cache
+// serves random columns better); else from the storage buffer.
 // UNROLL = R (TPR = 1 only): R gathers per thread in flight at once.
 // FUSE_MAX = 1 is gpu-opt's Step1: each work group also writes the max-magnitude element of its
 // rows to partials[group], and the kernel does nothing once the method is frozen.
@@ -48,10 +46,6 @@ layout(std430, binding = 2) restrict readonly buffer Values { double values[]; }
 #if X_IMAGE
 #define X_IMAGE_READ
 #include "power/x_image.glsl"
-#elif X_TEXTURE
-// x through the texture path: texel i = x[i] as two 32-bit words (a GL_RG32UI buffer texture).
-uniform usamplerBuffer x_texture;
-double x_at(int i) { return packDouble2x32(texelFetch(x_texture, i).xy); }
 #else
 layout(std430, binding = 3) restrict readonly buffer X { double x[]; };
 double x_at(int i) { return x[i]; }
@@ -95,14 +89,6 @@ void emulated_max(uint slot, uint64_t key) {
 }
 #endif
 
-#if ATOMIC_MAX == 1 && KEY_CHECK
-layout(std430, binding = 6) coherent readonly buffer ControlKeys {
-    double k_lambda;
-    uint k_iteration, k_not_converged, k_converged_at, k_breakdown_at;
-    uint64_t k_key[2];
-};
-#endif
-
 #if KEY_SLOTS > 1
 void publish_max(double best) {
     if (gl_WorkGroupID.x == 0u && gl_LocalInvocationIndex < uint(KEY_SLOTS)) {
@@ -115,8 +101,6 @@ void publish_max(double best) {
     const uint64_t key = maxmag_key(best);
 #if ATOMIC_MAX == 2
     emulated_slot_max(slot, key);
-#elif KEY_CHECK
-    if (key > k_slot_key[slot]) atomicMax(slot_key[slot], key);
 #else
     atomicMax(slot_key[slot], key);
 #endif
@@ -126,13 +110,6 @@ void publish_max(double best) {
     if (!group_leader()) return;
 #if ATOMIC_MAX == 2
     emulated_max(iteration & 1u, maxmag_key(best));
-#elif KEY_CHECK
-    // A coherent look before the atomic (KEY_CHECK = 1, Options::key_check; not measured
-    // yet): the slot only grows during this dispatch, so where it already holds a key at least
-    // this group's the atomic is skipped; after the first waves that is most groups, and the
-    // 8192 atomics on one address no longer queue at its L2 slice.
-    const uint64_t key = maxmag_key(best);
-    if (key > k_key[iteration & 1u]) atomicMax(c_key[iteration & 1u], key);
 #else
     atomicMax(c_key[iteration & 1u], maxmag_key(best));
 #endif
@@ -241,8 +218,8 @@ void main() {
             const int end = row_offsets[row + 1u];
 #if UNROLL > 0 && TPR == 1
             // UNROLL column indices and values into registers, then UNROLL independent gathers,
-            // then the products left to right (measured 5% faster than the plain loop with x
-            // in the 2D texture on the H200; 16 is slower: registers).
+            // then the products left to right (faster than the plain loop; 16 in flight
+            // costs more registers than it hides latency).
             for (int k = row_offsets[row]; k < end; k += UNROLL) {
                 int c[UNROLL];
                 double v[UNROLL], g[UNROLL];

@@ -2,16 +2,16 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// gpu-opt Step2 (seed 004): one work group finishes the max-magnitude reduction of Step1's
-// partial results into lambda. It also keeps the books, so the host need not look each time:
-// first it reads the flag Step3 left for the previous iteration, and if that stayed clear it
+// gpu-opt Step2 (the power-method paper): one work group finishes the max-magnitude reduction
+// of Step1's partial results into lambda. It also keeps the books, so the host need not look
+// each time: first it reads the flag Step3 left for the previous iteration, and if that stayed clear it
 // records that iteration as the converged one and freezes; a zero (or non-finite) lambda is a
 // breakdown (A x = 0) and freezes too. finalize = 1 only keeps the books (after the last
 // iteration the host queued).
 // BOOKS = 1: the books are also copied into `Books` (host-visible memory, gl::Readback), so
 // that gpu-opt's host can read them behind a fence while the GPU goes on with the next work,
 // and a stamp word, (stamp << 1) | frozen, stored last as one 32-bit word: the host may poll it
-// with no fence (Options::flag_poll) and knows from the stamp which Step2 it comes from.
+// with no fence (Tuning::flag_poll) and knows from the stamp which Step2 it comes from.
 layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 5) readonly buffer Partials { double partials[]; };
 #include "power/control.glsl"

@@ -7,25 +7,20 @@
 #if ATOMIC_MAX
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
-// gpu-opt Step3 (seed 004): x = y / lambda, and raise the not-converged flag where any
-// |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
+// gpu-opt Step3 (the power-method paper): x = y / lambda, and raise the not-converged flag
+// where any |x_new - x_old| >= tol (NaN included) — a flag, not a norm: no second reduction. Each work
 // group gathers its verdict in shared memory and writes the flag at most once.
 // X_IMAGE = 1: x lives ONLY in the SpMV's 2D texture (power/x_image.glsl) while gpu-opt
 // iterates: the old x is loaded from it and the new x stored into it, one texel (two rows) at a
 // time, y read as dvec2 (16-byte loads). The storage-buffer x is not touched; the host copies
 // the texture back (x_unmirror.comp) when the eigenvector is asked for. That drops 16 MB of the
 // 64 MB Step3 moved per iteration at 2M rows (read y, read x, write x, write texture).
-// Cost (H200, gpu-opt at 2M rows, tol 0, one device call; solvers/power/RESULTS.md): 54.8 us
-// before, 28.7 us now: lambda and the frozen state loaded once per group (control.glsl) instead
-// of by every warp: -19 us; about one wave of groups striding over the texels (1024 instead of
-// 2048, Options::step3_groups): -3.6 us; the flag stored only where a coherent read finds it
-// still clear (FLAG_CHECK; with tol = 0 every group used to store into the same word): -3.6 us.
-// PAIRS texels a pass, all loads issued before the arithmetic: 1 and 2 alike (28.4 / 28.7 us),
-// 4 slower (36 us), in the old row-major texel map. In the GOB map (power/x_image.glsl; each
-// warp loads and stores one whole 512-byte GOB instead of 64 B in each of 8) Step3 fell to
-// 24 us with 2 texels a pass and 22.9 with 1 (now the default); 4: 35.6 us. The --step3-probe
-// stored y into the texture in 14.6 us with the row-major map and 7.8 us with the GOB map
-// (4.1 TB/s, a buffer copy's speed).
+// Why it costs what it does (docs/performance.md has the figures): lambda and the frozen state
+// are loaded once a group (control.glsl), not by every warp; about one wave of groups strides
+// over the texels (Tuning::step3_groups); the flag is stored only where a coherent read finds
+// it still clear (with tol = 0 every group would store into the same word); one texel a pass,
+// and x's texture in whole GOBs (x_image.glsl), so each warp loads and stores 512 contiguous
+// bytes.
 // ATOMIC_MAX = 1 (no Step2): Step3 of iteration j also keeps the books Step2 kept. Every group
 // decides alike from words nobody writes during this dispatch: frozen; Step3 of j - 1 left its
 // flag clear (converged at j - 1); lambda decoded from Step1's key is 0 or not finite
@@ -100,7 +95,7 @@ bool group_books() {
     return s_stop != 0u;
 }
 #endif
-#if FLAG_CHECK && ATOMIC_MAX
+#if ATOMIC_MAX
 layout(std430, binding = 6) coherent readonly buffer ControlFlag {
     double f_lambda;
     uint f_iteration, f_not_converged, f_converged_at, f_breakdown_at;
@@ -108,7 +103,7 @@ layout(std430, binding = 6) coherent readonly buffer ControlFlag {
     uint f_flag[2];
     uint f_lock;
 };
-#elif FLAG_CHECK
+#else
 // The flag word again, read `coherent` (from L2, not a stale L1 copy of the books): a read that
 // is stale anyway only costs a redundant store, never a missed one, since the word only goes
 // from 0 to 1 during this dispatch (Step2 cleared it before, behind a barrier).
@@ -122,9 +117,8 @@ layout(std430, binding = 6) coherent readonly buffer ControlFlag {
 #define X_IMAGE_RW
 #include "power/x_image.glsl"
 #endif
-#ifndef PAIRS
+// Texels a thread loads per pass, all loads issued before the arithmetic: 1 measured best.
 #define PAIRS 1
-#endif
 uniform uint rows;
 uniform double tol;
 
@@ -189,14 +183,10 @@ void main() {
     if (moved) s_moved = 1u;
     barrier();
     if (gl_LocalInvocationIndex == 0u && s_moved != 0u) {
-#if ATOMIC_MAX && FLAG_CHECK
+#if ATOMIC_MAX
         if (f_flag[iteration & 1u] == 0u) c_flag[iteration & 1u] = 1u;
-#elif ATOMIC_MAX
-        c_flag[iteration & 1u] = 1u;
-#elif FLAG_CHECK
-        if (f_not_converged == 0u) c_not_converged = 1u;
 #else
-        c_not_converged = 1u;
+        if (f_not_converged == 0u) c_not_converged = 1u;
 #endif
     }
 }

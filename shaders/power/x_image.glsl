@@ -1,32 +1,25 @@
 // x as a 2D RGBA32F texture: texel x_texel(p) holds x[2p] and x[2p + 1] as four 32-bit words
 // (bits only, never used as floats), 4096 texels to a texture row.
-// Why: on the H200 the SpMV's random 8-byte gathers of x from a storage buffer (or a buffer
-// texture, which views the same allocation) cost 0.41 ms for 2M rows x 10, against 0.21 ms
-// from a 2D texture holding the same bits. The --spmv-probe column patterns show the storage
-// buffer's cost growing with the address span of the gathers at a constant number of distinct
-// sectors (65536 sectors over 2 MiB: 0.35 ms, over 8 MiB: 0.42 ms), i.e. address translation,
-// not cache capacity; the driver evidently maps textures with larger pages (solvers/power/
-// RESULTS.md). X_IMAGE_READ declares x_at(i) (sampler x_image); X_IMAGE_WRITE declares
-// store_x_pair (image unit 0, x_image_out); X_IMAGE_RW also load_x_pair (the same unit).
+// Why: the SpMV's random 8-byte gathers of x from a storage buffer cost about twice what they
+// cost from a 2D texture holding the same bits. The cost of the storage-buffer gathers grew
+// with the address span at a constant number of distinct sectors, i.e. address translation,
+// not cache capacity; the driver evidently maps textures with larger pages (docs/
+// performance.md, "Power method"). X_IMAGE_READ declares x_at(i) (sampler x_image);
+// X_IMAGE_WRITE declares store_x_pair (image unit 0, x_image_out); X_IMAGE_RW also load_x_pair
+// (the same unit).
 // Which texel holds pair p (the SpMV gathers x at random, so any one-to-one map will do; only
-// Step3's streaming load + store of every texel cares):
-// X_GOB = 0 (Options::x_linear): row-major, (p & 4095, p >> 12). A warp's 32 consecutive texels
-//   (512 B) then lie in one texture row, i.e. across 8 of NVIDIA's block-linear GOBs (64 B x 8
-//   rows each) with 64 B in each, and every 32-byte sector (16 B x 2 rows) half written.
-// X_GOB = 1 (default): 32 consecutive pairs fill one whole GOB, 4 texels wide x 8 rows, in the
-//   GOB's own memory order (byte offset (x / 32) * 256 + (y / 2) * 64 + ((x / 16) & 1) * 32 +
-//   (y & 1) * 16 for byte column x, row y: texel offset = 16 p); GOBs then go down a column of
-//   2^X_BLOCK_LOG2 GOBs (one block of the block-linear layout), blocks across the 4096-texel
-//   width (1024 blocks a block row), block rows down. The texture is 4096 texels wide and
-//   8 << X_BLOCK_LOG2 rows times the block rows tall (GpuVariant::prepare). A guess at the
-//   driver's block height that is wrong costs only locality between GOBs, never correctness.
-#ifndef X_GOB
-#define X_GOB 0
-#endif
+// Step3's streaming load + store of every texel cares): 32 consecutive pairs fill one whole
+// GOB of NVIDIA's block-linear layout (64 B x 8 rows), 4 texels wide x 8 rows, in the GOB's own
+// memory order (byte offset (x / 32) * 256 + (y / 2) * 64 + ((x / 16) & 1) * 32 + (y & 1) * 16
+// for byte column x, row y: texel offset = 16 p), so a warp's 32 texels are one whole GOB
+// rather than 64 B in each of 8 (a row-major map); GOBs then go down a column of
+// 2^X_BLOCK_LOG2 GOBs (one block of the block-linear layout), blocks across the 4096-texel
+// width (1024 blocks a block row), block rows down. The texture is 4096 texels wide and
+// 8 << X_BLOCK_LOG2 rows times the block rows tall (GpuVariant::prepare). A guess at the
+// driver's block height that is wrong costs only locality between GOBs, never correctness.
 #ifndef X_BLOCK_LOG2
 #define X_BLOCK_LOG2 0
 #endif
-#if X_GOB
 ivec2 x_texel(int pair) {
     const int in_gob = pair & 31, gob = pair >> 5;
     const int tx = ((in_gob >> 1) & 1) | ((in_gob >> 3) & 2);
@@ -35,9 +28,6 @@ ivec2 x_texel(int pair) {
     const int gob_row = ((block >> 10) << X_BLOCK_LOG2) | (gob & ((1 << X_BLOCK_LOG2) - 1));
     return ivec2(((block & 1023) << 2) | tx, (gob_row << 3) | ty);
 }
-#else
-ivec2 x_texel(int pair) { return ivec2(pair & 4095, pair >> 12); }
-#endif
 #ifdef X_IMAGE_READ
 uniform sampler2D x_image;
 double x_at(int i) {

@@ -1,6 +1,7 @@
 #pragma once
-// LU decomposition with partial pivoting (seed 003): P A = L U for a dense n x n float32 matrix,
-// on the GPU, and what the factors give: solve(b), the determinant and log|det|.
+// LU decomposition with partial pivoting ("Blocked LU decomposition on the GPU", the LU paper):
+// P A = L U for a dense n x n float32 matrix, on the GPU, and what the factors give: solve(b),
+// the determinant and log|det|.
 //
 // Layout. The matrix is row-major, n*n floats in one storage buffer, element (i, j) at i*n + j.
 // It is factored in place into packed L\U (L unit lower triangular below the diagonal, U on and
@@ -13,13 +14,16 @@
 // GPU (`status`); singular_column() reads it back.
 //
 // Variants (registry below): `cpu` (float32 on the host: reads back and uploads, bench only),
-// `gpu-unblocked` (Fig. 2: column by column) and `gpu-blocked` (Fig. 3-4: right-looking blocked).
+// `gpu-unblocked` (the paper's Fig. 2: column by column) and `gpu-blocked` (its Fig. 3-4:
+// right-looking blocked, with the knobs of Tuning below).
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "solvers/common/tuning.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/objects.hpp"
 
 namespace adilab::lu {
@@ -56,54 +60,67 @@ struct VariantInfo {
 
 std::span<const VariantInfo> variants();
 
-// The trailing update's kernel in gpu-blocked: `own` is shaders/lu/trailing_gemm.comp (one
-// dispatch, 128 x 128 tiles), `matmul` is matmul::gemm (solvers/matmul, double-buffered,
-// tuned tiles, up to 3 dispatches). matmul is the default: the whole factorisation measured
-// 21.8 / 64.1 ms with it against 22.9 / 75.2 ms with `own` at n = 4096 / 8192 (H200, nb = 64).
-// Only `matmul` runs with the look-ahead (blocked.cpp), which took 8192 to 51.6 ms.
-enum class TrailingUpdate { own, matmul };
-TrailingUpdate parse_trailing_update(const std::string& text);  // throws adilab::Error
-const char* to_string(TrailingUpdate update);
+// gpu-blocked's knobs, explicit (solvers/common/tuning.hpp): the bench sets them with
+// `--tune lu.FIELD=VALUE` and records every one in its rows. The defaults are the fastest
+// configuration measured (docs/performance.md, "LU"); each field says why it is what it is.
+struct Tuning {
+    // The panel: 1 = `registers` (shaders/lu/panel_registers.comp: each invocation holds one
+    // column of its group's rows in registers, so the rank-1 update is one multiply-add an
+    // element), which falls back to `lean` where that would need more than 64 rows an
+    // invocation (registers spill past that; with the defaults n > 64 x (512 / nb) x 128);
+    // 0 = `lean` everywhere (shaders/lu/panel_lean.comp: the rows in shared memory, the same
+    // exchange).
+    int registers_panel = 1;
+    // Rows a panel group takes at least (0: 64 with the registers panel, 128 with lean). Fewer
+    // rows mean more groups: the panel alone gets faster, but it leaves less room beside it for
+    // the trailing GEMM of the look-ahead, and the whole factorisation slower.
+    int panel_rows = 0;
+    // Panel work groups at most, where the panel's rows fit them (a panel too tall for the
+    // resident groups takes the column-by-column path whatever this says). 128, the number of
+    // exchange slots: all groups must be resident at once (they wait on each other once a
+    // column), which 128 groups of 512 invocations are on the GPUs adilab targets.
+    int panel_groups = 128;
+    // Invocations of a panel group: 512 holds nb = 128's columns 4 invocations deep and 4
+    // groups fit an SM's 2048 invocations; Tuning::defaults() caps it at the device's limit.
+    int panel_group_size = 512;
+    // Columns a work group of the row interchanges takes (nb / 16 invocations a column): 64
+    // gives 512-invocation groups at nb = 128; wider or narrower measured no better.
+    int swap_columns = 64;
+    // 1: the next panel is factored beside the rest of the trailing update (look-ahead; it
+    // hides most of the panel's latency-bound time behind the GEMM); 0: one after the other.
+    int lookahead = 1;
+    // 1: subgroup shuffles in the panel's reductions where the device has them (else shared
+    // memory); 0: shared memory always (for a driver whose subgroups misbehave).
+    int subgroups = 1;
 
-// gpu-blocked's panel (where a panel fits the co-resident work groups): `fused`
-// (shaders/lu/panel_fused.comp: per column, the groups exchange their candidates, then fetch the
-// winner's row: two dependent L2 round trips, six barriers) or `one-trip`
-// (shaders/lu/panel_one_trip.comp: every group publishes its candidate with its row and reads
-// all of them at once: one round trip, three barriers) or `lean` (panel_one_trip.comp with
-// TWO_TRIP: the headers, then the winner's row, as `fused`, but with `one-trip`'s three
-// barriers). The environment variable ADILAB_LU_PANEL (fused | one-trip | lean), where set,
-// overrides the choice (tests, bench scripts). `lean` is the default: the fastest in every
-// configuration measured (H200, 2026-11-21, one call, blocked block-row solve; n = 4096 /
-// 8192): nb 64: lean 16.67 / 42.54 ms, fused 17.48 / 43.32, one-trip 19.01 / 47.51; nb 128: lean
-// 15.88 / 39.12, fused 16.78 / 40.77, one-trip 24.42 / 61.74 (cuSOLVER getrf 11.85 / 34.20).
-// The panel alone at 8192: lean 27.1 ms, fused 28.8, one-trip 34.1 (nb 64) / 53.1 (nb 128):
-// the exchange's cost is not one round trip more or less, it is what every group reads (one-trip
-// reads every candidate's row: (groups + 1) x nb values a group a column).
-// `registers` (shaders/lu/panel_registers.comp, the default since session 5): lean's exchange,
-// with each invocation holding one column of its group's rows in registers, so the rank-1
-// update is one multiply-add an element (H200, 8192, nb 128: the panel alone 22.8 ms against
-// lean's 30.7 in another call; the whole factorisation 33.2-33.4 against 36.3, cuSOLVER 34.0;
-// blocked.cpp has the figures).
-enum class Panel { fused, one_trip, lean, registers };
-Panel parse_panel(const std::string& text);  // throws adilab::Error
-// The panel gpu-blocked runs: ADILAB_LU_PANEL's where set (tests, bench scripts), else
-// `requested`; the bench labels its rows with it.
-Panel effective_panel(Panel requested);
-const char* to_string(Panel panel);
-constexpr Panel kDefaultPanel = Panel::registers;
+    // The defaults above, with panel_group_size capped at the device's work-group limit.
+    static Tuning defaults(const gl::DeviceInfo& device);
+    // A copy with panel_rows = 0 replaced by the rows it stands for.
+    Tuning resolved() const;
+};
+// The fields of `t`, for --tune and the reports.
+std::vector<TuningField> tuning_fields(Tuning& t);
+// "lu.registers_panel=1 lu.panel_rows=64 ...": every field, panel_rows resolved.
+std::string describe(const Tuning& t);
 
-// block, update: of blocked variants (ignored by the others). Throws adilab::Error naming the
+// What gpu-blocked's panels run as on this device for an n x n matrix: "registers", "lean",
+// or "columns" (the paper's column-by-column panel, where the rows do not fit the groups that
+// can be resident: one on a software renderer, 128 on a GPU), joined by "+" where the first
+// panels take one path and the later, shorter ones another (e.g. "columns+lean").
+std::string panel_that_runs(const gl::DeviceInfo& device, int n, int block, const Tuning& t);
+
+// block, tuning: of blocked variants (ignored by the others). Throws adilab::Error naming the
 // variant and listing the known ones if `name` is unknown, or naming a bad block size.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
-                                    TrailingUpdate update = TrailingUpdate::matmul,
-                                    Panel panel = kDefaultPanel);
+                                    const Tuning& tuning = Tuning{});
 // Block sizes the blocked variant accepts.
 std::span<const int> supported_blocks();
 
 // --- What the factors give (solvers/lu/operations.cpp) ---------------------------------------
 
 // Reads the status back: the first zero-pivot column, or nothing. Throws adilab::Error if the
-// factorisation failed (gpu-blocked's fused panel on a GPU that cannot hold its groups at once).
+// factorisation failed (gpu-blocked's one-dispatch panel on a GPU that cannot hold its groups at
+// once).
 std::optional<int> singular_column(const Factors& f);
 
 // Solves A x = b on the GPU by the row interchanges, forward substitution (L, unit diagonal)

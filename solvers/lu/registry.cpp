@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <vector>
 
 #include "solvers/gl/error.hpp"
@@ -16,7 +15,7 @@ std::span<const VariantInfo> variants() {
          true, false},
         {"gpu-blocked",
          "right-looking blocked (Fig. 3-4): one-dispatch panel beside the trailing GEMM "
-         "(look-ahead), fused swap + TRSM",
+         "(look-ahead), block row by explicit inverse + GEMM",
          true, true},
     };
     return all;
@@ -27,41 +26,7 @@ std::span<const int> supported_blocks() {
     return blocks;
 }
 
-TrailingUpdate parse_trailing_update(const std::string& text) {
-    if (text == "own") return TrailingUpdate::own;
-    if (text == "matmul") return TrailingUpdate::matmul;
-    throw Error("unknown trailing update '" + text + "' (available: own, matmul)");
-}
-
-const char* to_string(TrailingUpdate update) {
-    return update == TrailingUpdate::own ? "own" : "matmul";
-}
-
-Panel parse_panel(const std::string& text) {
-    if (text == "fused") return Panel::fused;
-    if (text == "one-trip") return Panel::one_trip;
-    if (text == "lean") return Panel::lean;
-    if (text == "registers") return Panel::registers;
-    throw Error("unknown panel '" + text + "' (available: fused, one-trip, lean, registers)");
-}
-
-Panel effective_panel(Panel requested) {
-    const char* kind = std::getenv("ADILAB_LU_PANEL");
-    return kind ? parse_panel(kind) : requested;
-}
-
-const char* to_string(Panel panel) {
-    switch (panel) {
-        case Panel::fused: return "fused";
-        case Panel::one_trip: return "one-trip";
-        case Panel::lean: return "lean";
-        case Panel::registers: return "registers";
-    }
-    return "?";
-}
-
-std::unique_ptr<Solver> make_solver(const std::string& name, int block, TrailingUpdate update,
-                                    Panel panel) {
+std::unique_ptr<Solver> make_solver(const std::string& name, int block, const Tuning& tuning) {
     if (name == "cpu") return make_cpu_solver();
     if (name == "gpu-unblocked") return make_unblocked_solver();
     if (name == "gpu-blocked") {
@@ -69,7 +34,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block, Trailing
         if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
             throw Error("gpu-blocked: block size " + std::to_string(block) +
                         " is not supported (use 8, 16, 32, 64 or 128)");
-        return make_blocked_solver(block, update, panel);
+        return make_blocked_solver(block, tuning);
     }
     std::string known;
     for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;

@@ -1,4 +1,4 @@
-// `gpu-unblocked`: LU with partial pivoting column by column, right-looking (seed 003 Fig. 2),
+// `gpu-unblocked`: LU with partial pivoting column by column, right-looking (the LU paper, Fig. 2),
 // in compute shaders. Step k is two dispatches:
 //   shaders/lu/pivot_column.comp — pivot search as a parallel reduction over rows k..n-1 (one
 //     work group), the row interchange over all columns, the scaling of column k;

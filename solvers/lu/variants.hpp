@@ -8,6 +8,6 @@ namespace adilab::lu {
 
 std::unique_ptr<Solver> make_cpu_solver();
 std::unique_ptr<Solver> make_unblocked_solver();
-std::unique_ptr<Solver> make_blocked_solver(int block, TrailingUpdate update, Panel panel);
+std::unique_ptr<Solver> make_blocked_solver(int block, const Tuning& tuning);
 
 }  // namespace adilab::lu

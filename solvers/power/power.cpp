@@ -1,7 +1,7 @@
 // The power method's registry, shared helpers and the `host` variant.
 //
-// host: the float64 CPU method (seed 004's HOST), single-threaded as the paper's baseline;
-// limits: main memory only. It is also the reference the GPU variants are tested against
+// host: the float64 CPU method (the power-method paper's HOST), single-threaded as the paper's
+// baseline; limits: main memory only. It is also the reference the GPU variants are tested against
 // (solvers/reference/power_reference.cpp runs the same arithmetic).
 #include "solvers/power/power.hpp"
 
@@ -35,7 +35,14 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         auto outcome = reference::power_method(*a_, start, options.tol, options.max_iter);
         x_ = std::move(outcome.vector);
-        return outcome.result;
+        const reference::PowerResult& h = outcome.result;
+        Result r;
+        r.lambda = h.lambda;
+        r.iterations = h.iterations;
+        r.converged = h.converged;
+        r.breakdown = h.breakdown;
+        r.error = h.error;
+        return r;
     }
     std::vector<double> eigenvector() override { return x_; }
     PhaseTimes phase_times(const Options&, int iterations) override {
@@ -71,6 +78,56 @@ private:
 
 }  // namespace
 
+Tuning Tuning::defaults(const gl::DeviceInfo& device) {
+    Tuning t;
+    // The stream layout keeps (chunk + 256) doubles in shared memory.
+    while (t.stream_chunk > 256 && device.max_shared_memory_bytes > 0 &&
+           (t.stream_chunk + 256) * 8 > device.max_shared_memory_bytes)
+        t.stream_chunk -= 256;
+    return t;
+}
+
+std::vector<TuningField> tuning_fields(Tuning& t) {
+    return {
+        {"threads_per_row", "rows layout: threads a row, a power of two (0: from nnz/row)",
+         &t.threads_per_row, 0, 32},
+        {"stream_chunk", "stream layout: nonzeros a pass, a multiple of 256", &t.stream_chunk,
+         256, 4096},
+        {"max_groups", "SpMV work groups at most", &t.max_groups, 1, 16384},
+        {"x_image", "1: gather x from a 2D texture (where it fits); 0: the storage buffer",
+         &t.x_image, 0, 1},
+        {"x_block_gobs", "x's texture: GOBs a block column, a power of two (0: automatic)",
+         &t.x_block_gobs, 0, 32},
+        {"unroll", "rows layout, 1 thread a row: gathers in flight (0: plain loop)", &t.unroll,
+         0, 16},
+        {"subgroups", "1: subgroup reductions where the device has them; 0: shared memory",
+         &t.subgroups, 0, 1},
+        {"step3_groups", "gpu-opt Step3 work groups at most", &t.step3_groups, 1, 16384},
+        {"check_every", "gpu-opt-async: iterations between two reads of the flag",
+         &t.check_every, 1, 1000000},
+        {"flag_lag", "gpu-opt: read iteration k-L+1's books after queueing k (0: drain)",
+         &t.flag_lag, 0, 16},
+        {"flag_poll", "gpu-opt, lag >= 1: 1 poll the books' stamp; 0 wait on a fence",
+         &t.flag_poll, 0, 1},
+        {"flush_every", "gpu-opt, lag >= 1: glFlush every N queued iterations", &t.flush_every,
+         1, 1000},
+        {"atomic_max", "gpu-opt: 1 = Step1's 64-bit atomicMax replaces Step2 where it exists",
+         &t.atomic_max, 0, 1},
+        {"emulate_atomic_max", "tests: that path with the max emulated under a lock",
+         &t.emulate_atomic_max, 0, 1},
+        {"key_slots", "gpu-opt without Step2: slots the groups' atomicMax spread over",
+         &t.key_slots, 1, 256},
+    };
+}
+
+std::string describe(const Tuning& tuning) {
+    Tuning t = tuning;
+    std::string out;
+    for (const TuningField& f : tuning_fields(t))
+        out += (out.empty() ? "power." : " power.") + f.name + "=" + std::to_string(*f.value);
+    return out;
+}
+
 std::vector<std::string> variant_names() {
     return {"host", "gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
 }
@@ -83,14 +140,7 @@ std::unique_ptr<Variant> make_variant(std::string_view name) {
     throw Error("unknown power-method variant '" + std::string(name) + "' (known: " + known + ")");
 }
 
-double max_magnitude(std::span<const double> y) {
-    double best = 0.0;
-    for (double v : y) {
-        const double a = std::abs(v), b = std::abs(best);
-        best = a > b ? v : (b > a ? best : std::max(v, best));
-    }
-    return best;
-}
+double max_magnitude(std::span<const double> y) { return reference::max_magnitude(y); }
 
 double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x) {
     std::vector<double> y;
@@ -110,11 +160,9 @@ Options::Layout choose_layout(const CsrMatrix& a) {
 
 int choose_threads_per_row(const CsrMatrix& a) {
     const double mean = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
-    // The largest power of two at most mean / 2 (about 2-4 nonzeros a lane). With x gathered
-    // from the 2D texture the H200 measured, at 2M rows x 10: tpr 1 (unrolled) 0.206 ms, 2 0.178,
-    // 4 0.174, 8 0.192, 32 0.485 (solvers/power/RESULTS.md). Other densities are not measured
-    // with the texture; the former rule (mean / 16) dates from the storage-buffer gathers, when
-    // every layout cost the same.
+    // The largest power of two at most mean / 2 (about 2-4 nonzeros a lane): enough lanes a row
+    // to keep several gathers in flight, few enough that no lane idles (docs/performance.md has
+    // the sweep at 10 nonzeros a row; other densities are not measured).
     int tpr = 1;
     while (tpr < 32 && tpr * 2 <= mean / 2.0) tpr *= 2;
     return tpr;

@@ -1,4 +1,4 @@
-// The GPU variants of the power method (seed 004), float64 (GLSL double) throughout.
+// The GPU variants of the power method (the power-method paper), float64 (GLSL double) throughout.
 //
 // gpu-naive (G-NAIVE): only y = A x runs on the GPU; x goes up and y comes down every
 //   iteration, lambda, the scaling and the stop test run on the host. Bound by PCIe traffic.
@@ -8,14 +8,14 @@
 // gpu-opt (G-OPT): Step1 = SpMV fused with the first reduction stage (spmv.comp, FUSE_MAX),
 //   Step2 = the rest of the reduction in one work group (step2.comp), Step3 = scale and set
 //   a not-converged flag without any norm (step3.comp). The host reads the books after every
-//   iteration: by default (Options::flag_lag = 1) a stamped copy of them in mapped memory,
+//   iteration: by default (Tuning::flag_lag = 1) a stamped copy of them in mapped memory,
 //   polled (or behind a fence: flag_poll = false), while the next work is already queued (the
 //   GPU never waits for the host; the extra iterations queued past the stop are frozen out,
 //   so results are unchanged); with flag_lag = 0 the control block, draining the queue, as
 //   the paper's loop.
-//   Where GL_NV_shader_atomic_int64 exists (and unless Options::no_atomic_max), Step2 goes:
+//   Where GL_NV_shader_atomic_int64 exists (and Tuning::atomic_max is 1), Step2 goes:
 //   Step1's groups atomicMax a 64-bit key that orders as maxmag (power/control.glsl) into one
-//   of two slot sets by iteration parity (Options::key_slots slots a set, 128 bytes apart,
+//   of two slot sets by iteration parity (Tuning::key_slots slots a set, 128 bytes apart,
 //   group g into slot g % S: power/key_slots.glsl), and Step3 decodes lambda from their max and
 //   keeps the books Step2 kept (two dispatches an iteration; lambda, x and iterations bit for
 //   bit the same).
@@ -26,11 +26,11 @@
 //   dispatches each).
 // x for the SpMV: by default gathered from a 2D texture (power/x_image.glsl) that a mirror
 //   kernel fills after any change of x outside gpu-opt: random gathers from it took half the
-//   time of gathers from the storage buffer on an H200 (solvers/power/RESULTS.md). gpu-opt's
+//   time of gathers from the storage buffer (docs/performance.md). gpu-opt's
 //   Step3 then keeps x in the texture only (reads the old x there, writes the new x there); the
 //   storage buffer is filled back from it when the eigenvector is asked for. Pairs of rows sit
 //   in the texture so that 32 consecutive pairs fill one whole 512-byte GOB of the driver's
-//   block-linear layout (Options::x_linear: the old row-major map): Step3 streams whole GOBs.
+//   block-linear layout: Step3 streams whole GOBs.
 // Limits: n and nnz below 2^31; each array must fit one shader storage block (checked against
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE before upload) and all of them the GPU memory the driver
 // reports. In the stream layout the parts of a long row that cover whole chunks are added up by
@@ -42,7 +42,6 @@
 #include <cstring>
 #include <limits>
 
-#include "solvers/gl/buffer_texture.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
@@ -59,15 +58,8 @@ constexpr unsigned kWorkGroup = 256;
 // Work groups stride over the rows: enough groups to fill an H100/H200 twice over, few enough
 // that Step2's single work group reads only a handful of partial results per thread.
 constexpr unsigned kMaxGroups = 2048;      // element-wise kernels
-constexpr unsigned kMaxSpmvGroups = 16384;  // the most Options::max_groups may ask for
-// (8192 groups measured 3-5% faster than 2048 for 2M rows on an H200; Step2 then reads 8 partial
-// results per thread.)
+constexpr unsigned kMaxSpmvGroups = 16384;  // the most Tuning::max_groups may ask for
 constexpr unsigned kReduceGroups = 1024;
-// gpu-opt's Step3: about one wave of 256-thread groups on an H100/H200 (132 SMs x 8 resident
-// groups = 1056); the --step3-probe measured 1024 groups at 24 us, 2048 at 30, 4096 at 41, and
-// gpu-opt's Step3 at 2M rows 32.3 us with 1024 against 35.9 with 2048 (H200). GL tells no SM
-// count, so this is fixed; Options::step3_groups overrides it.
-constexpr unsigned kStep3Groups = 1024;
 constexpr unsigned kStep2WorkGroup = 1024;  // Step2 reads up to max_groups partials
 constexpr int kXImageWidth = 4096;          // texels (pairs of doubles) per row of x's texture
 
@@ -103,8 +95,7 @@ public:
     bool on_gpu() const override { return true; }
     std::string spmv_layout() const override {
         if (!spmv_config_.x_image) return spmv_config_.label();
-        return spmv_config_.label() +
-               (x_gob_ ? "-gob" + std::to_string(1 << x_block_log2_) : std::string("-linear"));
+        return spmv_config_.label() + "-gob" + std::to_string(1 << x_block_log2_);
     }
 
     void prepare(const CsrMatrix& a, const Options& options) override {
@@ -136,7 +127,6 @@ public:
         // re-uploading x from the host each solve measured slower later SpMVs on the H200 (the
         // driver appears to move often-uploaded buffers), and costs a PCIe transfer besides.
         ones_ = gl::Buffer::from(std::vector<double>(n, 1.0));
-        x_texture_ = gl::BufferTexture(x_, gl::BufferTextureFormat::rg32ui);
         // The 2D texture x is gathered from (power/x_image.glsl): two doubles a texel, 4096
         // texels a row. Made whenever it fits, so that every layout can be timed with it.
         // The GOB map (default) fills whole GOBs (32 texels, 4 x 8) and columns of
@@ -144,8 +134,7 @@ public:
         // 8 << x_block_log2_ rows; the automatic block is 16 GOBs (128 rows), or the fewest
         // GOB rows the texture needs rounded up to a power of two (no 8 MB texture for n = 1).
         const std::int64_t pairs = (static_cast<std::int64_t>(n) + 1) / 2;
-        x_gob_ = !options.x_linear;
-        const int bg = options.x_block_gobs;
+        const int bg = options.tuning.x_block_gobs;
         if (bg < 0 || bg > 32 || (bg & (bg - 1)) != 0)
             throw Error("x_block_gobs must be 0 (automatic) or a power of two up to 32, not " +
                         std::to_string(bg));
@@ -155,8 +144,7 @@ public:
                (bg == 0 && x_block_log2_ < 4 && (std::int64_t{1} << x_block_log2_) < gob_rows))
             ++x_block_log2_;
         const std::int64_t block_rows = (gob_rows + (1 << x_block_log2_) - 1) >> x_block_log2_;
-        const std::int64_t image_rows = x_gob_ ? block_rows * (8 << x_block_log2_)
-                                               : (static_cast<std::int64_t>(n) + 8191) / 8192;
+        const std::int64_t image_rows = block_rows * (8 << x_block_log2_);
         x_image_fits_ = image_rows <= info.max_texture_size;
         x_image_ = x_image_fits_ ? gl::Texture2D(kXImageWidth, static_cast<int>(image_rows),
                                                  gl::TextureFormat::rgba32f)
@@ -181,15 +169,12 @@ public:
         return x_.read<double>(rows_);
     }
 
-    // Times the SpMV kernel alone (no fusion) in the layout `options` asks for: a --bench row.
-    double time_spmv(const Options& options, int repeats) {
-        const SpmvConfig config = resolve(*a_, options, gl::Context::current().info());
+    // Times the SpMV kernel alone (no fusion) in the variant's layout: a --bench row.
+    double time_spmv(int repeats) {
         gl::memory_barrier(gl::Barrier::all);
-        const gl::Program& program =
-            gl::compute_program("power/spmv.comp", spmv_defines(config, false));
-        const unsigned groups = spmv_groups(config);
+        const gl::Program& program = *spmv_;
+        const unsigned groups = spmv_groups_;
         reset_x();
-        mirror_x(true);  // the timed layout may read x's texture where the variant's does not
         // Many products under one timer query: the per-dispatch launch cost is part of the
         // figure, as it is in an iteration, but the query's own cost is not.
         constexpr int batch = 20;
@@ -207,7 +192,6 @@ protected:
         int tpr = 1;       // rows layout
         int chunk = 1024;  // stream layout
         unsigned max_groups = kMaxGroups;
-        bool x_texture = false;
         bool x_image = false;
         int unroll = 0;  // rows layout with tpr 1: gathers in flight per thread
         bool subgroups = false;
@@ -216,7 +200,6 @@ protected:
                                      : "rows-tpr" + std::to_string(tpr);
             if (unroll > 0) out += "-u" + std::to_string(unroll);
             if (x_image) out += "-ximage";
-            if (x_texture) out += "-xtex";
             return out;
         }
     };
@@ -224,24 +207,24 @@ protected:
     SpmvConfig resolve(const CsrMatrix& a, const Options& options,
                        const gl::DeviceInfo& info) const {
         SpmvConfig c;
+        const Tuning& t = options.tuning;
         Options::Layout layout =
             options.layout == Options::Layout::automatic ? choose_layout(a) : options.layout;
         c.stream = layout == Options::Layout::stream;
         c.tpr = c.stream ? 1
-                         : (options.threads_per_row > 0 ? options.threads_per_row
-                                                        : choose_threads_per_row(a));
+                         : (t.threads_per_row > 0 ? t.threads_per_row
+                                                  : choose_threads_per_row(a));
         if (c.tpr > 32 || (c.tpr & (c.tpr - 1)) != 0)
             throw Error("threads per row must be a power of two from 1 to 32, not " +
                         std::to_string(c.tpr));
-        c.chunk = options.stream_chunk;
-        if (options.max_groups < 1 || options.max_groups > static_cast<int>(kMaxSpmvGroups))
+        c.chunk = t.stream_chunk;
+        if (t.max_groups < 1 || t.max_groups > static_cast<int>(kMaxSpmvGroups))
             throw Error("max_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
-        c.max_groups = static_cast<unsigned>(options.max_groups);
-        c.x_texture = options.x_texture;
-        c.x_image = !c.x_texture && !options.x_storage && x_image_fits_;
-        if (options.unroll < 0 || options.unroll > 16)
-            throw Error("unroll must lie in 0..16, not " + std::to_string(options.unroll));
-        c.unroll = c.tpr == 1 && !c.stream ? options.unroll : 0;
+        c.max_groups = static_cast<unsigned>(t.max_groups);
+        c.x_image = t.x_image != 0 && x_image_fits_;
+        if (t.unroll < 0 || t.unroll > 16)
+            throw Error("unroll must lie in 0..16, not " + std::to_string(t.unroll));
+        c.unroll = c.tpr == 1 && !c.stream ? t.unroll : 0;
         if (c.chunk < static_cast<int>(kWorkGroup) || c.chunk % kWorkGroup != 0 || c.chunk > 4096)
             throw Error("the stream chunk must be a multiple of 256 up to 4096, not " +
                         std::to_string(c.chunk));
@@ -254,7 +237,7 @@ protected:
         // subgroup-size subgroups per work group.
         c.subgroups = info.subgroups && info.subgroup_size >= c.tpr &&
                       info.subgroup_size * info.subgroup_size >= static_cast<int>(kStep2WorkGroup) &&
-                      !options.no_subgroups;
+                      t.subgroups != 0;
         return c;
     }
     unsigned spmv_groups(const SpmvConfig& c) const {
@@ -268,13 +251,10 @@ protected:
                 {"FUSE_MAX", fuse ? "1" : "0"},
                 {"STREAM", c.stream ? "1" : "0"},
                 {"CHUNK", std::to_string(c.chunk)},
-                {"X_TEXTURE", c.x_texture ? "1" : "0"},
                 {"X_IMAGE", c.x_image ? "1" : "0"},
                 {"UNROLL", std::to_string(c.unroll)},
                 {"ATOMIC_MAX", fuse ? std::to_string(atomic_max_) : "0"},
-                {"KEY_CHECK", fuse && key_check_ ? "1" : "0"},
                 {"KEY_SLOTS", fuse && atomic_max_ ? std::to_string(key_slots_) : "1"},
-                {"X_GOB", x_gob_ ? "1" : "0"},
                 {"X_BLOCK_LOG2", std::to_string(x_block_log2_)}};
     }
     // The reduction kernels (one value per thread, TPR 1).
@@ -308,8 +288,8 @@ protected:
 
     // Copies x into the SpMV's 2D texture after x changed other than through Step3 (which
     // writes both). One dispatch; never in gpu-opt's per-iteration path.
-    void mirror_x(bool force = false) {
-        if (x_image_.id() == 0 || !(spmv_config_.x_image || force)) return;
+    void mirror_x() {
+        if (x_image_.id() == 0 || !spmv_config_.x_image) return;
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);
         mirror_->use();
         mirror_->set("rows", rows_);
@@ -339,10 +319,6 @@ protected:
     void dispatch_spmv(const gl::Program& program, unsigned groups) {
         program.use();
         program.set("rows", rows_);
-        // Texture unit 0 for x_texture (ignored by the storage-buffer build, which optimises
-        // the uniform away).
-        x_texture_.bind(0);
-        program.set("x_texture", 0);
         if (x_image_.id() != 0) {
             x_image_.bind(1);
             program.set("x_image", 1);
@@ -360,14 +336,11 @@ protected:
     unsigned rows_ = 0;
     SpmvConfig spmv_config_;
     gl::Buffer offsets_, columns_, values_, x_, y_, partials_, control_, ones_;
-    gl::BufferTexture x_texture_;
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
-    bool x_gob_ = true;      // x_image_'s map: whole GOBs (X_GOB), else row-major (x_linear)
-    int x_block_log2_ = 0;   // X_GOB: GOBs a block column, log2
+    int x_block_log2_ = 0;   // x_image_'s GOBs a block column, log2
     int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
-    bool key_check_ = false;  // ATOMIC_MAX = 1: look at the key before the atomic
     unsigned key_slots_ = 1;  // ATOMIC_MAX: slots of Step1's max key (power/key_slots.glsl)
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
@@ -537,6 +510,10 @@ class GpuOpt final : public GpuVariant {
 public:
     explicit GpuOpt(bool async) : async_(async) {}
     std::string name() const override { return async_ ? "gpu-opt-async" : "gpu-opt"; }
+    std::string kernels() const override {
+        if (atomic_max_ == 0) return "step1+step2+step3";
+        return std::string("step1+step3") + (atomic_max_ == 2 ? " (emulated max)" : "");
+    }
 
     Result solve(std::span<const double> start, const Options& options) override {
         load_start(start);
@@ -544,21 +521,19 @@ public:
         if (key_slots_ > 1) key_slots_buffer_.zero();  // the slot sets of j = 1 and 2
         queued_ = 0;
         int issued = 0;  // iterations queued (Result::queued)
-        const int check_every = async_ ? std::max(1, options.check_every) : 1;
-        if (!async_ && options.flag_lag > 0) {
+        const Tuning& t = options.tuning;
+        const int check_every = async_ ? std::max(1, t.check_every) : 1;
+        if (!async_ && t.flag_lag > 0) {
             // The host reads iteration k - L + 1's books (Step2 of j records whether j - 1
             // converged) after Step2 and Step3 of k and Step1 of k + 1 are queued, so the GPU
             // never waits for the host. Step2 freezes everything once converged, so the queued
             // work is harmless (it costs up to L frozen iterations at the end); the iteration
-            // it reports is gpu-opt's, and lambda and x are bit for bit the same.
-            // Measured (H200, 2M x 10, tol 0, one call; RESULTS.md session 2c): without Step2,
-            // 0.2318 ms/it waiting on a fence each iteration, 0.2208 polling the stamp word (lag
-            // 1, 2 or 3 alike; the fence and its client-mapped barrier cost ~11 us of GPU time);
-            // async 0.2169. Converging with the fence (tol 1e-10) measured 16.3 ms for 24
-            // iterations against ~5.9 expected: not understood; polled, not yet run converging.
-            const int lag = options.flag_lag;
-            const int flush_every = std::max(1, options.flush_every);
-            const bool poll = options.flag_poll && books_.peek() != nullptr;
+            // it reports is gpu-opt's, and lambda and x are bit for bit the same. Polling the
+            // stamp word rather than waiting on a fence saves the fence and its client-mapped
+            // barrier every iteration (docs/performance.md).
+            const int lag = t.flag_lag;
+            const int flush_every = std::max(1, t.flush_every);
+            const bool poll = t.flag_poll && books_.peek() != nullptr;
             books_.forget();
             const std::uint32_t first_stamp = stamp_;
             step1();
@@ -640,15 +615,15 @@ public:
 protected:
     void prepared(const Options& options) override {
         const auto& info = gl::Context::current().info();
-        atomic_max_ = options.no_atomic_max ? 0
-                      : info.atomic_int64   ? 1
-                      : options.emulate_atomic_max && info.int64 ? 2
-                                                                 : 0;
-        key_check_ = options.key_check;
-        if (options.key_slots < 1 || options.key_slots > static_cast<int>(kWorkGroup))
+        const Tuning& t = options.tuning;
+        atomic_max_ = !t.atomic_max                           ? 0
+                      : info.atomic_int64                     ? 1
+                      : t.emulate_atomic_max && info.int64    ? 2
+                                                              : 0;
+        if (t.key_slots < 1 || t.key_slots > static_cast<int>(kWorkGroup))
             throw Error("key_slots must lie in 1.." + std::to_string(kWorkGroup) + ", not " +
-                        std::to_string(options.key_slots));
-        key_slots_ = atomic_max_ ? static_cast<unsigned>(options.key_slots) : 1u;
+                        std::to_string(t.key_slots));
+        key_slots_ = atomic_max_ ? static_cast<unsigned>(t.key_slots) : 1u;
         if (key_slots_ > 1 && key_slots_buffer_.size() < 2u * key_slots_ * 128u)
             key_slots_buffer_ = gl::Buffer(2u * key_slots_ * 128u);  // 128 bytes a slot
         step1_ = &gl::compute_program("power/spmv.comp", spmv_defines(spmv_config_, true));
@@ -657,13 +632,9 @@ protected:
         step2_ = &gl::compute_program("power/step2.comp", d2);
         d2.back() = {"BOOKS", "1"};
         step2_books_ = &gl::compute_program("power/step2.comp", d2);
-        if (options.step3_pairs < 1 || options.step3_pairs > 8)
-            throw Error("step3_pairs must lie in 1..8, not " + std::to_string(options.step3_pairs));
-        if (options.step3_groups < 0 || options.step3_groups > static_cast<int>(kMaxSpmvGroups))
-            throw Error("step3_groups must lie in 0.." + std::to_string(kMaxSpmvGroups));
+        if (t.step3_groups < 1 || t.step3_groups > static_cast<int>(kMaxSpmvGroups))
+            throw Error("step3_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
         gl::Defines d3 = defines();
-        d3.push_back({"PAIRS", std::to_string(options.step3_pairs)});
-        d3.push_back({"FLAG_CHECK", options.flag_store_always ? "0" : "1"});
         for (auto& [name, value] : d3)
             if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
             else if (name == "KEY_SLOTS") value = std::to_string(key_slots_);
@@ -671,12 +642,10 @@ protected:
         step3_ = &gl::compute_program("power/step3.comp", d3);
         d3.back() = {"BOOKS", "1"};
         step3_books_ = atomic_max_ ? &gl::compute_program("power/step3.comp", d3) : nullptr;
-        const unsigned cap =
-            options.step3_groups > 0 ? static_cast<unsigned>(options.step3_groups) : kStep3Groups;
         step3_groups_ = groups_for(spmv_config_.x_image ? (rows_ + 1u) / 2u : rows_, kWorkGroup,
-                                   cap);
-        if (options.flag_lag < 0 || options.flag_lag > 16)
-            throw Error("flag_lag must lie in 0..16, not " + std::to_string(options.flag_lag));
+                                   static_cast<unsigned>(t.step3_groups));
+        if (t.flag_lag < 0 || t.flag_lag > 16)
+            throw Error("flag_lag must lie in 0..16, not " + std::to_string(t.flag_lag));
         if (!async_ && books_.bytes() == 0) books_ = gl::Readback(sizeof(Books));
     }
 
@@ -803,10 +772,10 @@ std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
     return nullptr;
 }
 
-double time_spmv(Variant& variant, const Options& options, int repeats) {
+double time_spmv(Variant& variant, int repeats) {
     auto* gpu = dynamic_cast<GpuVariant*>(&variant);
     if (gpu == nullptr) throw Error("time_spmv needs a prepared GPU variant");
-    return gpu->time_spmv(options, repeats);
+    return gpu->time_spmv(repeats);
 }
 
 }  // namespace adilab::power

@@ -28,8 +28,12 @@ TEST(LuBench, BadOptionsExitTwoNamingTheOption) {
         {"--impl all,cpu", "--impl"},
         {"--block 12", "--block: 12 is not supported"},
         {"--sizes 0", "--sizes"},
-        {"--update fastest", "--update"},
-        {"--panel fastest", "--panel: unknown panel 'fastest'"},
+        {"--panel lean", "--panel"},  // the panel is lu.registers_panel now
+        {"--tune lu.fastest=1", "lu has no field 'fastest'"},
+        {"--tune lu.lookahead=2", "lu.lookahead must lie in 0..1"},
+        {"--tune lu.lookahead=yes", "lu.lookahead takes an integer"},
+        {"--tune power.key_slots=4", "unknown family 'power'"},
+        {"--tune lookahead=0", "expected FAMILY.FIELD=VALUE"},
         {"--mtx " + folder + "/a.mtx --sizes 4", "exclude each other"},
     };
     for (const auto& c : cases) {
@@ -65,7 +69,7 @@ TEST(LuBench, FactorsAMatrixMarketFileAndReportsResidualsAndSingularity) {
                "%%MatrixMarket matrix coordinate real general\n% a comment\n3 3 4\n"
                "1 2 2.0\n2 3 3.0\n3 1 4.0\n3 3 0.5\n");
     auto r = run_adilab("--bench lu --mtx " + folder +
-                        "/perm.mtx --impl all --block 8 --repeats 1 "
+                        "/perm.mtx --impl all --block 8 --repeats 1 --tune lu.lookahead=0 "
                         "--report " +
                         folder + "/perm.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -73,7 +77,10 @@ TEST(LuBench, FactorsAMatrixMarketFileAndReportsResidualsAndSingularity) {
     for (const char* key : {"\"name\": \"gpu-blocked\"", "\"name\": \"gpu-unblocked\"",
                             "\"name\": \"cpu\"", "\"factor_residual\"", "\"solve_residual\"",
                             "\"speedup_vs_unblocked\"", "\"matrix\": \"perm.mtx\"", "\"det_sign\"",
-                            "\"panel\": \"registers\""})  // the default panel
+                            "\"panel\": \"registers\"",  // the default panel, as it ran
+                            // the complete tuning, panel_rows resolved from 0 to 64
+                            "\"tuning\": \"lu.registers_panel=1 lu.panel_rows=64 ",
+                            "\"lu.panel_rows\": 64", "\"lu.lookahead\": 0"})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     // A singular array file (second column zero): said, and no solve.
     write_text(folder + "/singular.mtx",

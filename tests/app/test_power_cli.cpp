@@ -28,13 +28,15 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
         {"--rows 10 --nnz-per-row 20", 2, "exceeds --rows"},
         {"--rows 0", 2, "--rows"},
         {"--layout diagonal", 2, "--layout"},
-        {"--threads-per-row 3", 2, "power of two"},
-        {"--stream-chunk 300", 2, "multiple of 256"},
-        {"--step3-pairs 9", 2, "--step3-pairs"},
-        {"--x-block-gobs 3", 2, "--x-block-gobs must be 0 (automatic) or a power of two"},
-        {"--x-block-gobs 64", 2, "--x-block-gobs"},
-        {"--flag-lag 17", 2, "--flag-lag"},
-        {"--flush-every 0", 2, "--flush-every"},
+        {"--tune power.threads_per_row=3", 2, "power of two"},
+        {"--tune power.stream_chunk=300", 2, "multiple of 256"},
+        {"--tune power.x_block_gobs=3", 2, "power.x_block_gobs must be 0 or a power of two"},
+        {"--tune power.x_block_gobs=64", 2, "power.x_block_gobs must lie in 0..32"},
+        {"--tune power.flag_lag=17", 2, "power.flag_lag must lie in 0..16"},
+        {"--tune power.flush_every=0", 2, "power.flush_every"},
+        {"--tune power.step3_pairs=2", 2, "power has no field 'step3_pairs'"},
+        {"--tune lu.panel_rows=64", 2, "unknown family 'lu'"},
+        {"--flag-lag 1", 2, "--flag-lag"},
         {"--mtx " + folder + "/missing.mtx", 2, "no such file"},
         {"--mtx " + bad_mtx + " --rows 5", 2, "--mtx takes its size"},
         {"--mtx " + bad_mtx, 1, bad_mtx + ":4: row index 4 is out of range 1..3"},
@@ -54,7 +56,7 @@ TEST(PowerCli, SmallRunWritesTheReport) {
     const std::string folder = temp_folder("adilab_power_report");
     const std::string report = folder + "/power.json";
     auto r = run_adilab("--bench power --rows 300 --nnz-per-row 4 --variant host,gpu-opt "
-                        "--repeats 1 --report " + report);
+                        "--repeats 1 --tune power.key_slots=4 --report " + report);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::ifstream f(report);
     std::stringstream s;
@@ -63,7 +65,10 @@ TEST(PowerCli, SmallRunWritesTheReport) {
     for (const char* key : {"\"name\": \"host\"", "\"name\": \"gpu-opt\"", "\"iterations\"",
                             "\"lambda\"", "\"residual\"", "\"ms_per_iteration\"", "\"median_ms\"",
                             "\"speedup_vs_host\"", "\"spmv_ms\"", "\"max_ms\"", "\"newx_stop_ms\"",
-                            "\"converged\": true", "\"name\": \"spmv\""})
+                            "\"converged\": true", "\"name\": \"spmv\"",
+                            // The complete tuning that ran, on every GPU row, the --tune included.
+                            "\"power.key_slots\": 4", "\"power.flag_lag\": 1",
+                            "power.threads_per_row=0 power.stream_chunk=1024"})
         EXPECT_NE(json.find(key), std::string::npos) << key;
     EXPECT_NE(r.output.find("Speed-up over host"), std::string::npos) << r.output;
 

@@ -129,6 +129,26 @@ TEST(HostPower, BreakdownNonConvergenceAndBadInput) {
     EXPECT_THROW(power::make_variant("gpu-fastest"), Error);
 }
 
+// Every knob of the GPU variants is a listed field, so a report that records the fields records
+// the complete tuning; the defaults fit the device's shared memory.
+TEST(HostPower, TuningListsEveryFieldWithItsDefault) {
+    power::Tuning t;
+    EXPECT_EQ(power::describe(t),
+              "power.threads_per_row=0 power.stream_chunk=1024 power.max_groups=8192 "
+              "power.x_image=1 power.x_block_gobs=0 power.unroll=8 power.subgroups=1 "
+              "power.step3_groups=1024 power.check_every=16 power.flag_lag=1 power.flag_poll=1 "
+              "power.flush_every=1 power.atomic_max=1 power.emulate_atomic_max=0 "
+              "power.key_slots=8");
+    for (const TuningField& f : power::tuning_fields(t)) {
+        EXPECT_GE(*f.value, f.min) << f.name;
+        EXPECT_LE(*f.value, f.max) << f.name;
+        EXPECT_FALSE(f.help.empty()) << f.name;
+    }
+    gl::DeviceInfo small;
+    small.max_shared_memory_bytes = 8192;  // (chunk + 256) doubles must fit: 768
+    EXPECT_EQ(power::Tuning::defaults(small).stream_chunk, 768);
+}
+
 TEST(HostPower, LayoutFollowsTheRowLength) {
     using Layout = power::Options::Layout;
     EXPECT_EQ(power::choose_layout(random_csr(1000, 10)), Layout::rows);

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+#include <stdexcept>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -72,35 +72,11 @@ struct GpuResult {
     std::optional<int> singular;
 };
 
-// gpu-blocked's tuning knobs (ADILAB_LU_*, read when the solver is made), set for one solver.
-using Knobs = std::vector<std::pair<std::string, std::string>>;
-
-class KnobScope {
-  public:
-    explicit KnobScope(const Knobs& knobs) : knobs_(knobs) {
-        for (const auto& [name, value] : knobs_) setenv(name.c_str(), value.c_str(), 1);
-    }
-    ~KnobScope() {
-        for (const auto& kv : knobs_) unsetenv(kv.first.c_str());
-    }
-    KnobScope(const KnobScope&) = delete;
-    KnobScope& operator=(const KnobScope&) = delete;
-
-  private:
-    Knobs knobs_;
-};
-
 GpuResult factor_on_gpu(const std::string& name, int block, const std::vector<float>& a, int n,
-                        lu::Factors* keep = nullptr,
-                        lu::TrailingUpdate update = lu::TrailingUpdate::matmul,
-                        const Knobs& knobs = {}) {
+                        lu::Factors* keep = nullptr, const lu::Tuning& tuning = {}) {
     lu::Factors f = lu::Factors::upload(a, n);
     f.pivots.poison();
-    std::unique_ptr<lu::Solver> solver;
-    {
-        const KnobScope scope(knobs);
-        solver = lu::make_solver(name, block, update);
-    }
+    std::unique_ptr<lu::Solver> solver = lu::make_solver(name, block, tuning);
     solver->factor(f);
     GpuResult r{f.values.read_all<float>(), f.pivots.read_all<int>(), lu::singular_column(f)};
     if (keep) *keep = std::move(f);
@@ -111,108 +87,102 @@ bool all_finite(const std::vector<float>& v) {
     return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
 }
 
+// gpu-blocked's tuning (lu::Tuning) with some fields changed from the defaults.
+lu::Tuning tuned(std::initializer_list<std::pair<const char*, int>> changes) {
+    lu::Tuning t;
+    std::vector<TuningField> fields = lu::tuning_fields(t);
+    for (const auto& [name, value] : changes) {
+        auto it = std::find_if(fields.begin(), fields.end(),
+                               [&](const TuningField& f) { return f.name == name; });
+        if (it == fields.end()) throw std::invalid_argument(std::string("no lu.") + name);
+        *it->value = value;
+    }
+    return t;
+}
+
 struct Variant {
     std::string name;
     int block;
     std::vector<int> sizes;
-    lu::TrailingUpdate update = lu::TrailingUpdate::own;
-    Knobs knobs = {};
+    lu::Tuning tuning = {};
 };
 
 std::string label(const Variant& v) {
-    std::string knobs;
-    for (const auto& [name, value] : v.knobs) knobs += " " + name + "=" + value;
-    return v.name +
-           (v.name == "gpu-blocked"
-                ? " block " + std::to_string(v.block) + " update " + lu::to_string(v.update)
-                : "") +
-           knobs;
+    return v.name + (v.name == "gpu-blocked"
+                         ? " block " + std::to_string(v.block) + " " + lu::describe(v.tuning)
+                         : "");
 }
 
 // Unblocked is n dispatch pairs over the whole trailing matrix: small sizes only on llvmpipe.
-// Blocked takes the big ones, with block sizes that exercise both panel paths there (the fused
-// one-dispatch panel for panels that fit a work group, the column-by-column fallback otherwise).
+// Blocked takes the big ones, with block sizes that exercise both panel paths there (the
+// one-dispatch panel for panels that fit a work group, the column-by-column fallback
+// otherwise). The block-row solve is X = L11^-1 then a GEMM at every block size; on llvmpipe
+// block 128's L11 does not fit shared memory (32 KiB) in trtri.comp and is read from the matrix.
 const std::vector<Variant>& variants_under_test() {
     static const std::vector<Variant> all = {
         {"cpu", 0, {1, 2, 3, 17, 100}},
         {"gpu-unblocked", 0, {1, 2, 3, 17, 100}},
-        {"gpu-blocked", 8, {1, 2, 3, 17, 100}, lu::TrailingUpdate::matmul},
-        {"gpu-blocked", 16, {1, 3, 17, 100, 1000}, lu::TrailingUpdate::own},
-        {"gpu-blocked", 32, {2, 17, 100, 1025}, lu::TrailingUpdate::matmul},
-        {"gpu-blocked", 64, {3, 17, 100}, lu::TrailingUpdate::own},
-        {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul},
-        // Block 128 and the tuning paths: look-ahead (the next panel beside the trailing
-        // update), the block-row solve in registers / in shared memory / unrolled / blocked, the
-        // trailing update's tiles. 200 has panels of both kinds on llvmpipe (column by column
-        // above the fused panel's rows, fused below).
-        {"gpu-blocked", 128, {17, 200}, lu::TrailingUpdate::matmul},
-        {"gpu-blocked", 64, {17, 200}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "1"}, {"ADILAB_LU_TRSM", "unrolled"}}},
-        {"gpu-blocked", 128, {200}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "unrolled"}}},
-        {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
-        {"gpu-blocked", 128, {200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "blocked"}}},
-        // The block-row solve by explicit inverse (X = L11^-1, then U12 = X A12 by GEMM; the
-        // default, named here so that it stays tested if that changes), with look-ahead on and
-        // off; block 8 takes the singular matrix (n = 20) over 3 panels. On
-        // llvmpipe, block 128's L11 does not fit shared memory (32 KiB) and is read from the
-        // matrix; the other blocks keep it in shared memory.
-        {"gpu-blocked", 32, {1, 2, 3, 17, 100, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_TRSM", "inverse"}}},
-        {"gpu-blocked", 64, {17, 257, 1025}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_TRSM", "inverse"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
-        {"gpu-blocked", 64, {100}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "inverse"}}},
-        {"gpu-blocked", 128, {3, 200, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_TRSM", "inverse"}}},
-        {"gpu-blocked", 128, {257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_TRSM", "inverse"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
-        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_TRSM", "inverse"}}},
-        {"gpu-blocked", 32, {100, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "shared"},
-          {"ADILAB_LU_GEMM_TILES", "32x32x8x4x4"}}},
-        {"gpu-blocked", 64, {200}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_LOOKAHEAD", "0"}, {"ADILAB_LU_TRSM", "reg"}, {"ADILAB_LU_PANEL_ROWS", "32"},
-          {"ADILAB_LU_PANEL", "fused"}, {"ADILAB_LU_PANEL_REDUX", "1"}}},
-        // The panels: `fused` (an earlier default), `one-trip` and `lean` (the default before
-        // `registers`), lean also without subgroups, with every block size, row split and
-        // work-group size that changes the slot layout (3 values a word: 8, 16, 32, 64, 128
-        // leave 2, 1, 2, 1, 2 in the last). On llvmpipe one group takes a panel; on a GPU, 1025
-        // and 1000 spread it over 4-33 groups (ADILAB_LU_PANEL_ROWS 32, ADILAB_LU_PANEL_GROUPS
-        // 4) and exchange across them (passed on the H200, 2026-11-21).
-        {"gpu-blocked", 64, {17, 257}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "fused"}}},
-        {"gpu-blocked", 32, {1, 2, 3, 100, 1025}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "lean"}, {"ADILAB_LU_PANEL_ROWS", "32"},
-          {"ADILAB_LU_SUBGROUPS", "0"}}},
-        {"gpu-blocked", 128, {3, 200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "fused"}}},
-        {"gpu-blocked", 32, {1, 2, 3, 100}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_ROWS", "32"}}},
-        {"gpu-blocked", 16, {17, 257}, lu::TrailingUpdate::own, {{"ADILAB_LU_PANEL", "one-trip"}}},
-        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_WG", "128"}}},
-        {"gpu-blocked", 128, {3, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_LOOKAHEAD", "0"}}},
-        {"gpu-blocked", 32, {1000}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "one-trip"}, {"ADILAB_LU_PANEL_GROUPS", "4"},
-          {"ADILAB_LU_SUBGROUPS", "0"}}},
-        {"gpu-blocked", 64, {17, 257}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "lean"}}},
-        {"gpu-blocked", 128, {3, 200}, lu::TrailingUpdate::matmul, {{"ADILAB_LU_PANEL", "lean"}}},
-        // `registers` (the default, so also every variant above without a panel knob) where
-        // its layout changes: few rows a part (ADILAB_LU_PANEL_ROWS 32 at nb 32: 16 parts of 4
-        // rows, so on a GPU 1025 takes 17 groups), fewer than 32 columns a warp (nb 8, 16), one
-        // and eight invocations a column (work groups of 128 and 1024), without subgroups.
-        {"gpu-blocked", 32, {1, 2, 3, 100, 1025}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_ROWS", "32"}}},
-        {"gpu-blocked", 8, {17, 100}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "registers"}}},
-        {"gpu-blocked", 16, {17, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_SUBGROUPS", "0"}}},
-        {"gpu-blocked", 128, {3, 257}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_WG", "128"}}},
-        {"gpu-blocked", 128, {200, 1025}, lu::TrailingUpdate::matmul,
-         {{"ADILAB_LU_PANEL", "registers"}, {"ADILAB_LU_PANEL_WG", "1024"},
-          {"ADILAB_LU_PANEL_ROWS", "64"}}},
+        // The defaults (registers panel, look-ahead): every block size; block 8 takes the
+        // singular matrix (n = 20) over 3 panels.
+        {"gpu-blocked", 8, {1, 2, 3, 17, 100}},
+        {"gpu-blocked", 16, {1, 3, 17, 100, 1000}},
+        {"gpu-blocked", 32, {1, 2, 3, 17, 100, 257, 1025}},
+        {"gpu-blocked", 64, {3, 17, 100, 257}},
+        {"gpu-blocked", 128, {3, 17, 200, 257}},
+        // Without look-ahead (panel, block row, trailing update one after the other).
+        {"gpu-blocked", 32, {100, 257}, tuned({{"lookahead", 0}})},
+        {"gpu-blocked", 64, {17, 257, 1025}, tuned({{"lookahead", 0}})},
+        {"gpu-blocked", 128, {200, 257}, tuned({{"lookahead", 0}})},
+        // `lean` (the registers panel's fallback past 64 rows an invocation, which these sizes do
+        // not reach), also without subgroups, with few rows a group, 128-invocation groups and
+        // a cap on the groups. On llvmpipe one group takes a panel (block 128: 49 rows, so
+        // n = 150 goes column by column, then one dispatch; n = 200 column by column); on a GPU,
+        // 1025 and 1000 spread it over 4-33 groups and exchange across them.
+        {"gpu-blocked", 32, {1, 2, 3, 100, 1025},
+         tuned({{"registers_panel", 0}, {"panel_rows", 32}, {"subgroups", 0}})},
+        {"gpu-blocked", 64, {17, 257}, tuned({{"registers_panel", 0}})},
+        {"gpu-blocked", 128, {3, 150, 200}, tuned({{"registers_panel", 0}})},
+        {"gpu-blocked", 8, {17, 100}, tuned({{"registers_panel", 0}, {"panel_group_size", 128}})},
+        {"gpu-blocked", 32, {1000},
+         tuned({{"registers_panel", 0}, {"panel_groups", 4}, {"subgroups", 0}})},
+        // `registers` where its layout changes: few rows a part (panel_rows 32 at nb 32: 16
+        // parts of 4 rows, so on a GPU 1025 takes 17 groups), fewer than 32 columns a warp (nb 8,
+        // 16), one and eight invocations a column (work groups of 128 and 1024), without
+        // subgroups.
+        {"gpu-blocked", 32, {1, 2, 3, 100, 1025}, tuned({{"panel_rows", 32}})},
+        {"gpu-blocked", 16, {17, 257}, tuned({{"subgroups", 0}})},
+        {"gpu-blocked", 128, {3, 257}, tuned({{"panel_group_size", 128}})},
+        {"gpu-blocked", 128, {200, 1025}, tuned({{"panel_group_size", 1024}, {"panel_rows", 64}})},
     };
     return all;
+}
+
+// The bench names the panel that ran, not the one asked for: registers falls back to lean past
+// 64 rows an invocation, and a panel taller than the resident groups hold goes column by column.
+TEST(LuTuning, PanelThatRunsFollowsTheRowsAnInvocationHolds) {
+    gl::DeviceInfo gpu;
+    gpu.max_shared_memory_bytes = 48 * 1024;
+    gpu.max_work_group_invocations = 1024;
+    const lu::Tuning t = lu::Tuning::defaults(gpu);
+    // nb 128: 4 invocations a column, 128 groups; 64 rows each hold 4 x 64 x 128 = 32768 rows.
+    EXPECT_EQ(lu::panel_that_runs(gpu, 8192, 128, t), "registers");
+    EXPECT_EQ(lu::panel_that_runs(gpu, 32768, 128, t), "registers");
+    // Past that, lean: 80 rows a group of 48 KiB, 10240 in all, so the first panels of so
+    // tall a matrix go column by column.
+    EXPECT_EQ(lu::panel_that_runs(gpu, 32769, 128, t), "columns+lean");
+    EXPECT_EQ(lu::panel_that_runs(gpu, 8192, 128, tuned({{"registers_panel", 0}})), "lean");
+    // A software renderer runs one group: lean at nb 128 holds 49 rows of its 32 KiB.
+    gl::DeviceInfo software = gpu;
+    software.software = true;
+    software.max_shared_memory_bytes = 32 * 1024;
+    EXPECT_EQ(lu::panel_that_runs(software, 150, 128, tuned({{"registers_panel", 0}})),
+              "columns+lean");  // the second panel's 22 rows fit
+    EXPECT_EQ(lu::panel_that_runs(software, 200, 128, tuned({{"registers_panel", 0}})),
+              "columns");  // 200 and 72 rows: neither fits
+    EXPECT_EQ(lu::panel_that_runs(software, 200, 128, t), "registers");
+    EXPECT_EQ(lu::describe(t),
+              "lu.registers_panel=1 lu.panel_rows=64 lu.panel_groups=128 lu.panel_group_size=512 "
+              "lu.swap_columns=64 lu.lookahead=1 lu.subgroups=1");
 }
 
 TEST(LuGpu, FactorResidualWithinTheFp32BoundOnRandomMatrices) {
@@ -222,7 +192,7 @@ TEST(LuGpu, FactorResidualWithinTheFp32BoundOnRandomMatrices) {
         for (int n : v.sizes) {
             SCOPED_TRACE(label(v) + " n=" + std::to_string(n));
             const std::vector<float> a = random_matrix(n, ++seed);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, nullptr, v.update, v.knobs);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, nullptr, v.tuning);
             ASSERT_TRUE(all_finite(r.lu));
             ASSERT_FALSE(r.singular.has_value());
             for (int k = 0; k < n; ++k) {
@@ -259,7 +229,7 @@ TEST(LuGpu, PivotSequenceMatchesTheReferenceWithoutTies) {
             // The construction's promise, checked: every step's best candidate beats the second
             // by a margin no fp32 rounding of these O(1) values can bridge.
             ASSERT_GT(report.min_pivot_gap, 0.25);
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, m, nullptr, v.update, v.knobs);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, m, nullptr, v.tuning);
             EXPECT_EQ(r.pivots, ref_pivots);
         }
     }
@@ -278,7 +248,7 @@ TEST(LuGpu, SolveResidualWithinTheBackwardErrorBound) {
             std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
             for (float& x : b) x = dist(rng);
             lu::Factors f;
-            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
+            const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.tuning);
             gl::Buffer rhs = gl::Buffer::from(b), x(b.size() * sizeof(float));
             x.poison();
             lu::solve(f, rhs, x);
@@ -312,7 +282,7 @@ TEST(LuGpu, ZerosOnTheDiagonalNeedPivoting) {
                 const auto report = reference::lu_factor<double>(ref, n, ref_pivots);
                 ASSERT_EQ(report.singular_column, -1);
                 const GpuResult r =
-                    factor_on_gpu(v.name, v.block, m, n, nullptr, v.update, v.knobs);
+                    factor_on_gpu(v.name, v.block, m, n, nullptr, v.tuning);
                 ASSERT_TRUE(all_finite(r.lu));
                 EXPECT_FALSE(r.singular.has_value());
                 const double bound = 2.0 * gamma(n) * reference::abs_lu_norm_inf(r.lu, n) /
@@ -341,7 +311,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         std::vector<int> ref_pivots(n);
         ASSERT_EQ(reference::lu_factor<double>(ref, n, ref_pivots).singular_column, 7);
         lu::Factors f;
-        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
+        const GpuResult r = factor_on_gpu(v.name, v.block, a, n, &f, v.tuning);
         ASSERT_TRUE(all_finite(r.lu));
         ASSERT_TRUE(r.singular.has_value());
         EXPECT_EQ(*r.singular, 7);
@@ -359,7 +329,7 @@ TEST(LuGpu, SingularMatrixIsReportedNamingTheColumnWithoutNaN) {
         EXPECT_EQ(d.value(), 0.0);
         // Exact singular 2 x 2: [[1, 2], [2, 4]]: pivot row 1, then 2 - 0.5 * 4 = 0 at column 1.
         const std::vector<float> two = {1, 2, 2, 4};
-        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2, nullptr, v.update, v.knobs);
+        const GpuResult s = factor_on_gpu(v.name, v.block, two, 2, nullptr, v.tuning);
         ASSERT_TRUE(all_finite(s.lu));
         ASSERT_TRUE(s.singular.has_value());
         EXPECT_EQ(*s.singular, 1);
@@ -382,7 +352,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
             for (int j = i + 1; j < n; ++j) inversions += perm[i] > perm[j];
         const double expected = (inversions % 2 ? -1.0 : 1.0) * 2 * -3 * 0.5 * 4 * -1;
         lu::Factors f;
-        factor_on_gpu(v.name, v.block, a, n, &f, v.update, v.knobs);
+        factor_on_gpu(v.name, v.block, a, n, &f, v.tuning);
         const lu::Determinant d = lu::determinant(f);
         EXPECT_EQ(d.sign, expected > 0 ? 1 : -1);
         EXPECT_NEAR(d.log_abs, std::log(std::abs(expected)), 1e-6);
@@ -396,7 +366,7 @@ TEST(LuGpu, DeterminantSignAndLogFromPivots) {
         std::vector<float> scaled(big);
         for (float& x : scaled) x *= 1e3f;  // |det| ~ 1e300 * ...: beyond float
         lu::Factors g;
-        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g, v.update, v.knobs);
+        const GpuResult r = factor_on_gpu(v.name, v.block, scaled, m, &g, v.tuning);
         const lu::Determinant dg = lu::determinant(g);
         const reference::Determinant dr = reference::lu_determinant<float>(r.lu, m, r.pivots);
         EXPECT_EQ(dg.sign, dr.sign);

@@ -40,8 +40,8 @@ CsrMatrix with_dominant_entry(CsrMatrix a, int per_row) {
 void set_layout(power::Options& options, int layout) {
     using Layout = power::Options::Layout;
     options.layout = layout == 0 ? Layout::automatic : layout > 0 ? Layout::stream : Layout::rows;
-    if (layout > 0) options.stream_chunk = layout;
-    if (layout < 0) options.threads_per_row = -layout;
+    if (layout > 0) options.tuning.stream_chunk = layout;
+    if (layout < 0) options.tuning.threads_per_row = -layout;
 }
 
 power::Solution run(const std::string& variant, const CsrMatrix& a, power::Options options,
@@ -58,7 +58,7 @@ TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
     power::Options options;
     options.tol = 1e-12;
     options.max_iter = 500;
-    options.check_every = 5;
+    options.tuning.check_every = 5;
     for (int n : {1, 2, 3, 31, 33, 1000, 1025}) {
         for (int per_row : {1, 5, 40}) {
             CsrMatrix a = random_csr(n, per_row, static_cast<std::uint64_t>(n * 100 + per_row));
@@ -122,17 +122,16 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     power::Options options;
     options.max_iter = 1;
     auto host = reference::power_method(a, {}, 0.0, 1);
-    // x from the 2D texture (default), the storage buffer, the buffer texture; one thread per
-    // row with the unrolled gathers (default 8, 3: a remainder in most rows) and the plain loop.
+    // x from the 2D texture (default) and the storage buffer; one thread per row with the
+    // unrolled gathers (default 8, 3: a remainder in most rows) and the plain loop.
     for (const auto& name : kGpuVariants)
-        for (int source : {0, 1, 2})
+        for (int source : {0, 1})
           for (int layout : source != 1 ? std::vector<int>{1024, -1, -32}
                                         : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32})
             for (int unroll : layout == -1 ? std::vector<int>{8, 3, 0} : std::vector<int>{8}) {
             set_layout(options, layout);
-            options.x_texture = source == 2;
-            options.x_storage = source == 1;
-            options.unroll = unroll;
+            options.tuning.x_image = source == 0 ? 1 : 0;
+            options.tuning.unroll = unroll;
             auto s = run(name, a, options);
             SCOPED_TRACE(name + " layout=" + std::to_string(layout) + " source=" +
                          std::to_string(source) + " unroll=" + std::to_string(unroll));
@@ -253,7 +252,7 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
     power::Options options;
     options.tol = 1e-12;
     options.max_iter = 40;
-    options.check_every = 6;
+    options.tuning.check_every = 6;
     const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
     const CsrMatrix flip = from_dense(2, {1, 0, 0, -1});                 // |l1| = |l2|
     const CsrMatrix one = from_dense(1, {-2.5});
@@ -330,9 +329,9 @@ TEST(PowerGpu, OptLaggedReadsStopAtBreakdownAndConvergence) {
             power::Options options;
             options.tol = 1e-12;
             options.max_iter = 40;
-            options.flag_lag = lag;
-            options.flag_poll = poll;
-            options.flush_every = lag == 7 ? 2 : 1;
+            options.tuning.flag_lag = lag;
+            options.tuning.flag_poll = poll;
+            options.tuning.flush_every = lag == 7 ? 2 : 1;
             expect_exact_stops("gpu-opt", options, lag);
         }
     }
@@ -381,41 +380,37 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         const char* variant;
         int lag;
         bool poll;
-        bool key_check = false;  // real atomics only (the emulated max ignores it)
-        // Options::key_slots: the groups' keys spread over S slots, Step3 takes their max (the
+        // Tuning::key_slots: the groups' keys spread over S slots, Step3 takes their max (the
         // tie's +3 and -3 then lie in different slots; 7 and 3 leave several groups a slot).
         int key_slots = 1;
     };
-    const Loop loops[] = {{"gpu-opt", 1, false}, {"gpu-opt", 0, false},
-                          {"gpu-opt", 3, true},  {"gpu-opt", 2, false},
-                          {"gpu-opt-async", 1, false}, {"gpu-opt", 1, true, true},
-                          {"gpu-opt", 1, true, false, 64}, {"gpu-opt-async", 1, false, false, 7},
-                          {"gpu-opt", 2, true, true, 3}};
+    const Loop loops[] = {{"gpu-opt", 1, false},         {"gpu-opt", 0, false},
+                          {"gpu-opt", 3, true},          {"gpu-opt", 2, false},
+                          {"gpu-opt-async", 1, false},   {"gpu-opt", 1, true, 64},
+                          {"gpu-opt-async", 1, false, 7}, {"gpu-opt", 2, true, 3}};
     for (const auto& [label, a] : cases) {
         for (double tol : {1e-11, 0.0}) {
             for (int layout : {0, 512, -1}) {
                 power::Options options;
                 options.tol = tol;
                 options.max_iter = tol == 0.0 ? 9 : 300;
-                options.check_every = 4;
+                options.tuning.check_every = 4;
                 set_layout(options, layout);
-                options.no_atomic_max = true;
+                options.tuning.atomic_max = 0;
                 const auto reference = run("gpu-opt", a, options);
                 const auto host = reference::power_method(a, {}, tol, options.max_iter);
-                options.no_atomic_max = false;
+                options.tuning.atomic_max = 1;
                 for (bool emulate : paths) {
                     for (const Loop& loop : loops) {
-                        options.emulate_atomic_max = emulate;
-                        options.flag_lag = loop.lag;
-                        options.flag_poll = loop.poll;
-                        options.key_check = loop.key_check;
-                        options.key_slots = loop.key_slots;
+                        options.tuning.emulate_atomic_max = emulate;
+                        options.tuning.flag_lag = loop.lag;
+                        options.tuning.flag_poll = loop.poll;
+                        options.tuning.key_slots = loop.key_slots;
                         const auto s = run(loop.variant, a, options);
                         SCOPED_TRACE(label + " tol=" + std::to_string(tol) + " layout=" +
                                      std::to_string(layout) + (emulate ? " emulated " : " atomic ") +
                                      loop.variant + " lag=" + std::to_string(loop.lag) +
                                      (loop.poll ? " poll" : "") +
-                                     (loop.key_check ? " key-check" : "") +
                                      " slots=" + std::to_string(loop.key_slots));
                         EXPECT_EQ(s.result.converged, reference.result.converged);
                         EXPECT_EQ(s.result.breakdown, reference.result.breakdown);
@@ -428,7 +423,7 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                         EXPECT_LT(relative(s.result.lambda, host.result.lambda), 1e-10);
                         if (s.result.converged) {
                             const int late = loop.variant == std::string("gpu-opt-async")
-                                                 ? options.check_every
+                                                 ? options.tuning.check_every
                                                  : std::max(loop.lag, 1);
                             EXPECT_LE(s.result.queued, s.result.iterations + late);
                         }
@@ -461,16 +456,16 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 power::Options options;
                 options.tol = 1e-12;
                 options.max_iter = 40;
-                options.check_every = 6;
-                options.flag_lag = lag;
-                options.flag_poll = lag == 3;
-                options.emulate_atomic_max = emulate;
+                options.tuning.check_every = 6;
+                options.tuning.flag_lag = lag;
+                options.tuning.flag_poll = lag == 3;
+                options.tuning.emulate_atomic_max = emulate;
                 // The slot sets must start over in each solve as the one key does.
-                options.key_slots = lag == 1 ? 5 : lag == 3 ? 128 : 1;
+                options.tuning.key_slots = lag == 1 ? 5 : lag == 3 ? 128 : 1;
                 // How late the host may stop: it reads the books L iterations late (at least
                 // one: the drain of lag 0 sees a convergence at the next read), async every
                 // check_every iterations.
-                const int late = std::string(variant) == "gpu-opt-async" ? options.check_every
+                const int late = std::string(variant) == "gpu-opt-async" ? options.tuning.check_every
                                                                          : std::max(lag, 1);
                 expect_exact_stops(variant, options, late);
                 auto f = run(variant, flip, options);
@@ -492,7 +487,7 @@ TEST(PowerGpu, AsyncReportsTheExactIteration) {
     auto sync = run("gpu-opt", a, options);
     ASSERT_TRUE(sync.result.converged);
     for (int k : {1, 2, 7, 64, 1000}) {
-        options.check_every = k;
+        options.tuning.check_every = k;
         auto async = run("gpu-opt-async", a, options);
         SCOPED_TRACE(k);
         EXPECT_EQ(async.result.iterations, sync.result.iterations);
@@ -505,7 +500,7 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
     ADILAB_NEED_GL();
     // gpu-opt's Step3 keeps x only in the SpMV's 2D texture (one texel = two rows, y read as
     // dvec2, the odd last row apart) and the eigenvector is copied back on request. Against
-    // the storage-buffer path (x_storage: the SpMV reads x there, Step3 writes it there) the
+    // the storage-buffer path (x_image 0: the SpMV reads x there, Step3 writes it there) the
     // arithmetic is the same, so lambda, the iteration count and x must agree bit for bit:
     // odd and even n, converging (flag path) and tol 0 (max_iter), sync and async.
     for (int n : {1001, 998, 1}) {
@@ -515,10 +510,10 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
                 power::Options options;
                 options.tol = tol;
                 options.max_iter = tol == 0.0 ? 7 : 400;
-                options.check_every = 3;
-                options.x_storage = true;
+                options.tuning.check_every = 3;
+                options.tuning.x_image = 0;
                 auto reference = run(name, a, options);
-                options.x_storage = false;
+                options.tuning.x_image = 1;
                 auto texture = run(name, a, options);
                 SCOPED_TRACE(name + " n=" + std::to_string(n) + " tol=" + std::to_string(tol));
                 if (tol > 0.0 && n > 1) {
@@ -537,54 +532,46 @@ TEST(PowerGpu, OptKeepsXInTheTextureBitForBit) {
 
 TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
     ADILAB_NEED_GL();
-    // gpu-opt's Step3 in any shape (work groups, texels a thread loads per pass, the flag read
-    // before it is stored or stored always) and the host reading the books one step behind
-    // (flag_lag 1: Step2's copy behind a fence, one frozen SpMV queued past the stop) do the
-    // same divisions and stop at the same iteration as the paper's loop on the storage path
-    // (x_storage, flag_lag 0, flag stored always): lambda, iterations and x agree bit for bit,
+    // gpu-opt's Step3 with any number of work groups (one pass or several, partial passes) and
+    // the host reading the books one step behind (flag_lag 1: Step2's copy behind a fence, one
+    // frozen SpMV queued past the stop) do the same divisions and stop at the same iteration as
+    // the paper's loop on the storage path (x_image 0, flag_lag 0): lambda, iterations and x
+    // agree bit for bit,
     // and with the host to its tolerance. Odd and even n, several passes and partial passes.
     // Lags of 2 and more, the stamp polled instead of a fence and flushes every few
     // iterations only: the host stops later (frozen iterations queued), never elsewhere; lag
     // 16 exceeds the 7 iterations of tol 0 (the host never reads the books in the loop).
     struct Shape {
-        int lag, groups, pairs;
-        bool store_always;
+        int lag, groups;
         bool poll = false;
         int flush_every = 1;
     };
-    const Shape shapes[] = {{1, 0, 2, false},         {0, 1, 1, false},
-                            {1, 3, 3, true},          {0, 7, 8, false},
-                            {1, 1, 8, true},          {2, 0, 2, false},
-                            {3, 0, 2, false, true},   {1, 0, 2, false, true},
-                            {4, 0, 2, false, true, 3}, {16, 0, 2, false, true, 2},
-                            {5, 0, 2, false, false, 4}, {1, 0, 1, false, true, 1},
-                            {0, 3, 2, false, false, 1}, {4, 1, 3, true, true, 2}};
+    const Shape shapes[] = {{1, 1024},          {0, 1},             {1, 3},
+                            {0, 7},             {1, 1},             {2, 1024},
+                            {3, 1024, true},    {1, 1024, true},    {4, 1024, true, 3},
+                            {16, 1024, true, 2}, {5, 1024, false, 4}, {0, 3, false, 1},
+                            {4, 1, true, 2}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
         for (double tol : {1e-11, 0.0}) {
             power::Options options;
             options.tol = tol;
             options.max_iter = tol == 0.0 ? 7 : 400;
-            options.x_storage = true;
-            options.flag_lag = 0;
-            options.flag_store_always = true;
-            options.step3_pairs = 1;
+            options.tuning.x_image = 0;
+            options.tuning.flag_lag = 0;
             auto reference = run("gpu-opt", a, options);
             auto host = reference::power_method(a, {}, tol, options.max_iter);
             for (const Shape& shape : shapes) {
-                options.x_storage = false;
-                options.flag_lag = shape.lag;
-                options.step3_groups = shape.groups;
-                options.step3_pairs = shape.pairs;
-                options.flag_store_always = shape.store_always;
-                options.flag_poll = shape.poll;
-                options.flush_every = shape.flush_every;
+                options.tuning.x_image = 1;
+                options.tuning.flag_lag = shape.lag;
+                options.tuning.step3_groups = shape.groups;
+                options.tuning.flag_poll = shape.poll;
+                options.tuning.flush_every = shape.flush_every;
                 auto s = run("gpu-opt", a, options);
                 SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
                              " lag=" + std::to_string(shape.lag) + " groups=" +
-                             std::to_string(shape.groups) + " pairs=" +
-                             std::to_string(shape.pairs) + (shape.store_always ? " always" : "") +
-                             (shape.poll ? " poll" : "") + " flush=" +
+                             std::to_string(shape.groups) + (shape.poll ? " poll" : "") +
+                             " flush=" +
                              std::to_string(shape.flush_every));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
@@ -615,9 +602,9 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
 TEST(PowerGpu, XTexelMapsAreBitForBit) {
     ADILAB_NEED_GL();
     // Which texel of x's 2D texture holds which pair of rows is free (the SpMV gathers at
-    // random), so the GOB map (default: 32 pairs fill a 4 x 8-texel GOB, GOBs down block
-    // columns of B GOBs) and the old row-major map (x_linear) must give exactly what the
-    // storage path of the same variant gives: lambda, iterations and x bit for bit. A map that
+    // random), so the GOB map (32 pairs fill a 4 x 8-texel GOB, GOBs down block columns of B
+    // GOBs) must give exactly what the storage path of the same variant gives: lambda,
+    // iterations and x bit for bit. A map that
     // sent two pairs to one texel, or a pair outside the texture (a store dropped, a fetch of 0),
     // changes x.
     // Sizes: n = 1 and 2 (one texel), odd n, n smaller than one GOB (64 rows), n not a multiple
@@ -639,8 +626,8 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
             power::Options options;
             options.tol = tol;
             options.max_iter = tol == 0.0 ? 5 : 400;
-            options.x_storage = true;
-            options.flag_lag = 0;
+            options.tuning.x_image = 0;
+            options.tuning.flag_lag = 0;
             auto host = reference::power_method(a, {}, tol, options.max_iter);
             const bool big = c.n > 10000;
             for (const std::string name : {"gpu-opt", "gpu-opt-async", "gpu-full"}) {
@@ -649,29 +636,25 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
                 // The storage path of the same variant (x never in the texture).
                 auto reference = run(name, a, options);
                 EXPECT_LT(relative(reference.result.lambda, host.result.lambda), 1e-10);
-                for (bool linear : {false, true}) {
-                    if (linear && c.block_gobs != 0) continue;  // B means nothing to it
+                {
                     for (int no_step2 = 0; no_step2 < 2; ++no_step2) {
                         if (no_step2 && (name != "gpu-opt" || no_step2_paths().empty())) continue;
                         power::Options o = options;
-                        o.x_storage = false;
-                        o.flag_lag = 1;
-                        o.check_every = 3;
-                        o.x_linear = linear;
-                        o.x_block_gobs = c.block_gobs;
+                        o.tuning.x_image = 1;
+                        o.tuning.flag_lag = 1;
+                        o.tuning.check_every = 3;
+                        o.tuning.x_block_gobs = c.block_gobs;
                         o.poison_x = true;
-                        o.no_atomic_max = !no_step2;
-                        o.emulate_atomic_max = no_step2 && no_step2_paths().front();
+                        o.tuning.atomic_max = no_step2;
+                        o.tuning.emulate_atomic_max = no_step2 && no_step2_paths().front();
                         auto v = power::make_variant(name);
                         auto s = power::solve(*v, a, o);
                         SCOPED_TRACE(name + " n=" + std::to_string(c.n) + " tol=" +
                                      std::to_string(tol) + " map=" +
-                                     (linear ? "linear" : "gob" + std::to_string(c.block_gobs)) +
+                                     "gob" + std::to_string(c.block_gobs) +
                                      " no_step2=" + std::to_string(no_step2) + " " +
                                      v->spmv_layout());
-                        if (!linear) {
-                            EXPECT_NE(v->spmv_layout().find("-gob"), std::string::npos);
-                        }
+                        EXPECT_NE(v->spmv_layout().find("-gob"), std::string::npos);
                         EXPECT_EQ(s.result.converged, reference.result.converged);
                         EXPECT_EQ(s.result.iterations, reference.result.iterations);
                         EXPECT_EQ(s.result.lambda, reference.result.lambda);

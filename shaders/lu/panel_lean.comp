@@ -1,12 +1,9 @@
-// The panel factorisation of blocked LU (seed 003 §2.3) in ONE dispatch with ONE dependent L2
-// round trip per column (`--panel one-trip`; panel_fused.comp, `fused`, needs two), or with
-// TWO_TRIP (`--panel lean`, the default) two round trips as `fused` but this file's three
-// barriers a column. Measured (H200, n = 8192, the panel alone): lean 27.1 ms, fused 28.8,
-// one-trip 34.1 at nb 64 and 53.1 at nb 128 (103 groups of 44-word slots): reading every
-// candidate's row costs more than the round trip it saves, so one-trip is kept for comparison
-// only. Same partial pivoting, same pivots as column-by-column LU, same layout as
-// panel_fused.comp: the panel (rows k0..n-1, columns k0..k0+width-1) split over `groups` work
-// groups that keep their rows (at most ROWS_MAX) in shared memory for the whole panel.
+// The panel factorisation of blocked LU (Fig. 3-4 of the LU paper, its §2.3) in ONE dispatch,
+// with the panel's rows in shared memory: `lean`, the fallback of the `registers` panel
+// (panel_registers.comp) where its rows would need more than 64 registers an invocation, and
+// a panel of its own by Tuning::registers_panel = 0. Same partial pivoting, same pivots as
+// column-by-column LU: the panel (rows k0..n-1, columns k0..k0+width-1) split over `groups`
+// work groups that keep their rows (at most ROWS_MAX) in shared memory for the whole panel.
 //
 // Per column j, every group:
 //   1. publishes its candidate (largest |a(i,j)|, i >= k0+j, ties: smallest row) TOGETHER with
@@ -15,27 +12,25 @@
 //      that row in the diagonal slot. Every 16-byte word carries the epoch (unique per panel
 //      and column), so each one is valid alone: no ordering between the stores is needed, and a
 //      reader needs no fence between a stamp and its data (NVIDIA performs aligned 16-byte
-//      accesses whole; panel_fused.comp relies on the same).
-//   2. reads ALL slots at once (headers, rows, the diagonal row: ~(groups + 1) * 23 words at
-//      nb = 64, a few per invocation, kept in registers), spinning until every stamp is the
-//      column's epoch. This is the one round trip: panel_fused.comp first reads the headers,
-//      reduces them, then fetches the winner's row (a second, dependent, round trip).
-//      TWO_TRIP (lean) reads the headers only here, and the winner's row after step 3.
+//      accesses whole).
+//   2. reads the headers of all slots, spinning until every stamp is the column's epoch (the
+//      first round trip through L2);
 //   3. reduces the headers (from shared memory, every subgroup by itself: no extra barrier) to
-//      the same winner in every group; the invocations that hold the winner's chunks write the
-//      pivot row (and the interchange of rows k0+j and p) from their registers.
+//      the same winner in every group, then fetches the winner's row (the second round trip);
+//      the invocations that hold it write the pivot row and the interchange of rows k0+j and p.
 //   4. the rank-1 update; the invocations that update column j+1 find its candidates as they
 //      go (the next column's search costs no pass and no barrier of its own), and column j is
 //      scaled by the pivot only in step 3 of the next column (deferred: nobody waits for it;
 //      the published rows are scaled on the fly).
-// Three barriers a column (panel_fused.comp: six). Slots alternate by column parity as in
-// panel_fused.comp: a group writes column j+2's slots only after every group published column
-// j+1, which each does only after it finished reading column j's.
+// Why two round trips and not one: publishing rows and reading every candidate's row at once
+// saves a round trip but makes every group read (groups + 1) x NB values a column, which cost
+// more than the trip (docs/performance.md, "LU", the panels that lost). Three barriers a column.
+// Slots alternate by column parity: a group writes column j+2's slots only after every group
+// published column j+1, which each does only after it finished reading column j's.
 //
-// Limits as panel_fused.comp: all `groups` work groups resident at once (groups <= GROUPS_MAX,
-// groups <= WG_SIZE, hardware GPUs only; a software renderer uses groups == 1, with a barrier
-// between publishing and gathering, SOFTWARE); a wait that spins too long sets `failed` instead
-// of hanging.
+// Limits: all `groups` work groups resident at once (groups <= GROUPS_MAX, groups <= WG_SIZE,
+// hardware GPUs only; a software renderer uses groups == 1, with a barrier between publishing
+// and gathering, SOFTWARE); a wait that spins too long sets `failed` instead of hanging.
 #if SUBGROUPS
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -46,13 +41,8 @@ const uint SPIN_LIMIT = 1u << 22;  // ~1 s: a real wait is a microsecond
 
 // Words of a slot: the header, then the row 3 values a word.
 #define CHUNKS (1 + (NB + 2) / 3)
-// Words an invocation gathers at most: GROUPS_MAX candidate slots and the diagonal slot
-// (TWO_TRIP: the headers only, groups <= WG_SIZE).
-#if TWO_TRIP
+// Words an invocation gathers in step 2: one header (groups <= WG_SIZE).
 #define GATHER 1
-#else
-#define GATHER (((GROUPS_MAX + 1) * CHUNKS + WG_SIZE - 1) / WG_SIZE)
-#endif
 // Invocations per column in the rank-1 update (NB divides WG_SIZE).
 #define PARTS (WG_SIZE / NB)
 
@@ -147,13 +137,7 @@ void main() {
         const int parity = j & 1;
         const uint epoch = uint(epoch_base + j);
         const bool own_d = d >= row_begin && d < row_begin + count;
-#if TWO_TRIP
         const int total = groups;
-#else
-        first_chunk = own_d ? 1 : 1 + j / 3;
-        row_chunks = CHUNKS - first_chunk;
-        const int total = groups + CHUNKS + groups * row_chunks;
-#endif
         // 1. Publish: this group's candidate with its row, and the diagonal row. Rows at or
         //    below d are the ones the deferred scaling of column j-1 covers: scaled here.
         for (int e = t; e < 2 * CHUNKS; e += WG_SIZE) {
@@ -277,7 +261,6 @@ void main() {
                 }
             }
         }
-#if TWO_TRIP
         // The second round trip: the winner's row, and the diagonal row (only the winner's
         // owner needs it), fetched once the winner is known.
         for (int e = t; e < 2 * CHUNKS - 1; e += WG_SIZE) {
@@ -309,12 +292,6 @@ void main() {
             }
         }
         if (t == 0 && swap && own_d) label[d - row_begin] = head_label[w_slot];
-#else
-        if (t == 0 && swap) {
-            if (own_d) label[d - row_begin] = head_label[w_slot];
-            if (own_p) label[p - row_begin] = diagonal_label;
-        }
-#endif
         if (g == 0 && t == 0) {
             pivots[d] = p;
             if (w == 0.0) atomicMin(first_singular, d);
