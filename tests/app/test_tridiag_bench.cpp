@@ -100,18 +100,5 @@ TEST(TridiagBench, FiltersAndFixedCoefficients) {
     EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
 }
 
-TEST(StridedBench, CopiesEveryPatternAndRejectsBadGrids) {
-    auto r = run_adilab("--bench strided --grid 100");
-    EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("--grid"), std::string::npos) << r.output;
-    ADILAB_NEED_GL();
-    const std::string dir = temp_folder("strided-bench");
-    r = run_adilab("--bench strided --grid 256 --repeats 1 --report " + dir + "/s.json");
-    ASSERT_EQ(r.exit_code, 0) << r.output;  // each pattern's copy is checked (exit 1 if wrong)
-    const std::string json = read_text(dir + "/s.json");
-    EXPECT_GE(count(json, "\"gb_per_s\": "), 20u) << json;
-    EXPECT_NE(json.find("y-whole-column"), std::string::npos) << json;
-}
-
 }  // namespace
 }  // namespace adilab::test
