@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -96,7 +94,6 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
     const auto got = x.read_all<float>();
     const double error = reference::max_relative_error(got, expected.x);
-    if (std::getenv("ADILAB_PRINT_ERRORS")) std::printf("%s %d %.3g\n", name.c_str(), c.n, error);
     EXPECT_LE(error, allowed)
         << name << " N=" << c.n << (along_x ? " x " : " y ")
         << (c.constant ? "constant" : "general");
@@ -283,10 +280,6 @@ void check_window(int n, int lines, unsigned seed, const tridiag::WindowTuning& 
                                           tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
     solver->solve({nx, ny}, direction, constant, k, x);
     const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
-    if (std::getenv("ADILAB_PRINT_ERRORS"))
-        std::printf("lu-window %s rows %d/%d n %d K %u error %.3g bound %.3g\n",
-                    along_x ? "x" : "y", settings.rows, settings.rows_x, n, plan.rows, error,
-                    plan.bound);
     EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
         << "n=" << n << (along_x ? " x" : " y") << " lines=" << lines
         << " rows=" << (along_x ? settings.rows_x : settings.rows) << " K=" << plan.rows;
@@ -375,9 +368,6 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
                 "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
             solver->solve({lines, n}, Direction::y, constant, k, x);
             const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
-            if (std::getenv("ADILAB_PRINT_ERRORS"))
-                std::printf("lu-colscan form %d %dx%d n %d halo %u error %.3g bound %.3g\n",
-                            shape[2], shape[0], shape[1], n, halo, error, truncation);
             EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
                 << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " form " << shape[2]
                 << " halo " << halo;
