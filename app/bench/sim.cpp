@@ -23,6 +23,7 @@
 #include "app/bench/benchmark.hpp"
 #include "app/bench/image.hpp"
 #include "app/bench/tuning.hpp"
+#include "solvers/tridiagonal/tuning.hpp"
 #include "app/bench/ui_hook.hpp"
 #include "app/cli/headless.hpp"
 #include "app/render/sim_view.hpp"
@@ -248,7 +249,15 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("stable", stats.stable)
                     .set("kernel", simulation->kernel())
                     .set("step_breakdown", breakdown);
-                if (solver == "fused") record_tuning(row, "fused", sim::tuning_fields(fused));
+                // The tuning that ran: the fused kernel's, or the tridiagonal family's defaults
+                // (a model builds its solver with them); the resolved shape is in the labels of
+                // step_breakdown (the kernels' defines).
+                if (solver == "fused") {
+                    record_tuning(row, "fused", sim::tuning_fields(fused));
+                } else {
+                    tridiag::Tuning defaults;
+                    record_tuning(row, "tridiag", tridiag::tuning_fields(defaults));
+                }
                 if (render_w > 0) {
                     render::OffscreenView view(*simulation, render_w, render_h);
                     const Timing frame = measure_simulation(
