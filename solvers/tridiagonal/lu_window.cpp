@@ -1,8 +1,8 @@
 // `lu-window`: constant, diagonally dominant coefficients, every unknown of the grid in one fully
-// parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the paper (Kass, Lefohn
-// & Owens solve each line by cyclic reduction; this uses that, for the constant dominant matrices of
-// implicit heat / diffusion steps, the LU factors converge geometrically, so each unknown
-// depends, to fp32 precision, only on the right-hand sides within K rows).
+// parallel dispatch: the "decay window" (truncated SPIKE) solver. Beyond the paper (Kim & Lee
+// 2005 solve each line by cyclic reduction); this uses that, for the constant dominant matrices
+// of implicit heat / diffusion steps, the LU factors converge geometrically, so each unknown
+// depends, to fp32 precision, only on the right-hand sides within K rows.
 // Each invocation solves ROWS unknowns of one line after a K-row warm-up of Thomas's forward
 // recurrence before them and K rows of the backward one after (shaders/tridiagonal/lu_window.comp);
 // K is derived from the coefficients on the host (solvers/tridiagonal/lu_factors.cpp: the bound
