@@ -23,7 +23,7 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
-    int solve = 1;           // REDUCED_SOLVE: 1 subgroup, 0 shared-memory PCR, 2 none (timing)
+    int solve = 1;           // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR
     int warp = 32;           // subgroup width of the subgroup solve
     bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
     bool tiled = false;      // x half step staged through shared memory
