@@ -299,7 +299,8 @@ void note_unstable_rows(Report& report) {
             if (std::holds_alternative<double>(f.value) || f.key == "unstable" ||
                 f.key.find('.') != std::string::npos)
                 continue;
-            what += (what.empty() ? "" : " ") + format_value(f.value);
+            if (!what.empty()) what += " ";
+            what += format_value(f.value);
         }
         char spread[64];
         std::snprintf(spread, sizeof spread, "%.0f%%",

@@ -186,8 +186,11 @@ std::string compare_reports(const Report& now, const Report& old) {
     std::vector<Row> lines;
     for (const Row& row : now.rows) {
         std::string what;
-        for (const Field& f : row.fields())
-            if (identity_field(f)) what += (what.empty() ? "" : " ") + format_value(f.value);
+        for (const Field& f : row.fields()) {
+            if (!identity_field(f)) continue;
+            if (!what.empty()) what += " ";
+            what += format_value(f.value);
+        }
         Row line;
         line.set("row", what).set("now_ms", row.number("median_ms"));
         for (const Row& then : old.rows) {
