@@ -297,7 +297,7 @@ void note_unstable_rows(Report& report) {
         std::string what;
         for (const Field& f : row.fields()) {
             if (std::holds_alternative<double>(f.value) || f.key == "unstable" ||
-                f.key.find('.') != std::string::npos)
+                f.key.find('.') != std::string::npos || f.key.ends_with("breakdown"))
                 continue;
             if (!what.empty()) what += " ";
             what += format_value(f.value);
