@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ std::vector<cli::OptionSpec> common_options() {
 }
 
 std::vector<cli::OptionSpec> bench_common_options() {
-    return {{"report", "FILE", "write the results as JSON or CSV (by extension)"}};
+    return {{"report", "FILE", "write the results as JSON or CSV (by extension)"},
+            {"compare", "OLD.json", "print each row's median beside the matching row of a saved "
+                                    "JSON report, with the ratio now / then"}};
 }
 
 std::vector<cli::OptionSpec> concat(std::vector<cli::OptionSpec> a, const std::vector<cli::OptionSpec>& b) {
@@ -72,6 +75,14 @@ int run_bench(const std::string& name, const cli::Args& args) {
     const bench::Benchmark* benchmark = bench::find_benchmark(name);
     std::filesystem::path report_path = args.get("report");
     if (!report_path.empty()) bench::check_report_path(report_path);  // before any work
+    std::optional<bench::Report> old;
+    if (args.has("compare")) {
+        try {
+            old = bench::read_report(args.get("compare"));
+        } catch (const Error& e) {
+            throw cli::UsageError(std::string("--compare: ") + e.what());
+        }
+    }
     auto context = gl::HeadlessContext::create(static_cast<int>(args.get_int("gpu", -1, 0, 64)));
     const gl::DeviceInfo& device = context->info();
     std::cout << "adilab --bench " << name << " on " << device.renderer << " (" << device.version
@@ -79,6 +90,7 @@ int run_bench(const std::string& name, const cli::Args& args) {
     bench::BenchContext ctx{device, std::cout, {}, nullptr};
     bench::Report report = benchmark->run(args, ctx);
     for (const std::string& note : report.notes) std::cout << "note: " << note << "\n";
+    if (old) std::cout << "\n" << bench::compare_reports(report, *old);
     if (!report_path.empty()) {
         bench::write_report(report, report_path);
         std::cout << "report written to " << report_path.string() << "\n";

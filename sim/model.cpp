@@ -91,20 +91,14 @@ double parse_hex_double(const std::string& text) {
 
 namespace {
 // The subgroup width of the subgroup solve: the device's subgroup size when it has shuffles (a
-// power of two, 4 .. 128) and ADILAB_FUSED_SUBGROUPS is not 0; else 32 invocations that
-// exchange through shared memory.
-int fused_warp(bool& subgroups) {
+// power of two, 4 .. 128) and the tuning allows them; else 32 invocations that exchange through
+// shared memory.
+int fused_warp(const FusedTuning& tuning, bool& subgroups) {
     const gl::DeviceInfo& info = gl::Context::current().info();
-    const char* env = std::getenv("ADILAB_FUSED_SUBGROUPS");
     const int size = info.subgroup_size;
     subgroups = info.subgroups && size >= 4 && size <= 128 && std::has_single_bit(unsigned(size)) &&
-                !(env && std::string(env) == "0");
+                tuning.subgroups != 0;
     return subgroups ? size : 32;
-}
-
-std::string env_string(const char* name) {
-    const char* value = std::getenv(name);
-    return value ? value : "";
 }
 
 // Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
@@ -121,32 +115,44 @@ int shared_bytes(const FusedShape& s) {
 }
 }  // namespace
 
-FusedShape fused_shape(int direction, int nx, int ny, int tile) {
+}  // namespace detail
+
+std::vector<TuningField> tuning_fields(FusedTuning& t) {
+    return {
+        {"chunk", "cells per invocation: 4, 8, 16 or 32 (0: by line length)", &t.chunk, 0, 32},
+        {"lines", "lines per work group (0: as many as fit, at most 8)", &t.lines, 0, 32},
+        {"solve", "reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR",
+         &t.solve, 0, 2},
+        {"tile", "x rows staged in shared memory: 0 where it pays, 1 wherever it fits, 2 never",
+         &t.tile, 0, 2},
+        {"subgroups", "subgroup shuffles where the device has them (0: shared-memory exchange)",
+         &t.subgroups, 0, 1},
+    };
+}
+
+namespace detail {
+
+FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
     const int length = direction == 0 ? nx : ny;
-    // Tuning override for benchmarks: ADILAB_FUSED_CHUNK (4, 8, 16 or 32), ADILAB_FUSED_LINES,
-    // ADILAB_FUSED_SOLVE (subgroup or pcr), ADILAB_FUSED_TILE (0: never, 1: wherever it fits),
-    // ADILAB_FUSED_SUBGROUPS=0.
-    // Measured on an H200 (device runs of 2026-11-21): K = 8, 8 lines a group at 1024; at 4096
-    // K = 16 with 4 lines a group (1024 invocations) beat 2 lines by 1.3-1.6x, the wider
-    // column groups of the y sweep filling more of each 32-byte sector. The simperf run 1 sweep
-    // (K 4..32 x 1..8 lines, subgroup solve) found nothing faster than K = 8, 8 lines at 1024.
+    // Cells per invocation (registers): long enough that the reduced system stays small, short
+    // enough for the registers; lines of more cells take longer chunks, so that a line still
+    // fits one work group (docs/performance.md: the chunk and lines sweep).
     int chunk = length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
-    if (const char* env = std::getenv("ADILAB_FUSED_CHUNK")) {
-        const int wanted = std::atoi(env);
-        if (wanted == 4 || wanted == 8 || wanted == 16 || wanted == 32) chunk = wanted;
+    if (tuning.chunk != 0) {
+        if (tuning.chunk != 4 && tuning.chunk != 8 && tuning.chunk != 16 && tuning.chunk != 32)
+            throw Error("fused.chunk = " + std::to_string(tuning.chunk) +
+                        ": the fused kernel takes 4, 8, 16 or 32 cells per invocation");
+        chunk = tuning.chunk;
     }
     FusedShape shape;
     shape.chunk = chunk;
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
-    // Reduced solve, H200 (simperf runs 1 and 2, 2026-11-21). The subgroup solve (2 barriers)
-    // beat the shared-memory PCR (2 log2 2P barriers) by 5-12% at 256^2 (4 reduced rows a
-    // lane); at 1024^2 (8 rows a lane) by 4-7% with the x rows tiled (heat 44.0 vs 46.0 us a
-    // step, shallow water 48.5 vs 52.4), while untiled it was 1-3% slower; at 2048^2 and 4096^2
-    // (K = 16, 8 and 16 rows a lane) it was 6-60% slower (register arrays): PCR there.
+    // Reduced solve: the subgroup solve (2 barriers) beats the shared-memory PCR (2 log2 2P
+    // barriers) while each lane owns few reduced rows (lines up to 1024 cells); on longer lines
+    // its per-lane register arrays make it slower than PCR.
     bool subgroups = false;
-    const int warp = fused_warp(subgroups);
-    const std::string solve = env_string("ADILAB_FUSED_SOLVE");
-    shape.solve = solve == "subgroup" ? 1 : solve == "pcr" ? 0 : length <= 1024 ? 1 : 0;
+    const int warp = fused_warp(tuning, subgroups);
+    shape.solve = tuning.solve == 1 ? 1 : tuning.solve == 2 ? 0 : length <= 1024 ? 1 : 0;
     if (shape.solve == 1) {
         // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
         shape.warp = warp;
@@ -157,25 +163,26 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile) {
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
     int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
-    if (const char* env = std::getenv("ADILAB_FUSED_LINES")) {
-        const int wanted = std::atoi(env);
-        if (wanted >= 1 && wanted <= 32 && wanted * shape.threads_per_line <= 1024) lines = wanted;
+    if (tuning.lines != 0) {
+        if (tuning.lines * shape.threads_per_line > 1024)
+            throw Error("fused.lines = " + std::to_string(tuning.lines) + ": " +
+                        std::to_string(tuning.lines * shape.threads_per_line) +
+                        " invocations per work group on lines of " + std::to_string(length) +
+                        " cells (at most 1024)");
+        lines = tuning.lines;
     }
     shape.lines = lines;
     // The x half step can stage its rows through shared memory (TILED), so that each lane of a
     // warp no longer reads its own 32-byte sector, with as many lines a group as the tile
-    // leaves room for. H200 (simperf run 2): at 1024^2, 8 lines a group (5 for shallow
-    // water's two fields), heat's step went from 50.5 to 46.0 us and advection's from 44.0 to
-    // 37.1; at 256^2 it cost 2-4%, and where the tile left 1-3 lines a group (2048^2, 4096^2)
-    // 3-23%. So by default: lines of 512 cells and more, and only with >= 5 lines a group.
+    // leaves room for. It pays on lines of 512 cells and more, and only where the tile leaves
+    // at least 5 lines a group; on short lines or with few lines a group it costs time.
     const int limit = gl::Context::current().info().max_shared_memory_bytes;
-    const std::string tile_env = env_string("ADILAB_FUSED_TILE");
-    if (direction == 0 && tile != 0 && tile_env != "0" && (tile_env == "1" || length >= 512)) {
+    if (direction == 0 && tile != 0 && tuning.tile != 2 && (tuning.tile == 1 || length >= 512)) {
         shape.tiled = true;
         shape.tile_fields = tile == 2 ? 2 : 1;
         shape.tile_halo = tile == 2 ? 0 : 1;
         while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
-        if (shared_bytes(shape) > limit || (tile_env != "1" && shape.lines < 5)) {
+        if (shared_bytes(shape) > limit || (tuning.tile != 1 && shape.lines < 5)) {
             shape.tiled = false;
             shape.lines = lines;
         }
@@ -184,8 +191,8 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile) {
     return shape;
 }
 
-gl::Defines fused_defines(int direction, int nx, int ny, int tile) {
-    const FusedShape shape = fused_shape(direction, nx, ny, tile);
+gl::Defines fused_defines(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
+    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning);
     gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
                            {"KERNEL_FUSED", "1"},
                            {"LINES", std::to_string(shape.lines)},
@@ -204,9 +211,9 @@ gl::Defines fused_defines(int direction, int nx, int ny, int tile) {
     return defines;
 }
 
-unsigned fused_groups(int direction, int nx, int ny, int tile) {
+unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
     const int count = direction == 0 ? ny : nx;
-    const FusedShape shape = fused_shape(direction, nx, ny, tile);
+    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning);
     return unsigned((count + shape.lines - 1) / shape.lines);
 }
 
@@ -274,7 +281,8 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
                     std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
     scenario_ = scenario;
     parameters_changed();
-    if (nx != nx_ || ny != ny_ || field_buffer().empty()) {
+    if (nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
+        fused_tuning_changed_ = false;
         nx_ = nx;
         ny_ = ny;
         allocate();
@@ -354,8 +362,8 @@ bool AdiModel::uniforms_stale(const gl::Program& program) const {
 void AdiModel::resolve_programs(const std::string& shader, int tile) {
     for (int d = 0; d < 2; ++d) {
         const std::string dir = std::to_string(d);
-        fused_[d] = &gl::compute_program(shader, fused_defines(d, nx_, ny_, tile));
-        fused_groups_[d] = fused_groups(d, nx_, ny_, tile);  // shape fixed with the program
+        fused_[d] = &gl::compute_program(shader, fused_defines(d, nx_, ny_, tile, fused_tuning_));
+        fused_groups_[d] = fused_groups(d, nx_, ny_, tile, fused_tuning_);  // fixed with the program
         rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }
@@ -552,7 +560,8 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     for (const auto& [name, value] : params) set_param(name, value);
     scenario_ = scenario;
     terrain_ = terrain.empty() ? "flat" : terrain;
-    if (nx != nx_ || ny != ny_ || field_buffer().empty()) {
+    if (nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
+        fused_tuning_changed_ = false;
         nx_ = nx;
         ny_ = ny;
         allocate();

@@ -25,7 +25,7 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
-    int solve = 1;           // REDUCED_SOLVE: 1 subgroup, 0 shared-memory PCR, 2 none (timing)
+    int solve = 1;           // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR
     int warp = 32;           // subgroup width of the subgroup solve
     bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
     bool tiled = false;      // x half step staged through shared memory
@@ -34,11 +34,13 @@ struct FusedShape {
 };
 // tile: how the model's x half step can stage its rows in shared memory (TILED): 0 not, 1 one
 // field with the rows above and below (heat, advection), 2 two fields, no halo (shallow water).
-FusedShape fused_shape(int direction, int nx, int ny, int tile = 0);
+FusedShape fused_shape(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
 // The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.
-gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0);
+gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0,
+                          const FusedTuning& tuning = {});
 // Work groups of the fused kernel for one direction.
-unsigned fused_groups(int direction, int nx, int ny, int tile = 0);
+unsigned fused_groups(int direction, int nx, int ny, int tile = 0,
+                      const FusedTuning& tuning = {});
 
 // Heat's windowed half step (shaders/sim/heat_scan.glsl), the `fused` path wherever the
 // parameters allow it: the inverse of heat's constant PR matrix decays as rho^|m|; the kernels
@@ -71,6 +73,10 @@ public:
     std::int64_t first_bad_step() const override;
     std::string instability() const override;
     void set_field(std::span<const float> values) override;
+    void set_fused_tuning(const FusedTuning& tuning) override {
+        fused_tuning_ = tuning;
+        fused_tuning_changed_ = true;
+    }
     void save_state(const std::filesystem::path& path) const override;
     void load_state(const std::filesystem::path& path) override;
 
@@ -153,6 +159,8 @@ protected:
     // and the generic path's kernels.
     const gl::Program* fused_[2] = {};
     unsigned fused_groups_[2] = {};
+    FusedTuning fused_tuning_;
+    bool fused_tuning_changed_ = false;  // the next reset() rebuilds the programs
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid

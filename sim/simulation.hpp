@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/common/tuning.hpp"
 #include "solvers/gl/objects.hpp"
 
 namespace adilab::sim {
@@ -71,11 +72,26 @@ struct Brush {
     float strength = 1;                // field units at the centre
 };
 
+// The fused line solve's explicit knobs (sim/model.cpp: fused_shape; `--tune fused.FIELD=V`).
+// 0 leaves a choice to the rule beside it in fused_shape (from the line length and the device's
+// shared memory and subgroups); docs/performance.md has the measurements behind the rules.
+struct FusedTuning {
+    int chunk = 0;      // cells per invocation: 4, 8, 16 or 32 (0: by line length)
+    int lines = 0;      // lines per work group (0: as many as fit, at most 8)
+    int solve = 0;      // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR
+    int tile = 0;       // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
+    int subgroups = 1;  // 1: subgroup shuffles where the device has them, 0: shared memory
+};
+std::vector<TuningField> tuning_fields(FusedTuning& tuning);
+
 class Simulation {
 public:
     virtual ~Simulation() = default;
     virtual std::string model() const = 0;
     virtual std::string solver() const = 0;
+    // The fused kernel's knobs; they take effect at the next reset(). Models without the fused
+    // kernel ignore them.
+    virtual void set_fused_tuning(const FusedTuning&) {}
     // The kernels the last step ran (diagnostics, tests): solver() unless a model picks among
     // several for one solver (heat's `fused`: "window-H<halo>" or "fused").
     virtual std::string kernel() const { return solver(); }

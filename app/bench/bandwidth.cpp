@@ -33,26 +33,28 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
         source.fill(1.0f);
         const unsigned count = static_cast<unsigned>(bytes / 16);
         const unsigned groups = std::min<unsigned>((count + 255) / 256, 65535u);
-        auto samples = gl::time_runs(
-            [&] {
-                copy.use();
-                copy.set("count", count);
-                source.bind_storage(0);
-                destination.bind_storage(1);
-                gl::dispatch(groups);
-                gl::memory_barrier(gl::Barrier::storage);
-            },
-            {.warmup = 3, .repeats = repeats});
-        const double ms = gl::median(samples);
+        auto run = [&] {
+            copy.use();
+            copy.set("count", count);
+            source.bind_storage(0);
+            destination.bind_storage(1);
+            gl::dispatch(groups);
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+        const Timing timing = measure_stable(
+            [&] { return gl::time_runs(run, {.warmup = 3, .repeats = repeats}); },
+            [&] { gl::warm_up(run); });
+        const double ms = timing.median_ms;
         Row row;
-        row.set("name", "gl-copy-vec4")
-            .set("mib", sizes[s])
-            .set("median_ms", ms)
-            .set("gb_per_s", 2.0 * static_cast<double>(bytes) / (ms * 1e6));
+        row.set("name", "gl-copy-vec4").set("mib", sizes[s]);
+        set_timing(row, timing);
+        row.set("gb_per_s", 2.0 * static_cast<double>(bytes) / (ms * 1e6));
         report.rows.push_back(row);
     }
     ctx.progress(1.0, "done");
-    ctx.out << format_table(report.rows, {{"name"}, {"mib"}, {"median_ms", "", 4}, {"gb_per_s", "GB/s (r+w)", 1}});
+    note_unstable_rows(report);
+    ctx.out << format_table(report.rows, {{"name"}, {"mib"}, {"min_ms", "", 4}, {"median_ms", "", 4},
+                                          {"max_ms", "", 4}, {"unstable"}, {"gb_per_s", "GB/s (r+w)", 1}});
     return report;
 }
 

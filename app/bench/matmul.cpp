@@ -1,6 +1,6 @@
 // `adilab --bench matmul`: C = A * B for square sizes (and optional m x n x l shapes) over the
-// matmul registry's variants (seeds 000 and 002). Every measurement is the median of --repeats
-// runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <-> device
+// matmul registry's variants (seeds 000 and 002). Every measurement: min, median and max of
+// --repeats runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <-> device
 // transfers (wall clock; what the seeds timed). Each result is checked against float64 dot
 // products on sampled entries. Prints seed 000's Table 1 and seed 002's Table 1 layouts.
 #include "solvers/matmul/matmul.hpp"
@@ -138,7 +138,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                                        ": 3 timed runs (one takes " +
                                        std::to_string(static_cast<int>(first_ms)) + " ms)");
             }
-            double kernel_ms = NAN;
+            Timing kernel;
             if (info.on_gpu) {
                 ctx.check_cancelled();
                 gl::Buffer ga = gl::Buffer::from(a), gb = gl::Buffer::from(b);
@@ -149,8 +149,12 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                 if (runs == repeats) gl::warm_up([&] { mult.multiply_gpu(s, ga, gb, gc); });
                 ctx.check_cancelled();
                 gc.poison();
-                kernel_ms = gl::median(gl::time_runs([&] { mult.multiply_gpu(s, ga, gb, gc); },
-                                                     {.warmup = 0, .repeats = runs}));
+                kernel = measure_stable(
+                    [&] {
+                        return gl::time_runs([&] { mult.multiply_gpu(s, ga, gb, gc); },
+                                             {.warmup = 0, .repeats = runs});
+                    },
+                    [&] { gl::warm_up([&] { mult.multiply_gpu(s, ga, gb, gc); }); });
             }
             std::vector<double> host_samples;
             for (int r = 0; r < runs; ++r) {
@@ -159,15 +163,17 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                 host_samples.push_back(
                     wall_ms([&] { mult.multiply_host(s, a.data(), b.data(), c.data()); }));
             }
-            const double host_ms = gl::median(host_samples);
-            const double ms = info.on_gpu ? kernel_ms : host_ms;
+            const Timing host = timing_of(host_samples);
+            const double host_ms = host.median_ms;
+            const Timing timing = info.on_gpu ? kernel : host;
+            const double ms = timing.median_ms;
             if (mult.name() == "cpu-ijk") cpu_ijk_ms = host_ms;
             const double error = reference::sampled_scaled_error(a.data(), b.data(), c.data(), s.m,
                                                                  s.n, s.l, error_samples);
             // fp32 dot products of length n: |error| <= gamma_n (|A||B|)_ij (Higham eq. 3.5).
             const double bound = reference::fp32_dot_gamma(s.n);
-            row.set("median_ms", ms)
-                .set("median_ms_with_transfer", host_ms)
+            set_timing(row, timing);
+            row.set("median_ms_with_transfer", host_ms)
                 .set("gflops", s.flops() / (ms * 1e6))
                 .set("gflops_with_transfer", s.flops() / (host_ms * 1e6))
                 .set("speedup_vs_cpu",
@@ -193,12 +199,16 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         }
     }
     ctx.progress(1.0, "done");
+    note_unstable_rows(report);
 
     ctx.out << format_table(report.rows, {{"name"},
                                           {"m"},
                                           {"n"},
                                           {"l"},
+                                          {"min_ms", "min ms", 3},
                                           {"median_ms", "ms", 3},
+                                          {"max_ms", "max ms", 3},
+                                          {"unstable"},
                                           {"median_ms_with_transfer", "ms+transfer", 3},
                                           {"gflops", "GFLOPS", 1},
                                           {"speedup_vs_cpu", "vs cpu-ijk", 1},

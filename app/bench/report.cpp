@@ -255,3 +255,59 @@ std::string format_table(const std::vector<Row>& rows, const std::vector<Column>
 }
 
 }  // namespace adilab::bench
+
+namespace adilab::bench {
+
+Timing timing_of(const std::vector<double>& samples) {
+    Timing t;
+    if (samples.empty()) return t;
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    t.min_ms = sorted.front();
+    t.max_ms = sorted.back();
+    t.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    return t;
+}
+
+Timing measure_stable(const std::function<std::vector<double>()>& measure,
+                      const std::function<void()>& warm_more) {
+    Timing t = timing_of(measure());
+    if (t.spread() <= kUnstableSpread) return t;
+    if (warm_more) warm_more();
+    t = timing_of(measure());
+    t.unstable = t.spread() > kUnstableSpread;
+    return t;
+}
+
+void set_timing(Row& row, const Timing& t, const std::string& prefix) {
+    row.set(prefix + "min_ms", t.min_ms)
+        .set(prefix + "median_ms", t.median_ms)
+        .set(prefix + "max_ms", t.max_ms);
+    // One flag per row: unstable if any of its timings is.
+    const Value* old = row.find("unstable");
+    const bool before = old != nullptr && std::holds_alternative<bool>(*old) && std::get<bool>(*old);
+    row.set("unstable", before || t.unstable);
+}
+
+void note_unstable_rows(Report& report) {
+    for (const Row& row : report.rows) {
+        const Value* flag = row.find("unstable");
+        if (flag == nullptr || !std::holds_alternative<bool>(*flag) || !std::get<bool>(*flag)) continue;
+        std::string what;
+        for (const Field& f : row.fields()) {
+            if (std::holds_alternative<double>(f.value) || f.key == "unstable" ||
+                f.key.find('.') != std::string::npos || f.key.ends_with("breakdown"))
+                continue;
+            if (!what.empty()) what += " ";
+            what += format_value(f.value);
+        }
+        char spread[64];
+        std::snprintf(spread, sizeof spread, "%.0f%%",
+                      100 * (row.number("max_ms") / row.number("min_ms") - 1));
+        report.notes.push_back("unstable: " + what + ": repeats spread " + spread + " (max / min - 1) " +
+                               "even after more warm-up; its median is not a steady-state figure");
+    }
+}
+
+}  // namespace adilab::bench

@@ -8,6 +8,7 @@
 // row. Every row has a `name` (what was measured) and `median_ms`.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -82,5 +83,40 @@ struct Column {
     int precision;      // digits after the point for numbers
 };
 std::string format_table(const std::vector<Row>& rows, const std::vector<Column>& columns);
+
+}  // namespace adilab::bench
+
+namespace adilab::bench {
+
+// The repeats of one row: min, median and max (ms). A spread (max / min - 1) above
+// kUnstableSpread means the device was not in one steady state during the repeats (clocks
+// ramping, another process): the row is measured again after more warm-up, and flagged if it
+// stays that wide.
+inline constexpr double kUnstableSpread = 0.10;
+struct Timing {
+    double min_ms = 0, median_ms = 0, max_ms = 0;
+    bool unstable = false;
+    double spread() const { return min_ms > 0 ? max_ms / min_ms - 1 : 0; }
+};
+Timing timing_of(const std::vector<double>& samples_ms);
+// `measure` returns one set of repeats (ms); if their spread exceeds kUnstableSpread,
+// `warm_more` runs and the repeats are taken once more, and the row is flagged unstable if the
+// second set is still wider than that. Every bench times its rows through this.
+Timing measure_stable(const std::function<std::vector<double>()>& measure,
+                      const std::function<void()>& warm_more);
+// Writes min_ms, median_ms, max_ms and unstable into the row (with `prefix` before each key,
+// e.g. "spmv_" for a row that times several things).
+void set_timing(Row& row, const Timing& timing, const std::string& prefix = "");
+// A note for every row whose `unstable` flag is set (called once the rows are complete).
+void note_unstable_rows(Report& report);
+
+// --compare OLD.json: a report written by to_json, read back. Throws adilab::Error naming the
+// file and the problem.
+Report read_report(const std::filesystem::path& path);
+// Each row of `now` beside the matching row of `old` (same benchmark; same name and the same
+// text and integer fields, i.e. sizes and variants; tuning and timing fields are not compared):
+// old and new median_ms and their ratio new / old, as clpeak's --compare prints. Rows without a
+// match say so.
+std::string compare_reports(const Report& now, const Report& old);
 
 }  // namespace adilab::bench

@@ -1,7 +1,11 @@
-// `adilab --bench sim`: simulation throughput, seed 001's measure. For each model / scenario /
+// `adilab --bench sim`: simulation throughput, the measure of Kim & Lee 2005 (steps and frames
+// per second on 1024^2). For each model / scenario /
 // grid / solver: reset, a few untimed steps (compiles, allocations, caches), then `steps` steps
 // timed as one GPU interval (GL_TIME_ELAPSED; the wall clock around glFinish where the driver's
-// timer reads 0), the median of three such intervals. No read-back inside the interval.
+// timer reads 0); min, median and max of `repeats` such intervals, re-measured after more
+// warm-up and flagged `unstable` when they spread more than 10% (report.hpp: measure_stable).
+// No read-back inside the interval. `--tune fused.FIELD=VALUE` sets the fused kernel's shape
+// (sim/simulation.hpp: FusedTuning); every row records it.
 //
 // Rows: name (solver), model, scenario, grid, steps, ms_per_step (= median_ms), steps_per_s,
 // cells_per_s, fps_one_step_per_frame (the paper's FPS with one step a frame, no drawing),
@@ -18,6 +22,8 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/bench/image.hpp"
+#include "app/bench/tuning.hpp"
+#include "solvers/tridiagonal/tuning.hpp"
 #include "app/bench/ui_hook.hpp"
 #include "app/cli/headless.hpp"
 #include "app/render/sim_view.hpp"
@@ -76,10 +82,10 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
 void set_ui_runner(UiRunner runner) { g_ui_runner = runner; }
 UiRunner ui_runner() { return g_ui_runner; }
 
-// Milliseconds per step (median of `repeats` intervals of `steps` steps each). Where
+// Milliseconds per step (min, median and max of `repeats` intervals of `steps` steps each). Where
 // `submit_ms` is given it receives the host's wall time per step for issuing the commands
 // (median, no waiting for the GPU): a step whose GPU time is no larger is bound by the host.
-double measure_simulation(sim::Simulation& simulation, int steps, int repeats,
+Timing measure_simulation(sim::Simulation& simulation, int steps, int repeats,
                           const std::function<void(sim::Simulation&)>& frame = {},
                           double* submit_ms = nullptr) {
     std::vector<double> submit;
@@ -97,10 +103,18 @@ double measure_simulation(sim::Simulation& simulation, int steps, int repeats,
                              std::chrono::steady_clock::now() - start).count());
     };
     // Untimed: first-use costs, and clocks up after the set-up (gl::warm_up).
-    gl::warm_up([&] { simulation.step(std::min(steps, 20)); });
-    const auto samples = gl::time_runs(work, {.warmup = 0, .repeats = repeats});
+    auto warm = [&] { gl::warm_up([&] { simulation.step(std::min(steps, 20)); }); };
+    warm();
+    Timing timing = measure_stable(
+        [&] {
+            submit.clear();
+            auto samples = gl::time_runs(work, {.warmup = 0, .repeats = repeats});
+            for (double& sample : samples) sample /= steps;
+            return samples;
+        },
+        warm);
     if (submit_ms) *submit_ms = gl::median(submit) / steps;
-    return gl::median(samples) / steps;
+    return timing;
 }
 
 namespace {
@@ -134,6 +148,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
     const int steps = int(args.get_int("steps", 500, 1, 1'000'000));
     const int repeats = int(args.get_int("repeats", 3, 1, 100));
     const auto solvers = args.get_list("solver", {"fused"});
+    sim::FusedTuning fused;
+    apply_tuning(tuning_assignments(args, {"fused"}), "fused", sim::tuning_fields(fused));
     const auto known = sim::solver_names();
     for (const std::string& s : solvers)
         if (std::find(known.begin(), known.end(), s) == known.end()) {
@@ -204,12 +220,14 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 if (std::int64_t(bytes) > ctx.device.max_storage_block_bytes)
                     throw Error("grid " + std::to_string(n) + " exceeds the largest storage block");
                 auto simulation = sim::make_simulation(c.model, solver);
+                simulation->set_fused_tuning(fused);
                 for (const auto& [name, value] : settings)
                     for (const sim::ParamSpec& spec : simulation->params())
                         if (spec.name == name) simulation->set_param(name, value);
                 simulation->reset(c.scenario, int(n), int(n));
                 double submit_ms = 0;
-                const double ms = measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
+                const Timing timing = measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
+                const double ms = timing.median_ms;
                 const sim::Stats stats = simulation->stats();
                 if (!stats.stable)
                     report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
@@ -222,9 +240,9 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("model", c.model)
                     .set("scenario", c.scenario)
                     .set("grid", n)
-                    .set("steps", steps)
-                    .set("median_ms", ms)
-                    .set("ms_per_step", ms)
+                    .set("steps", steps);
+                set_timing(row, timing);
+                row.set("ms_per_step", ms)
                     .set("host_submit_ms_per_step", submit_ms)
                     .set("steps_per_s", 1000.0 / ms)
                     .set("cells_per_s", cells * 1000.0 / ms)
@@ -232,10 +250,21 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("stable", stats.stable)
                     .set("kernel", simulation->kernel())
                     .set("step_breakdown", breakdown);
+                // The tuning that ran: the fused kernel's, or the tridiagonal family's defaults
+                // (a model builds its solver with them); the resolved shape is in the labels of
+                // step_breakdown (the kernels' defines).
+                if (solver == "fused") {
+                    record_tuning(row, "fused", sim::tuning_fields(fused));
+                } else {
+                    tridiag::Tuning defaults;
+                    record_tuning(row, "tridiag", tridiag::tuning_fields(defaults));
+                }
                 if (render_w > 0) {
                     render::OffscreenView view(*simulation, render_w, render_h);
-                    const double frame_ms = measure_simulation(
+                    const Timing frame = measure_simulation(
                         *simulation, steps, repeats, [&](sim::Simulation& s) { view.draw(s); });
+                    set_timing(row, frame, "frame_");
+                    const double frame_ms = frame.median_ms;
                     // Where the drawing's time goes: GPU time per program over a few frames
                     // (timestamps after each dispatch; a blit or clear counts to the next one).
                     std::string breakdown;
@@ -279,8 +308,12 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 report.rows.push_back(row);
             }
     ctx.progress(1.0, "done");
+    note_unstable_rows(report);
     ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"steps"},
-                                          {"ms_per_step", "ms/step", 5}, {"host_submit_ms_per_step", "host ms/step", 5},
+                                          {"min_ms", "min ms/step", 5},
+                                          {"ms_per_step", "ms/step", 5},
+                                          {"max_ms", "max ms/step", 5},
+                                          {"unstable"}, {"host_submit_ms_per_step", "host ms/step", 5},
                                           {"steps_per_s", "steps/s", 0}, {"cells_per_s", "cells/s", 0},
                                           {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}});
     if (render_w > 0)
@@ -300,12 +333,13 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_sim_benchmark() {
+    sim::FusedTuning defaults;
     return {"sim",
-            "simulation steps per second: heat, advection, shallow water (seed 001 §2)",
+            "simulation steps per second: heat, advection, shallow water (Kim & Lee 2005, sec. 2)",
             {{"scenario", "LIST", "all (default), a model, a scenario, or model/scenario, comma-separated"},
              {"grid", "LIST", "square grid sizes (default 256,1024,2048,4096)"},
              {"steps", "N", "steps per timed interval (default 500)"},
-             {"repeats", "N", "timed intervals, the median is reported (default 3)"},
+             {"repeats", "N", "timed intervals: min, median and max are reported (default 3)"},
              {"solver", "LIST", "fused (default) and/or GPU tridiagonal variants"},
              {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
               true},
@@ -314,7 +348,8 @@ Benchmark make_sim_benchmark() {
              {"ui", "", "with --render: also run the GUI's frame offscreen (its viewer, side panel "
                         "and overlay through ImGui) and report its GPU times of drawing and UI"},
              {"ui-screenshot", "PNG", "with --ui: save the GUI's last offscreen frame (the last "
-                                      "case's) as PNG"}},
+                                      "case's) as PNG"},
+             tune_option(describe_tuning("fused", sim::tuning_fields(defaults)))},
             run_sim};
 }
 

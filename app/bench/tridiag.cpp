@@ -7,15 +7,16 @@
 //
 // Timing: GPU variants are timed with GL_TIME_ELAPSED over a batch of back-to-back solves (one
 // query per batch: the per-solve figure is batch time / batch size, so the query's own cost does
-// not hide a 10 us solve); the median of the batches is reported. thomas-cpu is timed on the
-// host arithmetic alone (data already in host memory, wall clock), as the paper's CPU baseline.
+// not hide a 10 us solve); min, median and max of the batches are reported, and a row whose
+// batches spread more than 10% is re-timed after more warm-up and flagged if it stays so
+// (report.hpp: measure_stable). thomas-cpu is timed on the host arithmetic alone (data already
+// in host memory, wall clock), as the paper's CPU baseline (Kim & Lee 2005, Fig. 11).
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
 // general coefficients.
-// Diagnostics (environment): ADILAB_BENCH_RETIME=1 re-times every GPU solve on the same and on
-// a new solver instance.
+// Tuning: `--tune tridiag.FIELD=VALUE` (solvers/tridiagonal/tuning.hpp); every row records the
+// complete tuning of lu-scan and lu-window.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/tuning.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -83,12 +85,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const auto solvers = chosen_solvers(args);
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
     const double warmup_ms = args.get_double("warmup-ms", gl::kWarmUpMs, 0, 60000);
-    // ADILAB_BENCH_RETIME=1 (diagnostics): every GPU timing repeated on the same instance and
-    // on a new one, printed as "retime ..." lines.
-    const bool retime = [] {
-        const char* text = std::getenv("ADILAB_BENCH_RETIME");
-        return text != nullptr && *text == '1';
-    }();
+    tridiag::Tuning tuning;
+    apply_tuning(tuning_assignments(args, {"tridiag"}), "tridiag", tridiag::tuning_fields(tuning));
     const std::string direction = args.get("direction", "both");
     if (direction != "both" && direction != "x" && direction != "y")
         throw cli::UsageError("--direction: expected x, y or both, got '" + direction + "'");
@@ -137,7 +135,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     const double steps = double(configs.size()) * double(solvers.size() + 1);
     double done = 0;
     std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
-    for (const auto& name : solvers) instances[name] = tridiag::make_solver(name);
+    for (const auto& name : solvers) instances[name] = tridiag::make_solver(name, tuning);
 
     for (const Config& config : configs) {
         ctx.check_cancelled();
@@ -161,11 +159,10 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                                 problem.k);
         if (config.constant && config.direction == Direction::y &&
             std::find(solvers.begin(), solvers.end(), "lu-window") != solvers.end()) {
-            // The decay window lu-window takes here (default settings, without the
-            // ADILAB_WINDOW_* knobs), derived from the coefficients
-            // (solvers/tridiagonal/lu_factors.cpp).
-            const tridiag::WindowSettings defaults;
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, defaults.max_window);
+            // The decay window lu-window takes here (with the tuning that runs), derived from
+            // the coefficients (solvers/tridiagonal/lu_factors.cpp).
+            const tridiag::WindowTuning& defaults = tuning.window;
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(defaults.max_window));
             std::ostringstream note;
             note << "lu-window " << n << "^2: coefficients a=" << constant.a
                  << " b=" << constant.b << " c=" << constant.c;
@@ -212,7 +209,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                       std::chrono::steady_clock::now() - start)
                                       .count());
         }
-        const double thomas_ms = gl::median(cpu_samples);
+        const Timing thomas = timing_of(cpu_samples);
+        const double thomas_ms = thomas.median_ms;
         done += 1;
 
         gl::Buffer k = gl::Buffer::from(problem.k), x(problem.k.size() * sizeof(float));
@@ -239,7 +237,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                 .set("grid", n)
                 .set("direction", along_x ? "x" : "y")
                 .set("coefficients", config.constant ? "constant" : "general");
-            double ms = 0;
+            Timing timing;
             double error = 0;
             std::string failure;
             try {
@@ -259,28 +257,21 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
                         {.warmup = 0, .repeats = 1}));
                     const int batch = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 1, 200);
-                    auto batch_ms = [&](tridiag::Solver& s) {
-                        return gl::median(gl::time_runs(
-                                   [&] {
-                                       for (int i = 0; i < batch; ++i)
-                                           s.solve({n, n}, config.direction, coefficients, k,
-                                                   timed);
-                                   },
-                                   {.warmup = 2, .repeats = repeats})) /
-                               batch;
+                    auto batches = [&] {
+                        auto samples = gl::time_runs(
+                            [&] {
+                                for (int i = 0; i < batch; ++i)
+                                    solver.solve({n, n}, config.direction, coefficients, k, timed);
+                            },
+                            {.warmup = 2, .repeats = repeats});
+                        for (double& sample : samples) sample /= batch;
+                        return samples;
                     };
-                    ms = batch_ms(solver);
-                    if (retime) {
-                        // The same timing again on this instance, and on a new instance of the
-                        // same solver (issue 3: is a slow figure this instance's state?).
-                        auto other = tridiag::make_solver(name);
-                        other->solve({n, n}, config.direction, coefficients, k, timed);
-                        const double again = batch_ms(solver);
-                        const double renewed = batch_ms(*other);
-                        ctx.out << "retime " << name << " " << describe(config) << ": bench "
-                                << ms << " again " << again << " new-instance " << renewed
-                                << "\n";
-                    }
+                    timing = measure_stable(batches, [&] {
+                        gl::warm_up(
+                            [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
+                            warmup_ms);
+                    });
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
                 } else {
@@ -289,7 +280,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                         tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
                     if (failed >= 0) failure = "pivot failure (line " + std::to_string(failed) + ")";
                     error = reference::max_relative_error(host_x, expected.x);
-                    ms = thomas_ms;
+                    timing = thomas;
                 }
             } catch (const Error& e) {
                 // A solver that refuses this configuration (e.g. cg's line limit) is reported,
@@ -303,14 +294,17 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                 report.notes.push_back(name + " " + describe(config) + ": max_rel_error " +
                                        std::to_string(error) + " above " +
                                        std::to_string(exact_limit) + " (WRONG)");
-            row.set("median_ms", ms)
-                .set("gb_per_s", bytes / (ms * 1e6))
+            const double ms = timing.median_ms;
+            set_timing(row, timing);
+            row.set("gb_per_s", bytes / (ms * 1e6))
                 .set("speedup_vs_thomas", thomas_ms / ms)
                 .set("max_rel_error", error);
+            record_tuning(row, "tridiag", tridiag::tuning_fields(tuning));
             report.rows.push_back(row);
         }
     }
     ctx.progress(1.0, "done");
+    note_unstable_rows(report);
 
     // Where cr-pingpong's time goes: 2 floor(log2 N) dependent dispatches, each with a memory
     // barrier. An empty dispatch + barrier, timed the same way, is the floor per level.
@@ -348,11 +342,14 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                           {"grid"},
                                           {"direction", "dir"},
                                           {"coefficients"},
+                                          {"min_ms", "", 4},
                                           {"median_ms", "", 4},
+                                          {"max_ms", "", 4},
+                                          {"unstable"},
                                           {"gb_per_s", "GB/s", 1},
                                           {"speedup_vs_thomas", "vs thomas", 1},
                                           {"max_rel_error", "max rel err", 8}});
-    // The paper's Fig. 11: cyclic reduction against CG with 1 and 2 iterations and the CPU's
+    // The paper's Fig. 11 (Kim & Lee 2005): cyclic reduction against CG with 1 and 2 iterations and the CPU's
     // Thomas, in milliseconds per batched solve (general coefficients, as the paper's textures
     // carry every coefficient).
     std::vector<Row> figure;
@@ -375,7 +372,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         if (any) figure.push_back(line);
     }
     if (!figure.empty()) {
-        ctx.out << "\nFig. 11 comparison (ms per batched solve, general coefficients):\n"
+        ctx.out << "\nFig. 11 of Kim & Lee 2005 (ms per batched solve, general coefficients):\n"
                 << format_table(figure, {{"grid"},
                                          {"direction", "dir"},
                                          {"cr-pingpong", "CR (paper)", 4},
@@ -390,6 +387,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_tridiag_benchmark() {
+    tridiag::Tuning defaults;
     std::string names;
     for (const auto& v : tridiag::variants()) names += (names.empty() ? "" : ", ") + v.name;
     return {"tridiag",
@@ -401,7 +399,8 @@ Benchmark make_tridiag_benchmark() {
              {"warmup-ms", "MS", "untimed solves before each measurement, at least (default 1000)"},
              {"direction", "x|y|both", "line directions (default both)"},
              {"coefficients", "constant|general|both", "coefficient forms (default both)"},
-             {"constant", "A,B,C", "constant systems' a, b, c (default: random, dominant)"}},
+             {"constant", "A,B,C", "constant systems' a, b, c (default: random, dominant)"},
+             tune_option(describe_tuning("tridiag", tridiag::tuning_fields(defaults)))},
             run_tridiag};
 }
 

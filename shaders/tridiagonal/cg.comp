@@ -1,5 +1,5 @@
 // cg.comp — `cg`, `cg-1`, `cg-2`: conjugate gradient, the paper's GPU comparator (Kim & Lee
-// 2005, seed 001, Fig. 11), one work group per line, every iteration inside ONE dispatch (the
+// 2005, Fig. 11), one work group per line, every iteration inside ONE dispatch (the
 // dot products are work-group reductions in shared memory, so no host round trip and no
 // dispatch per iteration). Each line is its own system: the dot products are per line (CG on
 // the block-diagonal matrix of all lines; a grid-wide dot product would only slow convergence).

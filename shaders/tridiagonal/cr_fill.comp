@@ -1,4 +1,4 @@
-// cr_fill.comp — `cr-pingpong` back substitution ("filling"), one dispatch per level (seed 001):
+// cr_fill.comp — `cr-pingpong` back substitution ("filling"), one dispatch per level (Kim & Lee 2005):
 // level s-1 unknowns from level s. Level s-1 index i odd is level s index (i-1)/2: copied.
 // i even: x_i = (k_i - a_i x_{i-1} - c_i x_{i+1}) / b_i with the level s-1 coefficients, the
 // neighbours taken from level s (indices i/2 - 1 and i/2); one outside the level is zero.

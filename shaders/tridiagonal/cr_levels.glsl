@@ -1,4 +1,4 @@
-// cr_levels.glsl — the packed level storage of `cr-pingpong` (seed 001, the paper's PC_s/PS_s
+// cr_levels.glsl — the packed level storage of `cr-pingpong` (Kim & Lee 2005, the paper's PC_s/PS_s
 // layout generalised to any N). Level 0 is the system itself (read from the inputs, lines.glsl);
 // level s >= 1 holds count_s = floor(count_{s-1} / 2) equations (a, b, c, k) as vec4, packed one
 // level after another per line: level s starts at PS_s = count_1 + ... + count_{s-1}. For

@@ -1,4 +1,4 @@
-// cr_reduce.comp — `cr-pingpong` reduction, one dispatch per level s (seed 001):
+// cr_reduce.comp — `cr-pingpong` reduction, one dispatch per level s (Kim & Lee 2005):
 // for each level-s equation j (level s-1 index p = 2j+1, neighbours p-1 and p+1):
 //   alpha = -a_p / b_{p-1}, gamma = -c_p / b_{p+1},
 //   a' = alpha a_{p-1}, c' = gamma c_{p+1}, b' = b_p + alpha c_{p-1} + gamma a_{p+1},

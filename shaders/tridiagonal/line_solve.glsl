@@ -1,5 +1,5 @@
 // line_solve.glsl — one tridiagonal line solved by a whole work group in shared memory:
-// cyclic reduction (seed 001's odd-even reduction, generalised to any N) switching to parallel
+// cyclic reduction (Kim & Lee's odd-even reduction, generalised to any N) switching to parallel
 // cyclic reduction when few equations remain (Zhang, Cohen & Owens 2010, "Fast tridiagonal
 // solvers on the GPU", CR-PCR hybrid), then CR back substitution. fp32, no pivoting: meant for
 // diagonally dominant systems; a zero or non-finite pivot is reported, never hidden.
@@ -81,7 +81,7 @@ bool ls_solve(uint n) {
 
     // Forward reduction, in place. At stride h the live equations sit at positions
     // p = (j+1) h - 1 (j = 0 .. n/h - 1). Level h -> 2h eliminates x_{p-h} and x_{p+h} from the
-    // equations at the odd live positions (seed 001's reduction step:
+    // equations at the odd live positions (Kim & Lee's reduction step:
     // alpha = -a_i/b_{i-h}, gamma = -c_i/b_{i+h}, a' = alpha a_{i-h}, c' = gamma c_{i+h},
     // b' = b + alpha c_{i-h} + gamma a_{i+h}, k' = k + alpha k_{i-h} + gamma k_{i+h}).
     // A neighbour past the end (p + h >= n, any n) is absent: gamma = 0. Each level reads
@@ -171,7 +171,7 @@ bool ls_solve(uint n) {
         barrier();
     }
 
-    // Back substitution (seed 001's filling step), stride h/2 down to 1: the equations at
+    // Back substitution (Kim & Lee's filling step), stride h/2 down to 1: the equations at
     // positions (2k+1) h - 1 get x_p = (k_p - a_p x_{p-h} - c_p x_{p+h}) / b_p from the
     // neighbours solved at the coarser level; a neighbour outside [0, n) is zero.
     while (h > 1u) {

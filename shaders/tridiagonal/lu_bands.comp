@@ -13,10 +13,8 @@
 // Why: a warp reads 128 contiguous bytes of one row, and the work groups in flight take
 // consecutive column blocks of the same bands, so the GPU reads whole rows like an x solve.
 // Every one-pass layout of a 4096-wide grid's columns (8..64 columns per group, whole-column or
-// band-walking) reached only 60-150 GB/s on the H200 (see lu_scan.cpp).
-// Measured (H200, 4096^2): 0.80-0.85 ms with ROWS = 32 and 256 columns per group (ROWS 16:
-// 0.93, 64: 0.83, 128: 1.31 (registers); 128 columns: 0.80, 512: 0.95) — still ~160 GB/s, only
-// ~8% better than one pass: reading in row order is not what the 4096-wide y solve lacks.
+// band-walking) ran far below the copy bandwidth; this one is only a little faster: reading in
+// row order is not what the wide y solve lacks (docs/performance.md has the figures).
 // Traffic: the rhs read twice, the solution written once, plus 16 bytes per band and column.
 // Prelude: PASS (1, 2, 3), ROWS (rows per band), WG_SIZE (columns per work group),
 // CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6 rows (m_i, r_i, q_i, 0) per row,

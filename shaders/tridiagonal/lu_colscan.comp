@@ -23,9 +23,8 @@
 // stored: the zero carries entering there have been multiplied by HALO_WARPS * CHUNK >= K
 // factors |m| or |q| < 1 by the time they reach a stored row, K being the decay window that the
 // host derived for these coefficients (lu_factors.cpp: truncation below 2^-26 max|x|).
-// Prelude: CHUNK, WARPS, HALO_WARPS (WARPS > 2 HALO_WARPS), WG_SIZE = 32 WARPS, ORDER (0:
-// consecutive groups take consecutive column blocks of the same rows; 1: down a column block),
-// CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table. No subgroup operations: the
+// Prelude: CHUNK, WARPS, HALO_WARPS (WARPS > 2 HALO_WARPS), WG_SIZE = 32 WARPS,
+// CONSTANT_COEFFICIENTS = 1 (consecutive groups take consecutive column blocks of the same rows). Bindings: lines.glsl's, 6: row table. No subgroup operations: the
 // same code runs on llvmpipe (32 invocations of a "lane" group are just indices here).
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
@@ -51,11 +50,7 @@ void main() {
     const uint row_blocks = (n + SEGMENT - 1u) / SEGMENT;
     const uint group = work_group_line();
     if (group >= column_blocks * row_blocks) return;  // whole work group: the barrier is uniform
-#if ORDER == 0
     const uint column_block = group % column_blocks, row_block = group / column_blocks;
-#else
-    const uint column_block = group / row_blocks, row_block = group % row_blocks;
-#endif
     const uint line = column_block * LANES + lane;
     const bool line_ok = line < line_count;
     const int r0 = int(row_block * SEGMENT) - HALO_WARPS * CHUNK + int(w * CHUNK);

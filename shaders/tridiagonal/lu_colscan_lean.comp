@@ -22,16 +22,13 @@
 //  - The fold keeps no per-chunk arrays: Y runs down the chunks, and X (entering from below) is
 //    summed on the way, X = sum_{u > w} (H_{w+1} ... H_{u-1}) (x~_s(u) + P_s(u) Y_u).
 //  - Shared memory: y~_e and x~_s per invocation, and (table path) one (G, P, H) per chunk.
-//  - ORDER 2: like ORDER 0 (consecutive groups across a row block), but the row blocks that
-//    take the table (head_blocks at the top, tail_blocks at the bottom: the host counts them)
-//    come first, then the interior ones in order. Started last, as ORDER 0 starts the bottom
-//    row block, the table groups were the kernel's tail (H200, 1024^2 y: 0.00968 ms with ORDER
-//    0 against 0.00728 with the two table row blocks first): they are the slower groups (their
-//    factor loads, before and again after the barrier). Only speed depends on the order.
-//  - KEEP_FACTORS 1 (an experiment): the table path keeps its factors in registers across the
-//    barrier instead of loading them again.
-// Prelude: CHUNK, WARPS, HALO_WARPS (WARPS > 2 HALO_WARPS), WG_SIZE = 32 WARPS, ORDER (0, 1, 2),
-// KEEP_FACTORS, CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table. No subgroup
+//  - Group order: consecutive groups across a row block, but the row blocks that take the
+//    table (head_blocks at the top, tail_blocks at the bottom: the host counts them) come
+//    first, then the interior ones in order. Started last, the table groups were the kernel's
+//    tail: they are the slower groups (their factor loads, before and again after the
+//    barrier). Only speed depends on the order (docs/performance.md).
+// Prelude: CHUNK, WARPS, HALO_WARPS (WARPS > 2 HALO_WARPS), WG_SIZE = 32 WARPS,
+// CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table. No subgroup
 // operations.
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
@@ -42,7 +39,7 @@ layout(std430, binding = 6) restrict readonly buffer RowTable { vec4 row_table[]
 uniform int interior_first, interior_last;
 uniform vec3 interior_factors;  // (m, r, q) of every row in [interior_first, interior_last]
 uniform vec3 interior_chunk;    // (G, P, H) of a chunk of CHUNK such rows
-uniform uint head_blocks, tail_blocks;  // ORDER 2: row blocks that take the table, each end
+uniform uint head_blocks, tail_blocks;  // row blocks that take the table, each end
 
 #define LANES 32
 #define SEGMENT ((WARPS - 2 * HALO_WARPS) * CHUNK)  // rows stored per group
@@ -60,11 +57,10 @@ vec3 factors_at(const bool interior, int row) {
 
 // Before the barrier: the chunk's maps from zero carries (see the notes above).
 void sweep(const bool interior, int r0, const float k[CHUNK], out float y_end, out float x_start,
-           out vec3 map, out vec3 kept[CHUNK]) {
+           out vec3 map) {
     float y = 0.0, x = 0.0, g = 1.0, q_run = 1.0, p = 0.0;
     for (int j = 0; j < CHUNK; ++j) {
         const vec3 f = factors_at(interior, r0 + j);
-        kept[j] = f;
         y = k[j] + f.x * y;
         const float weight = q_run * f.y;  // Q_j r_j
         x += weight * y;
@@ -98,22 +94,13 @@ void fold(const bool interior, uint w, uint lane, out float own_y, out float car
 }
 
 // After the fold: Thomas's recurrences on the chunk from its true carries, in place.
-vec3 factors_again(const bool interior, int row, const vec3 kept) {
-#if KEEP_FACTORS
-    return interior ? interior_factors : kept;
-#else
-    return factors_at(interior, row);
-#endif
-}
-
-void rerun(const bool interior, int r0, float y, float x, const vec3 kept[CHUNK],
-           inout float k[CHUNK]) {
+void rerun(const bool interior, int r0, float y, float x, inout float k[CHUNK]) {
     for (int j = 0; j < CHUNK; ++j) {
-        y = k[j] + factors_again(interior, r0 + j, kept[j]).x * y;
+        y = k[j] + factors_at(interior, r0 + j).x * y;
         k[j] = y;
     }
     for (int j = CHUNK - 1; j >= 0; --j) {
-        const vec3 f = factors_again(interior, r0 + j, kept[j]);
+        const vec3 f = factors_at(interior, r0 + j);
         x = f.y * k[j] + f.z * x;
         k[j] = x;
     }
@@ -126,18 +113,12 @@ void main() {
     const uint row_blocks = (n + SEGMENT - 1u) / SEGMENT;
     const uint group = work_group_line();
     if (group >= column_blocks * row_blocks) return;  // whole work group: the barrier is uniform
-#if ORDER == 1
-    const uint column_block = group / row_blocks, row_block = group % row_blocks;
-#else
     const uint column_block = group % column_blocks;
     uint row_block = group / column_blocks;
-#if ORDER == 2
     if (row_block >= head_blocks)
         row_block = row_block < head_blocks + tail_blocks
                         ? row_blocks - tail_blocks + (row_block - head_blocks)
                         : row_block - tail_blocks;
-#endif
-#endif
     const uint line = column_block * LANES + lane;
     const bool line_ok = line < line_count;
     const int g0 = int(row_block * SEGMENT) - HALO_WARPS * CHUNK;  // the group's first row
@@ -152,9 +133,9 @@ void main() {
         k[j] = (inside && line_ok) ? rhs[element_index(line, uint(row))] : 0.0;
     }
     float y_end, x_start;
-    vec3 map, kept[CHUNK];
-    if (interior) sweep(true, r0, k, y_end, x_start, map, kept);
-    else sweep(false, r0, k, y_end, x_start, map, kept);
+    vec3 map;
+    if (interior) sweep(true, r0, k, y_end, x_start, map);
+    else sweep(false, r0, k, y_end, x_start, map);
     forward_value[t] = y_end;
     backward_value[t] = x_start;
     if (!interior && lane == 0u) chunk_map[w] = vec4(map, 0.0);
@@ -165,10 +146,10 @@ void main() {
     float own_y, carry_x;
     if (interior) {
         fold(true, w, lane, own_y, carry_x);
-        rerun(true, r0, own_y, carry_x, kept, k);
+        rerun(true, r0, own_y, carry_x, k);
     } else {
         fold(false, w, lane, own_y, carry_x);
-        rerun(false, r0, own_y, carry_x, kept, k);
+        rerun(false, r0, own_y, carry_x, k);
     }
     for (int j = 0; j < CHUNK; ++j) {
         const int row = r0 + j;

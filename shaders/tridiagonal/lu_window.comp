@@ -16,7 +16,7 @@
 // store of a warp is one contiguous 128-byte row segment, and the row's table entry is one
 // broadcast load. The CHUNKS warps of a work group own consecutive chunks of the same columns:
 // their windows overlap, and the overlap is served by L1. Consecutive work groups take
-// consecutive column blocks of the same rows (ORDER 0) or go down a column block (ORDER 1).
+// consecutive column blocks of the same rows.
 // All ROWS + 2 WINDOW loads of an invocation are issued before the arithmetic (in flight together).
 // Interior windows: away from the ends the factors have converged, and from row interior_first to
 // interior_last (the host checks) their fp32 table entries are all equal to interior_factors;
@@ -28,7 +28,7 @@
 // invocation solves its ROWS unknowns from the tile as above, writes them back to the tile, and
 // the group stores the segment coalesced.
 // Prelude: ROWS, WINDOW, X_LINES, WG_SIZE; y: COLS (a multiple of 32), CHUNKS (WG_SIZE = COLS *
-// CHUNKS), ORDER; CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table.
+// CHUNKS); CONSTANT_COEFFICIENTS = 1. Bindings: lines.glsl's, 6: row table.
 #pragma optionNV(unroll all)
 layout(local_size_x = WG_SIZE) in;
 
@@ -117,11 +117,7 @@ void main() {
     const uint column_blocks = (line_count + COLS - 1u) / COLS;
     const uint chunk_blocks = (n + ROWS * CHUNKS - 1u) / (ROWS * CHUNKS);
     if (group >= column_blocks * chunk_blocks) return;
-#if ORDER == 0
     const uint column_block = group % column_blocks, chunk_block = group / column_blocks;
-#else
-    const uint column_block = group / chunk_blocks, chunk_block = group % chunk_blocks;
-#endif
     const uint line = column_block * COLS + tid % COLS;
     const uint s = (chunk_block * CHUNKS + tid / COLS) * ROWS;
     // No barriers in this kernel: idle invocations simply leave.

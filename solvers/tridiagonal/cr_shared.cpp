@@ -1,6 +1,6 @@
 // `cr-shared`: every line of the grid solved in ONE dispatch, one work group per line, the line
 // held in shared memory and solved by shaders/tridiagonal/line_solve.glsl — cyclic reduction
-// (seed 001's odd-even reduction, any N) switching to PCR when at most 32 equations are left
+// (Kim & Lee's odd-even reduction, any N) switching to PCR when at most 32 equations are left
 // (Zhang, Cohen & Owens 2010). fp32, no pivoting (diagonally dominant systems); pivot failures
 // set the flag that check_pivots() reads.
 // Limits: a line needs 16.5 bytes of shared memory per unknown (2974 unknowns in 48 KiB); longer

@@ -13,30 +13,16 @@
 // go to cr-shared (which itself falls back to cr-pingpong): slower, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
 // per column and band of rows, the bands joined through a small carry buffer.
-// Why it was tried (H200 sweep, --bench tridiag 4096^2 y, every run checked against float64):
-// the one-pass kernel, 8..64 columns per group, whole columns or walking down them band by band
-// (a one-pass variant since removed: a working set of whole rows, 16 MB), with warps reading
-// 32..128 contiguous bytes per row, all ran at 60-150 GB/s (0.89-2.2 ms); so neither coalescing
-// nor the working set's size looked like the limit, and the suspect was the order of requests
-// (each group's loads going down its columns, 16 KiB apart). The band kernel has the groups in
-// flight read consecutive column blocks of the same rows, like an x solve.
-// The band kernel is only ~8% faster than the one-pass kernel at 4096^2 (0.80-0.85 ms against
-// 0.89-0.93 ms): the row-order reads did not lift the 4096-wide y solve off ~160 GB/s either, so
-// the cause is still open (see the band kernel's notes). Follow-up: `--bench strided` copies a
-// 4096^2 field in the y pattern at 3.1 TB/s with 32-row chunks per invocation but at 390 GB/s
-// when each invocation walks a whole column: serial walks over many rows are what is slow, not
-// the stride (padding changes nothing); lu-window (lu_window.cpp) is built on that.
-// At 2048^2 (L2-resident) the one-pass kernel wins (0.038 ms against 0.068 ms), hence
-// band_min_n = 4096.
-// Measured (H200, --bench tridiag, one solve incl. its dispatch): 1024^2 x 8.97 us (1 line per
-// group) / y 11.9 us; 2048^2 y 0.038 ms (one pass); 4096^2 x 0.186 ms / y 0.80-0.85 ms (bands).
-// Before subgroup scans and the x group size: 1024^2 11.5 us (x), 12.9 us (y); 4096^2 0.206 ms
-// (x), 0.928 ms (y).
+// Why bands: every one-pass layout of long y lines (whole columns, or walking down them band by
+// band) ran far below the copy bandwidth; the band kernel has the groups in flight read
+// consecutive column blocks of the same rows, like an x solve. It helps only a little (the
+// serial walk over many rows, not the read order, is what is slow: lu-window is built on that),
+// and only on lines long enough that the field leaves the L2 cache, hence band_min_n.
+// docs/performance.md ("Tridiagonal") has the measurements.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
@@ -69,33 +55,19 @@ bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
            x.b_last == y.b_last;
 }
 
-// Tuning knobs for the bench (defaults are the measured best; reports record them):
-// ADILAB_TRIDIAG_CHUNK_X / _CHUNK_Y (unknowns per invocation), _LINES_X / _LINES_Y (most lines
-// per work group), _BAND_ROWS (rows per band of the three-pass y kernel lu_bands.comp, 0 = never),
-// _BAND_COLS (its columns per work group), _BAND_MIN_N (it serves y lines of at least this many
-// unknowns), _SUBGROUPS_X /
-// _SUBGROUPS_Y (1: the one-pass kernel's carry scans use subgroup shuffles where the GPU has
-// GL_KHR_shader_subgroup).
-unsigned knob(const char* name, unsigned fallback) {
-    const char* text = std::getenv(name);
-    if (text == nullptr || *text == '\0') return fallback;
-    return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
-}
-
 class LuScanSolver final : public GpuSolver {
 public:
-    LuScanSolver(std::string name, unsigned chunk_x, unsigned chunk_y, unsigned max_lines,
-                 unsigned band_rows, unsigned band_min_n, bool subgroups)
+    LuScanSolver(std::string name, const ScanTuning& t)
         : name_(std::move(name)),
-          chunk_x_(knob("ADILAB_TRIDIAG_CHUNK_X", chunk_x)),
-          chunk_y_(knob("ADILAB_TRIDIAG_CHUNK_Y", chunk_y)),
-          max_lines_x_(knob("ADILAB_TRIDIAG_LINES_X", max_lines)),
-          max_lines_y_(knob("ADILAB_TRIDIAG_LINES_Y", max_lines)),
-          band_rows_(knob("ADILAB_TRIDIAG_BAND_ROWS", band_rows)),
-          band_cols_(std::clamp(knob("ADILAB_TRIDIAG_BAND_COLS", 256), 32u, 1024u)),
-          band_min_n_(knob("ADILAB_TRIDIAG_BAND_MIN_N", band_min_n)),
-          subgroups_x_(knob("ADILAB_TRIDIAG_SUBGROUPS_X", subgroups) != 0),
-          subgroups_y_(knob("ADILAB_TRIDIAG_SUBGROUPS_Y", subgroups) != 0) {}
+          chunk_x_(unsigned(t.chunk_x)),
+          chunk_y_(unsigned(t.chunk_y)),
+          max_lines_x_(unsigned(t.lines)),
+          max_lines_y_(unsigned(t.lines)),
+          band_rows_(unsigned(t.band_rows)),
+          band_cols_(std::clamp(unsigned(t.band_cols), 32u, 1024u)),
+          band_min_n_(unsigned(t.band_min_n)),
+          subgroups_x_(t.subgroups != 0),
+          subgroups_y_(t.subgroups != 0) {}
 
     std::string name() const override { return name_; }
 
@@ -267,8 +239,7 @@ private:
             gl::Context::current().info().max_shared_memory_bytes);
         unsigned lines = lines_fastest ? max_lines_y_ : max_lines_x_;
         // x lines: the fewest lines that make 64 invocations. More, smaller work groups overlap
-        // their load / scan / store phases better (H200, 1024^2: 1 line per group 8.97 us,
-        // 4 lines 10.6 us, 8 lines 10.9 us; 4096^2: 1 line 0.186 ms, 2 lines 0.191 ms).
+        // their load / scan / store phases better (docs/performance.md).
         if (!lines_fastest) lines = std::min(lines, std::max(1u, 64u / chunks));
         while (lines > 0 && (lines * chunks > 1024 || lines * per_line + 4 > shared)) lines /= 2;
         return lines;
@@ -334,11 +305,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, unsigned chunk_x, unsigned chunk_y,
-                                     unsigned lines, unsigned band_rows, unsigned band_min_n,
-                                     bool subgroups) {
-    return std::make_unique<LuScanSolver>(name, chunk_x, chunk_y, lines, band_rows, band_min_n,
-                                          subgroups);
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning) {
+    return std::make_unique<LuScanSolver>(name, tuning);
 }
 
 }  // namespace adilab::tridiag

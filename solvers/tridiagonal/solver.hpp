@@ -1,5 +1,5 @@
 #pragma once
-// Batched tridiagonal solves on a 2-D grid (seed 001): every grid line along one direction is an
+// Batched tridiagonal solves on a 2-D grid (Kim & Lee 2005, cyclic reduction on the GPU): every grid line along one direction is an
 // independent system  a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i,  i = 0 .. N-1,
 // solved in one call, on the GPU, with no host round trip.
 //
@@ -21,6 +21,7 @@
 #include <variant>
 
 #include "solvers/gl/objects.hpp"
+#include "solvers/tridiagonal/tuning.hpp"
 
 namespace adilab::tridiag {
 
@@ -73,6 +74,7 @@ struct VariantInfo {
 // The registry: every variant, by name, for the CLI and the GUI to list.
 std::span<const VariantInfo> variants();
 // Throws adilab::Error naming the variant and listing the known ones if `name` is unknown.
-std::unique_ptr<Solver> make_solver(const std::string& name);
+// lu-scan and lu-window take their shape from `tuning` (tuning.hpp); the others ignore it.
+std::unique_ptr<Solver> make_solver(const std::string& name, const Tuning& tuning = {});
 
 }  // namespace adilab::tridiag

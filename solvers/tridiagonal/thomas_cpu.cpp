@@ -1,6 +1,6 @@
 // `thomas-cpu`: the Thomas algorithm (Gaussian elimination without pivoting, O(N) per line) on
 // the CPU in float32, threaded over lines with std::thread: the paper's CPU baseline (Kim & Lee
-// 2005, seed 001, Fig. 11). Its solve() reads the GPU buffers back and uploads the solution, so
+// 2005, Fig. 11). Its solve() reads the GPU buffers back and uploads the solution, so
 // it is for the bench and tests only (VariantInfo.on_gpu = false); the bench times
 // thomas_cpu_solve_host(), the arithmetic alone, so the comparison is not a PCIe benchmark.
 // A zero or non-finite pivot stops that line and is reported by check_pivots().

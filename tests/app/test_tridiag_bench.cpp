@@ -33,6 +33,45 @@ TEST(TridiagBench, UnknownSolverAndBadGridAreUsageErrors) {
     }
 }
 
+// --tune: a value outside its field's range, an unknown field or family, and a malformed
+// assignment are usage errors naming the field and its range; --help lists the fields.
+TEST(TridiagBench, TuneIsCheckedAndListed) {
+    auto r = run_adilab("--bench tridiag --solver lu-window --grid 8 --tune tridiag.window_rows=0");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("tridiag.window_rows must lie in 1..256"), std::string::npos) << r.output;
+    r = run_adilab("--bench tridiag --grid 8 --tune tridiag.no_such=1");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("no field 'no_such'"), std::string::npos) << r.output;
+    r = run_adilab("--bench tridiag --grid 8 --tune fused.chunk=8");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    r = run_adilab("--bench tridiag --grid 8 --compare /no/such/old.json");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--compare"), std::string::npos) << r.output;
+    r = run_adilab("--help");
+    EXPECT_NE(r.output.find("tridiag.colscan_form (0..2)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("fused.solve (0..2)"), std::string::npos) << r.output;
+}
+
+// Every row records the tuning that ran and its repeats' spread; --compare against the run's
+// own report finds every row.
+TEST(TridiagBench, RowsRecordTuningAndSpreadAndCompare) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("tridiag-tune");
+    auto r = run_adilab("--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
+                        " --repeats 2 --warmup-ms 0 --tune tridiag.colscan_form=0 --report " + dir + "/t.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string json = read_text(dir + "/t.json");
+    EXPECT_NE(json.find("\"tridiag.colscan_form\": 0"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"tridiag.scan_chunk_y\": 32"), std::string::npos) << json;
+    for (const char* key : {"\"min_ms\": ", "\"max_ms\": ", "\"unstable\": "})
+        EXPECT_NE(json.find(key), std::string::npos) << key << json;
+    r = run_adilab("--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
+                   " --repeats 2 --warmup-ms 0 --compare " + dir + "/t.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("compared with the tridiag report"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("no match"), std::string::npos) << r.output;
+}
+
 TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("tridiag-bench");
@@ -98,19 +137,6 @@ TEST(TridiagBench, FiltersAndFixedCoefficients) {
     // The note names the coefficients given and the window they need (r = 1 heat: ~22 rows).
     EXPECT_NE(r.output.find("a=-1 b=3 c=-1: window K="), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
-}
-
-TEST(StridedBench, CopiesEveryPatternAndRejectsBadGrids) {
-    auto r = run_adilab("--bench strided --grid 100");
-    EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("--grid"), std::string::npos) << r.output;
-    ADILAB_NEED_GL();
-    const std::string dir = temp_folder("strided-bench");
-    r = run_adilab("--bench strided --grid 256 --repeats 1 --report " + dir + "/s.json");
-    ASSERT_EQ(r.exit_code, 0) << r.output;  // each pattern's copy is checked (exit 1 if wrong)
-    const std::string json = read_text(dir + "/s.json");
-    EXPECT_GE(count(json, "\"gb_per_s\": "), 20u) << json;
-    EXPECT_NE(json.find("y-whole-column"), std::string::npos) << json;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // The fused kernel's paths (shaders/sim/adi_fused.glsl), each against the float64 CPU stepper:
 // the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
-// and with its shared-memory exchange (ADILAB_FUSED_SUBGROUPS=0), the shared-memory PCR
-// (ADILAB_FUSED_SOLVE=pcr), and the x half step with and without its rows staged through
-// shared memory (ADILAB_FUSED_TILE=1 / 0). test_sim.cpp checks the default path on every model; here
+// and with its shared-memory exchange (FusedTuning::subgroups = 0), the shared-memory PCR
+// (solve = 2), and the x half step with and without its rows staged through shared memory
+// (tile = 1 / 2). test_sim.cpp checks the default path on every model; here
 // heat and shallow water run every path on lines that span 1, several and many subgroups.
 #include <gtest/gtest.h>
 
@@ -23,44 +23,27 @@ namespace {
 using test::max_abs_diff;
 using test::random_field;
 
-// Sets the fused kernel's environment overrides for one scope (they are read when a model
-// allocates its programs).
-class FusedEnvironment {
-public:
-    FusedEnvironment(const char* solve, const char* subgroups, const char* tile) {
-        set("ADILAB_FUSED_SOLVE", solve);
-        set("ADILAB_FUSED_SUBGROUPS", subgroups);
-        set("ADILAB_FUSED_TILE", tile);
-    }
-    ~FusedEnvironment() {
-        unsetenv("ADILAB_FUSED_SOLVE");
-        unsetenv("ADILAB_FUSED_SUBGROUPS");
-        unsetenv("ADILAB_FUSED_TILE");
-    }
-
-private:
-    static void set(const char* name, const char* value) {
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
-    }
-};
-
 struct Path {
-    const char* solve;
-    const char* subgroups;
-    const char* tile;
+    FusedTuning tuning;
     const char* name;
 };
 // Without subgroups (llvmpipe) the default path is the shared-memory exchange already.
 bool redundant(const Path& path) {
-    return path.subgroups && !gl::Context::current().info().subgroups;
+    return path.tuning.subgroups == 0 && !gl::Context::current().info().subgroups;
 }
-const Path kPaths[] = {{nullptr, nullptr, nullptr, "default"},
-                       {nullptr, nullptr, "1", "x rows tiled"},
-                       {"subgroup", nullptr, nullptr, "subgroup solve"},
-                       {"subgroup", "0", nullptr, "subgroup solve, shared-memory exchange"},
-                       {"pcr", nullptr, nullptr, "shared-memory PCR"},
-                       {nullptr, nullptr, "0", "untiled x rows"}};
+FusedTuning tuning(int solve, int subgroups, int tile) {
+    FusedTuning t;
+    t.solve = solve;
+    t.subgroups = subgroups;
+    t.tile = tile;
+    return t;
+}
+const Path kPaths[] = {{tuning(0, 1, 0), "default"},
+                       {tuning(0, 1, 1), "x rows tiled"},
+                       {tuning(1, 1, 0), "subgroup solve"},
+                       {tuning(1, 0, 0), "subgroup solve, shared-memory exchange"},
+                       {tuning(2, 1, 0), "shared-memory PCR"},
+                       {tuning(0, 1, 2), "untiled x rows"}};
 
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
@@ -77,9 +60,9 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     setenv("ADILAB_HEAT_WINDOW", "0", 1);
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        FusedEnvironment environment(path.solve, path.subgroups, path.tile);
         for (auto [nx, ny] : kGrids) {
             auto sim = make_simulation("heat", "fused");
+            sim->set_fused_tuning(path.tuning);
             sim->set_param("dt", 2.5);  // lambda = 1.25: longer coupling along the lines
             sim->reset("free", nx, ny);
             const auto start = random_field(nx, ny, 0, 1, 3);
@@ -100,9 +83,9 @@ TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        FusedEnvironment environment(path.solve, path.subgroups, path.tile);
         for (auto [nx, ny] : kGrids) {
             auto sim = make_simulation("shallow-water", "fused");
+            sim->set_fused_tuning(path.tuning);
             sim->set_param("dt", 0.2);
             sim->set_param("damping", 0.01);
             sim->reset("free", nx, ny);

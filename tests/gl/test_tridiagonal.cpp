@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -25,6 +23,19 @@ namespace adilab {
 namespace {
 
 using tridiag::Direction;
+
+// lu-scan's shape for a test: chunks, lines per group, bands (0 rows: none) and subgroup scans.
+tridiag::ScanTuning scan_tuning(unsigned chunk_x, unsigned chunk_y, unsigned lines,
+                                unsigned band_rows, unsigned band_min_n, int subgroups) {
+    tridiag::ScanTuning t;
+    t.chunk_x = int(chunk_x);
+    t.chunk_y = int(chunk_y);
+    t.lines = int(lines);
+    t.band_rows = int(band_rows);
+    t.band_min_n = int(band_min_n);
+    t.subgroups = subgroups;
+    return t;
+}
 
 // A problem's constant coefficients, as the solvers take them (float).
 tridiag::ConstantCoefficients constant_coefficients(const reference::Problem& p) {
@@ -83,7 +94,6 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
     const auto got = x.read_all<float>();
     const double error = reference::max_relative_error(got, expected.x);
-    if (std::getenv("ADILAB_PRINT_ERRORS")) std::printf("%s %d %.3g\n", name.c_str(), c.n, error);
     EXPECT_LE(error, allowed)
         << name << " N=" << c.n << (along_x ? " x " : " y ")
         << (c.constant ? "constant" : "general");
@@ -128,7 +138,7 @@ TEST(Tridiagonal, LuScanBandsYMatchesFloat64Thomas) {
     unsigned seed = 700;
     for (unsigned rows : {1u, 3u, 32u}) {
         const SolverFactory make = [rows] {
-            return tridiag::make_lu_scan("lu-scan-bands", 16, 32, 8, rows, 0);
+            return tridiag::make_lu_scan("lu-scan-bands", scan_tuning(16, 32, 8, rows, 0, 0));
         };
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025}) {
             // Constant coefficients only (general ones go to cr-shared, tested above). The same
@@ -154,7 +164,7 @@ TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
     unsigned seed = 900;
     // Chunks of 4 along x and y so that the lines span one subgroup, several (two-level scan)
     // or a part of one; no bands (band_rows = 0).
-    const SolverFactory make = [] { return tridiag::make_lu_scan("lu-scan-sg", 4, 4, 8, 0, 0, true); };
+    const SolverFactory make = [] { return tridiag::make_lu_scan("lu-scan-sg", scan_tuning(4, 4, 8, 0, 0, 1)); };
     for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096})
         for (Direction d : {Direction::x, Direction::y})
             check_variant("lu-scan subgroups", {n, d, true}, ++seed, tolerance(n), false, make);
@@ -173,7 +183,7 @@ TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
     gl::Buffer k = gl::Buffer::from(p.k);
     gl::Buffer x(k.size());
     x.poison();
-    auto solver = tridiag::make_lu_scan("lu-scan-bands", 16, 32, 8, 16, 0);
+    auto solver = tridiag::make_lu_scan("lu-scan-bands", scan_tuning(16, 32, 8, 16, 0, 0));
     solver->solve({nx, ny}, Direction::y, constant_coefficients(p), k, x);
     // fp32 tolerance as in tolerance() (the line length is ny).
     EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(ny));
@@ -253,13 +263,13 @@ TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
 // two; 32: the registry's) and the warps per work group; along y the grids have 3 or 7 columns
 // (part of one warp) and 45 (a partial second column block); along x, segments of 32 .. 2048
 // unknowns per work group, partial at most lengths. Outputs poisoned.
-void check_window(int n, int lines, unsigned seed, const tridiag::WindowSettings& settings,
+void check_window(int n, int lines, unsigned seed, const tridiag::WindowTuning& settings,
                   Direction direction = Direction::y) {
     const bool along_x = direction == Direction::x;
     const int nx = along_x ? n : lines, ny = along_x ? lines : n;
     const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, false);
     const tridiag::ConstantCoefficients constant = constant_coefficients(p);
-    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
     ASSERT_TRUE(plan.usable) << "n=" << n;
     const auto expected = reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b,
                                                          constant.c, constant.b_first,
@@ -267,13 +277,9 @@ void check_window(int n, int lines, unsigned seed, const tridiag::WindowSettings
     gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
     x.poison();
     auto solver = tridiag::make_lu_window("lu-window-test", settings,
-                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+                                          tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
     solver->solve({nx, ny}, direction, constant, k, x);
     const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
-    if (std::getenv("ADILAB_PRINT_ERRORS"))
-        std::printf("lu-window %s rows %u/%u n %d K %u error %.3g bound %.3g\n",
-                    along_x ? "x" : "y", settings.rows, settings.rows_x, n, plan.rows, error,
-                    plan.bound);
     EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
         << "n=" << n << (along_x ? " x" : " y") << " lines=" << lines
         << " rows=" << (along_x ? settings.rows_x : settings.rows) << " K=" << plan.rows;
@@ -284,13 +290,13 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
     ADILAB_NEED_GL();
     unsigned seed = 1300;
     for (unsigned rows : {1u, 7u, 32u}) {
-        tridiag::WindowSettings settings;
+        tridiag::WindowTuning settings;
         settings.scan_y = false;  // the window kernel along y too (the column scan: below)
-        settings.rows = rows;
+        settings.rows = int(rows);
         settings.min_unknowns = 0;  // the window on every grid (the registry's: large ones only)
         settings.max_window = 64;   // windows of up to 64 rows (the registry's: 32, for speed)
         settings.chunks = rows == 7 ? 3 : 8;
-        settings.rows_x = std::min(rows, 16u);
+        settings.rows_x = int(std::min(rows, 16u));
         settings.group_x = rows == 7 ? 32 : 64;
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {
             // 1-row chunks: slow on llvmpipe, and 1025 has them all.
@@ -322,12 +328,12 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
     ADILAB_NEED_GL();
     unsigned seed = 1700;
-    const unsigned shapes[][3] = {{8, 8, 0}, {8, 16, 0}, {4, 24, 0}, {7, 12, 0}, {3, 32, 0},
+    const int shapes[][3] = {{8, 8, 0}, {8, 16, 0}, {4, 24, 0}, {7, 12, 0}, {3, 32, 0},
                                   {8, 8, 1}, {8, 16, 1}, {4, 24, 1}, {7, 12, 1}, {3, 32, 1},
                                   {16, 8, 1}};
     int scanned = 0, total = 0;
     for (const auto& shape : shapes) {
-        tridiag::WindowSettings settings;
+        tridiag::WindowTuning settings;
         settings.scan_y = true;
         settings.scan_rows = shape[0];
         settings.scan_warps = shape[1];
@@ -338,7 +344,7 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
             const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
             const tridiag::ConstantCoefficients constant = constant_coefficients(p);
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
             ++total;
             if (halo == ~0u)
                 EXPECT_FALSE(plan.usable) << "n=" << n << " shape " << shape[0] << "x" << shape[1];
@@ -348,7 +354,7 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
                 // Some group lies in the interior range: groups of W C rows start every S rows
                 // (S = (W - 2 halo) C stored), so a range of W C + S rows holds one whole.
                 const unsigned warps = tridiag::lu_colscan_warps(halo, settings);
-                const unsigned group = warps * shape[0], stored = group - 2 * halo * shape[0];
+                const unsigned group = warps * unsigned(shape[0]), stored = group - 2 * halo * unsigned(shape[0]);
                 const auto [first, last] = tridiag::lu_window_interior_rows(unsigned(n), constant);
                 EXPECT_GE(last - first + 1, int(group + stored)) << "n=" << n;
             }
@@ -359,12 +365,9 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
             gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
             x.poison();
             auto solver = tridiag::make_lu_window(
-                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
             solver->solve({lines, n}, Direction::y, constant, k, x);
             const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
-            if (std::getenv("ADILAB_PRINT_ERRORS"))
-                std::printf("lu-colscan form %u %ux%u n %d halo %u error %.3g bound %.3g\n",
-                            shape[2], shape[0], shape[1], n, halo, error, truncation);
             EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
                 << "n=" << n << " shape " << shape[0] << "x" << shape[1] << " form " << shape[2]
                 << " halo " << halo;
@@ -372,57 +375,6 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
         }
     }
     EXPECT_GE(scanned, total * 3 / 4);
-}
-
-// The column scan's group order (ORDER 0: consecutive groups across the row, 1: down a column
-// block; the lean form's 2: as 0 with the row blocks that take the factor table first) must not
-// change a single bit: every work group computes the same rows from the same loads whichever
-// order the groups run in (and ORDER 2 must still cover every row block: poisoned outputs).
-// Each order against float64 Thomas (the column-scan tolerance above: fp32 bound plus the
-// window's truncation bound), and bitwise against ORDER 0, for both forms; likewise the lean
-// form's KEEP_FACTORS. Awkward lengths, 3 and 45 columns, outputs poisoned.
-TEST(Tridiagonal, LuColscanGroupOrdersMatch) {
-    ADILAB_NEED_GL();
-    unsigned seed = 1900;
-    for (unsigned form : {0u, 1u}) {
-        for (int n : {33, 127, 1000, 1025, 4096}) {
-            const int lines = n == 127 ? 45 : 3;
-            const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
-            const tridiag::ConstantCoefficients constant = constant_coefficients(p);
-            tridiag::WindowSettings settings;
-            settings.scan_form = form;
-            const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
-            if (halo == ~0u) continue;  // (a random window over 32 rows: the exact path)
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
-            const double truncation = halo == 0 ? 0.0 : plan.bound;
-            const auto expected = reference::solve_grid_constant(
-                lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
-                constant.b_last, p.k);
-            gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
-            std::vector<float> order0;
-            // 3: the lean form's ORDER 0 with KEEP_FACTORS (the same factors: the same bits).
-            for (unsigned order : {0u, 1u, 2u, 3u}) {
-                if (order >= 2 && form == 0) continue;  // (the first form has neither)
-                settings.scan_order = order % 3;
-                settings.scan_keep_factors = order == 3;
-                auto solver = tridiag::make_lu_window(
-                    "lu-colscan-test", settings,
-                    tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
-                x.poison();
-                solver->solve({lines, n}, Direction::y, constant, k, x);
-                const auto got = x.read_all<float>();
-                EXPECT_LE(reference::max_relative_error(got, expected.x),
-                          tolerance(std::max(n, 64)) + truncation)
-                    << "n=" << n << " form " << form << " order " << order;
-                EXPECT_FALSE(solver->check_pivots().has_value());
-                if (order == 0)
-                    order0 = got;
-                else
-                    EXPECT_TRUE(got == order0)
-                        << "n=" << n << " form " << form << " halo " << halo;
-            }
-        }
-    }
 }
 
 // The column scan's scan_form 2 (the default) takes the lean form where at least half the row
@@ -439,23 +391,23 @@ TEST(Tridiagonal, LuColscanAutoFormFollowsTheInteriorShare) {
         const int lines = n == 127 ? 45 : 3;
         const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
         const tridiag::ConstantCoefficients constant = constant_coefficients(p);
-        tridiag::WindowSettings settings;
-        ASSERT_EQ(settings.scan_form, 2u);
+        tridiag::WindowTuning settings;
+        ASSERT_EQ(settings.scan_form, 2);
         const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
         ASSERT_NE(halo, ~0u) << "n=" << n;
         ASSERT_NE(halo, 0u) << "n=" << n;  // (a whole-column group has no interior block)
         const bool lean = tridiag::lu_colscan_lean(unsigned(n), constant, settings);
         (lean ? lean_count : first_count) += 1;
-        const auto plan = tridiag::lu_window_plan(unsigned(n), constant, settings.max_window);
+        const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
         const auto expected = reference::solve_grid_constant(
             lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
             constant.b_last, p.k);
         gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
-        auto run = [&](unsigned form) {
-            tridiag::WindowSettings s = settings;
+        auto run = [&](int form) {
+            tridiag::WindowTuning s = settings;
             s.scan_form = form;
             auto solver = tridiag::make_lu_window(
-                "lu-colscan-test", s, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+                "lu-colscan-test", s, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
             x.poison();
             solver->solve({lines, n}, Direction::y, constant, k, x);
             EXPECT_FALSE(solver->check_pivots().has_value());
@@ -480,27 +432,27 @@ TEST(Tridiagonal, LuWindowScanMaxUnknownsSelectsTheYKernel) {
     const int n = 1025, lines = 45;
     const auto p = reference::random_dominant_problem(lines, n, false, 1950, 0.5, false);
     const tridiag::ConstantCoefficients constant = constant_coefficients(p);
-    tridiag::WindowSettings base;
+    tridiag::WindowTuning base;
     base.min_unknowns = 0;  // the window kernel allowed on this small grid
-    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, base.max_window);
+    const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(base.max_window));
     ASSERT_TRUE(plan.usable);
     ASSERT_NE(tridiag::lu_colscan_halo(unsigned(n), constant, base), ~0u);
     const auto expected = reference::solve_grid_constant(lines, n, false, constant.a, constant.b,
                                                          constant.c, constant.b_first,
                                                          constant.b_last, p.k);
     gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
-    auto run = [&](const tridiag::WindowSettings& settings) {
+    auto run = [&](const tridiag::WindowTuning& settings) {
         auto solver = tridiag::make_lu_window(
-            "lu-window-test", settings, tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+            "lu-window-test", settings, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
         x.poison();
         solver->solve({lines, n}, Direction::y, constant, k, x);
         EXPECT_FALSE(solver->check_pivots().has_value());
         return x.read_all<float>();
     };
-    tridiag::WindowSettings scan_only = base, window_only = base, above = base, below = base;
+    tridiag::WindowTuning scan_only = base, window_only = base, above = base, below = base;
     window_only.scan_y = false;
-    above.scan_max_unknowns = unsigned(lines * n) - 1;  // this grid is above: window kernel
-    below.scan_max_unknowns = unsigned(lines * n);      // at the limit: column scan
+    above.scan_max_unknowns = lines * n - 1;  // this grid is above: window kernel
+    below.scan_max_unknowns = lines * n;      // at the limit: column scan
     const auto by_scan = run(scan_only), by_window = run(window_only);
     EXPECT_LE(reference::max_relative_error(by_scan, expected.x), tolerance(n) + plan.bound);
     EXPECT_LE(reference::max_relative_error(by_window, expected.x), tolerance(n) + plan.bound);
@@ -517,14 +469,14 @@ TEST(Tridiagonal, LuWindowScanMaxUnknownsSelectsTheYKernel) {
 TEST(Tridiagonal, LuWindowWeakDominanceTakesTheExactPath) {
     ADILAB_NEED_GL();
     const tridiag::ConstantCoefficients weak{-1.0f, 2.05f, -1.0f, 2.05f, 2.05f};
-    tridiag::WindowSettings settings;
+    tridiag::WindowTuning settings;
     settings.min_unknowns = 0;
     auto solver = tridiag::make_lu_window("lu-window-test", settings,
-                                          tridiag::make_lu_scan("lu-scan", 16, 32, 8, 32, 4096));
+                                          tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
     unsigned seed = 1500;
     // (Lines shorter than the window are solved exactly by it: 200 is the shortest here.)
     for (int n : {200, 1000, 4096}) {
-        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, settings.max_window).usable) << n;
+        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, unsigned(settings.max_window)).usable) << n;
         const int columns = 5;
         const auto p = reference::random_dominant_problem(columns, n, false, ++seed);
         const auto expected = reference::solve_grid_constant(columns, n, false, weak.a, weak.b,

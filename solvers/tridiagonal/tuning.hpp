@@ -1,0 +1,74 @@
+#pragma once
+// The explicit knobs of the tridiagonal family (`--tune tridiag.FIELD=VALUE` in the benchmarks):
+// lu-scan's chunk and work-group shape, and lu-window's choice between its column scan, its
+// decay-window kernel and the exact lu-scan. Each solver still checks every value against the
+// device when it builds a kernel (work-group size, shared memory, subgroup support), so a
+// default here is a preference, never a promise the device must keep. docs/performance.md has
+// the measurements behind the defaults.
+#include <vector>
+
+#include "solvers/common/tuning.hpp"
+
+namespace adilab::tridiag {
+
+// lu-scan (lu_scan.cpp): per-line Thomas recurrences as chunked scans.
+struct ScanTuning {
+    // Unknowns per invocation. Along x a row is staged in shared memory and the chunk only sets
+    // the scan's depth; along y each chunk's loads are strided, and longer chunks keep more of
+    // them in flight per invocation.
+    int chunk_x = 16;
+    int chunk_y = 32;
+    // At most this many lines per work group (both directions); the solver halves it until the
+    // group fits 1024 invocations and the device's shared memory.
+    int lines = 8;
+    // The three-pass band kernel (lu_bands.comp) for y lines of at least band_min_n unknowns:
+    // rows per band (0: never) and columns per work group. Below 4096 unknowns the field stays
+    // in the L2 cache and the one-pass kernel has nothing to gain from row-ordered reads.
+    int band_rows = 32;
+    int band_cols = 256;
+    int band_min_n = 4096;
+    // 1: the carry scans use subgroup shuffles where the GPU has GL_KHR_shader_subgroup (fewer
+    // barriers); 0: shared memory everywhere.
+    int subgroups = 1;
+};
+
+// lu-window (lu_window.cpp): constant, dominant coefficients solved inside a decay window.
+struct WindowTuning {
+    // y window kernel: rows per invocation and warps (chunks of 32 columns) per work group. ROWS
+    // + 2K values live in registers per invocation, so rows stay small.
+    int rows = 16;
+    int chunks = 16;
+    // Widest decay window K taken; wider (weakly dominant) lines go to the exact lu-scan, as
+    // the window's register cost grows with K.
+    int max_window = 32;
+    // Grids of fewer unknowns take the exact path (x lines, and y lines the column scan does not
+    // take): while the field fits in the L2 cache the exact scan is as fast and has no window.
+    int min_unknowns = (1 << 22) + 1;
+    // 1: x lines by the window too (a shared tile per row segment), 0: by lu-scan.
+    int x_lines = 1;
+    int rows_x = 16;   // x: unknowns per invocation
+    int group_x = 32;  // x: invocations per work group (rounded down to a multiple of 32)
+    // y lines by the column scan (lu_colscan*.comp) on grids of at most scan_max_unknowns: 32
+    // columns per warp, chunks of scan_rows rows, scan_warps chunks down the same columns per
+    // work group (more when the warm-up needs them), joined exactly in shared memory. Larger
+    // grids take the window kernel along y, which reads fewer rows twice.
+    int scan_y = 1;
+    int scan_rows = 8;
+    int scan_warps = 8;
+    int scan_max_unknowns = 2048 * 2048;
+    // The column scan's form: 0 the first (lu_colscan.comp: factors from the table everywhere),
+    // 1 the lean one (lu_colscan_lean.comp: interior groups take the converged factors as
+    // uniforms), 2 the lean one where at least half the row blocks are interior, else the
+    // first: small grids, where most blocks reach an end of the column, are faster in the first.
+    int scan_form = 2;
+};
+
+struct Tuning {
+    ScanTuning scan;
+    WindowTuning window;
+};
+
+// Every field, as "scan_chunk_x", "window_rows", ... with its range.
+std::vector<TuningField> tuning_fields(Tuning& tuning);
+
+}  // namespace adilab::tridiag
