@@ -6,6 +6,7 @@
 //   adilab --headless --model M [...]    a scripted simulation run (app/cli/headless.hpp)
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "app/gui/headless_ui.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
+#include "sim/assets.hpp"
 
 namespace adilab {
 namespace {
@@ -140,6 +142,10 @@ int run(int argc, char** argv) {
 }  // namespace adilab
 
 int main(int argc, char** argv) {
+    // The one environment variable below the command line: where the data files are, for a
+    // build run from outside its tree (sim/assets.hpp).
+    if (const char* assets = std::getenv("ADILAB_ASSETS"); assets != nullptr && *assets)
+        adilab::sim::set_assets_override(assets);
     try {
         return adilab::run(argc, argv);
     } catch (const adilab::cli::UsageError& e) {

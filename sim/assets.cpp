@@ -8,9 +8,14 @@
 namespace adilab::sim {
 
 namespace {
+std::filesystem::path& assets_override() {
+    static std::filesystem::path folder;
+    return folder;
+}
+
 std::vector<std::filesystem::path> candidates() {
     std::vector<std::filesystem::path> out;
-    if (const char* env = std::getenv("ADILAB_ASSETS"); env != nullptr && *env) out.emplace_back(env);
+    if (!assets_override().empty()) out.push_back(assets_override());
     std::error_code error;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error) {
@@ -25,6 +30,8 @@ std::vector<std::filesystem::path> candidates() {
     return out;
 }
 }  // namespace
+
+void set_assets_override(std::filesystem::path folder) { assets_override() = std::move(folder); }
 
 std::filesystem::path find_asset(const std::string& relative) {
     std::error_code ec;

@@ -52,15 +52,6 @@ void GLAD_API_PTR debug_message(GLenum, GLenum type, GLuint, GLenum severity, GL
 }
 #endif
 
-// ADILAB_GL_LOG=1 (diagnostics, any build): every driver debug message, notifications included
-// (e.g. NVIDIA's buffer placement notes), to stderr as "gl-log: ...". Asynchronous output, so
-// that timed work is not serialised by it.
-void GLAD_API_PTR log_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei,
-                              const GLchar* message, const void*) {
-    std::fprintf(stderr, "gl-log: src=0x%x type=0x%x id=%u sev=0x%x %s\n", source, type, id,
-                 severity, message);
-}
-
 }  // namespace
 
 Context::~Context() = default;
@@ -124,11 +115,6 @@ void Context::attach_current(GetProcAddress loader, std::string egl_device) {
         d.available_memory_mib = available / 1024;
     }
     while (glGetError() != GL_NO_ERROR) {
-    }
-    if (const char* log = std::getenv("ADILAB_GL_LOG"); log != nullptr && *log == '1') {
-        glEnable(GL_DEBUG_OUTPUT);
-        glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, nullptr, GL_TRUE);
-        glDebugMessageCallback(log_message, nullptr);
     }
 #ifdef ADILAB_DEBUG
     GLint flags = 0;
