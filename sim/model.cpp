@@ -1,6 +1,7 @@
 #include "sim/model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cerrno>
@@ -340,22 +341,16 @@ void AdiModel::step(int count) {
 
 namespace {
 std::uint64_t next_version() {
-    static std::uint64_t counter = 0;
+    static std::atomic<std::uint64_t> counter = 0;
     return ++counter;
-}
-// program id -> the version of the model that last set its uniforms
-std::map<gl::Id, std::uint64_t>& uniform_owners() {
-    static std::map<gl::Id, std::uint64_t> owners;
-    return owners;
 }
 }  // namespace
 
 void AdiModel::parameters_changed() { version_ = next_version(); }
 
 bool AdiModel::uniforms_stale(const gl::Program& program) const {
-    std::uint64_t& owner = uniform_owners()[program.id()];
-    if (owner == version_) return false;
-    owner = version_;
+    if (program.uniforms_owner() == version_) return false;
+    program.set_uniforms_owner(version_);
     return true;
 }
 

@@ -142,10 +142,18 @@ public:
     // The work-group size the shader declares (compute programs).
     glm::uvec3 work_group_size() const;
 
+    // Who set the program's uniforms last, as a tag its users agree on (0: nobody). A program
+    // is shared by every user of its source and defines in one context (the shader registry
+    // caches it), so a user that sets many uniforms can skip them while the tag is still its
+    // own, and must set them all when another user has been there.
+    std::uint64_t uniforms_owner() const { return uniforms_owner_; }
+    void set_uniforms_owner(std::uint64_t tag) const { uniforms_owner_ = tag; }
+
 private:
     UniqueId<delete_program> id_;
     std::string label_;
     mutable std::unordered_map<std::string, int> locations_;
+    mutable std::uint64_t uniforms_owner_ = 0;
 };
 
 enum class TextureFormat { r32f, rgba8, rgba32f, depth24 };
