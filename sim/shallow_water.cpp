@@ -50,7 +50,7 @@ public:
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"damping", "1", "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side; 0 keeps the waves, > 0 lets the surface come to rest", 0.0, 0.0, 1.0},
                     {"level", "m", "still water level (surface height at rest)", 1.0, 0.0, 1e6},
-                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.002, -1e3, 1e3},
+                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.004, -1e3, 1e3},
                     {"push_width", "cells", "half width of the diagonal push", 4.0, 0.1, 1e5},
                     {"push_steps", "steps", "how long the diagonal push lasts", 50.0, 0.0, 2e9},
                     {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9},

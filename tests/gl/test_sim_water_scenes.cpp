@@ -5,11 +5,11 @@
 // flagged with its step on every solver path, even where the dry clamp used to hide it.
 //
 // Tolerances. A step changes each height by a solved increment; fp32 rounds each of the nx ny
-// sums h + dv by up to 2^-24 |h| (random signs), so the volume walks by about
-// 2^-24 sqrt(nx ny) |h| a step: after 2,000 steps on 64^2 of 1 m water, 6e-8 * 64 * 45 = 2e-4 m^3,
-// 1e-8 of the 4,096 m^3. The bound of 1e-5 relative leaves room for the solve's own
-// rounding of sum(dv) (which, with damping 0, the scheme carries on from step to step) while
-// the old code missed it by 15% to 150%.
+// sums h + dv by up to 2^-24 |h| (random signs), and the solve's rounding of sum(dv) lasts one
+// step (the x sweep takes the wet cells' mean velocity out, see the shader), so the volume walks
+// by about 2^-24 sqrt(nx ny) |h| a step: after 2,000 steps on 64^2 of 1 m water,
+// 6e-8 * 64 * 45 = 2e-4 m^3, 5e-8 of the 4,096 m^3. The bound, 1e-5 relative, is 200
+// times that; the old code missed it by 15% to 1200%.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -243,9 +243,9 @@ TEST(SimWaterScenes, BrushOnDryGroundTakesNoWater) {
 }
 
 // Every terrain, wet/dry included (the slope's beach, the island, the basin's rim, the height
-// map), dam-break with damping 0 and a large dt (Courant number about 3: shallow cells are
-// overdrawn, the case the old dry clamp turned into new water): the volume the dam holds at the
-// start stays. Then the island over 10,000 steps (32^2).
+// map), dam-break with damping 0 at the default dt and at a large one (Courant number about 3:
+// shallow cells are overdrawn, the case the old dry clamp turned into new water): the volume
+// the dam holds at the start stays. (The 10,000-step check: DropsOnTheIslandAddOnlyTheirVolume.)
 TEST(SimWaterScenes, EveryTerrainConservesVolume) {
     ADILAB_NEED_GL();
     const int n = 32;
@@ -257,21 +257,14 @@ TEST(SimWaterScenes, EveryTerrainConservesVolume) {
             sim->set_terrain(terrain);
             sim->reset("dam-break", n, n);
             const double start = sim->stats().sum;
-            sim->step(1000);
+            sim->step(300);
             const Stats s = sim->stats();
             ASSERT_TRUE(s.stable) << terrain;
             EXPECT_LE(relative_change(s.sum, start), kVolumeTolerance)
                 << terrain << " dt " << dt << ": " << start << " -> " << s.sum;
+            EXPECT_GE(s.min, 0.0f) << terrain << ": a surface sank far below the ground";
         }
     }
-    sim->set_param("dt", 0.3);
-    sim->set_terrain("island");
-    sim->reset("dam-break", n, n);
-    const double start = sim->stats().sum;
-    sim->step(10000);
-    const Stats s = sim->stats();
-    ASSERT_TRUE(s.stable);
-    EXPECT_LE(relative_change(s.sum, start), kVolumeTolerance) << start << " -> " << s.sum;
 }
 
 // Drops falling on the island's shore with a large dt, damping 0, 10,000 steps: sources and
@@ -308,7 +301,7 @@ TEST(SimWaterScenes, DampingBringsTheSurfaceToRest) {
         sim->set_terrain(terrain);
         sim->reset("dam-break", n, n);
         const double start = sim->stats().sum;
-        sim->step(1500);
+        sim->step(400);
         const Stats s = sim->stats();
         ASSERT_TRUE(s.stable);
         EXPECT_LE(relative_change(s.sum, start), kVolumeTolerance) << terrain;
