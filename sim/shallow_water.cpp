@@ -92,7 +92,7 @@ protected:
 public:
     void load_state(const std::filesystem::path& path) override {
         AdiModel::load_state(path);
-        mean_.zero();  // measured from the loaded v at the end of the next step
+        measure_mean();  // as the step before the save left it
     }
 
 protected:
@@ -112,6 +112,9 @@ protected:
                                        {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}});
         mean_program_ = &gl::compute_program("sim/shallow_water.comp",
                                              {{"DIRECTION", "0"}, {"KERNEL_MEAN", "1"}});
+        measure_ = &gl::compute_program(
+            "sim/shallow_water.comp",
+            {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}});
         if (!fused()) {
             rhs_ = gl::Buffer(cells() * sizeof(float));
             a_ = gl::Buffer(cells() * sizeof(float));
@@ -197,6 +200,26 @@ private:
         partials_.bind_storage(10);
         gl::dispatch(cell_groups());
         gl::memory_barrier(gl::Barrier::storage);
+        reduce_mean();
+    }
+
+    // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
+    void measure_mean() {
+        const gl::Program& p = *measure_;
+        p.use();
+        set_grid_uniforms(p);
+        height_.bind_storage(0);
+        velocity_.bind_storage(2);
+        bottom_.bind_storage(8);
+        partials_.bind_storage(10);
+        gl::dispatch(cell_groups());
+        gl::memory_barrier(gl::Barrier::storage);
+        reduce_mean();
+        gl::memory_barrier(gl::Barrier::all);
+    }
+
+    // Settling's per-group sums -> S_wet / N_wet.
+    void reduce_mean() {
         const gl::Program& m = *mean_program_;
         m.use();
         m.set("partial_count", int(cell_groups()));
@@ -259,6 +282,7 @@ private:
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* mean_program_ = nullptr;
+    const gl::Program* measure_ = nullptr;
 };
 
 }  // namespace

@@ -117,8 +117,15 @@ void main() {
 #elif defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
 // neighbours (see "Settling" above). One invocation per cell; reads a 13-cell stencil of wet.
+// With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
+// stored h (after a state is loaded), in the same order, so that a resumed run rounds as the
+// straight one does.
 layout(local_size_x = 256) in;
+#ifdef MEASURE_ONLY
+layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
+#else
 layout(std430, binding = 0) writeonly buffer HeightOut { float height_out[]; };  // h^n
+#endif
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
 layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
@@ -152,6 +159,9 @@ shared vec2 group_sums[256];
 void main() {
     const int id = int(gl_GlobalInvocationID.x), t = int(gl_LocalInvocationID.x);
     vec2 mine = vec2(0.0);
+#ifdef MEASURE_ONLY
+    if (id < nx * ny && height_in[id] > bottom[id]) mine = vec2(velocity[id], 1.0);
+#else
     if (id < nx * ny) {
         const ivec2 cell = ivec2(id % nx, id / nx);
         const float here = wet[id], dv = velocity[id];
@@ -169,6 +179,7 @@ void main() {
         velocity[id] = v;
         if (h > bottom[id]) mine = vec2(v, 1.0);  // the cells the next x sweep counts as wet
     }
+#endif
     group_sums[t] = mine;
     for (int stride = 128; stride > 0; stride /= 2) {
         memoryBarrierShared();
