@@ -1,14 +1,20 @@
-// Model "shallow-water": Kass & Miller (1990), seed 001 simulation 3. Kernels:
-// shaders/sim/shallow_water.comp. State: the surface height h = h^{n-1}, the last change
-// v = h^{n-1} - h^{n-2} (the round-off-safe form of Kass & Miller's two previous heights, see the
-// shader) and the bottom b. A step: the x sweep (h, v -> dx), the y sweep (dx -> h^n into the
-// second height buffer, v^n in place), then the two height buffers swap roles (no copy).
+// Model "shallow-water": Kass & Miller (1990), "Rapid, stable fluid dynamics for computer
+// graphics", as GPU Gems 2 runs it. Kernels: shaders/sim/shallow_water.comp (its header derives
+// the volume balance and the wet/dry treatment). State: the surface height h = h^{n-1}, the last
+// change v = h^{n-1} - h^{n-2} (the round-off-safe form of Kass & Miller's two previous heights,
+// see the shader) and the bottom b. A step: this step's disturbance, if any, displaces h (v
+// unchanged); the x sweep (h, v -> dx); the y sweep (dx -> wet = h + dv into the second height
+// buffer, v = dv in place); settling (wet -> h^n back into the first buffer, dry cells' deficits
+// taken back from their neighbours, h and v alike; per-group sums of v) and the mean velocity
+// that the next x sweep takes out (the scheme's neutral mode, see the shader). No buffer swap.
 // Scenarios:
-//   diagonal-push — a calm sheet at `level`, pushed along the domain's diagonal for push_steps
-//                   steps (Fig. 19);
+//   diagonal-push — a calm sheet at `level`, raised along the domain's diagonal by push_strength
+//                   each step for push_steps steps: a diagonal wave either side (Fig. 19);
 //   drops         — a drop every drop_interval steps at a pseudo-random place: ring waves;
 //   dam-break     — the left third raised by dam_height at rest;
 //   free          — flat bottom, the field from --init (else `level`).
+// Every disturbance adds its own volume once (the sum of its bump, less what a dent would dig
+// out of dry ground); after it the volume sum(h) is constant up to fp32 round-off.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +34,13 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
+// A displacement of the surface (shaders/sim/shallow_water.comp, KERNEL_DISPLACE).
+struct Bump {
+    int shape = 0;  // 0 none, 1 band along the diagonal, 2 round
+    float strength = 0, width = 1;
+    glm::vec2 center{0};
+};
+
 class ShallowWater final : public AdiModel {
 public:
     explicit ShallowWater(const std::string& solver)
@@ -35,13 +48,13 @@ public:
                    {{"g", "m/s^2", "gravity", 9.81, 1e-6, 1e6},
                     {"dt", "s", "time step (implicit: stable for any dt)", 0.05, 1e-9, 1e6},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
-                    {"damping", "1", "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side", 0.0, 0.0, 1.0},
+                    {"damping", "1", "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side; 0 keeps the waves, > 0 lets the surface come to rest", 0.0, 0.0, 1.0},
                     {"level", "m", "still water level (surface height at rest)", 1.0, 0.0, 1e6},
-                    {"push_strength", "m/step", "diagonal push per step", 0.0002, -1e3, 1e3},
+                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.004, -1e3, 1e3},
                     {"push_width", "cells", "half width of the diagonal push", 4.0, 0.1, 1e5},
                     {"push_steps", "steps", "how long the diagonal push lasts", 50.0, 0.0, 2e9},
                     {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9},
-                    {"drop_height", "m", "height of a drop's impulse", -0.05, -1e3, 1e3},
+                    {"drop_height", "m", "height of a drop's bump (negative: a dent; never digs below the bottom)", -0.05, -1e3, 1e3},
                     {"drop_radius", "cells", "radius of a drop", 3.0, 0.1, 1e5},
                     {"dam_height", "m", "dam-break: how much higher the left third starts", 0.5, -1e6, 1e6}},
                    {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
@@ -58,23 +71,50 @@ public:
         terrain_ = name;
     }
     std::string terrain_name() const override { return terrain_; }
-    // Displaces the surface without giving it a velocity (v unchanged).
-    void apply_brush(const Brush& brush) override { dispatch_brush(brush, height_, nullptr); }
+    // Displaces the surface without giving it a velocity (v unchanged): adds the painted volume
+    // once (a dent takes no more than the water above the bottom).
+    void apply_brush(const Brush& brush) override {
+        if (!(brush.radius > 0) || !std::isfinite(brush.strength)) return;
+        displace({2, brush.strength, brush.radius, glm::vec2(brush.center_x, brush.center_y)});
+        gl::memory_barrier(gl::Barrier::buffer_update);
+    }
 
 protected:
     gl::Buffer& field_buffer() override { return height_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
         return {{"h", &height_}, {"v", &velocity_}, {"b", &bottom_}};
     }
-    void after_set_field() override { velocity_.zero(); }
+    void after_set_field() override {
+        velocity_.zero();
+        mean_.zero();
+    }
+
+public:
+    void load_state(const std::filesystem::path& path) override {
+        AdiModel::load_state(path);
+        measure_mean();  // as the step before the save left it
+    }
+
+protected:
 
     void allocate() override {
         height_ = gl::Buffer(cells() * sizeof(float));
-        next_ = gl::Buffer(cells() * sizeof(float));
+        wet_ = gl::Buffer(cells() * sizeof(float));
         velocity_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
+        partials_ = gl::Buffer(cell_groups() * 2 * sizeof(float));
+        mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
+        displace_ = &gl::compute_program("sim/shallow_water.comp",
+                                         {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
+        settle_ = &gl::compute_program("sim/shallow_water.comp",
+                                       {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}});
+        mean_program_ = &gl::compute_program("sim/shallow_water.comp",
+                                             {{"DIRECTION", "0"}, {"KERNEL_MEAN", "1"}});
+        measure_ = &gl::compute_program(
+            "sim/shallow_water.comp",
+            {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}});
         if (!fused()) {
             rhs_ = gl::Buffer(cells() * sizeof(float));
             a_ = gl::Buffer(cells() * sizeof(float));
@@ -98,12 +138,14 @@ protected:
         bottom_.write(bottom);
         height_.write(height);
         velocity_.zero();
+        mean_.zero();
     }
 
     void step_once() override {
+        if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
         half_step(0);
         half_step(1);
-        std::swap(height_, next_);
+        settle();
     }
 
 private:
@@ -113,34 +155,79 @@ private:
         p.set("damping", float(param("damping")));
     }
 
-    // The forcing of this step (x sweep only): changes from step to step.
-    void set_forcing(const gl::Program& p, bool always) {
-        int kind = 0;
-        float strength = 0, width = 1;
-        glm::vec2 centre(0);
-        if (scenario_ == "diagonal-push" && steps_ <= std::int64_t(param("push_steps"))) {
-            kind = 1;
-            strength = float(param("push_strength"));
-            width = float(param("push_width"));
-        } else if (scenario_ == "drops") {
+    // This step's disturbance (steps_ is the 1-based index of the step): the push on steps
+    // 1 .. push_steps, a drop on steps 1, 1 + drop_interval, ...
+    Bump disturbance() const {
+        if (scenario_ == "diagonal-push" && steps_ <= std::int64_t(param("push_steps")))
+            return {1, float(param("push_strength")), float(param("push_width")), glm::vec2(0)};
+        if (scenario_ == "drops") {
             const std::int64_t interval = std::int64_t(param("drop_interval"));
             if ((steps_ - 1) % interval == 0) {
                 const std::uint64_t r = mix(std::uint64_t((steps_ - 1) / interval));
-                kind = 2;
-                strength = float(param("drop_height"));
-                width = float(param("drop_radius"));
-                centre = glm::vec2(float(0.1 + 0.8 * double(r & 0xffffffu) / 16777216.0) * nx_,
-                                   float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_);
+                return {2, float(param("drop_height")), float(param("drop_radius")),
+                        glm::vec2(float(0.1 + 0.8 * double(r & 0xffffffu) / 16777216.0) * nx_,
+                                  float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_)};
             }
         }
-        if (!always && kind == 0 && last_forcing_kind_ == 0) return;  // still none
-        last_forcing_kind_ = kind;
-        p.set("forcing_kind", kind);
-        p.set("forcing_strength", strength);
-        p.set("forcing_width", width);
-        p.set("forcing_center", centre);
+        return {};
     }
-    int last_forcing_kind_ = -1;
+
+    // Adds the bump to h (v unchanged): the same displacement of h^{n-1} and h^{n-2}.
+    void displace(const Bump& bump) {
+        const gl::Program& p = *displace_;
+        p.use();
+        p.set("nx", nx_);
+        p.set("ny", ny_);
+        p.set("shape", bump.shape);
+        p.set("strength", bump.strength);
+        p.set("width", bump.width);
+        p.set("center", bump.center);
+        height_.bind_storage(0);
+        bottom_.bind_storage(8);
+        gl::dispatch(cell_groups());
+        gl::memory_barrier(gl::Barrier::storage);
+    }
+
+    // wet (and dv) -> h^n, v^n; flags NaN / Inf.
+    void settle() {
+        const gl::Program& p = *settle_;
+        use_program(p);
+        height_.bind_storage(0);
+        wet_.bind_storage(1);
+        velocity_.bind_storage(2);
+        bottom_.bind_storage(8);
+        bind_flag();
+        partials_.bind_storage(10);
+        gl::dispatch(cell_groups());
+        gl::memory_barrier(gl::Barrier::storage);
+        reduce_mean();
+    }
+
+    // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
+    void measure_mean() {
+        const gl::Program& p = *measure_;
+        p.use();
+        set_grid_uniforms(p);
+        height_.bind_storage(0);
+        velocity_.bind_storage(2);
+        bottom_.bind_storage(8);
+        partials_.bind_storage(10);
+        gl::dispatch(cell_groups());
+        gl::memory_barrier(gl::Barrier::storage);
+        reduce_mean();
+        gl::memory_barrier(gl::Barrier::all);
+    }
+
+    // Settling's per-group sums -> S_wet / N_wet.
+    void reduce_mean() {
+        const gl::Program& m = *mean_program_;
+        m.use();
+        m.set("partial_count", int(cell_groups()));
+        partials_.bind_storage(10);
+        mean_.bind_storage(11);
+        gl::dispatch(1);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
 
     void bind_state(int direction, gl::Buffer& out) {
         height_.bind_storage(0);
@@ -148,14 +235,14 @@ private:
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
         if (direction == 1) intermediate_.bind_storage(9);
+        mean_.bind_storage(11);
     }
 
     void half_step(int direction) {
-        // x: -> dx; y: -> h^n (and v^n in place).
-        gl::Buffer& out = direction == 0 ? intermediate_ : next_;
+        // x: -> dx; y: -> wet = h + dv (and dv into v).
+        gl::Buffer& out = direction == 0 ? intermediate_ : wet_;
         if (fused()) {
-            const bool stale = use_fused(direction);
-            if (direction == 0) set_forcing(*fused_[direction], stale);
+            use_fused(direction);
             bind_state(direction, out);
             bind_flag();
             gl::dispatch(fused_groups_[direction]);
@@ -166,32 +253,36 @@ private:
         rows.use();
         set_grid_uniforms(rows);
         set_uniforms(rows);
-        set_forcing(rows, true);
         bind_state(direction, out);
         rhs_.bind_storage(3);
         a_.bind_storage(4);
         b_.bind_storage(5);
         c_.bind_storage(6);
+        bind_flag();
         gl::dispatch(cell_groups());
         gl::memory_barrier(gl::Barrier::storage);
         // x: dx straight into the intermediate; y: dv into v, which the finish kernel turns
-        // into h^n and v^n.
+        // into wet = h + dv.
         solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
                            tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_,
                            direction == 0 ? intermediate_ : velocity_);
         gl::memory_barrier(gl::Barrier::storage);
-        if (direction == 1) {  // the dry clamp and the stability flag
+        if (direction == 1) {
             const gl::Program& finish = *finish_[direction];
             finish.use();
             set_grid_uniforms(finish);
             bind_state(direction, out);
-            bind_flag();
             gl::dispatch(cell_groups());
             gl::memory_barrier(gl::Barrier::storage);
         }
     }
 
-    gl::Buffer height_, next_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
+    gl::Buffer height_, wet_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
+    gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells); S / N_wet
+    const gl::Program* displace_ = nullptr;
+    const gl::Program* settle_ = nullptr;
+    const gl::Program* mean_program_ = nullptr;
+    const gl::Program* measure_ = nullptr;
 };
 
 }  // namespace

@@ -2,37 +2,227 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// Shallow water after Kass & Miller (1990), seed 001 simulation 3: h_tt = g d (h_xx + h_yy),
-// d = max(h - b, 0) (dry cells have no depth and so no coupling). ADI: the x sweep solves
-//     (I + L_x) h* = h^{n-1} + (1 - damping) (h^{n-1} - h^{n-2}) + forcing,
-// the y sweep (I + L_y) h^n = h*, with L = -g dt^2 d d/dx^2 from the depths of h^{n-1} in both
-// (rebuilt every step). Row i of a line: e_i = 1 + g dt^2 (d_{i-1} + 2 d_i + d_{i+1}) / (2 dh^2),
-// f_i = -g dt^2 (d_i + d_{i+1}) / (2 dh^2) between i and i+1; the end rows keep only their one
-// edge. Every row and column sums to 1, which conserves the volume sum(h).
+// Shallow water after Kass & Miller (1990), "Rapid, stable fluid dynamics for computer
+// graphics": h_tt = g d (h_xx + h_yy), d = max(h - b, 0) (dry cells have no depth). ADI: the x
+// sweep solves
+//     (I + L_x) h* = h^{n-1} + (1 - damping) (h^{n-1} - h^{n-2}),
+// the y sweep (I + L_y) h^n = h*, with L = -g dt^2 d/dx (D d/dx) from the depths of h^{n-1} in
+// both (rebuilt every step). Row i of a line: e_i = 1 + g dt^2 (D_{i-1/2} + D_{i+1/2}) / (2 dh^2),
+// f_i = -g dt^2 D_{i+1/2} / (2 dh^2) between i and i+1 (the end rows keep only their one edge),
+// with the paper's edge conductance D_{i+1/2} = d_i + d_{i+1} (see "Wet and dry" below for the one
+// change). L is symmetric with zero row sums, so every row and column of I + L sums to 1.
+//
+// Volume. Summing the x sweep over the grid: sum h* = sum h^{n-1} + (1 - damping) S, with
+// S = sum (h^{n-1} - h^{n-2}); the y sweep keeps the sum. So the volume V changes by (1 - damping) S
+// every step, and S^n = V^n - V^{n-1}: the volume is constant exactly while S = 0. Anything that
+// changes h^{n-1} but not h^{n-2} (or the reverse) makes S != 0, and with damping 0 that change is
+// re-applied by every later step (a source added to the right-hand side is an initial velocity
+// dh/dt, carried on forever). Hence:
+//   - disturbances (scenario pushes and drops, the brush) displace the surface: they add the same
+//     bump to h^{n-1} and h^{n-2}, i.e. to h and not to v below (KERNEL_DISPLACE, before the
+//     step's sweeps). The volume changes once, by the bump's sum; S stays 0. A bump that would
+//     dig below the bottom takes only the water that is there.
+//   - the dry correction (KERNEL_SETTLE) changes h^n and v^n by the same amounts with a zero sum:
+//     V and S both unchanged;
+//   - the velocity term is made to sum to zero (below, "Dry cells and the mean velocity").
+//
+// Wet and dry. With D = d_i + d_{i+1}, a dry cell (d = 0) whose bottom stands above a wet
+// neighbour's surface still has the edge D = d_wet, so it drains water it does not hold; the
+// former clamp h^n = max(h^n, b) then created that water, and S != 0 carried the gain on. Two
+// parts, both conservative:
+//   1. Upstream limit. D_{i+1/2} = min(d_i + d_{i+1}, 2 d_up), d_up the depth of the cell with the
+//      higher surface (where the flow comes from). Where the water flows from the deeper cell to
+//      the shallower one (everywhere on a flat bottom, where surface and depth order agree) this is
+//      the paper's d_i + d_{i+1}; where it flows out of a shallow cell the edge carries at most
+//      what twice that cell's depth would, and nothing out of a dry one. Still symmetric with zero
+//      row sums (both rows of an edge compute it from the same two cells in the same order).
+//   2. Settling. The implicit step can still overdraw a shallow cell (large dt, or the inertia
+//      term draining it past empty): wet = h + dv < b. Instead of clamping, a cell with the
+//      deficit delta = b - wet takes water back from its four neighbours in proportion to their
+//      depths d_k after the step: it draws the ratio r = min(delta / W, 1/4) of each, W = sum d_k,
+//      so it gains r W <= delta and neighbour k gives d_k sum_{cells i next to k} r_i <= d_k (at
+//      most four takers, 1/4 each: no neighbour is driven dry by it). What is given is what is
+//      taken (sum_i r_i W_i = sum_k d_k sum r_i), and h and v change alike. A deficit that its
+//      neighbours cannot cover stays (h below b: zero depth, no coupling out of it) and is paid
+//      back in later steps: water is neither created nor destroyed. A cell filled back up to
+//      its bottom has v = h^n - h^{n-1} as the clamp gave it, so it does not keep draining.
+//
+// Dry cells and the mean velocity. A cell that is dry at the start of a step (depth 0, whether
+// at its bottom or below it with a deficit still to be paid back) holds no water and so no
+// inertia: the x sweep uses v = 0 there. Otherwise a cell drained past empty, with neighbours
+// as dry as itself (no edge to them: their depths are 0), would keep its v < 0 and sink on
+// step after step. Among the wet cells, S_wet = sum v is the scheme's one neutral mode: with
+// damping 0 nothing pulls it back, so the fp32 rounding of each solve's sum(dv) adds up in it as
+// a random walk, and the volume, which grows by S every step, would drift as steps^1.5 (2e-5 of
+// it in 10,000 steps of the default dam-break at 32^2). So the settling kernel sums v^n and
+// counts the wet cells per work group, KERNEL_MEAN forms S_wet / N_wet, and the x sweep takes it
+// out of every wet cell's v. The right-hand side's velocity term then sums to 0 (to rounding)
+// every step whatever v holds, so the volume changes only by disturbances and rounds only as a
+// random walk (steps^0.5). Where every cell stays wet, S is 0 in exact arithmetic (disturbances
+// leave v alone, settling moves v with a zero sum) and the mean taken out is rounding only;
+// where cells dry out, the v dropped with them leaves the wet cells' v summing to minus it, and
+// taking the mean out spreads that evenly over the wet cells (the one non-local step, of the
+// size of the dried cells' last change).
 //
 // Round-off-safe form: the state is h = h^{n-1} and v = h^{n-1} - h^{n-2} (not h^{n-2}), and the
 // sweeps solve for increments:
-//     x: (I + L_x) dx = (1 - damping) v - L_x h + forcing,     h* = h + dx
-//     y: (I + L_y) dv = dx - L_y h,                            h^n = h + dv, v^n = dv.
+//     x: (I + L_x) dx = (1 - damping) v' - L_x h,     h* = h + dx   (v' = v - mean, 0 if dry)
+//     y: (I + L_y) dv = dx - L_y h,                  wet = h + dv, v^n = dv,
+// then settling: h^n = wet + c, v^n = dv + c (c = 0 where nothing is dry).
 // Algebraically the same as above; but in fp32 the recurrence 2 h^{n-1} - h^{n-2} of full
 // heights turns a rounding bias into a volume drift that grows with the square of the step
 // count (1% after 1000 steps), while here only small increments are rounded.
-// After the y sweep the surface is clamped to the bottom (no negative depth), and v follows.
+//
+// Blow-ups: every row flags a non-finite diagonal or right-hand side (an overflowed matrix, a NaN
+// in h or v), and the settling kernel flags NaN / Inf in wet and v^n as they come out of the solve
+// (every solver path passes both), before any min / max could hide them.
 #include "sim/adi_common.glsl"
 
+#if defined(KERNEL_DISPLACE)
+// Adds a bump to the surface, v unchanged (= the same bump on h^{n-1} and h^{n-2}); where the
+// bump is negative it removes at most the water above the bottom.
+layout(local_size_x = 256) in;
+layout(std430, binding = 0) buffer Height { float height[]; };
+layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
+uniform int shape;        // 1 a band along the diagonal x = y of the domain, 2 a round bump
+uniform float strength;   // m at the centre
+uniform float width;      // cells: the band's half width, the bump's radius
+uniform vec2 center;      // cells (round bump)
+
+// The bump strength * exp(-r^2) (cut at r = 3) at a cell; r is the distance from the diagonal or
+// the centre in units of `width`. sim/shallow_water.cpp computes the same sums in float64.
+float bump(ivec2 cell) {
+    const vec2 p = vec2(cell) + 0.5;
+    float r2;
+    if (shape == 1) {
+        // distance from the diagonal x = y of the domain (scaled to a square)
+        const vec2 q = p / vec2(nx, ny) * float(min(nx, ny));
+        const float s = (q.x - q.y) * 0.70710678;
+        r2 = s * s / (width * width);
+    } else {
+        const vec2 r = (p - center) / width;
+        r2 = dot(r, r);
+    }
+    return r2 < 9.0 ? strength * exp(-r2) : 0.0;
+}
+
+void main() {
+    const int id = int(gl_GlobalInvocationID.x);
+    if (id >= nx * ny) return;
+    const float add = bump(ivec2(id % nx, id / nx));
+    if (add == 0.0) return;
+    const float h = height[id];
+    // No digging: a negative bump stops at the bottom (and a cell already below it loses nothing).
+    height[id] = h + max(add, min(bottom[id] - h, 0.0));
+}
+
+#elif defined(KERNEL_SETTLE)
+// wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
+// neighbours (see "Settling" above). One invocation per cell; reads a 13-cell stencil of wet.
+// With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
+// stored h (after a state is loaded), in the same order, so that a resumed run rounds as the
+// straight one does.
+layout(local_size_x = 256) in;
+#ifdef MEASURE_ONLY
+layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
+#else
+layout(std430, binding = 0) writeonly buffer HeightOut { float height_out[]; };  // h^n
+#endif
+layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
+layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
+layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
+
+bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
+float depth_after(ivec2 c) {
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    return max(wet[id] - bottom[id], 0.0);
+}
+const ivec2 kNeighbours[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
+float neighbour_depths(ivec2 c) {
+    float w = 0.0;
+    for (int k = 0; k < 4; ++k) w += depth_after(c + kNeighbours[k]);
+    return w;
+}
+// The share r of each neighbour's depth that cell c draws (0 unless c is below its bottom).
+float draw_ratio(ivec2 c) {
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    const float deficit = bottom[id] - wet[id];
+    if (!(deficit > 0.0)) return 0.0;
+    const float w = neighbour_depths(c);
+    return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
+}
+
+// Per work group: the sum of v^n and the number of wet cells, for KERNEL_MEAN.
+layout(std430, binding = 10) writeonly buffer Partials { vec2 partials[]; };
+shared vec2 group_sums[256];
+
+void main() {
+    const int id = int(gl_GlobalInvocationID.x), t = int(gl_LocalInvocationID.x);
+    vec2 mine = vec2(0.0);
+#ifdef MEASURE_ONLY
+    if (id < nx * ny && height_in[id] > bottom[id]) mine = vec2(velocity[id], 1.0);
+#else
+    if (id < nx * ny) {
+        const ivec2 cell = ivec2(id % nx, id / nx);
+        const float here = wet[id], dv = velocity[id];
+        flag_if_not_finite(here);
+        flag_if_not_finite(dv);
+        float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+        const float d = depth_after(cell);
+        if (d > 0.0) {  // given
+            float drawn = 0.0;
+            for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
+            change -= d * drawn;
+        }
+        const float h = here + change, v = dv + change;
+        height_out[id] = h;
+        velocity[id] = v;
+        if (h > bottom[id]) mine = vec2(v, 1.0);  // the cells the next x sweep counts as wet
+    }
+#endif
+    group_sums[t] = mine;
+    for (int stride = 128; stride > 0; stride /= 2) {
+        memoryBarrierShared();
+        barrier();
+        if (t < stride) group_sums[t] += group_sums[t + stride];
+    }
+    if (t == 0) partials[gl_WorkGroupID.x] = group_sums[0];
+}
+
+#elif defined(KERNEL_MEAN)
+// One work group: S / N_wet from the settling kernel's partial sums, the mean velocity that the
+// next x sweep takes out of the wet cells' v (see "Mean velocity" above).
+layout(local_size_x = 256) in;
+layout(std430, binding = 10) readonly buffer Partials { vec2 partials[]; };
+layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
+uniform int partial_count;
+shared vec2 sums[256];
+
+void main() {
+    const int t = int(gl_LocalInvocationID.x);
+    vec2 s = vec2(0.0);
+    for (int k = t; k < partial_count; k += 256) s += partials[k];
+    sums[t] = s;
+    for (int stride = 128; stride > 0; stride /= 2) {
+        memoryBarrierShared();
+        barrier();
+        if (t < stride) sums[t] += sums[t + stride];
+    }
+    if (t == 0) mean_velocity = sums[0].y > 0.0 ? sums[0].x / sums[0].y : 0.0;
+}
+
+#else
 layout(std430, binding = 0) readonly buffer Height { float height[]; };      // h^{n-1}
-layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // dx, or h^n
-layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: v^n)
+layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // dx, or wet
+layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: dv)
 layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
+layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // KERNEL_MEAN
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]
-// Forcing added to the x sweep's right-hand side (a push of the surface, m per step).
-uniform int forcing_kind;       // 0 none, 1 diagonal band, 2 drop
-uniform float forcing_strength;
-uniform float forcing_width;    // cells
-uniform vec2 forcing_center;    // cells (drop)
 
 float depth(ivec2 cell) {
 #ifdef TILED
@@ -56,20 +246,13 @@ float height_at(ivec2 cell) {
 #endif
 }
 
-float forcing(ivec2 cell) {
-    if (forcing_kind == 0) return 0.0;
-    const vec2 p = vec2(cell) + 0.5;
-    float r2;
-    if (forcing_kind == 1) {
-        // distance from the diagonal x = y of the domain (scaled to a square)
-        const vec2 q = p / vec2(nx, ny) * float(min(nx, ny));
-        const float s = (q.x - q.y) * 0.70710678;
-        r2 = s * s / (forcing_width * forcing_width);
-    } else {
-        const vec2 r = (p - forcing_center) / forcing_width;
-        r2 = dot(r, r);
-    }
-    return r2 < 9.0 ? forcing_strength * exp(-r2) : 0.0;
+// The conductance D of the edge between cells p (first along the line) and q (next): the paper's
+// d_p + d_q, limited to twice the depth of the upstream cell (the higher surface). Both rows of
+// the edge call it with the same arguments in the same order, so they get the same value and L
+// stays symmetric (volume conserving).
+float edge_conductance(float depth_p, float height_p, float depth_q, float height_q) {
+    const float upstream = height_p >= height_q ? depth_p : depth_q;
+    return min(depth_p + depth_q, 2.0 * upstream);
 }
 
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
@@ -85,13 +268,15 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     float left_edge = 0.0, right_edge = 0.0, left_step = 0.0, right_step = 0.0;
     if (pos > 0) {
         const ivec2 left = cell - along;
-        left_edge = depth(left) + here;
-        left_step = h - height_at(left);
+        const float h_left = height_at(left);
+        left_edge = edge_conductance(depth(left), h_left, here, h);
+        left_step = h - h_left;
     }
     if (pos < LINE_LENGTH - 1) {
         const ivec2 right = cell + along;
-        right_edge = here + depth(right);
-        right_step = h - height_at(right);
+        const float h_right = height_at(right);
+        right_edge = edge_conductance(here, h, depth(right), h_right);
+        right_step = h - h_right;
     }
     a = -coupling * left_edge;
     c = -coupling * right_edge;
@@ -99,19 +284,23 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     // L h along the line, as edge fluxes: sums to zero over the line.
     const float flux_divergence = coupling * (left_edge * left_step + right_edge * right_step);
 #if DIRECTION == 0
-    d = (1.0 - damping) * velocity[id] - flux_divergence + forcing(cell);
+    const float v = here > 0.0 ? velocity[id] - mean_velocity : 0.0;  // dry: no inertia
+    d = (1.0 - damping) * v - flux_divergence;
 #else
     d = intermediate[id] - flux_divergence;
 #endif
+    // A matrix that overflowed (g dt^2 / dh^2 times the depths past fp32) is flagged here: a
+    // solver may stop on it without writing a NaN (CG gives up on a non-finite residual).
+    flag_if_not_finite(b);
+    flag_if_not_finite(d);
 }
 
-// The y sweep's h and bottom, read before the solve (see heat.comp).
+// The y sweep's h, read before the solve (see heat.comp).
 vec2 store_input(int line, int pos) {
 #if DIRECTION == 0
     return vec2(0.0);
 #else
-    const int id = index_of(cell_of(line, pos));
-    return vec2(height[id], bottom[id]);
+    return vec2(height[index_of(cell_of(line, pos))], 0.0);
 #endif
 }
 
@@ -119,19 +308,15 @@ float store_value(int line, int pos, float increment, vec2 old_state) { return i
 void store_flat(int index, float x) { field_out[index] = x; }  // x half step: dx
 
 void store(int line, int pos, float increment, vec2 old_state) {
-    const ivec2 cell = cell_of(line, pos);
-    const int id = index_of(cell);
+    const int id = index_of(cell_of(line, pos));
 #if DIRECTION == 0
     field_out[id] = increment;
 #else
-    const float h = old_state.x;
-    const float wet = h + increment, floor_height = old_state.y;
-    const float next = max(wet, floor_height);
-    flag_if_not_finite(next);
-    field_out[id] = next;
-    // v keeps the solved increment, not next - h: the rounding of h + dv must not become
+    // wet = h + dv, unclamped: the settling kernel conserves, and flags what is not finite.
+    // v keeps the solved increment, not wet - h: the rounding of h + dv must not become
     // momentum that every later step re-applies (that made the volume drift as steps^1.5).
-    velocity[id] = wet >= floor_height ? increment : next - h;
+    field_out[id] = old_state.x + increment;
+    velocity[id] = increment;
 #endif
 }
 
@@ -148,4 +333,5 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 #include "sim/adi_rows.glsl"
 #else
 #include "sim/adi_finish.glsl"
+#endif
 #endif

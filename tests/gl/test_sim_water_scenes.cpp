@@ -1,0 +1,403 @@
+// The shallow-water scenes as a user runs them (shaders/sim/shallow_water.comp): every
+// disturbance — the diagonal push, drops, the brush, the dam — adds its own volume once, and
+// afterwards the volume sum(h) stays what it was, with damping 0 (nothing hides a drift), on every
+// terrain, wet/dry included; with damping the surface comes to rest; and a NaN or a blow-up is
+// flagged with its step on every solver path, even where the dry clamp used to hide it.
+//
+// Tolerances. A step changes each height by a solved increment; fp32 rounds each of the nx ny
+// sums h + dv by up to 2^-24 |h| (random signs), and the solve's rounding of sum(dv) lasts one
+// step (the x sweep takes the wet cells' mean velocity out, see the shader), so the volume walks
+// by about 2^-24 sqrt(nx ny) |h| a step: after 2,000 steps on 64^2 of 1 m water,
+// 6e-8 * 64 * 45 = 2e-4 m^3, 5e-8 of the 4,096 m^3. The bound, 1e-5 relative, is 200
+// times that; the old code missed it by 12% to 1,260%.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+constexpr double kVolumeTolerance = 1e-5;  // relative; see above
+
+// The model's bump strength exp(-r^2) (cut at r = 3, r in units of `width`) summed in float64
+// over an nx x ny grid: shape 1 the band along the diagonal x = y of the domain (scaled to a
+// square), shape 2 a round bump at `cx, cy` (cells). What a disturbance adds on water deep enough
+// that nothing is cut at the bottom.
+double bump_volume(int shape, int nx, int ny, double strength, double width, double cx = 0,
+                   double cy = 0) {
+    double sum = 0;
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            const double px = i + 0.5, py = j + 0.5;
+            double r2;
+            if (shape == 1) {
+                const double side = std::min(nx, ny);
+                const double s = (px / nx * side - py / ny * side) * std::sqrt(0.5);
+                r2 = s * s / (width * width);
+            } else {
+                r2 = ((px - cx) * (px - cx) + (py - cy) * (py - cy)) / (width * width);
+            }
+            if (r2 < 9.0) sum += strength * std::exp(-r2);
+        }
+    return sum;
+}
+
+double relative_change(double value, double expected) {
+    return std::abs(value - expected) / std::abs(expected);
+}
+
+// The model, every solver path: `fused` and each GPU tridiagonal variant that takes shallow water.
+std::vector<std::string> water_solvers() {
+    std::vector<std::string> out;
+    for (const std::string& s : solver_names())
+        if (solver_supports("shallow-water", s)) out.push_back(s);
+    return out;
+}
+
+// The step of shaders/sim/shallow_water.comp in float64: Kass & Miller's two sweeps with the
+// upstream-limited edge conductance and the velocity term of the wet cells less their mean (0 in
+// dry cells), then settling. State h, v = h^{n-1} - h^{n-2}, bottom b;
+// coupling = g dt^2 / (2 dh^2). (sim/reference.cpp's stepper is the paper's scheme with the old
+// clamp; on a flat, wet bottom the two agree.)
+struct WaterState {
+    int nx = 0, ny = 0;
+    std::vector<double> h, v, b;
+};
+// Returns how many cells the sweeps overdrew (left below their bottom before settling).
+int reference_water_step(WaterState& s, double coupling, double damping) {
+    const int nx = s.nx, ny = s.ny;
+    auto at = [&](int i, int j) { return std::size_t(j) * nx + i; };
+    auto depth = [&](std::size_t id) { return std::max(s.h[id] - s.b[id], 0.0); };
+    auto conductance = [&](std::size_t p, std::size_t q) {  // p before q along the line
+        const double up = s.h[p] >= s.h[q] ? depth(p) : depth(q);
+        return std::min(depth(p) + depth(q), 2 * up);
+    };
+    // The velocity term: 0 in dry cells, less the mean over the wet ones elsewhere.
+    double wet_sum = 0, wet_cells = 0;
+    for (std::size_t k = 0; k < s.h.size(); ++k)
+        if (s.h[k] > s.b[k]) wet_sum += s.v[k], wet_cells += 1;
+    const double mean = wet_cells > 0 ? wet_sum / wet_cells : 0;
+    std::vector<double> dx(s.h.size()), dv(s.h.size());
+    for (int direction = 0; direction < 2; ++direction) {
+        const int lines = direction == 0 ? ny : nx, n = direction == 0 ? nx : ny;
+        for (int line = 0; line < lines; ++line) {
+            auto id = [&](int pos) { return direction == 0 ? at(pos, line) : at(line, pos); };
+            std::vector<double> a(n), diag(n), c(n), d(n);
+            for (int pos = 0; pos < n; ++pos) {
+                const std::size_t k = id(pos);
+                const double left = pos > 0 ? conductance(id(pos - 1), k) : 0;
+                const double right = pos < n - 1 ? conductance(k, id(pos + 1)) : 0;
+                a[pos] = -coupling * left;
+                c[pos] = -coupling * right;
+                diag[pos] = 1 + coupling * (left + right);
+                const double flux =
+                    coupling * ((pos > 0 ? left * (s.h[k] - s.h[id(pos - 1)]) : 0) +
+                                (pos < n - 1 ? right * (s.h[k] - s.h[id(pos + 1)]) : 0));
+                const double v = depth(k) > 0 ? s.v[k] - mean : 0.0;
+                d[pos] = (direction == 0 ? (1 - damping) * v : dx[k]) - flux;
+            }
+            for (int pos = 1; pos < n; ++pos) {  // Thomas
+                const double m = a[pos] / diag[pos - 1];
+                diag[pos] -= m * c[pos - 1];
+                d[pos] -= m * d[pos - 1];
+            }
+            std::vector<double>& out = direction == 0 ? dx : dv;
+            for (int pos = n - 1; pos >= 0; --pos)
+                out[id(pos)] = (d[pos] - (pos < n - 1 ? c[pos] * out[id(pos + 1)] : 0)) / diag[pos];
+        }
+    }
+    std::vector<double> wet(s.h.size());
+    int overdrawn = 0;
+    for (std::size_t k = 0; k < wet.size(); ++k) {
+        wet[k] = s.h[k] + dv[k];
+        overdrawn += wet[k] < s.b[k];
+    }
+    auto depth_after = [&](int i, int j) {
+        if (i < 0 || j < 0 || i >= nx || j >= ny) return 0.0;
+        return std::max(wet[at(i, j)] - s.b[at(i, j)], 0.0);
+    };
+    const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+    auto around = [&](int i, int j) {
+        double w = 0;
+        for (int k = 0; k < 4; ++k) w += depth_after(i + di[k], j + dj[k]);
+        return w;
+    };
+    auto ratio = [&](int i, int j) {
+        if (i < 0 || j < 0 || i >= nx || j >= ny) return 0.0;
+        const double deficit = s.b[at(i, j)] - wet[at(i, j)];
+        const double w = around(i, j);
+        return deficit > 0 && w > 0 ? std::min(deficit / w, 0.25) : 0.0;
+    };
+    for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+            double drawn = 0;
+            for (int k = 0; k < 4; ++k) drawn += ratio(i + di[k], j + dj[k]);
+            const double change = ratio(i, j) * around(i, j) - depth_after(i, j) * drawn;
+            s.h[at(i, j)] = wet[at(i, j)] + change;
+            s.v[at(i, j)] = dv[at(i, j)] + change;
+        }
+    return overdrawn;
+}
+
+// Diagonal push, damping 0: push_steps pushes, each the band's volume; 2,000 steps after the
+// last one the volume is the start plus exactly those. The old code added the push to the
+// right-hand side as a velocity: 64^2 grew by 150% (the same 16,384 -> 41,108 as the 128^2).
+TEST(SimWaterScenes, DiagonalPushAddsItsVolumeOnce) {
+    ADILAB_NEED_GL();
+    const int n = 64, push_steps = 50;
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("damping", 0);
+    sim->set_param("push_steps", push_steps);
+    sim->reset("diagonal-push", n, n);
+    const double start = sim->stats().sum;
+    const double added = push_steps * bump_volume(1, n, n, sim->param("push_strength"),
+                                                  sim->param("push_width"));
+    sim->step(push_steps);
+    EXPECT_LE(relative_change(sim->stats().sum, start + added), kVolumeTolerance);
+    sim->step(2000);
+    const Stats s = sim->stats();
+    ASSERT_TRUE(s.stable);
+    EXPECT_LE(relative_change(s.sum, start + added), kVolumeTolerance)
+        << "start " << start << " added " << added << " now " << s.sum;
+}
+
+// Drops, damping 0: with the radius 2 on 64^2 every drop lies inside the domain (centres in
+// [0.1, 0.9] of each side = 6.4 cells or more from a wall, the bump cut at 3 radii = 6 cells),
+// so each adds the full lattice sum of its bump. Where the centre falls between cells changes
+// that sum only through the cut-off tail (e^-9 of it), 1e-9 of the volume here. Dents and bumps
+// in turn: the old code lost water for dents and gained it for bumps, step after step.
+TEST(SimWaterScenes, DropsAddTheirVolumeOnce) {
+    ADILAB_NEED_GL();
+    const int n = 64, interval = 50;
+    const double heights[] = {-0.05, 0.08, -0.05};
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("damping", 0);
+    sim->set_param("drop_interval", interval);
+    sim->set_param("drop_radius", 2);
+    sim->reset("drops", n, n);
+    const double start = sim->stats().sum;
+    double added = 0;
+    for (int k = 0; k < 3; ++k) {  // drops fall on steps 1, 51, 101
+        sim->set_param("drop_height", heights[k]);
+        sim->step(k < 2 ? interval : 1);
+        added += bump_volume(2, n, n, heights[k], 2, 30.3, 33.7);
+    }
+    sim->set_param("drop_interval", 2e9);  // no more drops
+    sim->step(2000);
+    const Stats s = sim->stats();
+    ASSERT_TRUE(s.stable);
+    EXPECT_LE(relative_change(s.sum, start + added), kVolumeTolerance)
+        << "start " << start << " added " << added << " now " << s.sum;
+}
+
+// A brush stroke (dabs along a line, steps between them as the viewer gives them) across the
+// beach of the slope (bottom 1.5 x / 64 m, still water 1 m: the shore at x = 42.7): dents in the
+// water (0.3 m deep or more, so the dent is never cut), bumps up on the dry beach that run down
+// into the sea. 2,000 steps later the volume is the start plus what the dabs painted.
+TEST(SimWaterScenes, BrushStrokeAddsItsVolumeOnce) {
+    ADILAB_NEED_GL();
+    const int n = 64;
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("damping", 0);
+    sim->set_terrain("slope");
+    sim->reset("dam-break", n, n);
+    std::vector<float> still = sim->read_field();  // without the dam: still water at 1 m
+    const std::vector<float> bottom = sim->terrain()->read<float>(still.size());
+    for (std::size_t k = 0; k < still.size(); ++k) still[k] = std::max(1.0f, bottom[k]);
+    sim->set_field(still);
+    const double start = sim->stats().sum;
+    double added = 0;
+    for (int k = 0; k < 6; ++k) {
+        const bool dent = k < 2;
+        const Brush dab{12.0f + 8.0f * k, 30.0f + 1.5f * k, 3.0f, dent ? -0.05f : 0.08f};
+        sim->apply_brush(dab);
+        added += bump_volume(2, n, n, dab.strength, dab.radius, dab.center_x, dab.center_y);
+        sim->step(3);
+    }
+    sim->step(2000);
+    const Stats s = sim->stats();
+    ASSERT_TRUE(s.stable);
+    EXPECT_LE(relative_change(s.sum, start + added), kVolumeTolerance)
+        << "start " << start << " added " << added << " now " << s.sum;
+}
+
+// A dent dug on dry ground takes no water (there is none), and a bump there adds its own.
+TEST(SimWaterScenes, BrushOnDryGroundTakesNoWater) {
+    ADILAB_NEED_GL();
+    const int n = 32;
+    auto sim = make_simulation("shallow-water");
+    sim->set_terrain("island");
+    sim->reset("dam-break", n, n);  // the island's top (1.5 m) stands above the 1 m sea
+    const double start = sim->stats().sum;
+    sim->apply_brush({16.0f, 16.0f, 1.0f, -0.3f});
+    EXPECT_EQ(sim->stats().sum, start);
+    sim->apply_brush({16.0f, 16.0f, 1.0f, 0.3f});
+    EXPECT_NEAR(sim->stats().sum, start + bump_volume(2, n, n, 0.3, 1, 16, 16), 1e-4);
+}
+
+// Every terrain, wet/dry included (the slope's beach, the island, the basin's rim, the height
+// map), dam-break with damping 0 at the default dt and at a large one (Courant number about 3:
+// shallow cells are overdrawn, the case the old dry clamp turned into new water): the volume
+// the dam holds at the start stays. (The 10,000-step check: DropsOnTheIslandAddOnlyTheirVolume.)
+TEST(SimWaterScenes, EveryTerrainConservesVolume) {
+    ADILAB_NEED_GL();
+    const int n = 32;
+    auto sim = make_simulation("shallow-water");
+    for (const std::string& terrain : sim->terrains()) {
+        for (const double dt : {0.05, 1.0}) {
+            sim->set_param("damping", 0);
+            sim->set_param("dt", dt);
+            sim->set_terrain(terrain);
+            sim->reset("dam-break", n, n);
+            const double start = sim->stats().sum;
+            sim->step(300);
+            const Stats s = sim->stats();
+            ASSERT_TRUE(s.stable) << terrain;
+            EXPECT_LE(relative_change(s.sum, start), kVolumeTolerance)
+                << terrain << " dt " << dt << ": " << start << " -> " << s.sum;
+            EXPECT_GE(s.min, 0.0f) << terrain << ": a surface sank far below the ground";
+        }
+    }
+}
+
+// Drops falling on the island's shore with a large dt, damping 0, 10,000 steps: sources and
+// wet/dry together, as TenThousandLargeStepsStayFinite runs it.
+TEST(SimWaterScenes, DropsOnTheIslandAddOnlyTheirVolume) {
+    ADILAB_NEED_GL();
+    const int n = 32, interval = 500;
+    auto sim = make_simulation("shallow-water");
+    sim->set_param("damping", 0);
+    sim->set_param("dt", 0.5);
+    sim->set_param("drop_interval", interval);
+    sim->set_param("drop_radius", 1);
+    sim->set_param("drop_height", 0.05);  // a bump adds its full volume wherever it falls
+    sim->set_terrain("island");
+    sim->reset("drops", n, n);
+    const double start = sim->stats().sum;
+    const int steps = 10000, drops = (steps - 1) / interval + 1;
+    sim->step(steps);
+    const Stats s = sim->stats();
+    ASSERT_TRUE(s.stable);
+    const double expected = start + drops * bump_volume(2, n, n, 0.05, 1, 15.3, 16.6);
+    EXPECT_LE(relative_change(s.sum, expected), kVolumeTolerance) << start << " -> " << s.sum;
+}
+
+// Damping > 0: the dam's wave dies out and the wet surface comes to one level (the volume
+// unchanged), flat bottom and the island's shore alike.
+TEST(SimWaterScenes, DampingBringsTheSurfaceToRest) {
+    ADILAB_NEED_GL();
+    const int n = 32;
+    auto sim = make_simulation("shallow-water");
+    for (const std::string terrain : {"flat", "island"}) {
+        sim->set_param("damping", 0.05);
+        sim->set_param("dt", 0.2);
+        sim->set_terrain(terrain);
+        sim->reset("dam-break", n, n);
+        const double start = sim->stats().sum;
+        sim->step(400);
+        const Stats s = sim->stats();
+        ASSERT_TRUE(s.stable);
+        EXPECT_LE(relative_change(s.sum, start), kVolumeTolerance) << terrain;
+        const std::vector<float> h = sim->read_field();
+        const std::vector<float> b = sim->terrain()->read<float>(h.size());
+        float lo = INFINITY, hi = -INFINITY;
+        for (std::size_t k = 0; k < h.size(); ++k)
+            if (h[k] - b[k] > 1e-3f) lo = std::min(lo, h[k]), hi = std::max(hi, h[k]);
+        // The dam stood 0.5 m high; at rest the wet surface is one level to 1 mm.
+        EXPECT_LE(hi - lo, 1e-3) << terrain << ": wet surface from " << lo << " to " << hi;
+    }
+}
+
+// A NaN planted in the field (through set_field, as --init and --load-state do) is flagged
+// at the next step on every solver path: the dry clamp max(h, b) used to turn it into dry
+// ground and the run went on as stable.
+TEST(SimWaterScenes, NanInTheFieldIsFlaggedOnEveryPath) {
+    ADILAB_NEED_GL();
+    for (const std::string& solver : water_solvers()) {
+        for (const std::string terrain : {"flat", "island"}) {
+            auto sim = make_simulation("shallow-water", solver);
+            sim->set_terrain(terrain);
+            sim->reset("dam-break", 20, 12);
+            sim->step(3);
+            ASSERT_TRUE(sim->stats().stable) << solver;
+            std::vector<float> field = sim->read_field();
+            field[6 * 20 + 10] = NAN;  // the island's top: dry ground
+            sim->set_field(field);
+            sim->step(2);
+            const Stats s = sim->stats();
+            EXPECT_FALSE(s.stable) << solver << " " << terrain;
+            EXPECT_EQ(s.first_bad_step, 4) << solver << " " << terrain;
+        }
+    }
+}
+
+// The exploding parameter set (coupling g dt^2 / (2 dh^2) = 5e35 times depths of 1e6:
+// the matrix overflows fp32): flagged at the first step, on every path.
+TEST(SimWaterScenes, ExplodingParametersAreFlaggedOnEveryPath) {
+    ADILAB_NEED_GL();
+    for (const std::string& solver : water_solvers()) {
+        auto sim = make_simulation("shallow-water", solver);
+        sim->set_param("g", 1e6);
+        sim->set_param("dt", 1e6);
+        sim->set_param("dh", 1e-9);
+        sim->set_param("level", 1e6);
+        sim->set_param("dam_height", 1e6);
+        sim->reset("dam-break", 24, 16);
+        sim->step(20);
+        const Stats s = sim->stats();
+        EXPECT_FALSE(s.stable) << solver;
+        EXPECT_EQ(s.first_bad_step, 1) << solver;
+    }
+}
+
+// Every exact solver path (fused, and each generic variant but the 1- and 2-iteration CGs, which
+// stop short by design) against the float64 step above, on wet/dry ground: the island under a
+// rough surface with its top dry, a Courant number about 3 (dt = 1), so that shallow cells are
+// overdrawn and settling works. fp32 agreement as in test_sim.cpp (kStepTolerance there: about
+// 1e-6 relative per step for O(10) operations a cell and a well-conditioned solve, 6 steps at
+// unit magnitude, a factor 3 spare); settling adds a handful of operations per cell.
+TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
+    ADILAB_NEED_GL();
+    const int nx = 27, ny = 22, steps = 6;
+    const double dt = 1.0, damping = 0.02;
+    for (const std::string& solver : water_solvers()) {
+        if (solver == "cg-1" || solver == "cg-2") continue;
+        auto sim = make_simulation("shallow-water", solver);
+        sim->set_param("dt", dt);
+        sim->set_param("damping", damping);
+        sim->set_terrain("island");
+        sim->reset("dam-break", nx, ny);
+        const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
+        std::vector<float> start(bottom.size());
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<float> rough(0.85f, 1.15f);
+        for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
+        sim->set_field(start);
+        WaterState ref{nx, ny, {start.begin(), start.end()}, std::vector<double>(start.size(), 0.0),
+                       {bottom.begin(), bottom.end()}};
+        int overdrawn = 0;
+        for (int s = 0; s < steps; ++s)
+            overdrawn += reference_water_step(ref, 9.81 * dt * dt / 2, damping);
+        sim->step(steps);
+        const std::vector<float> h = sim->read_field();
+        double worst = 0;
+        int dry = 0;
+        for (std::size_t k = 0; k < h.size(); ++k) {
+            worst = std::max(worst, std::isfinite(h[k]) ? std::abs(h[k] - ref.h[k]) : INFINITY);
+            dry += ref.h[k] <= ref.b[k] + 1e-9;
+        }
+        EXPECT_LE(worst, 2e-5) << solver;
+        EXPECT_GT(dry, 10) << "the scene must have dry cells";
+        EXPECT_GT(overdrawn, 0) << "the scene must exercise settling";
+    }
+}
+
+}  // namespace
+}  // namespace adilab::sim
