@@ -1,5 +1,5 @@
 #pragma once
-// The simulation interface (seed 001 §2). A model holds its state in GPU buffers from reset()
+// The simulation interface (Kim & Lee 2005, sec. 2). A model holds its state in GPU buffers from reset()
 // on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
 // same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
 //
