@@ -1,6 +1,6 @@
 #pragma once
-// The simulation interface (Kim & Lee 2005, sec. 2). A model holds its state in GPU buffers from reset()
-// on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
+// The simulation interface (Kim & Lee 2005, sec. 2). A model holds its state in GPU buffers
+// from reset() on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
 // same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
 //
 // Grid: cell-centred. Cell (i, j) has its centre at ((i + 0.5) dh, (j + 0.5) dh); the domain is
