@@ -1,7 +1,7 @@
 #pragma once
-// The simulation interface (Kim & Lee 2005, sec. 2). A model holds its state in GPU buffers
-// from reset() on; step() is a fixed sequence of dispatches with no host read-back. The viewer
-// samples the same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
+// The simulation interface (seed 001 §2). A model holds its state in GPU buffers from reset()
+// on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
+// same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
 //
 // Grid: cell-centred. Cell (i, j) has its centre at ((i + 0.5) dh, (j + 0.5) dh); the domain is
 // nx dh by ny dh with walls at its edges. Every field is nx * ny float32, element (i, j) at

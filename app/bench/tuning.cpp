@@ -29,7 +29,7 @@ std::string range_text(const TuningField& f) {
 std::string describe_tuning(std::string_view family, const std::vector<TuningField>& fields) {
     std::string out;
     for (const TuningField& f : fields) {
-        out += "\n      " + std::string(family) + "." + f.name + " (" + range_text(f) + "): " + f.help;
+        out += "\n" + std::string(32, ' ') + std::string(family) + "." + f.name + " (" + range_text(f) + "): " + f.help;
     }
     return out;
 }
