@@ -296,7 +296,7 @@ void note_unstable_rows(Report& report) {
         if (flag == nullptr || !std::holds_alternative<bool>(*flag) || !std::get<bool>(*flag)) continue;
         std::string what;
         for (const Field& f : row.fields()) {
-            if (std::holds_alternative<double>(f.value) || f.key == "unstable" ||
+            if (std::holds_alternative<double>(f.value) || std::holds_alternative<bool>(f.value) ||
                 f.key.find('.') != std::string::npos || f.key.ends_with("breakdown"))
                 continue;
             if (!what.empty()) what += " ";

@@ -1,6 +1,6 @@
 #pragma once
-// The float64 CPU reference for the batched tridiagonal solvers (seed 001): the Thomas algorithm
-// (Gaussian elimination without pivoting, O(N) per line) in double precision. Every GPU variant
+// The float64 CPU reference for the batched tridiagonal solvers (Kim & Lee 2005): the Thomas
+// algorithm (Gaussian elimination without pivoting, O(N) per line) in double precision. Every GPU variant
 // in solvers/tridiagonal is checked against it.
 //
 // Layout and conventions are those of solvers/tridiagonal/solver.hpp: an nx * ny row-major grid,

@@ -1,6 +1,7 @@
 #pragma once
-// Batched tridiagonal solves on a 2-D grid (Kim & Lee 2005, cyclic reduction on the GPU): every grid line along one direction is an
-// independent system  a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i,  i = 0 .. N-1,
+// Batched tridiagonal solves on a 2-D grid (Kim & Lee 2005, cyclic reduction on the GPU): every
+// grid line along one direction is an independent system
+//   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i,  i = 0 .. N-1,
 // solved in one call, on the GPU, with no host round trip.
 //
 // Layout. Fields are nx * ny float32 arrays, row-major: element (i, j) is at j * nx + i.

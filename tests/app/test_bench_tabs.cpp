@@ -61,7 +61,8 @@ TEST(BenchTabs, CsvExportByExtension) {
                      "--bench-export " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string text = read_text(csv);
-    EXPECT_EQ(text.rfind("name,mib,median_ms,gb_per_s\ngl-copy-vec4,1,", 0), 0u) << text;
+    EXPECT_EQ(text.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0), 0u)
+        << text;
 }
 
 TEST(BenchTabs, ABadValueFailsTheRunWithTheCliMessage) {

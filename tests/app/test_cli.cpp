@@ -67,7 +67,8 @@ TEST(Cli, BenchWritesJsonAndCsvReports) {
     r = run_adilab("--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/b.csv");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::string csv = read_text(dir + "/b.csv");
-    EXPECT_EQ(csv.rfind("name,mib,median_ms,gb_per_s\ngl-copy-vec4,1,", 0), 0u) << csv;
+    EXPECT_EQ(csv.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0), 0u)
+        << csv;
 }
 
 TEST(Cli, UnwritableReportFailsBeforeWork) {
