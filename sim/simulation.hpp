@@ -28,6 +28,10 @@ struct ParamSpec {
     std::string unit;
     std::string help;
     double default_value = 0, min = 0, max = 0;
+    // The scenarios the parameter matters to (the viewer shows only those; the rest behind
+    // "all parameters"); empty: every scenario. "= {}" keeps the models' brace lists without it
+    // free of -Wmissing-field-initializers.
+    std::vector<std::string> scenarios = {};
 };
 
 struct Stats {
