@@ -355,6 +355,7 @@ void Viewer::reset() {
     since_stats_s_ = 0;
     step_cap_ = std::min(step_cap_, 8);
     capped_frame_ms_ = 0;
+    settle_frames_ = 2;
     frames_since_cap_change_ = 0;
     set_reference();
     fit_height();
@@ -446,6 +447,7 @@ void Viewer::load_state(const std::filesystem::path& path) {
         range_ = renderer_.measure(sim_->field(), std::size_t(sim_->nx()) * sim_->ny());
         stats_ = sim_->stats();
         since_readback_s_ = since_stats_s_ = 0;
+        settle_frames_ = 2;
         set_reference();
         fit_height();
         fit_camera();
@@ -550,18 +552,33 @@ void Viewer::adapt_step_cap(double frame_ms) {
     // Over budget: the cap falls in proportion at once. Well under budget for a few frames
     // (the GPU may still be working on earlier frames): it doubles, up to the setting. A
     // typed 1000 steps on a 4096^2 grid so plays at about 10 frames a second, never frozen.
+    // The first frames after a reset compile shaders, and one slow frame can be the system's
+    // doing: only two slow frames in a row count. Starting from at most 8 steps and at most
+    // doubling, no frame gets far past the budget on the way.
     ++frames_since_cap_change_;
+    if (settle_frames_ > 0) {
+        --settle_frames_;
+        return;
+    }
     if (steps_this_frame_ <= 0) return;
-    if (frame_ms > kFrameBudget_ms && steps_this_frame_ > 1) {
-        step_cap_ = std::max(1, static_cast<int>(steps_this_frame_ * kFrameBudget_ms / frame_ms));
+    // The simulation's share: the frame less the drawing and the UI where the GPU timed them
+    // (a slow 3-D view alone must not throttle a cheap simulation).
+    const double sim_ms =
+        gpu_timers_ && render_gpu_ms_
+            ? std::max(0.0, frame_ms - *render_gpu_ms_ - ui_gpu_ms_.value_or(0.0))
+            : frame_ms;
+    slow_frames_ = sim_ms > kFrameBudget_ms ? slow_frames_ + 1 : 0;
+    if (slow_frames_ >= 2 && steps_this_frame_ > 1) {
+        step_cap_ = std::max(1, static_cast<int>(steps_this_frame_ * kFrameBudget_ms / sim_ms));
         frames_since_cap_change_ = 0;
-        capped_frame_ms_ = frame_ms;
-    } else if (frame_ms < 0.5 * kFrameBudget_ms && steps_this_frame_ >= step_cap_ &&
+        slow_frames_ = 0;
+        capped_frame_ms_ = sim_ms;
+    } else if (sim_ms < 0.5 * kFrameBudget_ms && steps_this_frame_ >= step_cap_ &&
                step_cap_ < kMaxStepsPerFrame && frames_since_cap_change_ >= 2) {
         step_cap_ = std::min(kMaxStepsPerFrame, 2 * step_cap_);
         frames_since_cap_change_ = 0;
     }
-    if (frame_ms > kFrameBudget_ms) capped_frame_ms_ = frame_ms;
+    if (sim_ms > kFrameBudget_ms && step_cap_ < steps_per_frame_) capped_frame_ms_ = sim_ms;
 }
 
 void Viewer::end_frame(double frame_ms, std::int64_t frame) {

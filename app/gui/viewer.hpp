@@ -155,6 +155,8 @@ private:
     // Adaptive cap on steps per frame (see adapt_step_cap) and why it is below the setting.
     int step_cap_ = 8;
     int frames_since_cap_change_ = 0;
+    int settle_frames_ = 2;  // frames after a reset that compile shaders: not measured
+    int slow_frames_ = 0;    // frames over budget in a row
     double capped_frame_ms_ = 0;
     render::Rect last_viewport_;
     bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame

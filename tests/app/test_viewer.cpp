@@ -487,6 +487,46 @@ TEST(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
 #endif
 }
 
+TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // Ctrl+click on "Steps / frame" (its place in an 800x600 window: the panel's sixth row) and
+    // type 100000. The field clamps it to the command line's 1000, and the viewer takes no more
+    // steps a frame than fit in ~100 ms: the window keeps answering (the close request is
+    // served within the run's timeout), where before it froze for over a minute.
+    const std::string dir = temp_folder("viewer-typed-steps");
+    std::string output;
+    const auto rows = run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 64 "
+                                         "--save-settings",
+                                    "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000",
+                                    "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    ASSERT_FALSE(rows.empty()) << output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_NE(saved.find("steps_per_frame = 1000\n"), std::string::npos) << "typed 100000: " << saved;
+    int most = 0;
+    std::vector<double> frame_ms;
+    std::string trace;
+    for (const Row& row : rows) {
+        most = std::max(most, row.steps);
+        if (row.steps > 8) frame_ms.push_back(row.frame_ms);
+        trace += std::to_string(row.steps) + ":" + std::to_string(int(row.frame_ms)) + " ";
+    }
+    // More than the 8 steps a frame starts from after a reset: the typed value took effect,
+    // and the steps grew as far as the budget allows on this machine.
+    EXPECT_GT(most, 8) << trace;
+    EXPECT_LE(most, 1000) << trace;
+    ASSERT_FALSE(frame_ms.empty()) << trace;
+    std::sort(frame_ms.begin(), frame_ms.end());
+    // Frames of the capped steps: about the 100 ms budget; the median leaves room for llvmpipe's
+    // drawing and a loaded CI machine, far below the seconds 1000 uncapped steps can take.
+    EXPECT_LT(frame_ms[frame_ms.size() / 2], 400.0) << trace;
+#endif
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
