@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <thread>
 
 #include "app/bench/image.hpp"
 #include "app/render/renderer.hpp"
@@ -177,6 +178,21 @@ TEST(Renderer, DispatchProfilerChargesEachDispatchToItsProgram) {
     const auto steps = profiler.collect();
     ASSERT_FALSE(steps.empty());
     for (const auto& phase : steps) EXPECT_NE(phase.label.find("sim/"), std::string::npos);
+}
+
+TEST(Renderer, DispatchProfilerSeesOnlyItsOwnThreadsDispatches) {
+    // The viewer profiles its frame while a benchmark tab's worker dispatches on its own
+    // context: those dispatches were charged to the frame (benchmark kernels listed as
+    // simulation phases) and wrote the viewer's queries from the wrong context (times that
+    // wrapped to ~1.8e13 ms). The active profiler is per thread.
+    ADILAB_NEED_GL();
+    gl::DispatchProfiler profiler;
+    profiler.begin();
+    ASSERT_EQ(gl::DispatchProfiler::active(), &profiler);
+    const gl::DispatchProfiler* seen_by_worker = &profiler;
+    std::thread([&] { seen_by_worker = gl::DispatchProfiler::active(); }).join();
+    EXPECT_EQ(seen_by_worker, nullptr);
+    profiler.end();
 }
 
 TEST(Renderer, DivergingMapCentresOnTheReference) {
