@@ -352,15 +352,15 @@ std::vector<BenchPanelSpec> default_panel_specs() {
                     "speed-up over host"};
     return {
         {"Matmul", "matmul",
-         "Dense fp32 C = A B (seeds 000, 002): the paper's 32x32 shared-memory shader, a fast "
+         "Dense fp32 C = A B: the paper's 32x32 shared-memory shader, a fast "
          "shader, CPU baselines and the CPU+GPU split.",
          matmul},
         {"LU", "lu",
-         "LU with partial pivoting (seed 003): unblocked and blocked right-looking LU on the GPU "
+         "LU with partial pivoting: unblocked and blocked right-looking LU on the GPU "
          "against the CPU.",
          lu},
         {"Power method", "power",
-         "Power method on CSR sparse matrices (seed 004): SpMV, the paper's fused kernels, "
+         "Power method on CSR sparse matrices: SpMV, the paper's fused kernels, "
          "Matrix Market input and PageRank.",
          power},
     };

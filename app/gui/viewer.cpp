@@ -1117,9 +1117,12 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
         ImGui::Text("%.1f FPS   %.3f ms/frame   %s", fps_, frame_ms_,
                     !tab_shown_ ? "(paused while another tab is open)"
                                 : playing_ ? "" : "(paused)");
-        ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
-                    format_rate(steps_per_s_ * cells).c_str());
-        if (gpu_timers_) {
+        if (!compact)
+            ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
+                        format_rate(steps_per_s_ * cells).c_str());
+        if (compact) {
+            // Two lines: the rest would cover the picture and the colour bar.
+        } else if (gpu_timers_) {
             ImGui::Text("GPU ms: simulation %.3f (%d step%s), draw %.3f, UI %.3f",
                         sim_gpu_ms_.value_or(0), steps_this_frame_, steps_this_frame_ == 1 ? "" : "s",
                         render_gpu_ms_.value_or(0), ui_gpu_ms_.value_or(0));
