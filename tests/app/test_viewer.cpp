@@ -527,6 +527,43 @@ TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
 #endif
 }
 
+TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // Tab, then F12 (a whole-window screenshot): the picture fills the window, no panel. The
+    // panel's place (the right 45 %) then shows the field and the colour bar, not ImGui's
+    // window colours.
+    const std::string dir = temp_folder("viewer-hide-ui");
+    std::filesystem::create_directories(dir + "/config/adilab");
+    std::ofstream(dir + "/config/adilab/viewer.ini") << "screenshots_folder = " << dir << "/shots\n";
+    std::string output;
+    run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
+                  "Tab@300 F12@600 close@800", "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    std::string shot;
+    if (std::filesystem::is_directory(dir + "/shots"))
+        for (const auto& entry : std::filesystem::directory_iterator(dir + "/shots")) shot = entry.path().string();
+    ASSERT_FALSE(shot.empty()) << "F12 wrote no screenshot: " << output;
+    const Image image = load(shot);
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image.width, 480);
+    // The colour bar (its 16 px strip 80 px from the right edge) is at the window's right side,
+    // where the panel was: the viewport is the whole window.
+    std::set<unsigned> strip;
+    for (int y = image.height / 4; y < 3 * image.height / 4; ++y) {
+        const unsigned char* p = &image.rgba[4 * (std::size_t(y) * image.width + image.width - 72)];
+        strip.insert(p[0] << 16 | p[1] << 8 | p[2]);
+    }
+    EXPECT_GT(strip.size(), 20u) << "no colour bar where the panel was";
+    // Above the bar, where the panel's title bar was: the viewport's background.
+    const unsigned char* corner = &image.rgba[4 * (std::size_t(5) * image.width + image.width - 20)];
+    EXPECT_EQ(corner[0] << 16 | corner[1] << 8 | corner[2], 20 << 16 | 23 << 8 | 28);
+#endif
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
