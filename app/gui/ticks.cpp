@@ -38,4 +38,20 @@ std::vector<Tick> nice_ticks(double lo, double hi, int count) {
     return ticks;
 }
 
+std::vector<Tick> log_ticks(double lo, double hi) {
+    std::vector<Tick> ticks;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0) || !(hi > lo)) return ticks;
+    const bool fine = std::log10(hi / lo) < 2;
+    for (int k = static_cast<int>(std::floor(std::log10(lo))); k <= static_cast<int>(std::ceil(std::log10(hi))); ++k)
+        for (double f : {1.0, 2.0, 5.0}) {
+            if (f != 1.0 && !fine) continue;
+            const double value = f * std::pow(10.0, k);
+            if (value < lo * (1 - 1e-9) || value > hi * (1 + 1e-9)) continue;
+            char text[32];
+            std::snprintf(text, sizeof text, "%g", value);
+            ticks.push_back({value, text});
+        }
+    return ticks;
+}
+
 }  // namespace adilab::gui

@@ -212,7 +212,10 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     scenario_ = settings_.get("scenario", "");
     grid_ = settings_.get_int("grid", 512, 4, 8192);
     steps_per_frame_ = settings_.get_int("steps_per_frame", 1, 1, 1000);
-    view_.colormap = static_cast<render::Colormap>(settings_.get_int("colormap", 0, 0, 3));
+    view_.colormap = static_cast<render::Colormap>(
+        settings_.get_int("colormap", 0, 0, static_cast<int>(render::kColormapNames.size()) - 1));
+    view_.reversed = settings_.get_bool("colormap_reversed", false);
+    view_.log_scale = settings_.get_bool("log_scale", false);
     view_.show_velocity = settings_.get_bool("show_velocity", true);
     view_.three_d = settings_.get_bool("three_d", true);
     brush_radius_ = settings_.get_float("brush_radius", 8, 1, 256);
@@ -660,6 +663,8 @@ void Viewer::save_settings() {
     settings_.set("grid", grid_);
     settings_.set("steps_per_frame", steps_per_frame_);
     settings_.set("colormap", static_cast<int>(view_.colormap));
+    settings_.set("colormap_reversed", view_.reversed);
+    settings_.set("log_scale", view_.log_scale);
     settings_.set("show_velocity", view_.show_velocity);
     settings_.set("three_d", view_.three_d);
     settings_.set("brush_radius", brush_radius_);
@@ -981,6 +986,13 @@ void Viewer::draw_simulation_tab() {
                         " (" + format_value(view_.reference) + ")");
         ImGui::SameLine();
         ImGui::Checkbox("reversed", &view_.reversed);
+        if (view_.colormap != render::Colormap::diverging) {
+            ImGui::SameLine();
+            ImGui::Checkbox("log", &view_.log_scale);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("colours by log10 of the value: the top of the range and up to "
+                                  "4 decades below it");
+        }
         ImGui::Checkbox("Auto range", &view_.auto_range);
         if (!view_.auto_range) {
             ImGui::DragFloatRange2("Range", &view_.range_min, &view_.range_max,
@@ -1080,9 +1092,11 @@ void Viewer::draw_colour_bar_labels(render::Rect viewport, float framebuffer_hei
     const float font = ImGui::GetFontSize();
     const ImU32 text_colour = IM_COL32(230, 230, 230, 255);
     const int count = std::clamp(static_cast<int>(layout.bar.height / scale / (2.5f * font)), 2, 7);
-    for (const Tick& tick : nice_ticks(shown.min, shown.max, count)) {
-        const double t = view_.reversed ? (shown.max - tick.value) / (double(shown.max) - shown.min)
-                                        : (tick.value - shown.min) / (double(shown.max) - shown.min);
+    const std::vector<Tick> ticks = render::uses_log_scale(view_) ? log_ticks(shown.min, shown.max)
+                                                                  : nice_ticks(shown.min, shown.max, count);
+    for (const Tick& tick : ticks) {
+        const double position = render::colour_position(tick.value, shown, view_);
+        const double t = view_.reversed ? 1.0 - position : position;
         const float y = (framebuffer_height - layout.bar.y - float(t) * layout.bar.height) / scale;
         draw->AddLine(ImVec2(x - 4 / scale - 3, y), ImVec2(x - 1, y), text_colour);
         draw->AddText(ImVec2(x + 1, y - font * 0.5f), text_colour, tick.text.c_str());

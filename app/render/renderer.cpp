@@ -56,6 +56,11 @@ Range shown_range(const Range& measured, const RenderSettings& settings) {
         r.min = 0;
         r.max = 1;
     }
+    if (uses_log_scale(settings)) {
+        // As range.glsl: the top and at most 4 decades below it.
+        r.max = std::max(r.max, 1e-30f);
+        r.min = std::max(r.min, r.max * 1e-4f);
+    }
     if (settings.colormap == Colormap::diverging) {
         const float half = std::max({r.max - settings.reference, settings.reference - r.min, 1e-30f});
         r.min = settings.reference - half;
@@ -71,6 +76,13 @@ void OrbitCamera::rotate(float dx, float dy) {
     // Stay above the horizon and short of the pole, where lookAt's up vector degenerates.
     // Limits short of edge-on (0.15 rad, about 9 degrees: the surface still reads as a surface).
     pitch = std::clamp(pitch + dy, 0.15f, 1.5f);
+}
+
+double colour_position(double value, const Range& shown, const RenderSettings& settings) {
+    if (uses_log_scale(settings))
+        return (std::log(std::max(value, double(shown.min))) - std::log(double(shown.min))) /
+               (std::log(double(shown.max)) - std::log(double(shown.min)));
+    return (value - shown.min) / (double(shown.max) - shown.min);
 }
 
 void OrbitCamera::fit(glm::vec2 half, float height, float aspect) {
@@ -242,6 +254,7 @@ void Renderer::set_colour_uniforms(const gl::Program& program, const RenderSetti
     program.set("centred", settings.colormap == Colormap::diverging ? 1 : 0);
     program.set("reference", settings.reference);
     program.set("reversed", settings.reversed ? 1 : 0);
+    program.set("log_scale", settings.log_scale ? 1 : 0);
 }
 
 void Renderer::fill_viewport(const ImageTarget& target, Rect viewport, unsigned tile) {

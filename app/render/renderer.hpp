@@ -77,6 +77,7 @@ struct RenderSettings {
     float arrow_spacing_px = 36;
     bool colour_bar = true;
     bool reversed = false;               // the colormap runs from max to min
+    bool log_scale = false;              // colours by log(value) (not for diverging maps)
     float reference = 0;                 // diverging maps centre on this value
     bool three_d = true;                 // height fields drawn in 3-D
     OrbitCamera camera;
@@ -101,6 +102,13 @@ struct Range {
 // fixed range, widened to 1 about a flat field, symmetric about the reference for diverging
 // maps. For the colour bar's labels.
 Range shown_range(const Range& measured, const RenderSettings& settings);
+// Where `value` falls on the colour bar, 0 (bottom) to 1 (top), in the shown range: linear, or
+// logarithmic with the log scale (range.glsl's colour_position).
+double colour_position(double value, const Range& shown, const RenderSettings& settings);
+// Whether the log scale applies: asked for, and the map is not diverging.
+inline bool uses_log_scale(const RenderSettings& settings) {
+    return settings.log_scale && settings.colormap != Colormap::diverging;
+}
 
 class Renderer {
 public:

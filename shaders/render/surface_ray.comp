@@ -274,7 +274,7 @@ vec4 shade(Hit hit, vec3 view_dir, ivec2 pixel) {
         // water's blue (and the bottom seen through it) matched no colour on the bar.
         const vec2 r = value_range();
         const float value = bilinear(h00, h10, h01, h11, f);
-        const vec3 tint = colormap(map, (value - r.x) / (r.y - r.x)) * (0.8 + 0.2 * diffuse);
+        const vec3 tint = colormap(map, colour_position(value, r)) * (0.8 + 0.2 * diffuse);
         return vec4(mix(terrain, tint, 0.92) + vec3(0.35) * specular, 1.0);
     }
     const float fresnel = 0.1 + 0.9 * pow(1.0 - max(dot(n, v), 0.0), 5.0);

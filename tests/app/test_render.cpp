@@ -230,6 +230,13 @@ TEST(Renderer, DivergingMapCentresOnTheReference) {
     const render::Range flat = render::shown_range({0.0f, 0.0f, 0, true}, settings);
     EXPECT_FLOAT_EQ(flat.min, -0.5f);
     EXPECT_FLOAT_EQ(flat.max, 0.5f);
+    // Log scale: the top and 4 decades below it when the field reaches 0; 0.01 mid-bar.
+    settings.log_scale = true;
+    const render::Range decades = render::shown_range({0.0f, 1.0f, 0, true}, settings);
+    EXPECT_FLOAT_EQ(decades.min, 1e-4f);
+    EXPECT_FLOAT_EQ(decades.max, 1.0f);
+    EXPECT_NEAR(render::colour_position(0.01, decades, settings), 0.5, 1e-6);
+    EXPECT_NEAR(render::colour_position(0.0, decades, settings), 0.0, 1e-12) << "0 at the bottom";
 }
 
 TEST(Renderer, CameraFitKeepsTheDomainInViewAndPitchIsLimited) {

@@ -594,6 +594,12 @@ TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
     // The denormal range that was clipped to "-1.401e-4": short labels in exponent form.
     EXPECT_EQ(texts(-1.401e-45, 0.0), (V{"-1.0e-45", "-5.0e-46", "0"}));
     EXPECT_TRUE(gui::nice_ticks(2.0, 2.0).empty()) << "a flat range has no ticks of its own";
+    // Log scale: decades, and 2 and 5 times them within two decades.
+    std::vector<std::string> decades, fine;
+    for (const gui::Tick& t : gui::log_ticks(1e-4, 1.0)) decades.push_back(t.text);
+    for (const gui::Tick& t : gui::log_ticks(0.15, 3.0)) fine.push_back(t.text);
+    EXPECT_EQ(decades, (V{"0.0001", "0.001", "0.01", "0.1", "1"}));
+    EXPECT_EQ(fine, (V{"0.2", "0.5", "1", "2"}));
 }
 
 TEST(ViewerOverlay, PhasesAreNamedAndWrappedTimesAreRefused) {
