@@ -1116,7 +1116,7 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
     if (!show_overlay_ && !unstable_) return;
     // A small viewport keeps most of itself for the picture: the overlay drops the phases and
     // the frame-time plot.
-    const bool compact = viewport.width / scale < 480 || viewport.height / scale < 420;
+    const bool compact = viewport.width / scale < 700 || viewport.height / scale < 420;
     ImGui::SetNextWindowPos(ImVec2(origin.x + 10, origin.y + 10));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("Overlay", nullptr,
