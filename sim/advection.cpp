@@ -28,16 +28,16 @@ public:
                                    "central explicit over dt/2; overshoots (negative C) once a "
                                    "cell's Courant number |u| dt / dh exceeds ~1",
                      0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
-                    {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6},
-                    {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6},
-                    {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3},
+                    {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6, {}, {"river", "free"}},
+                    {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6, {}, {"free"}},
+                    {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3, {}, {"vortex"}},
                     {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
                     {"dt", "s", "time step: any value is stable with either scheme (see scheme)", 0.5, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9, 1e9},
-                    {"source_rate", "C/s", "source strength at its centre (a source only adds: a sink would drive C negative)", 1.0, 0.0, 1e9},
-                    {"source_radius", "1", "source radius, fraction of the smaller side", 0.01, 1e-4, 0.5},
-                    {"source_steps", "steps", "vortex injection length in steps", 200.0, 0.0, 2e9}},
+                    {"source_rate", "C/s", "source strength at its centre (a source only adds: a sink would drive C negative)", 1.0, 0.0, 1e9, {}, {"river", "vortex"}},
+                    {"source_radius", "1", "source radius, fraction of the smaller side", 0.01, 1e-4, 0.5, {}, {"river", "vortex"}},
+                    {"source_steps", "steps", "vortex injection length in steps", 200.0, 0.0, 2e9, {}, {"vortex"}}},
                    {"river", "vortex", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }

@@ -61,9 +61,9 @@ public:
                     {"dt", "s", "time step: any value is stable with either scheme (see scheme)", 1.0, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"initial_temperature", "K", "uniform start value (scenarios without --init)", 0.0, -1e9, 1e9},
-                    {"heater_temperature", "K", "temperature the heaters hold (two-heaters)", 1.0, -1e9, 1e9},
-                    {"heater_radius", "1", "heater radius, fraction of the domain's smaller side", 0.04, 0.0, 0.5},
-                    {"heater_offset", "1", "heater distance from the centre, fraction of the width", 0.2, 0.0, 0.5}},
+                    {"heater_temperature", "K", "temperature the heaters hold (two-heaters)", 1.0, -1e9, 1e9, {}, {"two-heaters"}},
+                    {"heater_radius", "1", "heater radius, fraction of the domain's smaller side", 0.04, 0.0, 0.5, {}, {"two-heaters"}},
+                    {"heater_offset", "1", "heater distance from the centre, fraction of the width", 0.2, 0.0, 0.5, {}, {"two-heaters"}}},
                    {"two-heaters", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }

@@ -17,6 +17,7 @@
 // out of dry ground); after it the volume sum(h) is constant up to fp32 round-off.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 
 #include "sim/model.hpp"
@@ -50,13 +51,13 @@ public:
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"damping", "1", "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side; 0 keeps the waves, > 0 lets the surface come to rest", 0.0, 0.0, 1.0},
                     {"level", "m", "still water level (surface height at rest)", 1.0, 0.0, 1e6},
-                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.004, -1e3, 1e3},
-                    {"push_width", "cells", "half width of the diagonal push", 4.0, 0.1, 1e5},
-                    {"push_steps", "steps", "how long the diagonal push lasts", 50.0, 0.0, 2e9},
-                    {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9},
-                    {"drop_height", "m", "height of a drop's bump (negative: a dent; never digs below the bottom)", -0.05, -1e3, 1e3},
-                    {"drop_radius", "cells", "radius of a drop", 3.0, 0.1, 1e5},
-                    {"dam_height", "m", "dam-break: how much higher the left third starts", 0.5, -1e6, 1e6}},
+                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.004, -1e3, 1e3, {}, {"diagonal-push"}},
+                    {"push_width", "cells", "half width of the diagonal push", 4.0, 0.1, 1e5, {}, {"diagonal-push"}},
+                    {"push_steps", "steps", "how long the diagonal push lasts", 50.0, 0.0, 2e9, {}, {"diagonal-push"}},
+                    {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9, {}, {"drops"}},
+                    {"drop_height", "m", "height of a drop's bump (negative: a dent; never digs below the bottom)", -0.05, -1e3, 1e3, {}, {"drops"}},
+                    {"drop_radius", "cells", "radius of a drop", 3.0, 0.1, 1e5, {}, {"drops"}},
+                    {"dam_height", "m", "dam-break: how much higher the left third starts", 0.5, -1e6, 1e6, {}, {"dam-break"}}},
                    {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return height_; }
@@ -87,12 +88,28 @@ protected:
     void after_set_field() override {
         velocity_.zero();
         mean_.zero();
+        measure_water();
+    }
+
+    // The depth bound: no cell can hold more than all the water there is, so the surface stays
+    // within the bottom's range widened by the total volume (in depth-cells: the sum of the
+    // depths), which only the disturbances change; each adds at most its bump's volume, bounded
+    // on the host from its shape (a Gaussian sums to at most (sqrt(pi) w + 1) per lattice axis).
+    // The unclamped surface may sit below its bottom (a deficit the settling pays back), never
+    // by more than the whole volume either.
+    FieldBounds field_bounds() const override {
+        FieldBounds bounds;
+        bounds.low = bottom_low_ - volume_bound_;
+        bounds.high = bottom_high_ + volume_bound_;
+        bounds.why = "the bottom's range widened by all the water there is";
+        return bounds;
     }
 
 public:
     void load_state(const std::filesystem::path& path) override {
         AdiModel::load_state(path);
         measure_mean();  // as the step before the save left it
+        measure_water();
     }
 
 protected:
@@ -139,7 +156,27 @@ protected:
         height_.write(height);
         velocity_.zero();
         mean_.zero();
+        water_from(height, bottom);
     }
+
+    // The bottom's range and the total depth, from the state (reset, --init, a loaded state:
+    // a read-back once, never per step).
+    void measure_water() {
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        water_from(height_.read<float>(cells()), bottom_.read<float>(cells()));
+    }
+    void water_from(const std::vector<float>& height, const std::vector<float>& bottom) {
+        double low = std::numeric_limits<double>::infinity(), high = -low, volume = 0;
+        for (std::size_t id = 0; id < bottom.size(); ++id) {
+            low = std::min(low, double(bottom[id]));
+            high = std::max(high, double(bottom[id]));
+            if (std::isfinite(height[id])) volume += std::max(double(height[id]) - bottom[id], 0.0);
+        }
+        bottom_low_ = low;
+        bottom_high_ = high;
+        volume_bound_ = 1.0001 * volume + 1e-3;  // fp32 sums of the depths: well inside 0.01%
+    }
+    double bottom_low_ = 0, bottom_high_ = 0, volume_bound_ = 0;
 
     void step_once() override {
         if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
@@ -174,6 +211,11 @@ private:
 
     // Adds the bump to h (v unchanged): the same displacement of h^{n-1} and h^{n-2}.
     void displace(const Bump& bump) {
+        // The most volume the bump can add (a band: the diagonal's nx + ny cells, each with the
+        // cross-section's sum).
+        const double across = std::sqrt(std::acos(-1.0)) * bump.width + 1;
+        volume_bound_ += std::abs(double(bump.strength)) *
+                         (bump.shape == 1 ? double(nx_ + ny_) * 2 * across : across * across);
         const gl::Program& p = *displace_;
         p.use();
         p.set("nx", nx_);

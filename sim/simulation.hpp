@@ -32,6 +32,10 @@ struct ParamSpec {
     // An enumerated parameter (a scheme): the value is an index into these names, min = 0 and
     // max = choices.size() - 1. Empty for a number.
     std::vector<std::string> choices = {};
+    // The scenarios the parameter matters to (the viewer shows only those; the rest behind
+    // "all parameters"); empty: every scenario. "= {}" keeps the models' brace lists without it
+    // free of -Wmissing-field-initializers.
+    std::vector<std::string> scenarios = {};
 };
 // The value of `spec` written as `text`: a choice's name (or its index), else a number.
 // Throws adilab::Error naming the parameter and quoting the text when it is neither, or when

@@ -31,12 +31,12 @@ std::vector<cli::OptionSpec> options() {
         {"model", "M", "simulation model: heat, advection, shallow-water"},
         {"scenario", "S", "scenario (picks the model that has it when --model is not given)"},
         {"preset", "NAME", "a scenario preset from assets/presets/NAME.preset"},
-        {"grid", "N", "grid N x N, 32..4096 (the panel offers 256..4096)"},
+        {"grid", "N", "grid N x N, 4..8192 (less where the GPU's storage blocks are smaller)"},
         {"solver", "NAME", "solver variant (fused, or a tridiagonal solver)"},
         {"terrain", "NAME", "shallow water: flat, slope, island, basin or png"},
         {"steps-per-frame", "K", "simulation steps per frame, 1..1000"},
         {"set", "NAME=VALUE", "set a simulation parameter (repeatable)", true},
-        {"colormap", "NAME", "viridis, inferno, diverging or grayscale"},
+        {"colormap", "NAME", "viridis, inferno, diverging, grayscale or turbo"},
         {"frames", "N", "run the GUI for N frames, then exit 0 (scripted runs and tests)"},
         {"record", "DIR", "with --frames: record an FPS report (CSV + JSON) of the run into DIR"},
         {"screenshot", "PATH", "with --frames: save the window after the last frame as PNG"},
@@ -45,8 +45,8 @@ std::vector<cli::OptionSpec> options() {
         {"save-settings", "", "with --frames: save the settings on exit as an interactive run does"},
         {"screenshot-area", "WHAT", "window (default) or viewport: what --screenshot captures"},
         {"inject", "EVENTS", "test hook, with --frames: synthetic input, ';'-separated: "
-                             "drag@F:x0,y0:x1,y1 (viewport fractions, y down) or resize@F:WxH "
-                             "(0x0 minimises)"},
+                             "drag@F:x0,y0:x1,y1 (viewport fractions, y down), resize@F:WxH "
+                             "(0x0 minimises) or load@F:PATH (Load state)"},
     };
     for (cli::OptionSpec& o : bench_tab_options()) all.push_back(std::move(o));
     return all;
@@ -56,8 +56,9 @@ namespace {
 
 struct InjectedEvent {
     long long frame = 0;
-    enum class Kind { drag, resize } kind = Kind::drag;
+    enum class Kind { drag, resize, load } kind = Kind::drag;
     float a[4] = {0, 0, 0, 0};  // drag: x0, y0, x1, y1; resize: w, h
+    std::string path;           // load
 };
 
 std::vector<InjectedEvent> parse_events(const std::string& text) {
@@ -81,9 +82,13 @@ std::vector<InjectedEvent> parse_events(const std::string& text) {
             e.kind = InjectedEvent::Kind::resize;
             e.a[0] = static_cast<float>(w);
             e.a[1] = static_cast<float>(h);
+        } else if (std::sscanf(item.c_str(), "load@%lld:%n", &e.frame, &n) == 1 && n > 0 &&
+                   n < static_cast<int>(item.size())) {
+            e.kind = InjectedEvent::Kind::load;
+            e.path = item.substr(static_cast<std::size_t>(n));
         } else {
             throw cli::UsageError("--inject: cannot read '" + item +
-                                  "' (expected drag@F:x0,y0:x1,y1 or resize@F:WxH)");
+                                  "' (expected drag@F:x0,y0:x1,y1, resize@F:WxH or load@F:PATH)");
         }
         events.push_back(e);
     }
@@ -98,7 +103,8 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.solver = args.get("solver");
     start.terrain = args.get("terrain");
     start.colormap = args.get("colormap");
-    start.grid = static_cast<int>(args.get_int("grid", 0, 32, 4096));
+    // The simulations' limits; the device's storage-block limit is checked once a context exists.
+    start.grid = static_cast<int>(args.get_int("grid", 0, GridLimits{}.min, GridLimits{}.max));
     start.steps_per_frame = static_cast<int>(args.get_int("steps-per-frame", 0, 1, 1000));
     for (const std::string& item : args.all("set")) {
         const auto eq = item.find('=');
@@ -112,7 +118,7 @@ ViewerStart viewer_start(const cli::Args& args) {
         for (const char* name : render::kColormapNames) known = known || start.colormap == name;
         if (!known)
             throw cli::UsageError("--colormap: unknown '" + start.colormap +
-                                  "' (viridis, inferno, diverging, grayscale)");
+                                  "' (viridis, inferno, diverging, grayscale, turbo)");
     }
     return start;
 }
@@ -209,15 +215,28 @@ int run(const cli::Args& args) {
                                                 window.content_scale());
         const render::Rect viewport = layout.viewport;
 
-        viewer.handle_input(minimised ? render::Rect{} : viewport, static_cast<float>(fb_height), scale);
+        if (viewer.take_fullscreen_request()) window.toggle_fullscreen();
+        ImGui::GetIO().FontGlobalScale = window.content_scale() * viewer.ui_scale();
+        viewer.handle_input(minimised ? render::Rect{} : viewport, static_cast<float>(fb_height), scale,
+                            window.key_presses());
         for (const InjectedEvent& e : events)
             if (e.frame == frame && e.kind == InjectedEvent::Kind::drag && !viewport.empty())
                 viewer.inject_drag(viewport, e.a[0], e.a[1], e.a[2], e.a[3]);
+        for (const InjectedEvent& e : events)
+            if (e.frame == frame && e.kind == InjectedEvent::Kind::load) viewer.load_state(e.path);
         // Minimised: no steps either (nothing to see), and no busy loop.
         if (!minimised) viewer.advance(frame);
 
+        // Viewport captures are read after ImGui has drawn, so that the colour bar's labels are
+        // in them; the overlay and help window are left out of those frames.
+        const bool shot = !minimised && viewer.take_screenshot_request();
+        const bool last_frame = scripted && frame >= frames;
+        const bool viewport_capture =
+            !minimised && ((shot && viewer.screenshot_viewport_only()) ||
+                           (area == "viewport" && ((last_frame && !screenshot.empty()) ||
+                                                   (frame == 1 && !first_screenshot.empty()))));
         if (!minimised) {
-            draw_interface(viewer, bench_tabs, layout, fb_height, scale);
+            draw_interface(viewer, bench_tabs, layout, fb_height, scale, viewport_capture);
 
             gl::Framebuffer::bind_default(fb_width, fb_height);
             gl::clear(0.08f, 0.09f, 0.11f, 1.0f);
@@ -227,24 +246,24 @@ int run(const cli::Args& args) {
         }
         // A scripted benchmark-tab run also waits for its run to end and be drawn.
         const bool last = scripted && frame >= frames && bench_tabs.scripted_run_finished();
-        const bool shot = !minimised && viewer.take_screenshot_request();
-        if (shot && viewer.screenshot_viewport_only()) {
-            const auto path = viewer.next_screenshot_path();
-            write_screenshot(path, viewport);
-            viewer.set_status("screenshot " + path.string());
+        viewer.begin_ui_timing(frame);
+        window.end_frame();
+        viewer.end_ui_timing();
+        if (shot) {
+            try {
+                const auto path = viewer.next_screenshot_path();
+                write_screenshot(path, viewer.screenshot_viewport_only()
+                                           ? viewport
+                                           : render::Rect{0, 0, fb_width, fb_height});
+                viewer.notify("screenshot " + std::filesystem::absolute(path).string());
+            } catch (const std::exception& e) {
+                viewer.report_error(e.what());
+            }
         }
         if (last && !screenshot.empty() && area == "viewport" && !minimised)
             write_screenshot(screenshot, viewport);
         if (frame == 1 && !first_screenshot.empty() && area == "viewport" && !minimised)
             write_screenshot(first_screenshot, viewport);
-        viewer.begin_ui_timing(frame);
-        window.end_frame();
-        viewer.end_ui_timing();
-        if (shot && !viewer.screenshot_viewport_only()) {
-            const auto path = viewer.next_screenshot_path();
-            write_screenshot(path, {0, 0, fb_width, fb_height});
-            viewer.set_status("screenshot " + path.string());
-        }
         if (frame == 1 && !first_screenshot.empty() && area == "window" && !minimised)
             write_screenshot(first_screenshot, {0, 0, fb_width, fb_height});
         if (last) {
@@ -263,6 +282,8 @@ int run(const cli::Args& args) {
         frame_start = now;
         if (last) {
             viewer.check_stability();
+            // The status line's last message, for scripts and tests (what a user would read).
+            if (!viewer.message().empty()) std::cout << "status: " << viewer.message() << "\n";
             if (viewer.recording()) {
                 const auto csv = viewer.stop_recording();
                 std::cout << "recording written to " << csv.string() << " and "

@@ -17,12 +17,14 @@ struct FrameLayout {
 };
 
 // The viewport left of the side panel. `scale`: framebuffer pixels per ImGui unit;
-// `content_scale`: the monitor's HiDPI factor.
+// `content_scale`: the monitor's HiDPI factor. The panel takes at most 45 % of the width, so
+// that a small window keeps most of itself for the picture; none while the UI is hidden (Tab).
 FrameLayout frame_layout(const Viewer& viewer, int framebuffer_width, int framebuffer_height,
                          float scale, float content_scale);
 
-// The panel, its tabs, the overlay and the help window for this frame.
+// The panel, its tabs, the status line at its foot (always in view), the overlay and the help
+// window for this frame. `capture`: the viewport is saved this frame (no overlay over it).
 void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& layout,
-                    int framebuffer_height, float scale);
+                    int framebuffer_height, float scale, bool capture = false);
 
 }  // namespace adilab::gui

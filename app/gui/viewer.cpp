@@ -11,10 +11,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 #include "app/cli/args.hpp"
+#include "app/gui/phases.hpp"
+#include "app/gui/ticks.hpp"
 #include "app/render/sim_view.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
@@ -67,6 +73,66 @@ void help_marker(const std::string& text) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
 }
 
+// The operating system's reason why `path` cannot be opened for reading or writing ("Permission
+// denied", "No such file or directory"), or empty when it can. Called after a failed save or
+// load, whose own message names the file but not the cause.
+std::string os_reason(const std::filesystem::path& path, bool write) {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(path, ec);
+    const int fd = write ? ::open(path.c_str(), O_WRONLY | O_CREAT, 0644) : ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return std::strerror(errno);
+    ::close(fd);
+    if (write && !existed) std::filesystem::remove(path, ec);
+    return {};
+}
+
+std::string with_reason(const std::string& message, const std::filesystem::path& path, bool write) {
+    const std::string reason = os_reason(path, write);
+    return reason.empty() ? message : message + ": " + reason;
+}
+
+std::string absolute_text(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto full = std::filesystem::absolute(path, ec);
+    return (ec ? path : full).string();
+}
+
+// The model, solver and grid a state file holds: its text lines before the first buffer
+// (sim/model.cpp writes them), so that the viewer can make the matching simulation first.
+struct StateHeader {
+    std::string model, solver;
+};
+StateHeader read_state_header(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(with_reason("cannot read state file '" + absolute_text(path) + "'", path, false));
+    StateHeader header;
+    std::string line;
+    std::getline(in, line);
+    if (line != "ADILAB-STATE 1")
+        throw Error("'" + absolute_text(path) + "' is not an adilab state file");
+    while (std::getline(in, line) && !line.starts_with("buffer ")) {
+        std::istringstream fields(line);
+        std::string key;
+        fields >> key;
+        if (key == "model") fields >> header.model;
+        if (key == "solver") fields >> header.solver;
+    }
+    if (header.model.empty()) throw Error("state file '" + absolute_text(path) + "' names no model");
+    return header;
+}
+
+// "T (K)", "h (m)"; a unit that only repeats the name is left out ("C", not "C (C)").
+std::string field_label(const sim::ModelInfo& info) {
+    if (info.field_unit.empty() || info.field_unit == info.field_name) return info.field_name;
+    return info.field_name + " (" + info.field_unit + ")";
+}
+
+std::string format_value(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
 std::string format_rate(double per_s) {
     char buf[64];
     if (per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", per_s / 1e9);
@@ -81,6 +147,18 @@ std::string format_rate(double per_s) {
 // ---- Assets and presets ------------------------------------------------------------------------
 
 std::filesystem::path assets_folder() { return sim::assets_folder(); }
+
+GridLimits grid_limits() {
+    // One nx * ny float buffer per field must fit one storage block (the models bind whole
+    // fields); a square grid n x n of 4-byte floats.
+    GridLimits limits;
+    const std::int64_t block = gl::Context::current().info().max_storage_block_bytes;
+    if (block > 0) {
+        const auto n = static_cast<int>(std::sqrt(static_cast<double>(block) / 4.0));
+        limits.max = std::clamp(n, limits.min, limits.max);
+    }
+    return limits;
+}
 
 std::vector<Preset> load_presets() {
     std::vector<Preset> presets;
@@ -134,7 +212,10 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     scenario_ = settings_.get("scenario", "");
     grid_ = settings_.get_int("grid", 512, 4, 8192);
     steps_per_frame_ = settings_.get_int("steps_per_frame", 1, 1, 1000);
-    view_.colormap = static_cast<render::Colormap>(settings_.get_int("colormap", 0, 0, 3));
+    view_.colormap = static_cast<render::Colormap>(
+        settings_.get_int("colormap", 0, 0, static_cast<int>(render::kColormapNames.size()) - 1));
+    view_.reversed = settings_.get_bool("colormap_reversed", false);
+    view_.log_scale = settings_.get_bool("log_scale", false);
     view_.show_velocity = settings_.get_bool("show_velocity", true);
     view_.three_d = settings_.get_bool("three_d", true);
     brush_radius_ = settings_.get_float("brush_radius", 8, 1, 256);
@@ -150,6 +231,7 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     vsync_ = settings_.get_bool("vsync", true);
     vsync_changed_ = true;
     panel_width_ = settings_.get_float("panel_width", 400, 250, 900);
+    ui_scale_ = settings_.get_float("ui_scale", 1, 0.75f, 2.5f);
 
     std::vector<std::pair<std::string, double>> params;
     if (!start.preset.empty()) {
@@ -191,7 +273,12 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
         }
     }
     if (!start.solver.empty()) solver = start.solver;
+    const GridLimits limits = grid_limits();
+    if (start.grid > limits.max)
+        throw cli::UsageError("--grid " + std::to_string(start.grid) + ": this GPU's storage blocks hold at most " +
+                              std::to_string(limits.max) + " x " + std::to_string(limits.max));
     if (start.grid > 0) grid_ = start.grid;
+    grid_ = std::clamp(grid_, limits.min, limits.max);
     if (start.steps_per_frame > 0) steps_per_frame_ = start.steps_per_frame;
     if (!start.colormap.empty()) view_.colormap = render::colormap_from_name(start.colormap);
     params.insert(params.end(), start.params.begin(), start.params.end());
@@ -256,15 +343,125 @@ void Viewer::reset() {
     // About a dozen nx * ny float buffers per model (fields, coefficients, scratch).
     const std::int64_t need_mib = cells * 4 * 12 >> 20;
     if (device.available_memory_mib > 0 && need_mib > device.available_memory_mib)
-        error_ = "grid " + std::to_string(grid_) + " may need ~" + std::to_string(need_mib) +
-                 " MiB; the GPU reports " + std::to_string(device.available_memory_mib) +
-                 " MiB free";
+        report_error("grid " + std::to_string(grid_) + " may need ~" + std::to_string(need_mib) +
+                     " MiB; the GPU reports " + std::to_string(device.available_memory_mib) +
+                     " MiB free");
     sim_->reset(scenario_, grid_, grid_);
     gl::finish();
     unstable_ = false;
     unstable_message_.clear();
-    since_readback_s_ = 1e9;
+    // The colour bar's range and statistics of the new field now, not a quarter second later
+    // (after a reset the old range would label the new field, or [0, 0] on the first frame).
+    range_ = renderer_.measure(sim_->field(), std::size_t(sim_->nx()) * sim_->ny());
+    stats_ = sim_->stats();
+    since_readback_s_ = 0;
+    since_stats_s_ = 0;
+    step_cap_ = std::min(step_cap_, 8);
+    capped_frame_ms_ = 0;
+    settle_frames_ = 2;
+    frames_since_cap_change_ = 0;
+    set_reference();
     fit_height();
+}
+
+void Viewer::reset_view_and_field() {
+    try {
+        reset();
+        fit_camera();
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
+}
+
+void Viewer::fit_camera() {
+    camera_fit_pending_ = last_viewport_.empty();  // again once a viewport gives the aspect
+    // The whole domain in view: its bounding sphere (the longer side spans 2 world units, the
+    // relief about 0.4) inside the narrower of the two fields of view, seen from the default
+    // angle. The aspect is the viewport's (the last one drawn).
+    const render::FieldSource src = source();
+    const glm::vec2 half = render::Renderer::half_extent(src);
+    const float aspect = last_viewport_.empty()
+                             ? 1.5f
+                             : float(last_viewport_.width) / float(last_viewport_.height);
+    view_.camera = render::OrbitCamera{};
+    view_.camera.fit(half, 0.25f, aspect);
+}
+
+void Viewer::set_reference() {
+    // Diverging maps show departures from a reference the model states: the water's still
+    // level ("level", the surface at rest), the uniform start value of heat or concentration
+    // ("initial_temperature", "initial_concentration"); else the field's mean at reset.
+    for (const sim::ParamSpec& p : sim_->params())
+        if (p.name == "level" || p.name.starts_with("initial_")) {
+            view_.reference = static_cast<float>(sim_->param(p.name));
+            return;
+        }
+    const double cells = double(sim_->nx()) * sim_->ny();
+    view_.reference = cells > 0 ? static_cast<float>(stats_.sum / cells) : 0.0f;
+}
+
+void Viewer::notify(std::string text) {
+    message_ = std::move(text);
+    message_is_error_ = false;
+}
+
+void Viewer::report_error(std::string text) {
+    message_ = std::move(text);
+    message_is_error_ = true;
+}
+
+void Viewer::draw_status_line() {
+    if (message_.empty()) {
+        ImGui::TextDisabled("%s", "Ready. H: help, Tab: hide the interface.");
+        return;
+    }
+    if (message_is_error_) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.55f, 0.35f, 1));
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("dismiss")) message_.clear();
+    } else {
+        ImGui::TextWrapped("%s", message_.c_str());
+    }
+}
+
+void Viewer::load_state(const std::filesystem::path& path) {
+    state_path_ = path.string();
+    // A state of another model, grid, scenario or terrain: the simulation is made to match the
+    // file first (on a copy, so that a failed load leaves the running one as it was), then the
+    // panel follows it: model, scenario, grid, solver and terrain all read from the result.
+    try {
+        const StateHeader header = read_state_header(state_path_);
+        const auto solvers = sim::solver_names();
+        std::string solver = sim_->solver();
+        if (std::find(solvers.begin(), solvers.end(), header.solver) != solvers.end() &&
+            sim::solver_supports(header.model, header.solver))
+            solver = header.solver;
+        else if (!sim::solver_supports(header.model, solver))
+            solver = solvers.front();
+        auto next = sim::make_simulation(header.model, solver);
+        next->load_state(state_path_);
+        sim_ = std::move(next);
+        scenario_ = sim_->scenario();
+        grid_ = sim_->nx();
+        preset_index_ = -1;
+        unstable_ = false;
+        unstable_message_.clear();
+        range_ = renderer_.measure(sim_->field(), std::size_t(sim_->nx()) * sim_->ny());
+        stats_ = sim_->stats();
+        since_readback_s_ = since_stats_s_ = 0;
+        settle_frames_ = 2;
+        set_reference();
+        fit_height();
+        fit_camera();
+        char detail[160];
+        std::snprintf(detail, sizeof detail, ": %s, %s, %d x %d, step %lld, t = %.4g s",
+                      sim_->model().c_str(), scenario_.c_str(), sim_->nx(), sim_->ny(),
+                      static_cast<long long>(stats_.steps), stats_.time);
+        notify("loaded " + absolute_text(state_path_) + detail);
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
 }
 
 void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
@@ -274,8 +471,13 @@ render::FieldSource Viewer::source() const { return render::source_of(*sim_); }
 void Viewer::advance(std::int64_t frame) {
     steps_this_frame_ = 0;
     if (unstable_) playing_ = false;
-    const int steps = !tab_shown_ ? 0 : playing_ ? steps_per_frame_ : (step_once_ ? 1 : 0);
-    step_once_ = false;
+    int steps = 0;
+    if (tab_shown_ && playing_) {
+        steps = std::min(steps_per_frame_, step_cap_);
+    } else if (tab_shown_ && step_requests_ > 0) {
+        steps = std::min(step_requests_, step_cap_);
+        step_requests_ -= steps;
+    }
     const auto start = Clock::now();
     if (steps > 0) {
         const bool profile = gpu_timers_ && profile_phases_ && show_overlay_;
@@ -290,6 +492,10 @@ void Viewer::advance(std::int64_t frame) {
 }
 
 void Viewer::render(render::Rect viewport, std::int64_t frame) {
+    if (camera_fit_pending_ && !viewport.empty()) {
+        last_viewport_ = viewport;
+        fit_camera();
+    }
     const auto start = Clock::now();
     render_timer_.begin(frame);
     renderer_.draw(source(), view_, viewport);
@@ -313,7 +519,9 @@ void Viewer::poll_timers() {
         ui_gpu_ms_ = s.ms;  // not recorded: UI only
         if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
     }
-    if (auto phases = phase_profiler_.collect(); !phases.empty()) phases_ = std::move(phases);
+    // A frame with a wrapped or negative time is dropped whole; the last good one stays.
+    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases))
+        phases_ = std::move(phases);
 }
 
 void Viewer::check_stability() {
@@ -321,6 +529,11 @@ void Viewer::check_stability() {
     // the whole field back, so on large grids they are refreshed only every few seconds.
     const std::int64_t bad_step = sim_->first_bad_step();
     range_ = renderer_.read_range();
+    // The value under the cursor: one float, read with the range (4 times a second), never per
+    // frame.
+    if (probe_cell_ && probe_cell_->x < sim_->nx() && probe_cell_->y < sim_->ny())
+        probe_value_ = sim_->field().read<float>(
+            1, std::size_t(probe_cell_->y) * std::size_t(sim_->nx()) + std::size_t(probe_cell_->x))[0];
     const bool large = std::int64_t(sim_->nx()) * sim_->ny() > (1 << 20);
     if (!large || since_stats_s_ >= kStatsInterval_s || bad_step >= 0) {
         stats_ = sim_->stats();
@@ -336,7 +549,43 @@ void Viewer::check_stability() {
     }
 }
 
+void Viewer::adapt_step_cap(double frame_ms) {
+    // The simulation's share of a frame cannot be read without waiting for the GPU, but the
+    // wall-clock frame (which includes it: presenting waits for the frame's work) bounds it.
+    // Over budget: the cap falls in proportion at once. Well under budget for a few frames
+    // (the GPU may still be working on earlier frames): it doubles, up to the setting. A
+    // typed 1000 steps on a 4096^2 grid so plays at about 10 frames a second, never frozen.
+    // The first frames after a reset compile shaders, and one slow frame can be the system's
+    // doing: only two slow frames in a row count. Starting from at most 8 steps and at most
+    // doubling, no frame gets far past the budget on the way.
+    ++frames_since_cap_change_;
+    if (settle_frames_ > 0) {
+        --settle_frames_;
+        return;
+    }
+    if (steps_this_frame_ <= 0) return;
+    // The simulation's share: the frame less the drawing and the UI where the GPU timed them
+    // (a slow 3-D view alone must not throttle a cheap simulation).
+    const double sim_ms =
+        gpu_timers_ && render_gpu_ms_
+            ? std::max(0.0, frame_ms - *render_gpu_ms_ - ui_gpu_ms_.value_or(0.0))
+            : frame_ms;
+    slow_frames_ = sim_ms > kFrameBudget_ms ? slow_frames_ + 1 : 0;
+    if (slow_frames_ >= 2 && steps_this_frame_ > 1) {
+        step_cap_ = std::max(1, static_cast<int>(steps_this_frame_ * kFrameBudget_ms / sim_ms));
+        frames_since_cap_change_ = 0;
+        slow_frames_ = 0;
+        capped_frame_ms_ = sim_ms;
+    } else if (sim_ms < 0.5 * kFrameBudget_ms && steps_this_frame_ >= step_cap_ &&
+               step_cap_ < kMaxStepsPerFrame && frames_since_cap_change_ >= 2) {
+        step_cap_ = std::min(kMaxStepsPerFrame, 2 * step_cap_);
+        frames_since_cap_change_ = 0;
+    }
+    if (sim_ms > kFrameBudget_ms && step_cap_ < steps_per_frame_) capped_frame_ms_ = sim_ms;
+}
+
 void Viewer::end_frame(double frame_ms, std::int64_t frame) {
+    adapt_step_cap(frame_ms);
     frame_times_ms_.push_back(static_cast<float>(frame_ms));
     while (frame_times_ms_.size() > kPlotFrames) frame_times_ms_.pop_front();
     window_s_ += frame_ms / 1000.0;
@@ -386,7 +635,7 @@ void Viewer::start_recording(const std::filesystem::path& folder, double seconds
                                 "GPU timer reads 0)";
     recorder_.start(folder, info, seconds);
     // The timers' frame tags restart with the recording's frame numbers.
-    status_ = "recording to " + recorder_.csv_path().string();
+    notify("recording to " + recorder_.csv_path().string());
 }
 
 std::filesystem::path Viewer::stop_recording() {
@@ -397,7 +646,7 @@ std::filesystem::path Viewer::stop_recording() {
     for (const auto& s : render_timer_.collect_all())
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
     auto path = recorder_.stop();
-    status_ = "recorded " + path.string() + " and " + recorder_.json_path().filename().string();
+    notify("recorded " + path.string() + " and " + recorder_.json_path().filename().string());
     return path;
 }
 
@@ -414,6 +663,8 @@ void Viewer::save_settings() {
     settings_.set("grid", grid_);
     settings_.set("steps_per_frame", steps_per_frame_);
     settings_.set("colormap", static_cast<int>(view_.colormap));
+    settings_.set("colormap_reversed", view_.reversed);
+    settings_.set("log_scale", view_.log_scale);
     settings_.set("show_velocity", view_.show_velocity);
     settings_.set("three_d", view_.three_d);
     settings_.set("brush_radius", brush_radius_);
@@ -428,6 +679,7 @@ void Viewer::save_settings() {
     settings_.set("show_help", show_help_);
     settings_.set("vsync", vsync_);
     settings_.set("panel_width", panel_width_);
+    settings_.set("ui_scale", ui_scale_);
 }
 
 void Viewer::apply_preset(const Preset& p) {
@@ -442,9 +694,10 @@ void Viewer::apply_preset(const Preset& p) {
         if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
         for (const auto& [name, value] : p.params) sim_->set_param(name, value);
         reset();
-        error_.clear();
+        fit_camera();
+        notify("preset " + p.name);
     } catch (const std::exception& e) {
-        error_ = e.what();
+        report_error(e.what());
     }
 }
 
@@ -471,34 +724,37 @@ void Viewer::inject_drag(render::Rect viewport, float ax, float ay, float bx, fl
     }
 }
 
-void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float scale) {
-    // ImGui 1.86 indexes keys by the backend's codes (GLFW_KEY_*).
+void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float scale,
+                          std::span<const KeyPress> keys) {
     ImGuiIO& io = ImGui::GetIO();
+    // Every press since the last frame counts, however short (window.cpp queues them): ten
+    // quick taps of S are ten steps even at 2 FPS. Toggles and one-shot actions ignore key
+    // repeat (a held Space must not flicker between play and pause, a held R or F12 must not
+    // reset or shoot over and over); a held S keeps stepping.
     if (!io.WantCaptureKeyboard && !io.WantTextInput) {
-        // Toggles and one-shot actions ignore key repeat (a held Space must not flicker between
-        // play and pause, a held R or F12 must not reset or shoot over and over); a held S
-        // keeps stepping.
-        constexpr bool repeat = false;
-        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, repeat)) playing_ = !playing_;
-        if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
-            playing_ = false;
-            step_once_ = true;
-        }
-        if (ImGui::IsKeyPressed(GLFW_KEY_R, repeat)) {
-            try {
-                reset();
-            } catch (const std::exception& e) {
-                error_ = e.what();
+        for (const KeyPress& k : keys) {
+            if (k.key == GLFW_KEY_S) {
+                playing_ = false;
+                ++step_requests_;
             }
-        }
-        if (ImGui::IsKeyPressed(GLFW_KEY_H, repeat)) show_help_ = !show_help_;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F12, repeat)) screenshot_requested_ = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F9, repeat)) {
-            try {
-                if (recorder_.active()) stop_recording();
-                else start_recording(reports_folder_, record_seconds_);
-            } catch (const std::exception& e) {
-                error_ = e.what();
+            if (k.repeat) continue;
+            switch (k.key) {
+            case GLFW_KEY_SPACE: playing_ = !playing_; break;
+            case GLFW_KEY_R: reset_view_and_field(); break;
+            case GLFW_KEY_C: fit_camera(); break;
+            case GLFW_KEY_H: show_help_ = !show_help_; break;
+            case GLFW_KEY_TAB: hide_ui_ = !hide_ui_; break;
+            case GLFW_KEY_F11: fullscreen_requested_ = true; break;
+            case GLFW_KEY_F12: screenshot_requested_ = true; break;
+            case GLFW_KEY_F9:
+                try {
+                    if (recorder_.active()) stop_recording();
+                    else start_recording(reports_folder_, record_seconds_);
+                } catch (const std::exception& e) {
+                    report_error(e.what());
+                }
+                break;
+            default: break;
             }
         }
     }
@@ -510,10 +766,16 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
                         mouse.y >= viewport.y && mouse.y < viewport.y + viewport.height;
     if (io.WantCaptureMouse || !inside) {
         dragging_camera_ = false;
+        probe_cell_.reset();
         return;
     }
     const render::FieldSource src = source();
     const bool three_d = render::Renderer::draws_3d(src, view_);
+    if (auto cell = render::Renderer::pixel_to_cell(src, view_, viewport, mouse)) {
+        probe_cell_ = glm::ivec2(std::clamp(int(cell->x), 0, src.nx - 1), std::clamp(int(cell->y), 0, src.ny - 1));
+    } else {
+        probe_cell_.reset();
+    }
     if (io.MouseWheel != 0) {
         if (three_d) {
             view_.camera.zoom(std::pow(0.9f, io.MouseWheel));
@@ -551,6 +813,11 @@ void Viewer::draw_simulation_tab() {
     std::string summary = info.summary;
     for (std::size_t at; (at = summary.find("\xE2\x80\x93")) != std::string::npos;)
         summary.replace(at, 3, "-");
+    // Internal source numbers ("(seed 001 eq. 8)") mean nothing to a reader: left out here.
+    if (const auto at = summary.find(" (seed "); at != std::string::npos)
+        summary.erase(at, summary.find(')', at) - at + 1);
+    // Labels keep 11 font heights to the right of every widget ("initial_temperature (K)").
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 11);
     ImGui::TextWrapped("%s", summary.c_str());
 
     if (!presets_.empty()) {
@@ -571,8 +838,9 @@ void Viewer::draw_simulation_tab() {
             make(model, sim_->solver());
             scenario_ = sim_->scenarios().front();
             reset();
+            fit_camera();
         } catch (const std::exception& e) {
-            error_ = e.what();
+            report_error(e.what());
         }
     }
     std::string scenario = scenario_;
@@ -580,8 +848,9 @@ void Viewer::draw_simulation_tab() {
         scenario_ = scenario;
         try {
             reset();
+            fit_camera();
         } catch (const std::exception& e) {
-            error_ = e.what();
+            report_error(e.what());
         }
     }
     if (!sim_->terrains().empty()) {
@@ -591,7 +860,7 @@ void Viewer::draw_simulation_tab() {
                 sim_->set_terrain(terrain);
                 reset();
             } catch (const std::exception& e) {
-                error_ = e.what();
+                report_error(e.what());
             }
         }
     }
@@ -604,48 +873,76 @@ void Viewer::draw_simulation_tab() {
             make(sim_->model(), solver);
             reset();
         } catch (const std::exception& e) {
-            error_ = e.what();
+            report_error(e.what());
         }
     }
     help_marker("fused: explicit half step fused into a shared-memory line solve; the others use "
                 "the tridiagonal solver registry (cyclic reduction variants, ...)");
-    int grid_index = 0;
-    for (std::size_t i = 0; i < kGridSizes.size(); ++i)
-        if (kGridSizes[i] <= grid_) grid_index = static_cast<int>(i);
+    // Grid: a combo of the sizes this device can hold (a slider over a table index let a typed
+    // number read past the table). A size from the command line or a loaded state that is not a
+    // power of two is listed too.
+    const GridLimits limits = grid_limits();
+    std::vector<int> sizes;
+    for (int n = 16; n <= limits.max; n *= 2) sizes.push_back(n);
+    if (std::find(sizes.begin(), sizes.end(), grid_) == sizes.end()) {
+        sizes.push_back(grid_);
+        std::sort(sizes.begin(), sizes.end());
+    }
     char grid_label[32];
     std::snprintf(grid_label, sizeof grid_label, "%d x %d", grid_, grid_);
-    if (ImGui::SliderInt("Grid", &grid_index, 0, static_cast<int>(kGridSizes.size()) - 1, grid_label)) {
-        grid_ = kGridSizes[static_cast<std::size_t>(grid_index)];
-        try {
-            reset();
-        } catch (const std::exception& e) {
-            error_ = e.what();
+    if (ImGui::BeginCombo("Grid", grid_label)) {
+        for (int n : sizes) {
+            char item[32];
+            std::snprintf(item, sizeof item, "%d x %d", n, n);
+            if (ImGui::Selectable(item, n == grid_) && n != grid_) {
+                grid_ = n;
+                try {
+                    reset();
+                } catch (const std::exception& e) {
+                    report_error(e.what());
+                }
+            }
         }
+        ImGui::EndCombo();
     }
-    ImGui::SliderInt("Steps / frame", &steps_per_frame_, 1, 64);
+    // Typed values are clamped to the command line's 1 .. 1000.
+    ImGui::SliderInt("Steps / frame", &steps_per_frame_, 1, kMaxStepsPerFrame, "%d",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    steps_per_frame_ = std::clamp(steps_per_frame_, 1, kMaxStepsPerFrame);
+    if (playing_ && step_cap_ < steps_per_frame_ && capped_frame_ms_ > kFrameBudget_ms)
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1),
+                           "taking %d of %d steps a frame: frames took up to %.0f ms of the "
+                           "%.0f ms a frame may take",
+                           step_cap_, steps_per_frame_, capped_frame_ms_, kFrameBudget_ms);
 
     if (ImGui::Button(playing_ ? "Pause (Space)" : "Play (Space)")) playing_ = !playing_;
     ImGui::SameLine();
     if (ImGui::Button("Step (S)")) {
         playing_ = false;
-        step_once_ = true;
+        ++step_requests_;
     }
     ImGui::SameLine();
-    if (ImGui::Button("Reset (R)")) {
-        try {
-            reset();
-        } catch (const std::exception& e) {
-            error_ = e.what();
-        }
-    }
+    if (ImGui::Button("Reset (R)")) reset_view_and_field();
     ImGui::Text("t = %.4g s, step %lld", stats_.time, static_cast<long long>(stats_.steps));
     ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats_.min,
                 stats_.max, info.field_unit.c_str(), stats_.sum);
 
     if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Room for the longest label ("initial_temperature (K)"), up to 60 % of the panel.
+        float longest = 0;
+        for (const sim::ParamSpec& p : sim_->params())
+            longest = std::max(longest, ImGui::CalcTextSize((p.name + " (" + p.unit + ")").c_str()).x);
+        ImGui::PushItemWidth(-std::min(longest + ImGui::GetStyle().ItemInnerSpacing.x * 2,
+                                       0.6f * ImGui::GetContentRegionAvail().x));
+        // The scenario's own parameters; those of other scenarios behind "all parameters".
+        bool hidden = false;
         for (const sim::ParamSpec& p : sim_->params()) {
+            const bool relevant = p.scenarios.empty() ||
+                                  std::find(p.scenarios.begin(), p.scenarios.end(), scenario_) != p.scenarios.end();
+            hidden = hidden || !relevant;
+            if (!relevant && !show_all_params_) continue;
             double value = sim_->param(p.name);
-            const std::string label = p.name + " (" + p.unit + ")";
+            const std::string label = p.name + (p.unit == "1" ? std::string() : " (" + p.unit + ")");
             // Drags rather than sliders: the valid ranges span many decades (1e-9 .. 1e9), so
             // the speed follows the value (0.5 % of it per pixel); Ctrl+click types a number.
             const double speed = std::max(std::abs(value), 1e-6 * std::min(p.max - p.min, 1e6)) * 0.005;
@@ -655,23 +952,25 @@ void Viewer::draw_simulation_tab() {
                 try {
                     sim_->set_param(p.name, value);
                 } catch (const std::exception& e) {
-                    error_ = e.what();
+                    report_error(e.what());
                 }
             }
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s\nrange %.4g .. %.4g %s, default %.4g (Ctrl+click to type)",
                                   p.help.c_str(), p.min, p.max, p.unit.c_str(), p.default_value);
         }
+        if (hidden || show_all_params_) ImGui::Checkbox("all parameters", &show_all_params_);
+        ImGui::PopItemWidth();
     }
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) {
         const bool water = sim_->model() == "shallow-water";
         ImGui::TextWrapped("%s", water ? "Shift+drag on the water: drop (raise) or push (lower) it."
                                        : "Drag in the viewport to paint.");
         ImGui::SliderFloat("Radius (cells)", &brush_radius_, 1, 128, "%.1f",
-                           ImGuiSliderFlags_Logarithmic);
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
         const std::string strength = "Strength (" + info.field_unit + ")";
         ImGui::SliderFloat(strength.c_str(), &brush_strength_, 0.001f, 100, "%.3g",
-                           ImGuiSliderFlags_Logarithmic);
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
         ImGui::Checkbox(water ? "Push down instead of drop" : "Remove instead of add",
                         &brush_subtract_);
     }
@@ -680,6 +979,20 @@ void Viewer::draw_simulation_tab() {
         ImGui::Combo("Colormap", &map, render::kColormapNames.data(),
                      static_cast<int>(render::kColormapNames.size()));
         view_.colormap = static_cast<render::Colormap>(map);
+        if (view_.colormap == render::Colormap::diverging)
+            help_marker("Centred on " + std::string(sim_->model() == "shallow-water"
+                                                         ? "the still water level"
+                                                         : "the initial value") +
+                        " (" + format_value(view_.reference) + ")");
+        ImGui::SameLine();
+        ImGui::Checkbox("reversed", &view_.reversed);
+        if (view_.colormap != render::Colormap::diverging) {
+            ImGui::SameLine();
+            ImGui::Checkbox("log", &view_.log_scale);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("colours by log10 of the value: the top of the range and up to "
+                                  "4 decades below it");
+        }
         ImGui::Checkbox("Auto range", &view_.auto_range);
         if (!view_.auto_range) {
             ImGui::DragFloatRange2("Range", &view_.range_min, &view_.range_max,
@@ -699,12 +1012,14 @@ void Viewer::draw_simulation_tab() {
             if (view_.three_d) {
                 ImGui::Checkbox("Tint water by height", &view_.tint_water);
                 ImGui::SliderFloat("Height scale", &view_.height_scale, 1e-3f, 1e3f, "%.3g",
-                                   ImGuiSliderFlags_Logarithmic);
+                                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+                if (ImGui::Button("Fit camera (C)")) fit_camera();
                 ImGui::TextDisabled("Drag: orbit, wheel: zoom, Shift+drag: brush");
             }
         }
         if (!render::Renderer::draws_3d(source(), view_)) {
-            ImGui::SliderFloat("Zoom", &view_.zoom, 0.2f, 64, "%.2f", ImGuiSliderFlags_Logarithmic);
+            ImGui::SliderFloat("Zoom", &view_.zoom, 0.2f, 64, "%.2f",
+                               ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
             ImGui::SameLine();
             if (ImGui::Button("Fit")) {
                 view_.zoom = 1;
@@ -717,36 +1032,28 @@ void Viewer::draw_simulation_tab() {
         ImGui::Checkbox("Overlay", &show_overlay_);
         ImGui::SameLine();
         if (ImGui::Button("Help (H)")) show_help_ = !show_help_;
-        ImGui::SliderFloat("Panel width", &panel_width_, 250, 900, "%.0f");
+        ImGui::SliderFloat("Panel width", &panel_width_, 250, 900, "%.0f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::SliderFloat("UI scale", &ui_scale_, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     }
     if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
         input_path("State file", state_path_);
         if (ImGui::Button("Save state")) {
             try {
                 sim_->save_state(state_path_);
-                status_ = "saved " + state_path_;
+                notify("saved " + absolute_text(state_path_));
             } catch (const std::exception& e) {
-                error_ = e.what();
+                report_error(with_reason(e.what(), state_path_, true));
             }
         }
         ImGui::SameLine();
-        if (ImGui::Button("Load state")) {
-            try {
-                sim_->load_state(state_path_);
-                unstable_ = false;
-                since_readback_s_ = 1e9;
-                status_ = "loaded " + state_path_;
-            } catch (const std::exception& e) {
-                error_ = e.what();
-            }
-        }
+        if (ImGui::Button("Load state")) load_state(state_path_);
         input_path("Field .npy", npy_path_);
         if (ImGui::Button("Export field (.npy)")) {
             try {
                 sim::write_npy(npy_path_, sim_->nx(), sim_->ny(), sim_->read_field());
-                status_ = "exported " + npy_path_;
+                notify("exported " + absolute_text(npy_path_));
             } catch (const std::exception& e) {
-                error_ = e.what();
+                report_error(with_reason(e.what(), npy_path_, true));
             }
         }
         input_path("Screenshots", screenshots_folder_);
@@ -754,54 +1061,62 @@ void Viewer::draw_simulation_tab() {
         ImGui::SameLine();
         ImGui::Checkbox("viewport only", &screenshot_viewport_only_);
         input_path("Reports", reports_folder_);
-        ImGui::SliderFloat("Record for (s)", &record_seconds_, 0, 120, record_seconds_ == 0 ? "until stopped" : "%.0f s");
+        ImGui::SliderFloat("Record for (s)", &record_seconds_, 0, 120,
+                           record_seconds_ == 0 ? "until stopped" : "%.0f s", ImGuiSliderFlags_AlwaysClamp);
         if (ImGui::Button(recorder_.active() ? "Stop recording (F9)" : "Record FPS (F9)")) {
             try {
                 if (recorder_.active()) stop_recording();
                 else start_recording(reports_folder_, record_seconds_);
             } catch (const std::exception& e) {
-                error_ = e.what();
+                report_error(e.what());
             }
         }
         if (recorder_.active())
             ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s -> %s", recorder_.elapsed_s(),
                                recorder_.csv_path().string().c_str());
     }
-    if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
-    if (!error_.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "%s", error_.c_str());
-        if (ImGui::SmallButton("dismiss")) error_.clear();
-    }
+    ImGui::PopItemWidth();
 }
 
-void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float scale) {
-    if (viewport.empty()) return;
-    const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
-    // The colour bar's labels, beside the bar the renderer drew.
+void Viewer::draw_colour_bar_labels(render::Rect viewport, float framebuffer_height, float scale) {
     const render::FieldSource src = source();
     const bool bar = view_.colour_bar && (!render::Renderer::draws_3d(src, view_) || view_.tint_water);
-    if (bar) {
-        const auto layout = render::Renderer::layout_2d(src, view_, viewport);
-        if (!layout.bar.empty()) {
-            const float lo = view_.auto_range ? range_.min : view_.range_min;
-            const float hi = view_.auto_range ? range_.max : view_.range_max;
-            ImDrawList* draw = ImGui::GetBackgroundDrawList();
-            const float x = (layout.bar.x + layout.bar.width + 4) / scale;
-            for (int k = 0; k <= 4; ++k) {
-                const float t = k / 4.0f;
-                const float y = (framebuffer_height - layout.bar.y - t * layout.bar.height) / scale;
-                char text[32];
-                std::snprintf(text, sizeof text, "%.4g", lo + t * (hi - lo));
-                draw->AddText(ImVec2(x, y - ImGui::GetFontSize() * 0.5f), IM_COL32(230, 230, 230, 255), text);
-            }
-            const std::string unit = model_info().field_name + " (" + model_info().field_unit + ")";
-            draw->AddText(ImVec2(x - layout.bar.width / scale,
-                                 (framebuffer_height - layout.bar.y - layout.bar.height) / scale -
-                                     2.2f * ImGui::GetFontSize()),
-                          IM_COL32(230, 230, 230, 255), unit.c_str());
-        }
+    if (!bar) return;
+    const auto layout = render::Renderer::layout_2d(src, view_, viewport);
+    if (layout.bar.empty()) return;
+    // The range the shaders use (auto or fixed, centred for diverging maps), labelled at round
+    // values where they fall on the bar.
+    const render::Range shown = render::shown_range(range_, view_);
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    const float x = (layout.bar.x + layout.bar.width + 4) / scale;
+    const float font = ImGui::GetFontSize();
+    const ImU32 text_colour = IM_COL32(230, 230, 230, 255);
+    const int count = std::clamp(static_cast<int>(layout.bar.height / scale / (2.5f * font)), 2, 7);
+    const std::vector<Tick> ticks = render::uses_log_scale(view_) ? log_ticks(shown.min, shown.max)
+                                                                  : nice_ticks(shown.min, shown.max, count);
+    for (const Tick& tick : ticks) {
+        const double position = render::colour_position(tick.value, shown, view_);
+        const double t = view_.reversed ? 1.0 - position : position;
+        const float y = (framebuffer_height - layout.bar.y - float(t) * layout.bar.height) / scale;
+        draw->AddLine(ImVec2(x - 4 / scale - 3, y), ImVec2(x - 1, y), text_colour);
+        draw->AddText(ImVec2(x + 1, y - font * 0.5f), text_colour, tick.text.c_str());
     }
+    const std::string unit = field_label(model_info());
+    draw->AddText(ImVec2(layout.bar.x / scale, (framebuffer_height - layout.bar.y - layout.bar.height) / scale -
+                                                   2.2f * font),
+                  text_colour, unit.c_str());
+}
+
+void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float scale, bool capture) {
+    last_viewport_ = viewport;
+    if (viewport.empty()) return;
+    const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
+    draw_colour_bar_labels(viewport, framebuffer_height, scale);
+    if (capture || hide_ui_) return;  // a viewport capture: the picture and its colour bar only
     if (!show_overlay_ && !unstable_) return;
+    // A small viewport keeps most of itself for the picture: the overlay drops the phases and
+    // the frame-time plot.
+    const bool compact = viewport.width / scale < 700 || viewport.height / scale < 420;
     ImGui::SetNextWindowPos(ImVec2(origin.x + 10, origin.y + 10));
     ImGui::SetNextWindowBgAlpha(0.6f);
     ImGui::Begin("Overlay", nullptr,
@@ -816,33 +1131,32 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
         ImGui::Text("%.1f FPS   %.3f ms/frame   %s", fps_, frame_ms_,
                     !tab_shown_ ? "(paused while another tab is open)"
                                 : playing_ ? "" : "(paused)");
-        ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
-                    format_rate(steps_per_s_ * cells).c_str());
-        if (gpu_timers_) {
-            ImGui::Text("GPU ms: simulation %.3f (all phases, %d step(s)), render %.3f, UI %.3f",
-                        sim_gpu_ms_.value_or(0), steps_per_frame_, render_gpu_ms_.value_or(0),
-                        ui_gpu_ms_.value_or(0));
-            ImGui::Checkbox("GPU time per phase", &profile_phases_);
-            if (profile_phases_) {
-                for (const auto& phase : phases_) {
-                    // "sim/heat.comp DIRECTION=0 KERNEL_ROWS=1" -> "heat.comp DIRECTION=0 ..."
-                    std::string name = phase.label;
-                    if (const auto slash = name.find('/'); slash != std::string::npos && slash < name.find(' '))
-                        name = name.substr(slash + 1);
-                    ImGui::Text("  %-44.44s x%-3d %.3f ms", name.c_str(), phase.dispatches, phase.ms);
-                }
-                ImGui::Text("  %-44.44s      %.3f ms", "render (all passes)", render_gpu_ms_.value_or(0));
+        if (!compact)
+            ImGui::Text("%ssteps/s   %scell updates/s", format_rate(steps_per_s_).c_str(),
+                        format_rate(steps_per_s_ * cells).c_str());
+        if (compact) {
+            // Two lines: the rest would cover the picture and the colour bar.
+        } else if (gpu_timers_) {
+            ImGui::Text("GPU ms: simulation %.3f (%d step%s), draw %.3f, UI %.3f",
+                        sim_gpu_ms_.value_or(0), steps_this_frame_, steps_this_frame_ == 1 ? "" : "s",
+                        render_gpu_ms_.value_or(0), ui_gpu_ms_.value_or(0));
+            if (!compact) ImGui::Checkbox("GPU time per phase", &profile_phases_);
+            if (profile_phases_ && !compact) {
+                ImGui::SameLine();
+                ImGui::Checkbox("details", &phase_details_);
+                draw_phases();
             }
         } else {
             ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
                         sim_cpu_ms_, render_cpu_ms_);
         }
         std::vector<float> plot(frame_times_ms_.begin(), frame_times_ms_.end());
+        if (compact) plot.clear();
         float top = 0;
         for (float v : plot) top = std::max(top, v);
         char label[48];
         std::snprintf(label, sizeof label, "frame ms (max %.2f)", top);
-        ImGui::PlotLines("##frames", plot.data(), static_cast<int>(plot.size()), 0, label, 0.0f,
+        if (!plot.empty()) ImGui::PlotLines("##frames", plot.data(), static_cast<int>(plot.size()), 0, label, 0.0f,
                          top * 1.1f + 1e-3f, ImVec2(260 * ImGui::GetIO().FontGlobalScale, 50 * ImGui::GetIO().FontGlobalScale));
         const gl::DeviceInfo& device = gl::Context::current().info();
         if (device.total_memory_mib > 0 && device.available_memory_mib * 10 < device.total_memory_mib)
@@ -852,23 +1166,51 @@ void Viewer::draw_overlay(render::Rect viewport, float framebuffer_height, float
         if (recorder_.active())
             ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s", recorder_.elapsed_s());
     }
+    if (probe_cell_ && probe_value_) {
+        const double dh = double(source().dh);
+        ImGui::Text("probe (%d, %d) at x = %.4g m, y = %.4g m: %s = %.5g %s", probe_cell_->x, probe_cell_->y,
+                    (probe_cell_->x + 0.5) * dh, (probe_cell_->y + 0.5) * dh,
+                    model_info().field_name.c_str(), *probe_value_,
+                    model_info().field_unit == model_info().field_name ? "" : model_info().field_unit.c_str());
+    }
+    if (playing_ && step_cap_ < steps_per_frame_ && capped_frame_ms_ > kFrameBudget_ms)
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1), "%d of %d steps a frame (frames over %.0f ms)",
+                           step_cap_, steps_per_frame_, kFrameBudget_ms);
     ImGui::End();
 }
 
+void Viewer::draw_phases() {
+    // Named phases: what a reader of an ADI paper looks for. The shader-level list (program and
+    // #defines, clipped to the window) is behind "details".
+    const std::vector<PhaseTime> phases = phase_details_ ? shader_phases(phases_) : named_phases(phases_);
+    if (phases.empty()) {
+        ImGui::TextDisabled("  (no simulation steps timed yet)");
+        return;
+    }
+    for (const PhaseTime& phase : phases)
+        ImGui::Text("  %-*s %9.3f ms  (%d dispatch%s)", phase_details_ ? 40 : 12,
+                    phase.name.c_str(), phase.ms, phase.dispatches, phase.dispatches == 1 ? "" : "es");
+    ImGui::Text("  %-*s %9.3f ms", phase_details_ ? 40 : 12, "draw", render_gpu_ms_.value_or(0));
+    ImGui::Text("  %-*s %9.3f ms", phase_details_ ? 40 : 12, "UI", ui_gpu_ms_.value_or(0));
+}
+
 void Viewer::draw_help_window() {
-    if (!show_help_) return;
-    ImGui::SetNextWindowSize(ImVec2(420 * ImGui::GetIO().FontGlobalScale, 0), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Help", &show_help_);
+    if (!show_help_ || hide_ui_) return;
+    // Sized to its text: a fixed width cut lines off ("wheel zooms about the cur").
+    ImGui::Begin("Help", &show_help_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
     ImGui::TextUnformatted(
         "Space   play / pause\n"
-        "S       one step (pauses)\n"
-        "R       reset the scenario\n"
+        "S       one step (pauses); every press counts\n"
+        "R       reset the scenario (and fit the 3-D camera)\n"
+        "C       fit the 3-D camera to the domain\n"
+        "Tab     hide / show the panel and overlay\n"
         "F9      start / stop an FPS recording\n"
+        "F11     fullscreen\n"
         "F12     screenshot (whole window or viewport, see Files)\n"
         "H       this help\n\n"
-        "2-D: drag paints with the brush, wheel zooms about the cursor,\n"
-        "     right-drag pans.\n"
-        "3-D water: drag orbits, wheel zooms, Shift+drag drops or pushes water.\n\n"
+        "2-D: drag paints with the brush, the wheel zooms about the cursor,\n"
+        "     right-drag pans. The value under the cursor is shown in the overlay.\n"
+        "3-D water: drag orbits, the wheel zooms, Shift+drag drops or pushes water.\n\n"
         "Settings and the layout are saved on exit in\n"
         "$XDG_CONFIG_HOME/adilab (default ~/.config/adilab).");
     ImGui::End();

@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/window.hpp"
 #include "app/render/renderer.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -38,6 +40,19 @@ std::vector<Preset> load_presets();
 // assets/ beside the executable (or $ADILAB_ASSETS), or empty when not found.
 std::filesystem::path assets_folder();
 
+// The grid sizes the viewer accepts on this device: the simulations' 4 .. 8192, capped where
+// one nx * ny float buffer would exceed the device's largest storage block. The command line,
+// the panel and the error text all use these.
+struct GridLimits {
+    int min = 4, max = 8192;
+};
+GridLimits grid_limits();
+// Most steps a frame may ask for, as on the command line (--steps-per-frame).
+constexpr int kMaxStepsPerFrame = 1000;
+// Simulation time a frame may take before the viewer takes fewer steps per frame (wall clock):
+// above ~100 ms the window stops feeling interactive.
+constexpr double kFrameBudget_ms = 100;
+
 class Viewer {
 public:
     // Throws adilab::Error / cli::UsageError for an unknown model, scenario, solver or parameter.
@@ -58,12 +73,20 @@ public:
     // Whether the Simulation tab was shown this frame. While another tab is open the simulation
     // does not step (the benchmark tabs get the GPU to themselves); the viewport still draws.
     void set_tab_shown(bool shown) { tab_shown_ = shown; }
-    void draw_overlay(render::Rect viewport, float framebuffer_height, float scale);
+    // `capture`: this frame's viewport is being saved: the colour bar's labels only.
+    void draw_overlay(render::Rect viewport, float framebuffer_height, float scale,
+                      bool capture = false);
     void draw_help_window();
-    // Mouse and keys for this frame (ImGui's IO; skipped when a widget has them).
-    void handle_input(render::Rect viewport, float framebuffer_height, float scale);
+    // Mouse (ImGui's IO) and the key presses since the last frame (skipped when a widget has
+    // the keyboard).
+    void handle_input(render::Rect viewport, float framebuffer_height, float scale,
+                      std::span<const KeyPress> keys = {});
     // A brush stroke from a to b (viewport fractions, y down as on screen), for the test hook.
     void inject_drag(render::Rect viewport, float ax, float ay, float bx, float by);
+    // Loads a state file (the panel's "Load state", and the test hook): the simulation and the
+    // panel follow the file's model, scenario, grid, solver and terrain. Errors go to the status
+    // line.
+    void load_state(const std::filesystem::path& path);
     // Frame bookkeeping after the frame was presented: FPS, recording.
     void end_frame(double frame_ms, std::int64_t frame);
 
@@ -76,7 +99,16 @@ public:
     bool take_screenshot_request() { return std::exchange(screenshot_requested_, false); }
     bool screenshot_viewport_only() const { return screenshot_viewport_only_; }
     std::filesystem::path next_screenshot_path();
-    void set_status(std::string text) { status_ = std::move(text); }
+    // The status line under the panel: a notice replaces any earlier error; an error stays
+    // until a later success or "dismiss".
+    void notify(std::string text);
+    void report_error(std::string text);
+    void draw_status_line();
+    const std::string& message() const { return message_; }
+    // Tab hides the panel and overlay (clean captures); F11 asks for fullscreen.
+    bool ui_hidden() const { return hide_ui_; }
+    bool take_fullscreen_request() { return std::exchange(fullscreen_requested_, false); }
+    float ui_scale() const { return ui_scale_; }
     bool vsync() const { return vsync_; }
     bool vsync_changed() { return std::exchange(vsync_changed_, false); }
     float panel_width() const { return panel_width_; }
@@ -93,6 +125,15 @@ public:
 private:
     void make(const std::string& model, const std::string& solver);
     void reset();
+    // R: the scenario's initial state and, in 3-D, the camera fitted to the domain.
+    void reset_view_and_field();
+    void fit_camera();
+    // Steps per frame so that a frame's simulation stays within kFrameBudget_ms.
+    void adapt_step_cap(double frame_ms);
+    void draw_colour_bar_labels(render::Rect viewport, float framebuffer_height, float scale);
+    void draw_phases();
+    // The value the diverging map centres on: the rest level (water), the initial value.
+    void set_reference();
     void apply_preset(const Preset& preset);
     void brush_at(render::Rect viewport, glm::vec2 gl_pixel);
     render::FieldSource source() const;
@@ -110,7 +151,17 @@ private:
     int steps_per_frame_ = 1;
     bool playing_ = true;
     bool tab_shown_ = true;
-    bool step_once_ = false;
+    int step_requests_ = 0;  // S presses not yet stepped
+    // Adaptive cap on steps per frame (see adapt_step_cap) and why it is below the setting.
+    int step_cap_ = 8;
+    int frames_since_cap_change_ = 0;
+    int settle_frames_ = 2;  // frames after a reset that compile shaders: not measured
+    int slow_frames_ = 0;    // frames over budget in a row
+    double capped_frame_ms_ = 0;
+    render::Rect last_viewport_;
+    bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame
+    std::optional<glm::ivec2> probe_cell_;  // the cell under the cursor
+    std::optional<float> probe_value_;      // its value at the last read-back
     int steps_this_frame_ = 0;
     double sim_cpu_ms_ = 0, render_cpu_ms_ = 0;
     bool gpu_timers_ = false;
@@ -120,6 +171,7 @@ private:
     gl::DispatchProfiler phase_profiler_;
     std::vector<gl::DispatchProfiler::Phase> phases_;
     bool profile_phases_ = true;
+    bool phase_details_ = false;  // shader-level breakdown instead of the named phases
     std::optional<double> sim_gpu_ms_, render_gpu_ms_, ui_gpu_ms_;
     TimingLog* timing_log_ = nullptr;
     std::vector<Preset> presets_;
@@ -154,8 +206,11 @@ private:
     bool show_help_ = false, show_overlay_ = true;
     bool vsync_ = true, vsync_changed_ = false;
     float panel_width_ = 400;
-    std::string status_;
-    std::string error_;
+    float ui_scale_ = 1;
+    bool hide_ui_ = false, fullscreen_requested_ = false;
+    std::string message_;
+    bool message_is_error_ = false;
+    bool show_all_params_ = false;
 };
 
 }  // namespace adilab::gui

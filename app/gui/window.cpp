@@ -6,6 +6,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "solvers/gl/context.hpp"
@@ -19,6 +20,18 @@ std::string glfw_error_text() {
     glfwGetError(&text);
     return text ? text : "unknown GLFW error";
 }
+}  // namespace
+
+// ImGui 1.86's GLFW backend writes a key's state straight into io.KeysDown, and ImGui samples
+// that once per frame: a key pressed and released between two frames never reaches it, and at
+// 2-3 FPS even a 300 ms press can fall between samples. So the window installs its own
+// callbacks: key and character events are queued, every press goes to the viewer's actions
+// (key_presses()) the frame it arrives, and ImGui gets the queue "trickled": at most one change
+// per key per frame, the rest waiting for the next frame, so each press is seen down for one
+// frame and then up. Mouse, scroll, focus and monitor events go to the backend unchanged (it
+// keeps its own record of quick clicks).
+namespace {
+Window* owner(GLFWwindow* w) { return static_cast<Window*>(glfwGetWindowUserPointer(w)); }
 }  // namespace
 
 Window::Window(int width, int height, const std::string& title) {
@@ -72,7 +85,28 @@ Window::Window(int width, int height, const std::string& title) {
     ImGui::StyleColorsDark();
     ImGui::GetStyle().ScaleAllSizes(content_scale_);
     io.FontGlobalScale = content_scale_;
-    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    ImGui_ImplGlfw_InitForOpenGL(window_, false);
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetWindowFocusCallback(window_, ImGui_ImplGlfw_WindowFocusCallback);
+    glfwSetCursorEnterCallback(window_, ImGui_ImplGlfw_CursorEnterCallback);
+    glfwSetMouseButtonCallback(window_, ImGui_ImplGlfw_MouseButtonCallback);
+    glfwSetScrollCallback(window_, ImGui_ImplGlfw_ScrollCallback);
+    glfwSetMonitorCallback(ImGui_ImplGlfw_MonitorCallback);
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+        InputEvent e;
+        e.key = key;
+        e.scancode = scancode;
+        e.action = action;
+        e.mods = mods;
+        owner(w)->pending_.push_back(e);
+        if (action != GLFW_RELEASE) owner(w)->presses_.push_back({key, mods, action == GLFW_REPEAT});
+    });
+    glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned codepoint) {
+        InputEvent e;
+        e.is_char = true;
+        e.codepoint = codepoint;
+        owner(w)->pending_.push_back(e);
+    });
     ImGui_ImplOpenGL3_Init("#version 430 core");
 }
 
@@ -87,8 +121,42 @@ Window::~Window() {
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
+void Window::feed_imgui() {
+    std::vector<int> changed;  // keys whose state ImGui already got this frame
+    while (!pending_.empty()) {
+        const InputEvent& e = pending_.front();
+        if (e.is_char) {
+            ImGui_ImplGlfw_CharCallback(window_, e.codepoint);
+        } else if (e.action == GLFW_REPEAT) {
+            // ImGui makes its own repeats from the held state.
+        } else {
+            if (std::find(changed.begin(), changed.end(), e.key) != changed.end()) break;
+            changed.push_back(e.key);
+            ImGui_ImplGlfw_KeyCallback(window_, e.key, e.scancode, e.action, e.mods);
+        }
+        pending_.pop_front();
+    }
+}
+
+void Window::toggle_fullscreen() {
+    GLFWmonitor* monitor = glfwGetWindowMonitor(window_);
+    if (monitor != nullptr) {
+        glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2],
+                             windowed_[3], 0);
+        return;
+    }
+    monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+    if (mode == nullptr) return;
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
 void Window::begin_frame() {
+    presses_.clear();
     glfwPollEvents();
+    feed_imgui();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();

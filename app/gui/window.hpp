@@ -1,7 +1,9 @@
 #pragma once
 // The GUI's window: GLFW window + GL 4.3+ core context + Dear ImGui, owned together.
+#include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -10,6 +12,13 @@ class AdoptedContext;
 }
 
 namespace adilab::gui {
+
+// A key press (or a held key's repeat) as GLFW reported it, for the viewer's actions.
+struct KeyPress {
+    int key = 0;  // GLFW_KEY_*
+    int mods = 0;
+    bool repeat = false;
+};
 
 class Window {
 public:
@@ -20,7 +29,9 @@ public:
     Window& operator=(const Window&) = delete;
 
     bool should_close() const;
-    void begin_frame();  // polls events and starts an ImGui frame
+    // Polls events and starts an ImGui frame. Key and character events are queued as they come
+    // and every one reaches ImGui (see window.cpp) and key_presses().
+    void begin_frame();
     void end_frame();    // renders ImGui into the back buffer (not yet swapped)
     void present();      // swaps buffers
     void set_vsync(bool on);
@@ -29,12 +40,26 @@ public:
     int framebuffer_height() const;
     float content_scale() const { return content_scale_; }
     GLFWwindow* handle() const { return window_; }
+    // Every key press and repeat that arrived during the last begin_frame(), in order.
+    const std::vector<KeyPress>& key_presses() const { return presses_; }
+    // F11: fullscreen on the primary monitor, or back to the window it was.
+    void toggle_fullscreen();
     gl::AdoptedContext& context() { return *context_; }
 
 private:
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<gl::AdoptedContext> context_;
     float content_scale_ = 1.0f;
+    // GLFW's key and character events, oldest first, until ImGui has been given them.
+    struct InputEvent {
+        bool is_char = false;
+        int key = 0, scancode = 0, action = 0, mods = 0;
+        unsigned codepoint = 0;
+    };
+    std::deque<InputEvent> pending_;
+    std::vector<KeyPress> presses_;
+    int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before fullscreen
+    void feed_imgui();
 };
 
 }  // namespace adilab::gui

@@ -38,7 +38,35 @@ glm::vec2 to_ndc(glm::vec2 p, Rect viewport) {
 Colormap colormap_from_name(const std::string& name) {
     for (std::size_t i = 0; i < kColormapNames.size(); ++i)
         if (name == kColormapNames[i]) return static_cast<Colormap>(i);
-    throw Error("unknown colormap '" + name + "' (valid: viridis, inferno, diverging, grayscale)");
+    throw Error("unknown colormap '" + name +
+                "' (valid: viridis, inferno, diverging, grayscale, turbo)");
+}
+
+Range shown_range(const Range& measured, const RenderSettings& settings) {
+    Range r = measured;
+    if (!settings.auto_range) {
+        r.min = settings.range_min;
+        r.max = settings.range_max;
+    }
+    if (!(r.max > r.min)) {
+        r.max = r.min + 0.5f;
+        r.min -= 0.5f;
+    }
+    if (!std::isfinite(r.min) || !std::isfinite(r.max)) {
+        r.min = 0;
+        r.max = 1;
+    }
+    if (uses_log_scale(settings)) {
+        // As range.glsl: the top and at most 4 decades below it.
+        r.max = std::max(r.max, 1e-30f);
+        r.min = std::max(r.min, r.max * 1e-4f);
+    }
+    if (settings.colormap == Colormap::diverging) {
+        const float half = std::max({r.max - settings.reference, settings.reference - r.min, 1e-30f});
+        r.min = settings.reference - half;
+        r.max = settings.reference + half;
+    }
+    return r;
 }
 
 // ---- OrbitCamera -------------------------------------------------------------------------------
@@ -46,7 +74,23 @@ Colormap colormap_from_name(const std::string& name) {
 void OrbitCamera::rotate(float dx, float dy) {
     yaw += dx;
     // Stay above the horizon and short of the pole, where lookAt's up vector degenerates.
-    pitch = std::clamp(pitch + dy, 0.05f, 1.5f);
+    // Limits short of edge-on (0.15 rad, about 9 degrees: the surface still reads as a surface).
+    pitch = std::clamp(pitch + dy, 0.15f, 1.5f);
+}
+
+double colour_position(double value, const Range& shown, const RenderSettings& settings) {
+    if (uses_log_scale(settings))
+        return (std::log(std::max(value, double(shown.min))) - std::log(double(shown.min))) /
+               (std::log(double(shown.max)) - std::log(double(shown.min)));
+    return (value - shown.min) / (double(shown.max) - shown.min);
+}
+
+void OrbitCamera::fit(glm::vec2 half, float height, float aspect) {
+    const float radius = std::sqrt(half.x * half.x + half.y * half.y + height * height);
+    const float half_fov_x = std::atan(std::tan(0.5f * fov_y) * std::max(aspect, 1e-3f));
+    const float half_fov = std::min(0.5f * fov_y, half_fov_x);
+    target = glm::vec3(0.0f);
+    distance = std::clamp(1.05f * radius / std::sin(half_fov), 0.2f, 20.0f);
 }
 
 void OrbitCamera::zoom(float factor) { distance = std::clamp(distance * factor, 0.2f, 20.0f); }
@@ -207,6 +251,10 @@ void Renderer::set_colour_uniforms(const gl::Program& program, const RenderSetti
     program.set("map", static_cast<int>(settings.colormap));
     program.set("auto_range", settings.auto_range ? 1 : 0);
     program.set("fixed_range", glm::vec2(settings.range_min, settings.range_max));
+    program.set("centred", settings.colormap == Colormap::diverging ? 1 : 0);
+    program.set("reference", settings.reference);
+    program.set("reversed", settings.reversed ? 1 : 0);
+    program.set("log_scale", settings.log_scale ? 1 : 0);
 }
 
 void Renderer::fill_viewport(const ImageTarget& target, Rect viewport, unsigned tile) {

@@ -25,9 +25,10 @@
 
 namespace adilab::render {
 
-enum class Colormap { viridis = 0, inferno = 1, diverging = 2, grayscale = 3 };
-constexpr std::array<const char*, 4> kColormapNames = {"viridis", "inferno", "diverging",
-                                                       "grayscale"};
+// diverging is Moreland's cool-warm; turbo a perceptual rainbow (colormaps.glsl).
+enum class Colormap { viridis = 0, inferno = 1, diverging = 2, grayscale = 3, turbo = 4 };
+constexpr std::array<const char*, 5> kColormapNames = {"viridis", "inferno", "diverging",
+                                                       "grayscale", "turbo"};
 // Throws adilab::Error naming the valid names.
 Colormap colormap_from_name(const std::string& name);
 
@@ -58,6 +59,9 @@ struct OrbitCamera {
 
     void rotate(float dx_radians, float dy_radians);
     void zoom(float factor);  // < 1 moves closer
+    // Distance so that a domain of half extent `half` (world units) with relief up to
+    // `height` stays in view at this aspect (width / height), from the current angles.
+    void fit(glm::vec2 half, float height, float aspect);
     glm::vec3 eye() const;
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;
@@ -72,6 +76,9 @@ struct RenderSettings {
     bool show_velocity = false;
     float arrow_spacing_px = 36;
     bool colour_bar = true;
+    bool reversed = false;               // the colormap runs from max to min
+    bool log_scale = false;              // colours by log(value) (not for diverging maps)
+    float reference = 0;                 // diverging maps centre on this value
     bool three_d = true;                 // height fields drawn in 3-D
     OrbitCamera camera;
     float height_scale = 1;              // 3-D: world units per metre of height
@@ -91,6 +98,17 @@ struct Range {
     std::uint32_t nonfinite = 0;  // cells that are NaN or Inf
     bool valid = false;
 };
+// The value range the colours span, as the shaders compute it (range.glsl): the measured or
+// fixed range, widened to 1 about a flat field, symmetric about the reference for diverging
+// maps. For the colour bar's labels.
+Range shown_range(const Range& measured, const RenderSettings& settings);
+// Where `value` falls on the colour bar, 0 (bottom) to 1 (top), in the shown range: linear, or
+// logarithmic with the log scale (range.glsl's colour_position).
+double colour_position(double value, const Range& shown, const RenderSettings& settings);
+// Whether the log scale applies: asked for, and the map is not diverging.
+inline bool uses_log_scale(const RenderSettings& settings) {
+    return settings.log_scale && settings.colormap != Colormap::diverging;
+}
 
 class Renderer {
 public:

@@ -2,11 +2,27 @@
 // viridis and inferno: degree-6 polynomial fits of matplotlib's tables (Matt Zucker, CC0),
 // within about 1/255 of the tables; checked at the ends against the tables' first and last
 // entries. The diverging map is Moreland's cool-warm, interpolated through its white-ish
-// middle; grayscale is linear. The ids match render::Colormap.
+// middle; grayscale is linear; turbo is Google's perceptual rainbow (Mikhailov 2019), its
+// published polynomial fit. The ids match render::Colormap. `reversed` runs a map backwards.
 #define COLORMAP_VIRIDIS 0
 #define COLORMAP_INFERNO 1
 #define COLORMAP_DIVERGING 2
 #define COLORMAP_GRAYSCALE 3
+#define COLORMAP_TURBO 4
+uniform int reversed;
+
+vec3 colormap_turbo(float t) {
+    const vec4 kr4 = vec4(0.13572138, 4.61539260, -42.66032258, 132.13108234);
+    const vec4 kg4 = vec4(0.09140261, 2.19418839, 4.84296658, -14.18503333);
+    const vec4 kb4 = vec4(0.10667330, 12.64194608, -60.58204836, 110.36276771);
+    const vec2 kr2 = vec2(-152.94239396, 59.28637943);
+    const vec2 kg2 = vec2(4.27729857, 2.82956604);
+    const vec2 kb2 = vec2(-89.90310912, 27.34824973);
+    const vec4 v4 = vec4(1.0, t, t * t, t * t * t);
+    const vec2 v2 = v4.zw * v4.z;
+    return vec3(dot(v4, kr4) + dot(v2, kr2), dot(v4, kg4) + dot(v2, kg2),
+                dot(v4, kb4) + dot(v2, kb2));
+}
 
 vec3 colormap_viridis(float t) {
     const vec3 c0 = vec3(0.2777273272234177, 0.005407344544966578, 0.3340998053353061);
@@ -41,10 +57,12 @@ vec3 colormap_diverging(float t) {
 
 vec3 colormap(int map, float t) {
     t = clamp(t, 0.0, 1.0);
+    if (reversed != 0) t = 1.0 - t;
     vec3 c;
     if (map == COLORMAP_VIRIDIS) c = colormap_viridis(t);
     else if (map == COLORMAP_INFERNO) c = colormap_inferno(t);
     else if (map == COLORMAP_DIVERGING) c = colormap_diverging(t);
+    else if (map == COLORMAP_TURBO) c = colormap_turbo(t);
     else c = vec3(t);
     return clamp(c, 0.0, 1.0);
 }

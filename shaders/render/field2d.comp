@@ -44,7 +44,7 @@ void main() {
             colour = vec4(vec3(((k.x + k.y) & 1) == 0 ? 0.25 : 0.35), 1.0);
         } else {
             const vec2 r = value_range();
-            colour = vec4(colormap(map, (v - r.x) / (r.y - r.x)), 1.0);
+            colour = vec4(colormap(map, colour_position(v, r)), 1.0);
         }
     }
     vec4 bar;

@@ -265,15 +265,18 @@ vec4 shade(Hit hit, vec3 view_dir, ivec2 pixel) {
     const vec2 bottom_grad = bilinear2(bottom_gradient(s00), bottom_gradient(s10),
                                        bottom_gradient(s01), bottom_gradient(s11), f);
     const vec3 terrain = terrain_colour(normalize(vec3(-bottom_grad, 1.0)), l);
-    vec3 water = vec3(0.10, 0.35, 0.65);
-    if (tint_by_value != 0) {
-        const vec2 r = value_range();
-        const float value = bilinear(h00, h10, h01, h11, f);
-        water = mix(water, colormap(map, (value - r.x) / (r.y - r.x)), 0.5);
-    }
+    const vec3 water = vec3(0.10, 0.35, 0.65);
     const float diffuse = max(dot(n, l), 0.0);
     const vec3 half_vector = normalize(l + v);
     const float specular = pow(max(dot(n, half_vector), 0.0), 80.0);
+    if (tint_by_value != 0) {
+        // The legend's colour, lightly shaded and nearly opaque: a half-and-half mix with the
+        // water's blue (and the bottom seen through it) matched no colour on the bar.
+        const vec2 r = value_range();
+        const float value = bilinear(h00, h10, h01, h11, f);
+        const vec3 tint = colormap(map, colour_position(value, r)) * (0.8 + 0.2 * diffuse);
+        return vec4(mix(terrain, tint, 0.92) + vec3(0.35) * specular, 1.0);
+    }
     const float fresnel = 0.1 + 0.9 * pow(1.0 - max(dot(n, v), 0.0), 5.0);
     // Depth in world units: 0.25 of the domain's half-width hides about 60 % of the bottom.
     const float murk = 1.0 - exp(-4.0 * depth * height_scale);

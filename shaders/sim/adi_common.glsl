@@ -58,6 +58,15 @@ float tiled_field(ivec2 cell) { return tiled_value(0, cell); }
 // is a zero-gradient (Neumann / insulated) wall for a cell-centred grid.
 int clamped_index(ivec2 cell) { return index_of(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1))); }
 
+// NaN or Inf only: for what has no bound of its own (a velocity, a matrix coefficient).
+void flag_if_not_finite(float value) {
+    if (isnan(value) || isinf(value)) {
+        atomicMin(first_bad_step, step_index);
+        atomicOr(bad_kinds, 1);
+    }
+}
+
+// NaN, Inf, or outside the model's bounds: for the field itself.
 void check_value(float value) {
     if (isnan(value) || isinf(value)) {
         atomicMin(first_bad_step, step_index);
@@ -67,5 +76,4 @@ void check_value(float value) {
         atomicOr(bad_kinds, 2);
     }
 }
-void flag_if_not_finite(float value) { check_value(value); }  // MERGE-TODO
 #endif

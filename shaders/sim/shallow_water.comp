@@ -167,7 +167,7 @@ void main() {
     if (id < nx * ny) {
         const ivec2 cell = ivec2(id % nx, id / nx);
         const float here = wet[id], dv = velocity[id];
-        flag_if_not_finite(here);
+        check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
         flag_if_not_finite(dv);
         float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
         const float d = depth_after(cell);

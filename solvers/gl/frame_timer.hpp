@@ -107,7 +107,10 @@ private:
     std::vector<Slot> slots_;
     int next_ = 0, current_ = -1;
     int max_dispatches_;
-    static inline DispatchProfiler* active_ = nullptr;
+    // Per thread: a benchmark tab's worker dispatches on its own context at the same time, and
+    // its dispatches must neither be charged to the viewer's frame nor write the viewer's
+    // queries from another context (whose timestamps then wrapped to ~1.8e13 ms).
+    static inline thread_local DispatchProfiler* active_ = nullptr;
 };
 
 }  // namespace adilab::gl

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <thread>
 
 #include "app/bench/image.hpp"
 #include "app/render/renderer.hpp"
@@ -177,6 +178,84 @@ TEST(Renderer, DispatchProfilerChargesEachDispatchToItsProgram) {
     const auto steps = profiler.collect();
     ASSERT_FALSE(steps.empty());
     for (const auto& phase : steps) EXPECT_NE(phase.label.find("sim/"), std::string::npos);
+}
+
+TEST(Renderer, DispatchProfilerSeesOnlyItsOwnThreadsDispatches) {
+    // The viewer profiles its frame while a benchmark tab's worker dispatches on its own
+    // context: those dispatches were charged to the frame (benchmark kernels listed as
+    // simulation phases) and wrote the viewer's queries from the wrong context (times that
+    // wrapped to ~1.8e13 ms). The active profiler is per thread.
+    ADILAB_NEED_GL();
+    gl::DispatchProfiler profiler;
+    profiler.begin();
+    ASSERT_EQ(gl::DispatchProfiler::active(), &profiler);
+    const gl::DispatchProfiler* seen_by_worker = &profiler;
+    std::thread([&] { seen_by_worker = gl::DispatchProfiler::active(); }).join();
+    EXPECT_EQ(seen_by_worker, nullptr);
+    profiler.end();
+}
+
+TEST(Renderer, DivergingMapCentresOnTheReference) {
+    // Calm water at 1 m with one 0.2 m crest: centred on the rest level, the calm cells get
+    // the map's neutral middle (Moreland's 0.865 grey), not the cool end the auto range's
+    // middle (1.1 m) would give them.
+    ADILAB_NEED_GL();
+    const int nx = 48, ny = 32, w = 200, h = 140;
+    std::vector<float> v = bump_field(nx, ny);
+    gl::Buffer field = gl::Buffer::from(v);
+    gl::Framebuffer target(w, h);
+    render::Renderer renderer;
+    render::FieldSource source{&field, nx, ny, 1.0f, nullptr, {}, false};
+    render::RenderSettings settings;
+    settings.colormap = render::Colormap::diverging;
+    settings.colour_bar = false;
+    settings.reference = 1.0f;
+    target.bind();
+    renderer.draw(source, settings, {0, 0, w, h});
+    const auto image = target.read_rgba();
+    // A calm corner cell of the domain (it fills the width: x 0..200, y 4..136 by its aspect).
+    const std::size_t k = 4 * (static_cast<std::size_t>(130) * w + 190);
+    EXPECT_NEAR(image[k], 221, 3);  // 0.865 * 255
+    EXPECT_NEAR(image[k + 1], 221, 3);
+    EXPECT_NEAR(image[k + 2], 221, 3);
+
+    // The labels' range is the shaders' range: symmetric about the reference.
+    render::Range measured{1.0f, 1.2f, 0, true};
+    const render::Range shown = render::shown_range(measured, settings);
+    EXPECT_FLOAT_EQ(shown.min, 0.8f);
+    EXPECT_FLOAT_EQ(shown.max, 1.2f);
+    settings.colormap = render::Colormap::viridis;
+    EXPECT_FLOAT_EQ(render::shown_range(measured, settings).min, 1.0f);
+    // A flat field (right after a reset) spans value +- 0.5, as range.glsl draws it: never [0, 0].
+    const render::Range flat = render::shown_range({0.0f, 0.0f, 0, true}, settings);
+    EXPECT_FLOAT_EQ(flat.min, -0.5f);
+    EXPECT_FLOAT_EQ(flat.max, 0.5f);
+    // Log scale: the top and 4 decades below it when the field reaches 0; 0.01 mid-bar.
+    settings.log_scale = true;
+    const render::Range decades = render::shown_range({0.0f, 1.0f, 0, true}, settings);
+    EXPECT_FLOAT_EQ(decades.min, 1e-4f);
+    EXPECT_FLOAT_EQ(decades.max, 1.0f);
+    EXPECT_NEAR(render::colour_position(0.01, decades, settings), 0.5, 1e-6);
+    EXPECT_NEAR(render::colour_position(0.0, decades, settings), 0.0, 1e-12) << "0 at the bottom";
+}
+
+TEST(Renderer, CameraFitKeepsTheDomainInViewAndPitchIsLimited) {
+    render::OrbitCamera camera;
+    for (float aspect : {0.5f, 1.0f, 2.0f}) {
+        camera.fit(glm::vec2(1.0f, 1.0f), 0.25f, aspect);
+        const glm::mat4 clip = camera.projection(aspect) * camera.view();
+        for (float x : {-1.0f, 1.0f})
+            for (float y : {-1.0f, 1.0f})
+                for (float z : {-0.25f, 0.25f}) {
+                    const glm::vec4 p = clip * glm::vec4(x, y, z, 1.0f);
+                    EXPECT_LE(std::abs(p.x / p.w), 1.0f) << "aspect " << aspect;
+                    EXPECT_LE(std::abs(p.y / p.w), 1.0f) << "aspect " << aspect;
+                }
+    }
+    camera.rotate(0, -10);
+    EXPECT_GE(camera.pitch, 0.15f) << "no edge-on view";
+    camera.rotate(0, 10);
+    EXPECT_LE(camera.pitch, 1.5f);
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "app/gui/phases.hpp"
+#include "app/gui/ticks.hpp"
 #include "tests/support/gui.hpp"
 
 namespace adilab::test {
@@ -162,9 +164,11 @@ TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
     ASSERT_TRUE(before.ok() && after.ok());
     EXPECT_GT(difference(before, after), 1.0) << "the drag did not change the field";
     EXPECT_GT(colour_count(after), colour_count(before));
+    // The field area: left of the colour bar's 90 px (whose labels are anti-aliased text).
     std::size_t coloured = 0;
     for (std::size_t i = 0; i + 3 < after.rgba.size(); i += 4)
-        coloured += !(after.rgba[i] == after.rgba[i + 1] && after.rgba[i + 1] == after.rgba[i + 2]) &&
+        coloured += int(i / 4 % std::size_t(after.width)) < after.width - 90 &&
+                    !(after.rgba[i] == after.rgba[i + 1] && after.rgba[i + 1] == after.rgba[i + 2]) &&
                     // the viewport's background (0.08, 0.09, 0.11) around the domain
                     !(after.rgba[i] == 20 && after.rgba[i + 1] == 23 && after.rgba[i + 2] == 28);
     EXPECT_EQ(coloured, 0u) << "the grayscale setting was not applied";
@@ -296,11 +300,12 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     for (std::size_t f = steps.size() - 10; f < steps.size(); ++f)
         EXPECT_EQ(steps[f], 0) << "frame " << f + 1 << " stepped while paused";
 
-    // Nothing drawn from NaN: the domain (400x400 viewport, 90 px for the bar: a 310x310 square
-    // 45 px from the top) is all grey (the checker; the white arrows keep it grey).
+    // Nothing drawn from NaN: the domain (440x400 viewport: the panel takes 45 % of 800 px; 90 px
+    // for the bar: a 350x350 square 25 px from the top) is all grey (the checker; the white
+    // arrows keep it grey).
     const Image shot = load(dir + "/shot.png");
     ASSERT_TRUE(shot.ok());
-    ASSERT_EQ(shot.width, 400);
+    ASSERT_EQ(shot.width, 440);
     std::set<int> greys;
     for (int y = 49; y < 351; ++y)
         for (int x = 3; x < 307; ++x) {
@@ -359,12 +364,269 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
 #endif
 }
 
+TEST(Viewer, LoadStateFollowsTheFilesModelGridAndScenario) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-load-state");
+    // States of two models on two grids, written headless.
+    ASSERT_EQ(run_adilab("--headless --model shallow-water --scenario dam-break --grid 32 --steps 3 "
+                         "--save-state " + dir + "/water.bin").exit_code, 0);
+    ASSERT_EQ(run_adilab("--headless --model heat --scenario free --grid 48 --steps 2 "
+                         "--save-state " + dir + "/heat.bin").exit_code, 0);
+    // On 64^2 drops, load the 32^2 dam break: the panel's model, scenario and grid follow (the
+    // settings saved on exit are what the panel held), and the status line says what loaded.
+    auto r = run_viewer(dir + "/config", "--model shallow-water --scenario drops --grid 64 --frames 4 "
+                                         "--save-settings --inject 'load@2:" + dir + "/water.bin'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_NE(saved.find("scenario = dam-break"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("grid = 32"), std::string::npos) << saved;
+    EXPECT_NE(r.output.find("status: loaded " + dir + "/water.bin: shallow-water, dam-break, 32 x 32, step 3"),
+              std::string::npos) << r.output;
+    // A heat state into shallow water: the model changes with it, no error.
+    r = run_viewer(dir + "/config2", "--model shallow-water --scenario drops --grid 64 --frames 4 "
+                                     "--save-settings --inject 'load@2:" + dir + "/heat.bin'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    saved = read_text(dir + "/config2/adilab/viewer.ini");
+    EXPECT_NE(saved.find("model = heat"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("scenario = free"), std::string::npos) << saved;
+    EXPECT_NE(saved.find("grid = 48"), std::string::npos) << saved;
+    // A missing file: the full path and the operating system's reason; the run goes on.
+    r = run_viewer(dir + "/config3", "--model heat --grid 32 --frames 3 --inject 'load@2:" + dir +
+                                         "/missing.bin'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("status: cannot read state file '" + dir + "/missing.bin': No such file or directory"),
+              std::string::npos) << r.output;
+}
+
+TEST(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-colour-bar");
+    // Frame 1 is the reset state: two heaters at 1 K in a 0 K plate. The bar's labels (ImGui
+    // text, light grey) must be in the viewport capture, beside the bar at the right.
+    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 --frames 2 "
+                                         "--screenshot-area viewport --first-screenshot " + dir + "/first.png");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image image = load(dir + "/first.png");
+    ASSERT_TRUE(image.ok());
+    int text = 0;  // light grey pixels right of the bar (the labels' 60 px), not the field
+    for (int y = 0; y < image.height; ++y)
+        for (int x = image.width - 62; x < image.width; ++x) {
+            const unsigned char* p = &image.rgba[4 * (std::size_t(y) * image.width + x)];
+            text += p[0] > 150 && p[0] == p[1] && p[1] == p[2];
+        }
+    EXPECT_GT(text, 30) << "no tick labels in the viewport capture";
+}
+
+#ifdef ADILAB_XKEY_EXE
+// Runs adilab (its own arguments) until its window closes, while adilab_test_xkey plays `keys`
+// once the first frame is on screen; returns the recording's rows (frame_ms, steps).
+struct Row {
+    double frame_ms = 0;
+    int steps = 0;
+};
+std::vector<Row> run_with_keys(const std::string& dir, const std::string& arguments,
+                               const std::string& keys, const std::string& screen, std::string* output) {
+    const std::string config = dir + "/config";
+    const std::string script = dir + "/keys.sh";
+    std::ofstream(script) << "timeout -k 5 120 '" << ADILAB_EXE << "' " << arguments
+                          << " --frames 100000 --record '" << dir << "/rec' --first-screenshot '"
+                          << dir << "/first.png' &\npid=$!\n'" << ADILAB_XKEY_EXE << "' --after '"
+                          << dir << "/first.png' adilab " << keys << "\necho \"keys=$?\"\n"
+                          << "wait $pid\necho \"adilab=$?\"\n";
+    const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
+    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' flock -o -w 600 '" +
+                                        lock.string() + "' xvfb-run -a -s '-screen 0 " + screen + "' sh '" + script + "'");
+    *output = r.output;
+    std::vector<Row> rows;
+    if (!std::filesystem::is_directory(dir + "/rec")) return rows;
+    std::string csv;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
+        if (entry.path().extension() == ".csv") csv = entry.path().string();
+    std::istringstream lines(read_text(csv));
+    std::string line;
+    std::getline(lines, line);  // header: frame,t_s,frame_ms,sim_ms,render_ms,steps
+    while (std::getline(lines, line)) {
+        Row row;
+        int frame = 0;
+        double t = 0, sim = 0, render = 0;
+        if (std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &row.frame_ms, &sim, &render,
+                        &row.steps) == 6)
+            rows.push_back(row);
+    }
+    return rows;
+}
+#endif
+
+TEST(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // The 3-D water, ray-cast per pixel over a large viewport on llvmpipe, gives frames of tens
+    // to hundreds of milliseconds. Space pauses, then ten S taps of 10 ms each, 30 ms apart:
+    // several fall inside one frame, and with ImGui 1.86 sampling keys once a frame most were
+    // lost. Every tap must be one step.
+    const std::string dir = temp_folder("viewer-taps");
+    std::string keys = "space@300";
+    for (int k = 0; k < 10; ++k) keys += std::string(" s/10@") + (k == 0 ? "400" : "30");
+    keys += " close@2500";
+    std::string output;
+    const auto rows = run_with_keys(dir, "--window 1000x700 --model shallow-water --scenario drops --grid 128",
+                                    keys, "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    ASSERT_FALSE(rows.empty()) << output;
+    std::size_t paused = 0;
+    while (paused < rows.size() && rows[paused].steps > 0) ++paused;
+    ASSERT_LT(paused, rows.size()) << "Space never paused";
+    int after = 0;
+    double slowest = 0;
+    for (std::size_t f = paused; f < rows.size(); ++f) {
+        after += rows[f].steps;
+        slowest = std::max(slowest, rows[f].frame_ms);
+    }
+    EXPECT_EQ(after, 10) << "ten taps, ten steps (slowest frame " << slowest << " ms)";
+#endif
+}
+
+TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // Ctrl+click on "Steps / frame" (its place in an 800x600 window: the panel's sixth row) and
+    // type 100000. The field clamps it to the command line's 1000, and the viewer takes no more
+    // steps a frame than fit in ~100 ms: the window keeps answering (the close request is
+    // served within the run's timeout), where before it froze for over a minute.
+    const std::string dir = temp_folder("viewer-typed-steps");
+    std::string output;
+    const auto rows = run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 64 "
+                                         "--save-settings",
+                                    "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000",
+                                    "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    ASSERT_FALSE(rows.empty()) << output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_NE(saved.find("steps_per_frame = 1000\n"), std::string::npos) << "typed 100000: " << saved;
+    int most = 0;
+    std::vector<double> frame_ms;
+    std::string trace;
+    for (const Row& row : rows) {
+        most = std::max(most, row.steps);
+        if (row.steps > 8) frame_ms.push_back(row.frame_ms);
+        trace += std::to_string(row.steps) + ":" + std::to_string(int(row.frame_ms)) + " ";
+    }
+    // More than the 8 steps a frame starts from after a reset: the typed value took effect,
+    // and the steps grew as far as the budget allows on this machine.
+    EXPECT_GT(most, 8) << trace;
+    EXPECT_LE(most, 1000) << trace;
+    ASSERT_FALSE(frame_ms.empty()) << trace;
+    std::sort(frame_ms.begin(), frame_ms.end());
+    // Frames of the capped steps: about the 100 ms budget; the median leaves room for llvmpipe's
+    // drawing and a loaded CI machine, far below the seconds 1000 uncapped steps can take.
+    EXPECT_LT(frame_ms[frame_ms.size() / 2], 400.0) << trace;
+#endif
+}
+
+TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // Tab, then F12 (a whole-window screenshot): the picture fills the window, no panel. The
+    // panel's place (the right 45 %) then shows the field and the colour bar, not ImGui's
+    // window colours.
+    const std::string dir = temp_folder("viewer-hide-ui");
+    std::filesystem::create_directories(dir + "/config/adilab");
+    std::ofstream(dir + "/config/adilab/viewer.ini") << "screenshots_folder = " << dir << "/shots\n";
+    std::string output;
+    run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
+                  "Tab@300 F12@600 close@800", "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    std::string shot;
+    if (std::filesystem::is_directory(dir + "/shots"))
+        for (const auto& entry : std::filesystem::directory_iterator(dir + "/shots")) shot = entry.path().string();
+    ASSERT_FALSE(shot.empty()) << "F12 wrote no screenshot: " << output;
+    const Image image = load(shot);
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image.width, 480);
+    // The colour bar (its 16 px strip 80 px from the right edge) is at the window's right side,
+    // where the panel was: the viewport is the whole window.
+    std::set<unsigned> strip;
+    for (int y = image.height / 4; y < 3 * image.height / 4; ++y) {
+        const unsigned char* p = &image.rgba[4 * (std::size_t(y) * image.width + image.width - 72)];
+        strip.insert(p[0] << 16 | p[1] << 8 | p[2]);
+    }
+    EXPECT_GT(strip.size(), 20u) << "no colour bar where the panel was";
+    // Above the bar, where the panel's title bar was: the viewport's background.
+    const unsigned char* corner = &image.rgba[4 * (std::size_t(5) * image.width + image.width - 20)];
+    EXPECT_EQ(corner[0] << 16 | corner[1] << 8 | corner[2], 20 << 16 | 23 << 8 | 28);
+#endif
+}
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --colormap jet").exit_code, 2);
     EXPECT_EQ(run_adilab("--record /tmp").exit_code, 2);
-    EXPECT_EQ(run_adilab("--frames 2 --grid 8").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --grid 2").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --grid 9000").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --steps-per-frame 1001").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --inject 'load@2:'").exit_code, 2);
+}
+
+TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
+    auto texts = [](double lo, double hi) {
+        std::vector<std::string> out;
+        for (const gui::Tick& t : gui::nice_ticks(lo, hi)) {
+            EXPECT_GE(t.value, lo - 1e-12 * std::abs(hi - lo));
+            EXPECT_LE(t.value, hi + 1e-12 * std::abs(hi - lo));
+            out.push_back(t.text);
+        }
+        return out;
+    };
+    using V = std::vector<std::string>;
+    // Steps of 1, 2 or 5 times a power of ten, with the digits the step needs.
+    EXPECT_EQ(texts(0.0, 1.0), (V{"0", "0.5", "1.0"}));
+    EXPECT_EQ(texts(1.0, 1.2), (V{"1.00", "1.05", "1.10", "1.15", "1.20"}));
+    EXPECT_EQ(texts(5.279, 7.039), (V{"5.5", "6.0", "6.5", "7.0"})) << "not 5.279, 7.039";
+    EXPECT_EQ(texts(0.0, 3e6), (V{"0", "1e+06", "2e+06", "3e+06"}));
+    // The denormal range that was clipped to "-1.401e-4": short labels in exponent form.
+    EXPECT_EQ(texts(-1.401e-45, 0.0), (V{"-1.0e-45", "-5.0e-46", "0"}));
+    EXPECT_TRUE(gui::nice_ticks(2.0, 2.0).empty()) << "a flat range has no ticks of its own";
+    // Log scale: decades, and 2 and 5 times them within two decades.
+    std::vector<std::string> decades, fine;
+    for (const gui::Tick& t : gui::log_ticks(1e-4, 1.0)) decades.push_back(t.text);
+    for (const gui::Tick& t : gui::log_ticks(0.15, 3.0)) fine.push_back(t.text);
+    EXPECT_EQ(decades, (V{"0.0001", "0.001", "0.01", "0.1", "1"}));
+    EXPECT_EQ(fine, (V{"0.2", "0.5", "1", "2"}));
+}
+
+TEST(ViewerOverlay, PhasesAreNamedAndWrappedTimesAreRefused) {
+    using Phase = gl::DispatchProfiler::Phase;
+    const std::vector<Phase> frame = {
+        {"shaders/sim/heat.comp DIRECTION=0 KERNEL_FUSED=1 LINES=8 CHUNK=8", 0.40, 1},
+        {"shaders/sim/heat.comp DIRECTION=1 KERNEL_FUSED=1 LINES=8 CHUNK=8", 0.50, 1},
+        {"shaders/sim/brush.comp", 0.01, 1},
+        {"shaders/lu/pivot_column.comp", 3.0, 12},  // a benchmark tab's kernel
+    };
+    const auto named = gui::named_phases(frame);
+    ASSERT_EQ(named.size(), 3u);
+    EXPECT_EQ(named[0].name, "x sweep");
+    EXPECT_EQ(named[1].name, "y sweep");
+    EXPECT_EQ(named[2].name, "brush");
+    const auto details = gui::shader_phases(frame);
+    ASSERT_EQ(details.size(), 3u);
+    EXPECT_EQ(details[0].name, "heat.comp DIRECTION=0 KERNEL_FUSED");
+    EXPECT_TRUE(gui::phases_valid(frame));
+    // The difference of two out-of-order timestamps as an unsigned 64-bit number.
+    std::vector<Phase> wrapped = frame;
+    wrapped[1].ms = static_cast<double>(std::uint64_t(0) - std::uint64_t(2700000)) * 1e-6;
+    EXPECT_FALSE(gui::phases_valid(wrapped));
+    wrapped[1].ms = -0.1;
+    EXPECT_FALSE(gui::phases_valid(wrapped));
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 // adilab_test_xkey: real X11 input for the GUI tests under Xvfb. Waits for the top-level window
-// named NAME, then plays a script of key presses (XSendEvent KeyPress, held `hold` ms, then
-// KeyRelease: ImGui 1.86 only sees a key that stays down across a frame) and finally asks the
-// window to close the way a window manager does (WM_DELETE_WINDOW).
+// named NAME, then plays a script of key presses (XSendEvent KeyPress, held, then KeyRelease),
+// clicks and typing, and finally asks the window to close the way a window manager does
+// (WM_DELETE_WINDOW).
 //
 //   adilab_test_xkey [--after FILE] NAME KEY@DELAY_MS ... [close@DELAY_MS]
+//
+// Items, each after DELAY_MS: KEY (held 150 ms), KEY/HOLD (held HOLD ms: quick taps),
+// type:TEXT (each character tapped, letters, digits, '.', '-'), click:X,Y and ctrlclick:X,Y (the
+// pointer moved to window pixel X,Y, then a left click, with Ctrl held for ctrlclick), close.
 //
 // --after FILE: start only once FILE exists (e.g. the GUI's --first-screenshot, written after
 // its first frame, when shader compiles are done and frames come at their normal rate).
@@ -61,6 +65,28 @@ void send_key(Display* display, Window window, KeyCode code, bool press, Time ti
     XFlush(display);
 }
 
+void send_button(Display* display, Window window, int x, int y, bool press, unsigned state, Time time) {
+    XButtonEvent e{};
+    e.type = press ? ButtonPress : ButtonRelease;
+    e.display = display;
+    e.window = window;
+    e.root = DefaultRootWindow(display);
+    e.time = time;
+    e.x = x;
+    e.y = y;
+    e.state = state;
+    e.button = Button1;
+    e.same_screen = True;
+    XSendEvent(display, window, True, press ? ButtonPressMask : ButtonReleaseMask,
+               reinterpret_cast<XEvent*>(&e));
+    XFlush(display);
+}
+
+KeyCode code_of(Display* display, const std::string& name) {
+    const KeySym sym = XStringToKeysym(name.c_str());
+    return sym == NoSymbol ? 0 : XKeysymToKeycode(display, sym);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,8 +136,45 @@ int main(int argc, char** argv) {
         const std::string item = argv[i];
         const auto at = item.find('@');
         if (at == std::string::npos) return 2;
-        const std::string key = item.substr(0, at);
+        std::string key = item.substr(0, at);
         sleep_ms(std::atol(item.c_str() + at + 1));
+        if (key.starts_with("click:") || key.starts_with("ctrlclick:")) {
+            // GLFW reads the pointer from the server (XQueryPointer) and ImGui only follows it
+            // while the window has the input focus: both set for real, then the button events.
+            const bool ctrl = key.starts_with("ctrl");
+            int x = 0, y = 0;
+            if (std::sscanf(key.c_str() + key.find(':') + 1, "%d,%d", &x, &y) != 2) return 2;
+            XSetInputFocus(display, window, RevertToParent, CurrentTime);
+            XWarpPointer(display, None, window, 0, 0, 0, 0, x, y);
+            XFlush(display);
+            sleep_ms(300);  // a frame or two sees the pointer there first
+            const KeyCode control = code_of(display, "Control_L");
+            if (ctrl) send_key(display, window, control, true, time += 10);
+            if (ctrl) sleep_ms(200);
+            send_button(display, window, x, y, true, ctrl ? ControlMask : 0, time += 10);
+            sleep_ms(150);
+            send_button(display, window, x, y, false, ctrl ? ControlMask : 0, time += 10);
+            if (ctrl) sleep_ms(150);
+            if (ctrl) send_key(display, window, control, false, time += 10);
+            continue;
+        }
+        if (key.starts_with("type:")) {
+            for (char c : key.substr(5)) {
+                const std::string name = c == '.' ? "period" : c == '-' ? "minus" : std::string(1, c);
+                const KeyCode code = code_of(display, name);
+                if (code == 0) return 2;
+                send_key(display, window, code, true, time += 10);
+                sleep_ms(60);
+                send_key(display, window, code, false, time += 10);
+                sleep_ms(60);
+            }
+            continue;
+        }
+        long hold = 150;  // held over several frames, shorter than ImGui's key repeat (0.275 s)
+        if (const auto slash = key.find('/'); slash != std::string::npos) {
+            hold = std::atol(key.c_str() + slash + 1);
+            key = key.substr(0, slash);
+        }
         if (key == "close") {
             XEvent e{};
             e.xclient.type = ClientMessage;
@@ -131,8 +194,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         send_key(display, window, code, true, time += 100);
-        // Held over several frames, and shorter than ImGui's key-repeat delay (0.275 s).
-        sleep_ms(150);
+        sleep_ms(hold);
         send_key(display, window, code, false, time += 100);
     }
     XCloseDisplay(display);
