@@ -942,13 +942,29 @@ void Viewer::draw_simulation_tab() {
             hidden = hidden || !relevant;
             if (!relevant && !show_all_params_) continue;
             double value = sim_->param(p.name);
-            const std::string label = p.name + (p.unit == "1" ? std::string() : " (" + p.unit + ")");
+            if (!p.choices.empty()) {  // a scheme: a combo of its names
+                int index = static_cast<int>(value);
+                std::vector<const char*> names;
+                for (const std::string& c : p.choices) names.push_back(c.c_str());
+                if (ImGui::Combo(p.name.c_str(), &index, names.data(), static_cast<int>(names.size()))) {
+                    try {
+                        sim_->set_param(p.name, index);
+                    } catch (const std::exception& e) {
+                        report_error(e.what());
+                    }
+                }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+                continue;
+            }
+            const std::string label =
+                p.name + (p.unit == "1" || p.unit.empty() ? std::string() : " (" + p.unit + ")");
             // Drags rather than sliders: the valid ranges span many decades (1e-9 .. 1e9), so
             // the speed follows the value (0.5 % of it per pixel); Ctrl+click types a number.
+            // Dragging stays inside the range; a typed value outside it is not clamped but
+            // refused by the model, whose message (the range, the reason) goes to the status line.
             const double speed = std::max(std::abs(value), 1e-6 * std::min(p.max - p.min, 1e6)) * 0.005;
             if (ImGui::DragScalar(label.c_str(), ImGuiDataType_Double, &value,
-                                  static_cast<float>(speed), &p.min, &p.max, "%.5g",
-                                  ImGuiSliderFlags_AlwaysClamp)) {
+                                  static_cast<float>(speed), &p.min, &p.max, "%.5g")) {
                 try {
                     sim_->set_param(p.name, value);
                 } catch (const std::exception& e) {
