@@ -8,8 +8,8 @@ namespace adilab::sim {
 
 std::span<const ModelInfo> models() {
     static const std::vector<ModelInfo> all = {
-        {"heat", "heat conduction, Peaceman–Rachford ADI, insulated walls", "T", "K"},
-        {"advection", "advection–diffusion, upwind ADI (seed 001 eq. 8)", "C", "C"},
+        {"heat", "heat conduction by ADI line sweeps (implicit Euler or Peaceman–Rachford), insulated walls", "T", "K"},
+        {"advection", "advection–diffusion by upwind ADI line sweeps in a closed box", "C", "C"},
         {"shallow-water", "shallow water waves, Kass & Miller 1990", "h", "m"},
     };
     return all;

@@ -1,8 +1,8 @@
 // `adilab --bench matmul`: C = A * B for square sizes (and optional m x n x l shapes) over the
-// matmul registry's variants (seeds 000 and 002). Every measurement: min, median and max of
+// matmul registry's variants (the OpenGL matmul paper and Kwon & Lee). Every measurement: min, median and max of
 // --repeats runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <-> device
 // transfers (wall clock; what the seeds timed). Each result is checked against float64 dot
-// products on sampled entries. Prints seed 000's Table 1 and seed 002's Table 1 layouts.
+// products on sampled entries. Prints the OpenGL matmul paper's Table 1 and Kwon & Lee's Table 1 layouts.
 #include "solvers/matmul/matmul.hpp"
 
 #include <algorithm>
@@ -214,7 +214,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                                           {"speedup_vs_cpu", "vs cpu-ijk", 1},
                                           {"max_rel_error", "error", 2},
                                           {"g"}});
-    // Seed 000 Table 1: per N, the paper's GPU shader and its naive CPU loop (ms with transfer).
+    // Table 1 of the OpenGL matmul paper: per N, the paper's GPU shader and its naive CPU loop (ms with transfer).
     auto find = [&](const std::string& name, const Shape& s) -> const Row* {
         for (const Row& r : report.rows)
             if (r.text("name") == name && r.number("m") == s.m && r.number("n") == s.n &&
@@ -257,7 +257,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         if (any) paper2.push_back(r2);
     }
     if (!paper0.empty()) {
-        ctx.out << "\nSeed 000 Table 1 layout (gpu-tiled32 with transfers vs cpu-ijk):\n"
+        ctx.out << "\nTable 1 of the OpenGL matmul paper layout (gpu-tiled32 with transfers vs cpu-ijk):\n"
                 << format_table(paper0, {{"N"},
                                          {"gpu_ms", "GPU ms", 2},
                                          {"gpu_gflops", "GPU GFLOPS", 2},
@@ -268,7 +268,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                                          {"kernel_gflops", "kernel GFLOPS", 1}});
     }
     if (!paper2.empty()) {
-        ctx.out << "\nSeed 002 Table 1 layout (ms; GPU = gpu-fast with transfers):\n"
+        ctx.out << "\nTable 1 of Kwon & Lee layout (ms; GPU = gpu-fast with transfers):\n"
                 << format_table(paper2, {{"N"},
                                          {"CPU1", "", 2},
                                          {"CPU2", "", 2},
@@ -292,7 +292,7 @@ std::vector<std::string> variant_names() {
 Benchmark make_matmul_benchmark() {
     return {
         "matmul",
-        "C = A*B, fp32: CPU loops, seed 000's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
+        "C = A*B, fp32: CPU loops, the OpenGL matmul paper's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
         {{"sizes", "LIST", "square sizes N (default 128,256,512,1024,2048,4096)"},
          {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
          {"impl", "LIST", "all or names: cpu-ijk,cpu-ikj,cpu-blocked,gpu-tiled32,gpu-fast,cpgpu",

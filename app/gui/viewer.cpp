@@ -813,9 +813,6 @@ void Viewer::draw_simulation_tab() {
     std::string summary = info.summary;
     for (std::size_t at; (at = summary.find("\xE2\x80\x93")) != std::string::npos;)
         summary.replace(at, 3, "-");
-    // Internal source numbers ("(seed 001 eq. 8)") mean nothing to a reader: left out here.
-    if (const auto at = summary.find(" (seed "); at != std::string::npos)
-        summary.erase(at, summary.find(')', at) - at + 1);
     // Labels keep 11 font heights to the right of every widget ("initial_temperature (K)").
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 11);
     ImGui::TextWrapped("%s", summary.c_str());

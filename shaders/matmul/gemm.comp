@@ -1,6 +1,6 @@
 // gpu-fast / matmul::gemm: C = alpha * A * B + beta * C, fp32, row-major with leading dimensions
 // and offsets (so it also works on sub-blocks, e.g. LU's trailing update). A is M x N, B is N x L,
-// C is M x L. Beyond seed 000: 2-D register blocking in the style of CUTLASS's SGEMM.
+// C is M x L. Beyond the OpenGL matmul paper: 2-D register blocking in the style of CUTLASS's SGEMM.
 //
 // Work decomposition. A work group computes a BM x BN block of C with (BM/TM)*(BN/TN)
 // invocations; each invocation accumulates TM x TN entries in registers. Its rows are

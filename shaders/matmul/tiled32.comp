@@ -1,4 +1,4 @@
-// gpu-tiled32: seed 000 Algorithm 2, as published. R = A * B with A m x n, B n x l, R m x l,
+// gpu-tiled32: the OpenGL matmul paper Algorithm 2, as published. R = A * B with A m x n, B n x l, R m x l,
 // row-major. One invocation computes one element of R; a 32 x 32 work group stages a 32 x 32 tile
 // of A and of B in shared memory per step along n, separated by memoryBarrierShared(); barrier().
 // The host (Algorithm 1) dispatches chunks of at most 64 x 64 work groups; (x0, y0) is the chunk's

@@ -1,6 +1,6 @@
 #pragma once
 // Compressed sparse row (CSR) matrices, the layout the power method's SpMV kernels read
-// (seed 004) and the form Matrix Market files are converted to.
+// (Kim & Kim 2011) and the form Matrix Market files are converted to.
 //
 // Indices are 32-bit: a GPU gathers x[column] for every nonzero, and 4-byte indices move half
 // the bytes of 8-byte ones. That limits rows, columns and nonzeros to 2^31 - 1, far beyond what
@@ -31,7 +31,7 @@ CsrMatrix csr_from_dense(std::int32_t n, const std::vector<double>& dense);
 
 void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<double>& y);
 
-// A seeded random square matrix like the paper's (seed 004) and the CuPy peer's: every row has
+// A seeded random square matrix like the paper's (Kim & Kim 2011) and the CuPy peer's: every row has
 // `per_row` columns drawn uniformly from [0, n) with values uniform in [0, 1); a column drawn
 // twice in a row is one entry with the values added, so a row may hold slightly fewer than
 // `per_row` entries. The same seed gives the same matrix on every machine (splitmix64).
@@ -40,7 +40,7 @@ void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<
 CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed = 1,
                      std::int32_t band = 0);
 
-// PageRank as an eigenproblem with sparse rows only (seed 004's motivating use).
+// PageRank as an eigenproblem with sparse rows only (Kim & Kim's motivating use).
 // A random directed graph on `n` pages with power-law out-degrees (P(d) ~ d^-2.1, some pages
 // with none: dangling) and power-law in-degrees (targets drawn as n * u^3, scattered).
 // Google's matrix G = d P^T + (d D(x) + (1 - d) sum(x)) / n * 1 (dangling pages spread their

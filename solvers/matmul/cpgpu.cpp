@@ -1,9 +1,9 @@
-// cpgpu: seed 002's CPU + GPU split of C = A * B (fp32, row-major, any sizes). The GPU (gpu-fast,
+// cpgpu: Kwon & Lee's CPU + GPU split of C = A * B (fp32, row-major, any sizes). The GPU (gpu-fast,
 // with its transfers) computes rows [0, g) of C while cpu_threads() - 1 CPU threads compute rows
 // [g, m) with the cpu-blocked kernel, concurrently; the calling thread drives GL (and waits in
 // the read-back). g comes from rates measured on this machine for this shape (calibrate()), not
 // from manuals as in the paper: the GPU kernel rate, the CPU rate on a slab of rows, and the
-// host <-> device transfer rate; balanced_gpu_rows() solves seed 002's balance with them.
+// host <-> device transfer rate; balanced_gpu_rows() solves Kwon & Lee's balance with them.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

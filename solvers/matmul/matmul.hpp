@@ -1,15 +1,15 @@
 #pragma once
-// Matrix multiplication C = A * B (seeds 000 and 002): A is m x n, B is n x l, C is m x l, all
+// Matrix multiplication C = A * B (the OpenGL matmul paper and Kwon & Lee): A is m x n, B is n x l, C is m x l, all
 // fp32 row-major and tightly packed (leading dimensions n, l, l). Any m, n, l >= 1.
 //
 // Named variants (the registry below lists them for the CLI and the GUI):
-//   cpu-ijk      seed 000 Algorithm 3 / seed 002 "CPU1": the naive i-j-k loop, one thread
-//   cpu-ikj      seed 002 "CPU2": i-k-j order (B and C read along rows), one thread
+//   cpu-ijk      the OpenGL matmul paper Algorithm 3 / Kwon & Lee "CPU1": the naive i-j-k loop, one thread
+//   cpu-ikj      Kwon & Lee "CPU2": i-k-j order (B and C read along rows), one thread
 //   cpu-blocked  i-k-j on cache blocks, 4 rows of C per pass, all hardware threads
-//   gpu-tiled32  seed 000 Algorithms 1-2: 32 x 32 work groups, two 32 x 32 shared tiles,
+//   gpu-tiled32  the OpenGL matmul paper Algorithms 1-2: 32 x 32 work groups, two 32 x 32 shared tiles,
 //                dispatched in chunks of at most 64 x 64 work groups
 //   gpu-fast     register-blocked GEMM (shaders/matmul/gemm.comp), tiles from GemmTiles
-//   cpgpu        seed 002: the GPU (gpu-fast) computes the first g rows of C while the CPU threads
+//   cpgpu        Kwon & Lee: the GPU (gpu-fast) computes the first g rows of C while the CPU threads
 //                compute the rest, g balanced from rates measured on this machine
 //
 // Two entries. multiply_host() takes host arrays and includes every host <-> device transfer (how
@@ -30,7 +30,7 @@ struct SplitReport;
 
 struct Shape {
     int m = 0, n = 0, l = 0;
-    double flops() const { return 2.0 * m * static_cast<double>(n) * l; }  // seed 000 eq. (1)
+    double flops() const { return 2.0 * m * static_cast<double>(n) * l; }  // the OpenGL matmul paper eq. (1)
 };
 
 // --- The reusable GEMM (gpu-fast's kernel) ---------------------------------------------------
@@ -121,7 +121,7 @@ void multiply_rows_blocked(Shape shape, const float* a, const float* b, float* c
                            int row_end, int threads);
 int cpu_threads();  // std::thread::hardware_concurrency(), at least 1
 
-// cpgpu's split (seed 002): the GPU takes rows [0, g), the CPU rows [g, m).
+// cpgpu's split (Kwon & Lee): the GPU takes rows [0, g), the CPU rows [g, m).
 struct SplitRates {
     double gpu_gflops = 0;         // gpu-fast kernel rate at this shape
     double cpu_gflops = 0;         // cpu-blocked rate on the CPU's threads
@@ -133,7 +133,7 @@ struct SplitReport {
 };
 // Balances T_gpu(g) + T_transfer(g) = T_cpu(m - g):
 //   2 g n l / P_g + 4 (g n + n l + g l) / r = 2 (m - g) n l / P_c
-// (seed 002's T_g - T_m = T_c with the transfer written out), solved for g, clamped to [0, m]
+// (Kwon & Lee's T_g - T_m = T_c with the transfer written out), solved for g, clamped to [0, m]
 // and rounded to a multiple of 16 rows (whole 4-row passes for the CPU's kernel).
 int balanced_gpu_rows(Shape shape, const SplitRates& rates);
 

@@ -10,17 +10,17 @@ namespace adilab::matmul {
 
 std::span<const VariantInfo> variants() {
     static const std::vector<VariantInfo> all = {
-        {"cpu-ijk", "naive i-j-k loop, one thread (seed 000 Alg. 3, seed 002 CPU1)", false, false,
+        {"cpu-ijk", "naive i-j-k loop, one thread (the OpenGL matmul paper Alg. 3, Kwon & Lee CPU1)", false, false,
          true},
-        {"cpu-ikj", "i-k-j loop order, one thread (seed 002 CPU2)", false, false, true},
+        {"cpu-ikj", "i-k-j loop order, one thread (Kwon & Lee CPU2)", false, false, true},
         {"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false, false, true},
-        {"gpu-tiled32", "32x32 shared tiles, 64x64-group chunks (seed 000 Alg. 1-2)", true, true,
+        {"gpu-tiled32", "32x32 shared tiles, 64x64-group chunks (the OpenGL matmul paper Alg. 1-2)", true, true,
          false},
         {"gpu-fast",
          "register-blocked GEMM: up to 256x128 blocks, 8x16 per invocation, vec4, double buffer",
          true, true, false},
         {"cpgpu",
-         "GPU takes the first g rows, CPU threads the rest, g from measured rates (seed 002)",
+         "GPU takes the first g rows, CPU threads the rest, g from measured rates (Kwon & Lee)",
          false, true, false},
     };
     return all;

@@ -1,5 +1,5 @@
 #pragma once
-// LU decomposition with partial pivoting on the CPU (seed 003, Fig. 2, right-looking, column by
+// LU decomposition with partial pivoting on the CPU (Kim, Kim & Yu, Fig. 2, right-looking, column by
 // column): P A = L U with L unit lower triangular and U upper triangular, stored packed in A
 // (L below the diagonal, U on and above it), row-major n x n.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Float64 reference for C = A * B (seed 000's product, seed 002's C = AB): A is m x n, B is n x l,
+// Float64 reference for C = A * B (the OpenGL matmul paper's product, Kwon & Lee's C = AB): A is m x n, B is n x l,
 // C is m x l, all row-major float32 inputs. Every matmul variant is checked against it.
 //
 // Error measure. An fp32 dot product of length n computed in any order satisfies

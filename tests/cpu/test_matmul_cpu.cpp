@@ -84,7 +84,7 @@ TEST(MatmulCpu, BlockedRowRangeLeavesOtherRowsAlone) {
 
 TEST(MatmulSplit, BalancesMeasuredRates) {
     const Shape s{2048, 2048, 2048};
-    // Seed 002's example: 34 and 18 GFLOPS with free transfers give g = 34/52 N = 0.654 N.
+    // Kwon & Lee's example: 34 and 18 GFLOPS with free transfers give g = 34/52 N = 0.654 N.
     const int g = matmul::balanced_gpu_rows(s, {34.0, 18.0, 1e12});
     EXPECT_NEAR(g, 34.0 / 52.0 * 2048, 8.0 + 1e-9);  // rounding to 16 rows moves it by <= 8
     EXPECT_EQ(g % 16, 0);
