@@ -5,6 +5,7 @@
 //   adilab --bench NAME [options]        a headless benchmark, optionally --report FILE
 //   adilab --headless --model M [...]    a scripted simulation run (app/cli/headless.hpp)
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -16,15 +17,14 @@
 #include "app/bench/ui_hook.hpp"
 #include "app/gui/gui.hpp"
 #include "app/gui/headless_ui.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]\n"
-    "       | --headless --model M [options]";
+constexpr const char* kUsage = cli::kUsageLine;
 
 std::vector<cli::OptionSpec> common_options() {
     return {
@@ -71,6 +71,8 @@ int run_info(const cli::Args& args) {
 int run_bench(const std::string& name, const cli::Args& args) {
     const bench::Benchmark* benchmark = bench::find_benchmark(name);
     std::filesystem::path report_path = args.get("report");
+    if (args.has("report") && report_path.empty())
+        throw cli::UsageError("--report: empty path (give FILE.json or FILE.csv)");
     if (!report_path.empty()) bench::check_report_path(report_path);  // before any work
     auto context = gl::HeadlessContext::create(static_cast<int>(args.get_int("gpu", -1, 0, 64)));
     const gl::DeviceInfo& device = context->info();
@@ -128,12 +130,18 @@ int run(int argc, char** argv) {
 }  // namespace adilab
 
 int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) must make write() fail with EFBIG, which the writers turn
+    // into "cannot write '<path>': File too large" and exit 1; by default SIGXFSZ would kill the
+    // process, leaving a partial file and no message.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         return adilab::run(argc, argv);
     } catch (const adilab::cli::UsageError& e) {
-        std::cerr << "adilab: " << e.what() << "\n" << adilab::kUsage << "\n"
-                  << "Try 'adilab --help' for every option.\n";
-        return 2;
+        return adilab::cli::print_usage_error(std::cerr, e.what());
+    } catch (const adilab::files::InputError& e) {
+        // A file named on the command line holds something wrong: a mistake in the input, as
+        // a wrong value is (app/cli/args.hpp).
+        return adilab::cli::print_usage_error(std::cerr, e.what());
     } catch (const adilab::Error& e) {
         std::cerr << "adilab: error: " << e.what() << "\n";
         return 1;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::bench {
@@ -190,24 +191,7 @@ void check_report_path(const std::filesystem::path& path) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::path temporary = path;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        file << text;
-        file.flush();
-        if (!file) {
-            std::error_code ignore;
-            std::filesystem::remove(temporary, ignore);
-            throw Error("cannot write '" + path.string() + "'");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw Error("cannot write '" + path.string() + "': " + ec.message());
-    }
+    files::write_file_atomically(path, text);  // the one writer (solvers/common/files.hpp)
 }
 
 void write_report(const Report& report, const std::filesystem::path& path) {
