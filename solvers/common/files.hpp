@@ -39,11 +39,11 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // folder exists and is writable, and `path` itself is not a folder. For checks before a long run.
 void check_output_path(const std::filesystem::path& path, const std::string& what);
 
-// The size in bytes of a regular file; throws adilab::Error naming `what` and `path` when there
+// The size in bytes of a regular file; throws InputError naming `what` and `path` when there
 // is no such file, it is a folder, or it cannot be opened for reading.
 std::uintmax_t file_length(const std::filesystem::path& path, const std::string& what);
 
-// Throws adilab::Error("'<path>': <field> declares <declared> bytes but the file has only
+// Throws InputError("'<path>': <field> declares <declared> bytes but the file has only
 // <available> left") when a declared size does not fit in what the file holds.
 void check_declared_bytes(const std::filesystem::path& path, const std::string& field,
                           std::uintmax_t declared, std::uintmax_t available);
