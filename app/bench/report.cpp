@@ -170,17 +170,7 @@ std::string to_csv(const Report& r) {
 }
 
 void check_output_folder(const std::filesystem::path& path, const std::string& what) {
-    std::filesystem::path folder = path.parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec))
-        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
-                    folder.string() + "' does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
-                    folder.string() + "' is not writable");
-    if (std::filesystem::is_directory(path, ec))
-        throw Error("cannot write " + what + " '" + path.string() + "': it is a folder");
+    files::check_output_path(path, what);  // the one path check (solvers/common/files.hpp)
 }
 
 void check_report_path(const std::filesystem::path& path) {
