@@ -152,8 +152,11 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         const std::string name = item.substr(0, eq);
         const double value = cli::parse_double("set " + name, item.substr(eq + 1));
         bool known_name = false;
-        for (const Case& c : cases)
-            for (const sim::ParamSpec& spec : sim::make_simulation(c.model, "fused")->params())
+        for (const Case& c : cases) {
+            // Held in a local: in a range-for, the temporary returned by make_simulation would
+            // be destroyed before the loop reads the span of parameters it owns (ASan found it).
+            const auto probe = sim::make_simulation(c.model, "fused");
+            for (const sim::ParamSpec& spec : probe->params())
                 if (spec.name == name) {
                     known_name = true;
                     if (!(value >= spec.min && value <= spec.max))
@@ -161,6 +164,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                                               " is out of range (" + std::to_string(spec.min) +
                                               " .. " + std::to_string(spec.max) + ")");
                 }
+        }
         if (!known_name)
             throw cli::UsageError("--set: no selected model has a parameter '" + name + "'");
         settings.emplace_back(name, value);
