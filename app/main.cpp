@@ -5,6 +5,7 @@
 //   adilab --bench NAME [options]        a headless benchmark, optionally --report FILE
 //   adilab --headless --model M [...]    a scripted simulation run (app/cli/headless.hpp)
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "app/bench/ui_hook.hpp"
 #include "app/gui/gui.hpp"
 #include "app/gui/headless_ui.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "sim/assets.hpp"
@@ -25,9 +27,7 @@
 namespace adilab {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]\n"
-    "       | --headless --model M [options]";
+constexpr const char* kUsage = cli::kUsageLine;
 
 std::vector<cli::OptionSpec> common_options() {
     return {
@@ -76,6 +76,8 @@ int run_info(const cli::Args& args) {
 int run_bench(const std::string& name, const cli::Args& args) {
     const bench::Benchmark* benchmark = bench::find_benchmark(name);
     std::filesystem::path report_path = args.get("report");
+    if (args.has("report") && report_path.empty())
+        throw cli::UsageError("--report: empty path (give FILE.json or FILE.csv)");
     if (!report_path.empty()) bench::check_report_path(report_path);  // before any work
     std::optional<bench::Report> old;
     if (args.has("compare")) {
@@ -146,12 +148,18 @@ int main(int argc, char** argv) {
     // build run from outside its tree (sim/assets.hpp).
     if (const char* assets = std::getenv("ADILAB_ASSETS"); assets != nullptr && *assets)
         adilab::sim::set_assets_override(assets);
+    // A file-size limit (ulimit -f) must make write() fail with EFBIG, which the writers turn
+    // into "cannot write '<path>': File too large" and exit 1; by default SIGXFSZ would kill the
+    // process, leaving a partial file and no message.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         return adilab::run(argc, argv);
     } catch (const adilab::cli::UsageError& e) {
-        std::cerr << "adilab: " << e.what() << "\n" << adilab::kUsage << "\n"
-                  << "Try 'adilab --help' for every option.\n";
-        return 2;
+        return adilab::cli::print_usage_error(std::cerr, e.what());
+    } catch (const adilab::files::InputError& e) {
+        // A file named on the command line holds something wrong: a mistake in the input, as
+        // a wrong value is (app/cli/args.hpp).
+        return adilab::cli::print_usage_error(std::cerr, e.what());
     } catch (const adilab::Error& e) {
         std::cerr << "adilab: error: " << e.what() << "\n";
         return 1;

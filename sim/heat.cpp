@@ -8,15 +8,21 @@
 //             (heat_rowscan.comp), y with chunk ends joined in shared memory (heat_colscan.comp),
 //             the inverse truncated below fp32 round-off. Where that needs a halo over 48
 //             (lambda above ~7) the fused line solve instead.
-//   fused line solve (heat.comp with adi_fused.glsl): every other case — heaters, large lambda.
-//             A pinned cell changes its line's matrix, so the closed-form inverse no longer holds.
+//   with heaters: the windowed kernels for every line, then the fused line solve again for only
+//             the lines that cross a heater (a pinned cell changes its line's matrix, so the
+//             closed-form inverse holds only on the others): at 4096^2 the heaters cross 8% of
+//             the rows and columns, and those lines cost what every line would on the exact path.
+//   fused line solve (heat.comp with adi_fused.glsl): where the halo would exceed 48 (lambda
+//             above ~7): every line.
 // The generic path (any tridiagonal Solver): the rows kernel writes each line's coefficients and
 // right-hand side (GeneralCoefficients: heater rows differ), the Solver solves, the finish kernel
 // adds the increment and checks the value.
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "sim/model.hpp"
 #include "solvers/gl/context.hpp"
@@ -68,7 +74,9 @@ public:
 
     const gl::Buffer& field() const override { return field_; }
     std::string kernel() const override {
-        if (window_[0] && window_[1]) return "window-H" + std::to_string(window_halo_);
+        if (window_[0] && window_[1])
+            return "window-H" + std::to_string(window_halo_) +
+                   (heater_groups_[0].empty() ? "" : "+heater-lines");
         return solver();
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
@@ -171,7 +179,8 @@ private:
     void resolve_window() {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
-        if (heaters()) return;  // pinned cells: the line solve
+        heater_groups_[0].clear();
+        heater_groups_[1].clear();
         const int halo = heat_window_halo(double(float(implicit_lambda())));
         if (halo == 0) return;
         window_halo_ = halo;
@@ -198,6 +207,34 @@ private:
         const int column_segment = (kColumnWarps - 2 * column_halo_warps) * kColumnChunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
         window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
+        if (heaters()) resolve_heater_lines();
+    }
+
+    // The fused kernel's work groups that hold a line crossing a heater disc, per direction: rows
+    // whose centres lie within the radius of the discs' centre row (x), columns likewise around
+    // each disc (y), widened by a cell for the rounding of the centres. Overlapping ranges merge.
+    void resolve_heater_lines() {
+        const float radius = float(param("heater_radius")) * float(std::min(nx_, ny_));
+        const float offset = float(param("heater_offset")) * float(nx_);
+        const float centres_y[] = {0.5f * ny_};
+        const float centres_x[] = {0.5f * nx_ - offset, 0.5f * nx_ + offset};
+        for (int d = 0; d < 2; ++d) {
+            const int count = d == 0 ? ny_ : nx_;
+            const int lines = fused_shape(d, nx_, ny_, 1, fused_tuning_).lines;
+            std::vector<std::pair<int, int>> ranges;
+            for (const float c : d == 0 ? std::span<const float>(centres_y)
+                                        : std::span<const float>(centres_x)) {
+                const int first = std::clamp(int(std::floor(c - radius - 1.5f)), 0, count - 1);
+                const int last = std::clamp(int(std::ceil(c + radius + 0.5f)), 0, count - 1);
+                const int g0 = first / lines, g1 = last / lines;
+                if (!ranges.empty() && g0 <= ranges.back().second + 1)
+                    ranges.back().second = std::max(ranges.back().second, g1);
+                else
+                    ranges.push_back({g0, g1});
+            }
+            for (const auto& [g0, g1] : ranges)
+                heater_groups_[d].push_back({unsigned(g0), unsigned(g1 - g0 + 1)});
+        }
     }
 
     void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
@@ -210,10 +247,24 @@ private:
             bind_flag();
             gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
             gl::memory_barrier(gl::Barrier::storage);
+            if (heater_groups_[direction].empty()) return;
+            // The lines across the heaters again, exactly: their stores land after the
+            // window's (the barrier above orders them).
+            const gl::Program& exact = *fused_[direction];
+            use_fused(direction);
+            in.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            for (const GroupRange& range : heater_groups_[direction]) {
+                exact.set("first_group", int(range.first));
+                gl::dispatch(range.count);
+            }
+            gl::memory_barrier(gl::Barrier::storage);
             return;
         }
         if (fused()) {
             use_fused(direction);
+            fused_[direction]->set("first_group", 0);
             in.bind_storage(0);
             out.bind_storage(1);
             bind_flag();
@@ -253,6 +304,11 @@ private:
     unsigned window_groups_[2][2] = {};
     std::uint64_t window_version_ = 0;
     int window_halo_ = 0;
+    // With heaters: the fused kernel's groups of the lines that cross them, per direction.
+    struct GroupRange {
+        unsigned first = 0, count = 0;
+    };
+    std::vector<GroupRange> heater_groups_[2];
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/state_file.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
@@ -82,10 +84,6 @@ std::string format_double(double value) {
     std::ostringstream out;
     out << std::hexfloat << value;
     return out.str();
-}
-
-double parse_hex_double(const std::string& text) {
-    return std::strtod(text.c_str(), nullptr);  // reads hexfloat exactly
 }
 
 }  // namespace
@@ -496,77 +494,55 @@ void AdiModel::save_state(const std::filesystem::path& path) const {
         out << "\n";
     }
     out << "end\n";
-    std::ofstream file(path, std::ios::binary);
-    file << out.str();
-    file.close();
-    if (!file) throw Error("cannot write state file '" + path.string() + "'");
+    files::write_file_atomically(path, out.str());  // a failure leaves the old file as it was
 }
 
 void AdiModel::load_state(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw Error("cannot read state file '" + path.string() + "'");
+    // Everything the file alone can tell is checked by read_state_file (sim/state_file.hpp);
+    // what needs this model is checked here, all before anything changes.
+    const StateFile state = read_state_file(path, kMinGrid, kMaxGrid);
     auto fail = [&](const std::string& why) {
-        throw Error("state file '" + path.string() + "': " + why);
+        throw files::InputError("state file '" + path.string() + "': " + why);
     };
-    std::string line;
-    std::getline(file, line);
-    if (line != "ADILAB-STATE 1") fail("not an adilab state file");
-    std::string model, scenario, terrain;
-    int nx = 0, ny = 0;
-    std::int64_t steps = 0;
-    double time = 0;
-    std::vector<std::pair<std::string, double>> params;
-    std::map<std::string, std::vector<char>> buffers;
-    while (std::getline(file, line)) {
-        std::istringstream in(line);
-        std::string key;
-        in >> key;
-        if (key == "end") break;
-        if (key == "model") in >> model;
-        else if (key == "solver") {}
-        else if (key == "scenario") in >> scenario;
-        else if (key == "terrain") in >> terrain;
-        else if (key == "grid") in >> nx >> ny;
-        else if (key == "steps") in >> steps;
-        else if (key == "time") {
-            std::string v;
-            in >> v;
-            time = parse_hex_double(v);
-        } else if (key == "param") {
-            std::string name, v;
-            in >> name >> v;
-            params.emplace_back(name, parse_hex_double(v));
-        } else if (key == "buffer") {
-            std::string name;
-            std::size_t bytes = 0;
-            in >> name >> bytes;
-            std::vector<char> data(bytes);
-            file.read(data.data(), std::streamsize(bytes));
-            file.get();
-            if (!file) fail("truncated buffer '" + name + "'");
-            buffers[name] = std::move(data);
-        } else {
-            fail("unexpected line '" + line + "'");
+    if (state.model != model_) fail("holds model '" + state.model + "', not '" + model_ + "'");
+    try {
+        check_scenario(model_, scenarios_, state.scenario);
+    } catch (const Error& e) {
+        fail(e.what());
+    }
+    for (const auto& [name, value] : state.params) {
+        const ParamSpec* spec = nullptr;
+        for (const ParamSpec& s : specs_)
+            if (s.name == name) spec = &s;
+        if (spec == nullptr) fail("param '" + name + "' is not a parameter of " + model_);
+        if (!(value >= spec->min && value <= spec->max)) {
+            std::ostringstream why;
+            why << "param " << name << " = " << value << " is out of range [" << spec->min << ", "
+                << spec->max << "]";
+            fail(why.str());
         }
     }
-    if (model != model_) fail("holds model '" + model + "', not '" + model_ + "'");
-    check_scenario(model_, scenarios_, scenario);
-    if (nx < kMinGrid || ny < kMinGrid || nx > kMaxGrid || ny > kMaxGrid) fail("bad grid");
-    for (const auto& [name, value] : params) set_param(name, value);
-    scenario_ = scenario;
-    terrain_ = terrain.empty() ? "flat" : terrain;
-    if (nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
+    for (const auto& [name, value] : state.params) set_param(name, value);
+    scenario_ = state.scenario;
+    terrain_ = state.terrain.empty() ? "flat" : state.terrain;
+    if (state.nx != nx_ || state.ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
         fused_tuning_changed_ = false;
-        nx_ = nx;
-        ny_ = ny;
+        nx_ = state.nx;
+        ny_ = state.ny;
         allocate();
     }
+    const auto& buffers = state.buffers;
+    const std::int64_t steps = state.steps;
+    const double time = state.time;
     auto all = state_buffers();
     all.emplace_back("flag", &flag_);
     for (auto& [name, buffer] : all) {
         auto found = buffers.find(name);
         if (found == buffers.end()) fail("has no buffer '" + name + "'");
-        if (found->second.size() != buffer->size()) fail("buffer '" + name + "' has the wrong size");
+        if (found->second.size() != buffer->size())
+            fail("buffer '" + name + "' holds " + std::to_string(found->second.size()) +
+                 " bytes, the " + std::to_string(nx_) + " x " + std::to_string(ny_) +
+                 " grid needs " + std::to_string(buffer->size()));
         buffer->upload(0, found->second.size(), found->second.data());
     }
     steps_ = steps;

@@ -18,6 +18,7 @@
 
 #include "sim/assets.hpp"
 #include "sim/model.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
@@ -25,9 +26,21 @@ namespace {
 
 std::vector<float> load_png_terrain(const std::filesystem::path& path, int nx, int ny, float top) {
     int w = 0, h = 0, channels = 0;
+    files::file_length(path, "height map");  // there, a file, readable: else named
+    // The header first: a PNG declaring 100000 x 100000 pixels would make stb allocate 20 GB
+    // before finding that the data is not there. 16384 x 16384 is twice the largest grid.
+    constexpr int kMaxSide = 16384;
+    if (!stbi_info(path.c_str(), &w, &h, &channels))
+        throw files::InputError("cannot read height map '" + path.string() + "': " +
+                                stbi_failure_reason());
+    if (w < 1 || h < 1 || w > kMaxSide || h > kMaxSide)
+        throw files::InputError("height map '" + path.string() + "': " + std::to_string(w) + " x " +
+                                std::to_string(h) + " pixels, outside 1 .. " +
+                                std::to_string(kMaxSide) + " a side");
     stbi_us* pixels = stbi_load_16(path.c_str(), &w, &h, &channels, 1);
     if (pixels == nullptr)
-        throw Error("cannot read height map '" + path.string() + "': " + stbi_failure_reason());
+        throw files::InputError("cannot read height map '" + path.string() + "': " +
+                                stbi_failure_reason());
     std::vector<float> grey(std::size_t(w) * h);
     for (std::size_t k = 0; k < grey.size(); ++k) grey[k] = pixels[k] / 65535.0f;
     stbi_image_free(pixels);

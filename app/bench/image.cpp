@@ -1,9 +1,10 @@
 #include "app/bench/image.hpp"
 
 #include <stb_image_write.h>
-#include <unistd.h>
+#include <string>
 
 #include "app/bench/report.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::bench {
@@ -20,19 +21,15 @@ void write_png(const std::filesystem::path& path, int width, int height,
     if (width <= 0 || height <= 0 ||
         rgba.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4)
         throw Error("cannot write '" + path.string() + "': the image is empty");
-    std::filesystem::path temporary = path;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    if (!stbi_write_png(temporary.c_str(), width, height, 4, rgba.data(), width * 4)) {
-        std::error_code ignore;
-        std::filesystem::remove(temporary, ignore);
-        throw Error("cannot write '" + path.string() + "'");
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw Error("cannot write '" + path.string() + "': " + ec.message());
-    }
+    // Encoded in memory, then written through the one atomic writer: a full disk or a
+    // file-size limit leaves the old image untouched and names the reason.
+    std::string png;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
+        throw Error("cannot write '" + path.string() + "': the PNG encoder failed");
+    files::write_file_atomically(path, png);
 }
 
 }  // namespace adilab::bench

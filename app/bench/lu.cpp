@@ -23,6 +23,7 @@
 #include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/gl/commands.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/reference/lu.hpp"
@@ -50,7 +51,7 @@ std::vector<float> random_matrix(int n, unsigned seed) {
 Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
     const mm::Matrix m = mm::read(path);
     if (m.rows != m.cols)
-        throw Error(path + ": LU needs a square matrix, the file holds " + std::to_string(m.rows) +
+        throw files::InputError(path + ": LU needs a square matrix, the file holds " + std::to_string(m.rows) +
                     " x " + std::to_string(m.cols));
     if (m.rows < 1) throw Error(path + ": the matrix is empty");
     if (m.rows * m.rows * 4 > device.max_storage_block_bytes)
@@ -83,6 +84,7 @@ std::string tuning_help() {
 Report run_lu(const cli::Args& args, BenchContext& ctx) {
     // --- Everything checked before any work. ---
     const std::string mtx = args.get("mtx");
+    if (args.has("mtx")) cli::check_input_file("mtx", mtx);  // missing: exit 2, as power's --mtx
     if (!mtx.empty() && args.has("sizes"))
         throw cli::UsageError("--mtx and --sizes exclude each other (the file gives the size)");
     const auto sizes = mtx.empty() ? args.get_int_list("sizes", {1024, 2048, 3072, 4096}, 1, 46340)

@@ -103,8 +103,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
             throw cli::UsageError("--mtx takes its size from the file: leave out --rows, "
                                   "--nnz-per-row and --density");
         c.mtx = args.get("mtx");
-        if (!std::filesystem::is_regular_file(c.mtx))
-            throw cli::UsageError("--mtx: no such file '" + c.mtx + "'");
+        cli::check_input_file("mtx", c.mtx);
         const std::string label = std::filesystem::path(c.mtx).filename().string();
         c.matrices.push_back({pagerank ? "mtx-pagerank" : "mtx", label, 0, 0});
         return c;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::bench {
@@ -169,17 +170,7 @@ std::string to_csv(const Report& r) {
 }
 
 void check_output_folder(const std::filesystem::path& path, const std::string& what) {
-    std::filesystem::path folder = path.parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec))
-        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
-                    folder.string() + "' does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-        throw Error("cannot write " + what + " '" + path.string() + "': folder '" +
-                    folder.string() + "' is not writable");
-    if (std::filesystem::is_directory(path, ec))
-        throw Error("cannot write " + what + " '" + path.string() + "': it is a folder");
+    files::check_output_path(path, what);  // the one path check (solvers/common/files.hpp)
 }
 
 void check_report_path(const std::filesystem::path& path) {
@@ -190,24 +181,7 @@ void check_report_path(const std::filesystem::path& path) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-    std::filesystem::path temporary = path;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        file << text;
-        file.flush();
-        if (!file) {
-            std::error_code ignore;
-            std::filesystem::remove(temporary, ignore);
-            throw Error("cannot write '" + path.string() + "'");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw Error("cannot write '" + path.string() + "': " + ec.message());
-    }
+    files::write_file_atomically(path, text);  // the one writer (solvers/common/files.hpp)
 }
 
 void write_report(const Report& report, const std::filesystem::path& path) {

@@ -168,8 +168,11 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         const std::string name = item.substr(0, eq);
         double value = 0;
         bool known_name = false;
-        for (const Case& c : cases)
-            for (const sim::ParamSpec& spec : sim::make_simulation(c.model, "fused")->params())
+        for (const Case& c : cases) {
+            // Held in a local: in a range-for, the temporary returned by make_simulation would
+            // be destroyed before the loop reads the span of parameters it owns (ASan found it).
+            const auto probe = sim::make_simulation(c.model, "fused");
+            for (const sim::ParamSpec& spec : probe->params())
                 if (spec.name == name) {
                     known_name = true;
                     try {
@@ -178,6 +181,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                         throw cli::UsageError(std::string("--set: ") + e.what());
                     }
                 }
+        }
         if (!known_name)
             throw cli::UsageError("--set: no selected model has a parameter '" + name + "'");
         settings.emplace_back(name, value);
@@ -186,11 +190,11 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
     int render_w = 0, render_h = 0;
     if (args.has("render")) {
         const std::string text = args.get("render");
-        int used = 0;
-        if (std::sscanf(text.c_str(), "%dx%d%n", &render_w, &render_h, &used) != 2 ||
-            used != int(text.size()) || render_w < 1 || render_h < 1 || render_w > 16384 ||
-            render_h > 16384)
+        if (text.find_first_of("xX") == std::string::npos)
             throw cli::UsageError("--render expects WxH (e.g. 1920x1080), got '" + text + "'");
+        const auto [w, h] = cli::parse_dimensions("render", text, 1, 16384);  // strict, no wrap
+        render_w = int(w);
+        render_h = int(h);
     }
     const bool ui = args.has("ui");
     if (ui && render_w == 0) throw cli::UsageError("--ui needs --render WxH (the frame it draws into)");

@@ -1,11 +1,32 @@
 #include "app/cli/args.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <sstream>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <unistd.h>
+
+#include "solvers/common/numbers.hpp"
 
 namespace adilab::cli {
+
+int print_usage_error(std::ostream& out, const std::string& message) {
+    out << "adilab: " << message << "\n" << kUsageLine << "\nTry 'adilab --help' for every option.\n";
+    return 2;
+}
+
+void check_input_file(std::string_view option, const std::string& path) {
+    const std::string prefix = "--" + std::string(option) + ": ";
+    if (path.empty()) throw UsageError(prefix + "empty path");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw UsageError(prefix + "'" + path + "' is a folder, not a file");
+    if (::access(path.c_str(), R_OK) != 0) {
+        if (errno == ENOENT) throw UsageError(prefix + "no such file '" + path + "'");
+        throw UsageError(prefix + "cannot read '" + path + "': " + std::strerror(errno));
+    }
+}
 
 Args Args::parse(const std::vector<std::string>& tokens, const std::vector<OptionSpec>& known) {
     Args args;
@@ -54,47 +75,63 @@ const std::vector<std::string>& Args::all(std::string_view name) const {
 }
 
 long long parse_int(std::string_view option, std::string_view text) {
-    long long value = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || text.empty())
-        throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
-                         "' is not an integer");
-    return value;
+    if (auto value = numbers::to_integer(text)) return *value;
+    const bool digits = !text.empty() && text.find_first_not_of("+-0123456789") == std::string_view::npos;
+    throw UsageError("--" + std::string(option) + ": '" + std::string(text) + "' is not " +
+                     (digits ? "an integer adilab can hold (too large)" : "an integer"));
 }
 
 double parse_double(std::string_view option, std::string_view text) {
-    std::string copy(text);
-    char* end = nullptr;
-    double value = std::strtod(copy.c_str(), &end);
-    if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(value))
-        throw UsageError("--" + std::string(option) + ": '" + copy + "' is not a finite number");
-    return value;
+    if (auto value = numbers::to_real(text)) return *value;
+    throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
+                     "' is not a finite number");
 }
 
 namespace {
+// The message quotes the user's own text, not the number it became.
 template <class T>
-void check_range(std::string_view option, T value, T min, T max) {
+void check_range(std::string_view option, std::string_view text, T value, T min, T max) {
     if (value < min || value > max) {
         std::ostringstream msg;
-        msg << "--" << option << ": " << value << " is out of range [" << min << ", " << max
+        msg << "--" << option << ": '" << text << "' is out of range [" << min << ", " << max
             << "]";
         throw UsageError(msg.str());
     }
 }
 }  // namespace
 
+long long parse_int_in(std::string_view option, std::string_view text, long long min,
+                       long long max) {
+    const long long value = parse_int(option, text);
+    check_range(option, text, value, min, max);
+    return value;
+}
+
+std::pair<long long, long long> parse_dimensions(std::string_view option, std::string_view text,
+                                                 long long min, long long max) {
+    const auto x = text.find_first_of("xX");
+    if (x == std::string_view::npos) {
+        const long long n = parse_int_in(option, text, min, max);
+        return {n, n};
+    }
+    if (text.find_first_of("xX", x + 1) != std::string_view::npos)
+        throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
+                         "' is not N or WxH");
+    return {parse_int_in(option, text.substr(0, x), min, max),
+            parse_int_in(option, text.substr(x + 1), min, max)};
+}
+
 long long Args::get_int(std::string_view name, long long fallback, long long min,
                         long long max) const {
     if (!has(name)) return fallback;
-    long long value = parse_int(name, get(name));
-    check_range(name, value, min, max);
-    return value;
+    return parse_int_in(name, get(name), min, max);
 }
 
 double Args::get_double(std::string_view name, double fallback, double min, double max) const {
     if (!has(name)) return fallback;
-    double value = parse_double(name, get(name));
-    check_range(name, value, min, max);
+    const std::string text = get(name);
+    double value = parse_double(name, text);
+    check_range(name, text, value, min, max);
     return value;
 }
 
@@ -115,9 +152,7 @@ std::vector<long long> Args::get_int_list(std::string_view name, std::vector<lon
     if (!has(name)) return fallback;
     std::vector<long long> out;
     for (const std::string& piece : split_list(get(name))) {
-        long long value = parse_int(name, piece);
-        check_range(name, value, min, max);
-        out.push_back(value);
+        out.push_back(parse_int_in(name, piece, min, max));
     }
     if (out.empty()) throw UsageError("--" + std::string(name) + ": the list is empty");
     return out;

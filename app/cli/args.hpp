@@ -3,6 +3,7 @@
 // each mode of adilab (GUI, --info, --bench NAME, --headless) declares the options it takes,
 // and anything else is a usage error (exit code 2) naming the option.
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,6 +17,17 @@ class UsageError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// The usage line every usage error prints, in every mode (GUI, --headless, --bench, the GUI's
+// --bench-tab): one contract, exit code 2 after the message and this line.
+inline constexpr const char* kUsageLine =
+    "usage: adilab [GUI options] | --info [--gpu N] | --bench NAME [options] [--report FILE]\n"
+    "       | --headless --model M [options]";
+// "adilab: <message>", the usage line and the pointer to --help, on `out`; returns 2.
+int print_usage_error(std::ostream& out, const std::string& message);
+// A file the command line names as input must exist and be readable: else a UsageError quoting
+// the option, the path and the operating system's reason.
+void check_input_file(std::string_view option, const std::string& path);
 
 struct OptionSpec {
     OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false,
@@ -59,8 +71,15 @@ private:
 
 // Splits "a,b,c" on commas, dropping empty pieces.
 std::vector<std::string> split_list(std::string_view text);
+// The strict parsers (solvers/common/numbers.hpp) with a UsageError that names the option and
+// quotes the text as given: no wrap-around, no truncation, no Inf or NaN.
 long long parse_int(std::string_view option, std::string_view text);
 double parse_double(std::string_view option, std::string_view text);
+// parse_int, then a range check whose message quotes the text.
+long long parse_int_in(std::string_view option, std::string_view text, long long min, long long max);
+// "N" (square) or "WxH", each part in [min, max].
+std::pair<long long, long long> parse_dimensions(std::string_view option, std::string_view text,
+                                                 long long min, long long max);
 // One option per line, aligned, for --help.
 std::string format_options(const std::vector<OptionSpec>& options);
 

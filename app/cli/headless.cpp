@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "sim/simulation.hpp"
+#include "solvers/common/files.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
@@ -19,12 +21,6 @@ namespace {
 // Steps between two reads of the GPU stability flag: a run stops within this many steps of
 // going unstable, and the read-back costs nothing measurable.
 constexpr long long kCheckEvery = 500;
-
-void check_output_path(const std::string& option, const std::filesystem::path& path) {
-    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    if (!std::filesystem::is_directory(folder))
-        throw UsageError("--" + option + ": folder '" + folder.string() + "' does not exist");
-}
 
 std::string list_of(const std::vector<std::string>& names) {
     std::string out;
@@ -52,15 +48,6 @@ std::vector<OptionSpec> headless_options() {
     };
 }
 
-std::pair<int, int> parse_grid(std::string_view option, const std::string& text) {
-    const auto x = text.find_first_of("xX");
-    if (x == std::string::npos) {
-        const int n = int(parse_int(option, text));
-        return {n, n};
-    }
-    return {int(parse_int(option, text.substr(0, x))), int(parse_int(option, text.substr(x + 1)))};
-}
-
 int run_headless(const Args& args) {
     // Everything that can be checked without a GPU, first.
     if (!args.has("model")) {
@@ -76,10 +63,9 @@ int run_headless(const Args& args) {
         for (const sim::ModelInfo& m : sim::models()) names += (names.empty() ? "" : ", ") + m.name;
         throw UsageError("unknown model '" + model + "' (available: " + names + ")");
     }
-    const auto [nx, ny] = parse_grid("grid", args.get("grid", "256"));
-    if (nx < 4 || ny < 4 || nx > 8192 || ny > 8192)
-        throw UsageError("--grid: " + std::to_string(nx) + " x " + std::to_string(ny) +
-                         " is outside 4 .. 8192");
+    // Range-checked as long long before the narrowing: "4294967360" must not become 64.
+    const auto [grid_x, grid_y] = parse_dimensions("grid", args.get("grid", "256"), 4, 8192);
+    const int nx = int(grid_x), ny = int(grid_y);
     const long long steps = args.get_int("steps", 100, 0, 2'000'000'000LL);
     // Values are checked against their parameter (a number, or a scheme's name) once the model
     // exists; a bad one is a command-line error (exit 2).
@@ -90,11 +76,15 @@ int run_headless(const Args& args) {
             throw UsageError("--set: '" + item + "' is not NAME=VALUE");
         settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
-    for (const char* option : {"export", "save-state"})
-        if (args.has(option)) check_output_path(option, args.get(option));
+    // An input file that is not there is a mistake on the command line (2); an output that
+    // cannot be written is a failed run (1), found before the work rather than after it.
     for (const char* option : {"init", "load-state"})
-        if (args.has(option) && !std::filesystem::is_regular_file(args.get(option)))
-            throw UsageError("--" + std::string(option) + ": no file '" + args.get(option) + "'");
+        if (args.has(option)) check_input_file(option, args.get(option));
+    for (const char* option : {"export", "save-state"})
+        if (args.has(option)) {
+            if (args.get(option).empty()) throw UsageError("--" + std::string(option) + ": empty path");
+            files::check_output_path(args.get(option), "--" + std::string(option) + " file");
+        }
 
     auto context = gl::HeadlessContext::create(static_cast<int>(args.get_int("gpu", -1, 0, 64)));
     const std::string solver = args.get("solver", "fused");
@@ -143,6 +133,13 @@ int run_headless(const Args& args) {
             const std::string scenario = args.get("scenario", s.scenarios().front());
             s.reset(scenario, nx, ny);
         }
+    } catch (const gl::CapacityError& e) {
+        // A grid the GPU cannot hold is a failed run (exit 1), named with the grid.
+        throw Error((args.has("load-state") ? "the state's grid"
+                                            : "--grid " + std::to_string(nx) + "x" + std::to_string(ny)) +
+                    " with " + model + ": " + e.what());
+    } catch (const files::InputError&) {
+        throw;  // a bad --load-state or png: terrain: exit 2 with the file and field named
     } catch (const Error& e) {
         throw UsageError(e.what());  // unknown scenario / parameter / terrain, out of range
     }

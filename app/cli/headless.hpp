@@ -14,7 +14,5 @@ namespace adilab::cli {
 std::vector<OptionSpec> headless_options();
 // Runs it; bad input throws UsageError (exit 2), a failed or unstable run adilab::Error (exit 1).
 int run_headless(const Args& args);
-// "N" or "NXxNY" -> (nx, ny); throws UsageError naming `option`.
-std::pair<int, int> parse_grid(std::string_view option, const std::string& text);
 
 }  // namespace adilab::cli

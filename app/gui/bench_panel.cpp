@@ -811,10 +811,15 @@ void BenchTabs::follow_scripted_run() {
         break;
     }
     case BenchRunner::State::failed:
-        std::cerr << "adilab: the " << name << " tab's run failed: "
-                  << (scripted_->error_is_usage() ? "usage error: " : "error: ")
-                  << scripted_->error() << "\n";
-        exit_code_ = scripted_->error_is_usage() ? 2 : 1;
+        // A usage error prints the usage line as in every other mode (app/cli/args.hpp).
+        if (scripted_->error_is_usage())
+            exit_code_ = cli::print_usage_error(
+                std::cerr, "the " + name + " tab's run failed: usage error: " + scripted_->error());
+        else {
+            std::cerr << "adilab: the " << name << " tab's run failed: error: " << scripted_->error()
+                      << "\n";
+            exit_code_ = 1;
+        }
         break;
     default:
         std::cerr << "adilab: the " << name << " tab's run was cancelled\n";

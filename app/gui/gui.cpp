@@ -149,13 +149,15 @@ int run(const cli::Args& args) {
     if (!first_screenshot.empty()) bench::check_png_path(first_screenshot);
     int script_width = 1280, script_height = 800;
     if (args.has("window")) {
-        int n = 0;
         const std::string text = args.get("window");
-        if (std::sscanf(text.c_str(), "%dx%d%n", &script_width, &script_height, &n) != 2 ||
-            n != static_cast<int>(text.size()) || script_width < 200 || script_height < 150 ||
-            script_width > 8192 || script_height > 8192)
+        if (text.find_first_of("xX") == std::string::npos)
             throw cli::UsageError("--window expects WxH between 200x150 and 8192x8192, got '" +
                                   text + "'");
+        const auto [w, h] = cli::parse_dimensions("window", text, 150, 8192);
+        if (w < 200)
+            throw cli::UsageError("--window: '" + text + "' is narrower than 200 pixels");
+        script_width = static_cast<int>(w);
+        script_height = static_cast<int>(h);
         if (frames == 0) throw cli::UsageError("--window needs --frames N");
     }
     std::vector<InjectedEvent> events = parse_events(args.get("inject"));

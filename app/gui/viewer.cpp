@@ -24,6 +24,8 @@
 #include "app/render/sim_view.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
+#include "solvers/common/files.hpp"
+#include "solvers/common/numbers.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
@@ -170,9 +172,19 @@ std::vector<Preset> load_presets() {
         if (entry.path().extension() == ".preset") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
-        Settings s = Settings::load(file);
         Preset p;
         p.name = file.stem().string();
+        // A preset is a few lines of text: a larger file is a mistake (a binary dropped into
+        // the folder), refused before it is read.
+        constexpr std::uintmax_t kMaxPresetBytes = 64 * 1024;
+        if (const auto bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxPresetBytes) {
+            p.model = "?";
+            p.problem = "preset '" + file.string() + "': " +
+                        (ec ? ec.message() : std::to_string(bytes) + " bytes, more than a preset's 64 KiB");
+            presets.push_back(std::move(p));
+            continue;
+        }
+        Settings s = Settings::load(file);
         p.model = s.get("model", "");
         p.scenario = s.get("scenario", "");
         p.solver = s.get("solver", "");
@@ -188,10 +200,14 @@ std::vector<Preset> load_presets() {
             if (eq == std::string::npos) continue;
             std::string name = line.substr(4, eq - 4);
             name.erase(name.find_last_not_of(" \t") + 1);
-            try {
-                p.params.emplace_back(name, std::stod(line.substr(eq + 1)));
-            } catch (const std::exception&) {
-            }
+            std::string text = line.substr(eq + 1);
+            text.erase(0, text.find_first_not_of(" \t"));
+            text.erase(text.find_last_not_of(" \t\r") + 1);
+            if (const auto value = numbers::to_real(text))
+                p.params.emplace_back(name, *value);
+            else if (p.problem.empty())
+                p.problem = "preset '" + file.string() + "': set." + name + " = '" + text +
+                            "' is not a finite number";
         }
         if (!p.model.empty()) presets.push_back(std::move(p));
     }
@@ -244,9 +260,12 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
                                   (names.empty() ? "none found under assets/presets" : names) +
                                   ")");
         }
+        if (!it->problem.empty()) throw files::InputError(it->problem);
         preset_index_ = static_cast<int>(it - presets_.begin());
         model = it->model;
-        if (!it->scenario.empty()) scenario_ = it->scenario;
+        // A preset that names only the model takes the model's first scenario (below), not the
+        // scenario the settings remember from another model.
+        scenario_ = it->scenario;
         if (!it->solver.empty()) solver = it->solver;
         if (it->grid > 0) grid_ = it->grid;
         if (it->steps_per_frame > 0) steps_per_frame_ = it->steps_per_frame;
@@ -285,13 +304,17 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
 
     try {
         make(model, solver);
-    } catch (const Error&) {
-        if (!start.model.empty() || !start.solver.empty() || !start.preset.empty()) throw;
-        make("heat", "fused");  // stale settings: fall back to the default
+    } catch (const Error& e) {
+        // A model or solver the command line (or its preset) names is a usage error, exit 2 as
+        // in headless mode; a stale one from the settings falls back to the default.
+        if (!start.model.empty() || !start.solver.empty() || !start.preset.empty())
+            throw cli::UsageError(e.what());
+        make("heat", "fused");
     }
     auto names = sim_->scenarios();
+    const bool scenario_named = !start.scenario.empty() || !scenario_.empty();
     if (std::find(names.begin(), names.end(), scenario_) == names.end()) {
-        if (!start.scenario.empty() || !start.preset.empty()) {
+        if (!start.scenario.empty() || (!start.preset.empty() && scenario_named)) {
             std::string list;
             for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
             throw cli::UsageError("model '" + sim_->model() + "' has no scenario '" + scenario_ +
@@ -299,7 +322,11 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
         }
         scenario_ = names.front();
     }
-    for (const auto& [name, value] : params) sim_->set_param(name, value);
+    try {
+        for (const auto& [name, value] : params) sim_->set_param(name, value);
+    } catch (const Error& e) {
+        throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
+    }
     if (!start.terrain.empty()) {
         auto terrains = sim_->terrains();
         if (std::find(terrains.begin(), terrains.end(), start.terrain) == terrains.end()) {
@@ -684,8 +711,9 @@ void Viewer::save_settings() {
 
 void Viewer::apply_preset(const Preset& p) {
     try {
+        if (!p.problem.empty()) throw Error(p.problem);
         make(p.model, p.solver.empty() ? sim_->solver() : p.solver);
-        if (!p.scenario.empty()) scenario_ = p.scenario;
+        scenario_ = p.scenario;  // none named: the model's first, below
         auto names = sim_->scenarios();
         if (std::find(names.begin(), names.end(), scenario_) == names.end())
             scenario_ = names.front();

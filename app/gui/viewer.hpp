@@ -35,6 +35,9 @@ struct Preset {
     std::string name, model, scenario, solver, colormap;
     int grid = 0, steps_per_frame = 0;
     std::vector<std::pair<std::string, double>> params;
+    // What is wrong with the file (too large, a value that is not a number), naming the file and
+    // the field; empty when it is fine. Choosing such a preset is refused with this message.
+    std::string problem;
 };
 std::vector<Preset> load_presets();
 // assets/ beside the executable (or $ADILAB_ASSETS), or empty when not found.

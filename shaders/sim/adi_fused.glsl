@@ -37,6 +37,11 @@
 
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
+// The first work group's index among all the lines' groups: 0 for a dispatch over every line;
+// a model that solves only some lines here (heat: the lines across its heaters) dispatches their
+// groups from this one on.
+uniform int first_group;
+
 const int REDUCED = 2 * THREADS_PER_LINE;
 // The reduced systems live in scratch (adi_common.glsl; with TILED it held the input rows
 // before): a, c and d arrays of LINES lines, line l's rows from l * REDUCED_PITCH. For the PCR
@@ -176,11 +181,12 @@ void main() {
     const int line_in_group = t % LINES;
     const int chunk = t / LINES;
 #endif
-    const int line = int(gl_WorkGroupID.x) * LINES + line_in_group;
+    const int group = first_group + int(gl_WorkGroupID.x);
+    const int line = group * LINES + line_in_group;
     const bool line_active = line < LINE_COUNT;
     const int first = chunk * CHUNK;
     const int n = LINE_LENGTH;
-    const int first_line = int(gl_WorkGroupID.x) * LINES;
+    const int first_line = group * LINES;
 
 #ifdef TILED
     // x half step: the group's rows and the one above and below (clamped: the mirrored walls)

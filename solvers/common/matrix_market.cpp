@@ -11,6 +11,7 @@
 #include <numeric>
 #include <string_view>
 
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::mm {
@@ -60,12 +61,22 @@ public:
     }
 
     [[noreturn]] void fail_here(const std::string& what) const {
-        throw Error(name_ + ":" + std::to_string(line_number_) + ": " + what);
+        throw files::InputError(name_ + ":" + std::to_string(line_number_) + ": " + what);
     }
     // At the end of the input: names the last line (line 1 for an empty file).
     [[noreturn]] void fail_at_end(const std::string& what) const {
-        throw Error(name_ + ":" + std::to_string(std::max<std::int64_t>(line_number_, 1)) +
-                    ": " + what);
+        throw files::InputError(name_ + ":" + std::to_string(std::max<std::int64_t>(line_number_, 1)) +
+                                ": " + what);
+    }
+
+    // Bytes left in the input, where the stream can tell (files can); -1 where it cannot.
+    std::int64_t bytes_left() const {
+        const std::streampos here = in_.tellg();
+        if (here < 0) return -1;
+        in_.seekg(0, std::ios::end);
+        const std::streampos end = in_.tellg();
+        in_.seekg(here);
+        return end < 0 ? -1 : std::int64_t(end - here);
     }
 
     std::int64_t parse_index(std::string_view token, const char* what) const {
@@ -184,6 +195,15 @@ void parse_coordinate(LineReader& reader, Matrix& m) {
     if (m.symmetry == Symmetry::symmetric && m.rows != m.cols)
         reader.fail_here("a symmetric matrix must be square, this one is " +
                          std::to_string(m.rows) + " x " + std::to_string(m.cols));
+    // Each entry line holds at least "i j\n" (4 bytes), "i j v\n" (6) with a value: a size line
+    // declaring more entries than the rest of the file can hold is refused before any reserve.
+    const std::int64_t left = reader.bytes_left();
+    const std::int64_t min_line = m.field == Field::pattern ? 4 : 6;
+    if (left >= 0 && declared > left / min_line + 1)
+        reader.fail_here("the size line declares " + std::to_string(declared) +
+                         " entries but the " + std::to_string(left) +
+                         " bytes left in the file hold at most " +
+                         std::to_string(left / min_line + 1));
     const std::size_t expected_tokens = m.field == Field::pattern ? 2 : 3;
     // Reserve from the declared count, but not blindly: a corrupt header must not allocate
     // gigabytes before the first entry is read.
@@ -245,6 +265,14 @@ void parse_array(LineReader& reader, Matrix& m) {
     // general: every value, column by column. symmetric: the lower triangle column by column.
     const std::int64_t declared =
         m.symmetry == Symmetry::general ? m.rows * m.cols : n * (n + 1) / 2;
+    // Each value takes at least two bytes ("1\n"): a 40-byte file declaring 20000 x 20000 is
+    // refused here, before 3.2 GB are allocated for it.
+    const std::int64_t left = reader.bytes_left();
+    if (left >= 0 && declared > left / 2 + 1)
+        reader.fail_here("the size line declares " + std::to_string(m.rows) + " x " +
+                         std::to_string(m.cols) + " (" + std::to_string(declared) +
+                         " values) but the " + std::to_string(left) +
+                         " bytes left in the file hold at most " + std::to_string(left / 2 + 1));
     m.values.assign(static_cast<std::size_t>(m.rows * m.cols), 0.0);
     std::int64_t read_count = 0;
     std::int64_t col = 0, row = 0;  // where the next value goes
@@ -289,9 +317,9 @@ Matrix parse(std::istream& in, const std::string& source_name) {
 Matrix read(const std::filesystem::path& path) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
-        throw Error(path.string() + ": is a folder, not a Matrix Market file");
+        throw files::InputError(path.string() + ": is a folder, not a Matrix Market file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open the Matrix Market file");
+    if (!in) throw files::InputError(path.string() + ": cannot open the Matrix Market file");
     return parse(in, path.string());
 }
 

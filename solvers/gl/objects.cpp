@@ -6,6 +6,7 @@
 #include <cstring>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 
@@ -21,6 +22,7 @@ void delete_vertex_array(Id id) { glDeleteVertexArrays(1, &id); }
 // ---- Buffer ----------------------------------------------------------------------------------
 
 Buffer::Buffer(std::size_t bytes, const void* data) : size_(bytes) {
+    check_buffer_fits(bytes);  // before the driver is asked (solvers/gl/capacity.hpp says why)
     Id id = 0;
     glGenBuffers(1, &id);
     id_ = UniqueId<delete_buffer>(id);

@@ -70,7 +70,7 @@ TEST(BenchTabs, ABadValueFailsTheRunWithTheCliMessage) {
     // Parsed fine, rejected by the benchmark's own validation on the worker: exit 2, as the CLI.
     auto r = run_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib 0'");
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("usage error: --mib: 0 is out of range"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("usage error: --mib: '0' is out of range"), std::string::npos) << r.output;
 }
 
 TEST(BenchTabs, ScriptedOptionsAreCheckedBeforeTheWindowOpens) {

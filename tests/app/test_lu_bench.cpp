@@ -49,14 +49,14 @@ TEST(LuBench, MalformedOrNonSquareMatrixMarketFilesNameTheProblem) {
     write_text(folder + "/bad.mtx",
                "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.0\n2 x 3.0\n");
     auto r = run_adilab("--bench lu --mtx " + folder + "/bad.mtx");
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("bad.mtx:4"), std::string::npos) << r.output;  // the line
     write_text(folder + "/wide.mtx", "%%MatrixMarket matrix array real general\n1 2\n1\n2\n");
     r = run_adilab("--bench lu --mtx " + folder + "/wide.mtx");
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("square"), std::string::npos) << r.output;
     r = run_adilab("--bench lu --mtx " + folder + "/missing.mtx");
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("missing.mtx"), std::string::npos) << r.output;
 }
 

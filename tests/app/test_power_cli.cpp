@@ -39,7 +39,7 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
         {"--flag-lag 1", 2, "--flag-lag"},
         {"--mtx " + folder + "/missing.mtx", 2, "no such file"},
         {"--mtx " + bad_mtx + " --rows 5", 2, "--mtx takes its size"},
-        {"--mtx " + bad_mtx, 1, bad_mtx + ":4: row index 4 is out of range 1..3"},
+        {"--mtx " + bad_mtx, 2, bad_mtx + ":4: row index 4 is out of range 1..3"},
         {"--rows 2000000000 --nnz-per-row 1000", 1, "2^31 - 1 nonzeros"},
         {"--rows 100,200 --vector " + folder + "/x.txt", 2, "--vector writes one eigenvector"},
         {"--rows 100 --variant host --vector /no/such/folder/x.txt", 2, "does not exist"},

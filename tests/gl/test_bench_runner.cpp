@@ -115,7 +115,7 @@ TEST(BenchRunner, UsageAndRunErrorsAreReportedApart) {
     auto status = wait_for_end(runner);
     EXPECT_EQ(status.state, BenchRunner::State::failed);
     EXPECT_TRUE(status.usage_error);
-    EXPECT_NE(status.error.find("--n: 0 is out of range"), std::string::npos) << status.error;
+    EXPECT_NE(status.error.find("--n: '0' is out of range"), std::string::npos) << status.error;
 
     runner.start(validating, cli::Args::parse({"--n", "5"}, options));  // the same runner again
     status = wait_for_end(runner);

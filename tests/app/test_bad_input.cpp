@@ -1,0 +1,227 @@
+// The exit-code contract end to end (issue 16), table-driven: a wrong option, value, name or
+// input file named on the command line exits 2 with the message and the usage line, the same in
+// the GUI, --headless and --bench; a run that fails (an output that cannot be written, a size
+// the GPU cannot hold) exits 1 with the reason. Outputs never leave a partial file, and a failed
+// write keeps the file that was there.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/simulation.hpp"
+#include "tests/support/gl_environment.hpp"
+#include "tests/support/gui.hpp"
+#include "tests/support/process.hpp"
+
+namespace adilab::test {
+namespace {
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+bool has_temporary_files(const std::string& dir) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+    return false;
+}
+
+// A float32 .npy (format 1.0) whose header declares `shape`, followed by `data_bytes` zeros.
+std::string npy_bytes(const std::string& shape, std::size_t data_bytes) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string out("\x93NUMPY\x01\x00", 8);
+    out += char(header.size() & 0xff);
+    out += char(header.size() >> 8);
+    return out + header + std::string(data_bytes, '\0');
+}
+
+struct Case {
+    std::string arguments;
+    int exit_code;
+    std::vector<std::string> named;  // each must appear in the output
+};
+
+void expect_cases(const std::vector<Case>& cases) {
+    for (const Case& c : cases) {
+        const ProcessResult r = run_adilab(c.arguments);
+        EXPECT_EQ(r.exit_code, c.exit_code) << c.arguments << "\n" << r.output;
+        for (const std::string& text : c.named)
+            EXPECT_NE(r.output.find(text), std::string::npos) << c.arguments << ": '" << text
+                                                              << "' not in\n" << r.output;
+        if (c.exit_code == 2)
+            EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << c.arguments << "\n" << r.output;
+        if (c.exit_code == 1)
+            EXPECT_EQ(r.output.find("unexpected error"), std::string::npos) << c.arguments << "\n" << r.output;
+    }
+}
+
+TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
+    ADILAB_NEED_GL();  // the --bench values are checked once the context is made
+    const std::string dir = temp_folder("bad-cli");
+    const std::string h = "--headless --model heat --steps 0 ";
+    expect_cases({
+        {h + "--grid 4294967360", 2, {"'4294967360'"}},
+        {h + "--grid 64x4294967360", 2, {"'4294967360'"}},
+        {h + "--grid 99999999999", 2, {"'99999999999'"}},
+        {h + "--grid 64x64x64", 2, {"'64x64x64'"}},
+        {h + "--grid 3", 2, {"'3' is out of range"}},
+        {"--headless --model heat --steps 1e3", 2, {"'1e3'"}},
+        {"--headless --model heat --steps 99999999999999999999", 2, {"'99999999999999999999'"}},
+        {h + "--set dt=nan", 2, {"'nan'"}},
+        {h + "--set dt=1e999", 2, {"'1e999'"}},
+        {h + "--set dt=0.1x", 2, {"'0.1x'"}},
+        {h + "--set dt", 2, {"NAME=VALUE"}},
+        {"--headless --model bogus", 2, {"unknown model 'bogus'"}},
+        {h + "--init " + dir + "/missing.npy", 2, {"--init: no such file", "missing.npy"}},
+        {h + "--load-state " + dir, 2, {"--load-state", "is a folder"}},
+        {h + "--export=", 2, {"--export: empty path"}},
+        {"--bench bandwidth --mib 1 --report=", 2, {"--report: empty path"}},
+        {"--bench bandwidth --mib 4294967297", 2, {"'4294967297'"}},
+        {"--bench lu --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
+        {"--bench power --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
+        {"--bench sim --grid 32 --render 4294967360x64", 2, {"'4294967360'"}},
+        {"--frames 1 --window 4294967496x300", 2, {"'4294967496'"}},
+        {"--frames 99999999999999999999", 2, {"'99999999999999999999'"}},
+        // GUI mistakes found before the window opens (no display needed).
+        {"--frames 2 --set dt=nan", 2, {"'nan'"}},
+        {"--frames 2 --screenshot " + dir + "/missing/s.png", 1, {"does not exist"}},
+    });
+}
+
+// Input files named on the command line whose contents are wrong: exit 2 naming file and field.
+TEST(BadInput, InputFilesWithBadContentsExitTwoNamingFileAndField) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("bad-files");
+    write_text(dir + "/truncated.npy", npy_bytes("(16, 16)", 40));
+    write_text(dir + "/huge.npy", npy_bytes("(60000, 60000)", 0));
+    write_text(dir + "/huge.mtx", "%%MatrixMarket matrix array real general\n20000 20000\n1\n");
+    const std::string state_head = "ADILAB-STATE 1\nmodel heat\nsolver fused\nscenario free\nterrain flat\ngrid 16 16\n";
+    write_text(dir + "/steps.state", state_head + "steps -5\ntime 0x0p+0\nend\n");
+    write_text(dir + "/time.state", state_head + "steps 5\ntime nan\nend\n");
+    write_text(dir + "/buffer.state", state_head + "steps 5\ntime 0x0p+0\nbuffer T 3000000000\n");
+    write_text(dir + "/model.state", "ADILAB-STATE 1\nmodel advection\nsolver fused\nscenario river\n"
+                                     "terrain flat\ngrid 16 16\nsteps 5\ntime 0x0p+0\nend\n");
+    write_text(dir + "/param.state", state_head + "steps 5\ntime 0x0p+0\nparam dt -0x1p+0\nend\n");
+    write_text(dir + "/size.state", state_head + "steps 5\ntime 0x0p+0\nbuffer T 8\n12345678\nend\n");
+    const std::string h = "--headless --model heat --steps 1 ";
+    expect_cases({
+        {h + "--grid 16 --init " + dir + "/truncated.npy", 2, {"truncated.npy", "shape (16, 16)"}},
+        {h + "--grid 16 --init " + dir + "/huge.npy", 2, {"huge.npy", "shape (60000, 60000)"}},
+        {h + "--load-state " + dir + "/steps.state", 2, {"steps.state", "steps '-5'"}},
+        {h + "--load-state " + dir + "/time.state", 2, {"time.state", "time 'nan'"}},
+        {h + "--load-state " + dir + "/buffer.state", 2, {"buffer.state", "buffer T declares 3000000000"}},
+        {h + "--load-state " + dir + "/model.state", 2, {"model.state", "model 'advection'"}},
+        {h + "--load-state " + dir + "/param.state", 2, {"param.state", "param dt"}},
+        {h + "--load-state " + dir + "/size.state", 2, {"size.state", "buffer 'T' holds 8 bytes"}},
+        {"--headless --model shallow-water --grid 16 --steps 1 --terrain png:" + dir + "/huge.npy", 2,
+         {"huge.npy", "height map"}},
+        {"--bench lu --mtx " + dir + "/huge.mtx --impl cpu", 2, {"huge.mtx:2", "20000 x 20000"}},
+        {"--bench power --mtx " + dir + "/huge.mtx", 2, {"huge.mtx:2", "20000 x 20000"}},
+    });
+}
+
+// A failed output is a failed run: exit 1, the path and the reason named, no partial file, and
+// the file that was there before kept as it was.
+TEST(BadInput, OutputsThatCannotBeWrittenExitOneAndKeepTheOldFile) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("bad-outputs");
+    write_text(dir + "/plain", "a file, not a folder");
+    const std::string h = "--headless --model heat --grid 32 --steps 2 ";
+    expect_cases({
+        {h + "--export " + dir + "/missing/out.npy", 1, {dir + "/missing", "does not exist"}},
+        {h + "--save-state " + dir + "/missing/s.state", 1, {dir + "/missing", "does not exist"}},
+        {h + "--export " + dir + "/plain/out.npy", 1, {dir + "/plain"}},
+        {h + "--export " + dir, 1, {"it is a folder"}},
+        {"--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/missing/r.json", 1, {"does not exist"}},
+    });
+    // Under a file-size limit of 16 KiB (a 32 x 32 field is 4 KiB, a 96 x 96 one 36 KiB): a
+    // good small file first, then a larger one that cannot fit.
+    const std::string exe = ADILAB_EXE;
+    for (const char* option : {"--export", "--save-state"}) {
+        const std::string target = dir + "/limited" + (std::string(option) == "--export" ? ".npy" : ".state");
+        ProcessResult r = run_adilab(h + option + " " + target);
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const std::string before = read_text(target);
+        ASSERT_FALSE(before.empty());
+        r = run_command("bash -c \"ulimit -f 16; exec '" + exe +
+                        "' --headless --model heat --grid 96 --steps 2 " + option + " " + target + "\"");
+        EXPECT_EQ(r.exit_code, 1) << option << "\n" << r.output;
+        EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(target), std::string::npos) << r.output;
+        EXPECT_EQ(read_text(target), before) << option << ": the old file was changed";
+    }
+    const std::string report = dir + "/limited.json";
+    ProcessResult r = run_command("bash -c \"ulimit -f 0; exec '" + exe +
+                                  "' --bench bandwidth --mib 1 --repeats 2 --report " + report + "\"");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(report)) << "a partial report was left";
+    EXPECT_FALSE(has_temporary_files(dir));
+}
+
+// A grid whose field alone exceeds the device's largest storage buffer: exit 1 naming the size,
+// the buffer and the limit (before, it ran and exported zeros). llvmpipe's limit is 128 MiB, so
+// an 8192 x 8192 float field (256 MiB) does not fit; a device with a larger limit skips.
+TEST(BadInput, GridsTheGpuCannotHoldExitOneNamingTheLimit) {
+    ADILAB_NEED_GL();
+    const ProcessResult info = run_adilab("--info");
+    const auto at = info.output.find("max_ssbo_bytes:");
+    ASSERT_NE(at, std::string::npos) << info.output;
+    const long long limit = std::stoll(info.output.substr(at + 16));
+    if (limit >= 8192LL * 8192 * 4) GTEST_SKIP() << "this device holds an 8192^2 field";
+    expect_cases({
+        {"--headless --model heat --grid 8192 --steps 0", 1,
+         {"--grid 8192x8192", "the GPU cannot hold", "largest storage buffer", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
+    });
+}
+
+// The GUI keeps the same contract as --headless for the mistakes it finds once its window is
+// open (the model, solver and parameters are checked by the viewer; a bench tab's form when its
+// run starts).
+TEST(BadInput, GuiExitCodesMatchHeadless) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("bad-gui");
+    struct GuiCase {
+        std::string arguments;
+        int exit_code;
+        std::string named;
+    } cases[] = {
+        {"--model bogus", 2, "bogus"},
+        {"--solver bogus", 2, "bogus"},
+        {"--set dt=-1", 2, "dt"},
+        {"--bench-tab lu --bench-args '--sizes 0'", 2, "--sizes"},
+    };
+    for (const GuiCase& c : cases) {
+        const ProcessResult r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 " + c.arguments,
+                                               "1024x768x24", "XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ");
+        EXPECT_EQ(r.exit_code, c.exit_code) << c.arguments << "\n" << r.output;
+        EXPECT_NE(r.output.find(c.named), std::string::npos) << c.arguments << "\n" << r.output;
+        if (c.exit_code == 2) EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
+    }
+}
+
+// A preset that names only the model takes the model's first scenario; a preset with a value
+// that is not a number is refused naming the file and the line.
+TEST(BadInput, PresetsNamingOnlyTheModelTakeItsFirstScenario) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("bad-presets");
+    std::filesystem::create_directories(dir + "/assets/presets");
+    std::filesystem::create_directories(dir + "/assets/terrain");
+    std::filesystem::copy(std::filesystem::path(ADILAB_SOURCE_DIR) / "assets/terrain", dir + "/assets/terrain",
+                          std::filesystem::copy_options::recursive);
+    write_text(dir + "/assets/presets/only-model.preset", "model = advection\n");
+    write_text(dir + "/assets/presets/bad-value.preset", "model = heat\nset.dt = fast\n");
+    const std::string env = "ADILAB_ASSETS='" + dir + "/assets' XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ";
+    ProcessResult r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset only-model", "1024x768x24", env);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset bad-value", "1024x768x24", env);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("bad-value.preset"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("set.dt = 'fast'"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace adilab::test
