@@ -8,10 +8,11 @@
 //             (heat_rowscan.comp), y with chunk ends joined in shared memory (heat_colscan.comp),
 //             the inverse truncated below fp32 round-off. Where that needs a halo over 48
 //             (lambda above ~7) the fused line solve instead.
-//   with heaters: the windowed kernels for every line, then the fused line solve again for only
-//             the lines that cross a heater (a pinned cell changes its line's matrix, so the
-//             closed-form inverse holds only on the others): at 4096^2 the heaters cross 8% of
-//             the rows and columns, and those lines cost what every line would on the exact path.
+//   with heaters on large grids: the windowed kernels for every line, then the fused line solve
+//             again for only the lines that cross a heater (a pinned cell changes its line's
+//             matrix, so the closed-form inverse holds only on the others): at 4096^2 the heaters
+//             cross 8% of the rows and columns. On smaller grids (resolve_window says why) and
+//             with heaters: the fused line solve on every line.
 //   fused line solve (heat.comp with adi_fused.glsl): where the halo would exceed 48 (lambda
 //             above ~7): every line.
 // The generic path (any tridiagonal Solver): the rows kernel writes each line's coefficients and
@@ -207,8 +208,23 @@ private:
         const int column_segment = (kColumnWarps - 2 * column_halo_warps) * kColumnChunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
         window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
-        if (heaters()) resolve_heater_lines();
+        if (heaters()) {
+            // The window plus the exact solve of some lines costs three dispatches where the
+            // exact solve of all lines costs one, and a dispatch of a few groups of line solves
+            // takes about as long as one of all of them while they fit in one wave of the GPU.
+            // So only where a sweep has more groups than two waves hold on a GPU of up to ~128
+            // multiprocessors (with 4 lines a group, lines of 2048 cells and more); below, the
+            // exact solve everywhere.
+            const int choice = fused_tuning_.heater_lines;
+            if (choice == 2 ||
+                (choice == 0 && std::min(fused_groups_[0], fused_groups_[1]) < kManyGroups)) {
+                window_[0] = window_[1] = nullptr;
+                return;
+            }
+            resolve_heater_lines();
+        }
     }
+    static constexpr unsigned kManyGroups = 512;
 
     // The fused kernel's work groups that hold a line crossing a heater disc, per direction: rows
     // whose centres lie within the radius of the discs' centre row (x), columns likewise around

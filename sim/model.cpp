@@ -126,6 +126,8 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          &t.tile, 0, 2},
         {"subgroups", "subgroup shuffles where the device has them (0: shared-memory exchange)",
          &t.subgroups, 0, 1},
+        {"heater_lines", "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "
+                         "line solve everywhere", &t.heater_lines, 0, 2},
     };
 }
 

@@ -110,8 +110,13 @@ ViewerStart viewer_start(const cli::Args& args) {
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
             throw cli::UsageError("--set expects NAME=VALUE, got '" + item + "'");
-        start.params.emplace_back(item.substr(0, eq),
-                                  cli::parse_double("--set " + item.substr(0, eq), item.substr(eq + 1)));
+        // Checked before any window opens: a number (strictly), or a word that may name a
+        // scheme; the parameter itself checks it once the model exists.
+        const std::string text = item.substr(eq + 1);
+        const bool word = !text.empty() && text != "nan" && text != "inf" && text != "infinity" &&
+                          text.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos;
+        if (!word) cli::parse_double("set " + item.substr(0, eq), text);  // throws naming the text
+        start.params.emplace_back(item.substr(0, eq), text);
     }
     if (!start.colormap.empty()) {
         bool known = false;

@@ -300,7 +300,6 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     grid_ = std::clamp(grid_, limits.min, limits.max);
     if (start.steps_per_frame > 0) steps_per_frame_ = start.steps_per_frame;
     if (!start.colormap.empty()) view_.colormap = render::colormap_from_name(start.colormap);
-    params.insert(params.end(), start.params.begin(), start.params.end());
 
     try {
         make(model, solver);
@@ -323,7 +322,8 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
         scenario_ = names.front();
     }
     try {
-        for (const auto& [name, value] : params) sim_->set_param(name, value);
+        for (const auto& [name, value] : params) sim_->set_param(name, value);  // the preset's
+        for (const auto& [name, text] : start.params) sim_->set_param_text(name, text);
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }

@@ -25,7 +25,9 @@ struct ViewerStart {
     std::string preset, model, scenario, solver, terrain;
     int grid = 0;
     int steps_per_frame = 0;
-    std::vector<std::pair<std::string, double>> params;  // --set name=value
+    // --set name=value, as typed: a number or a scheme's name, checked against the parameter
+    // once the model exists (Simulation::set_param_text).
+    std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
 };
 
