@@ -17,6 +17,5 @@ layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 #include "sim/heat_scan.glsl"
 
 void main() {
-    scan_step = step_index;
     column_scan(ivec2(gl_WorkGroupID.xy));
 }

@@ -27,6 +27,5 @@ layout(std430, binding = 4) readonly buffer FieldIn4 { vec4 field_in4[]; };
 #include "sim/heat_scan.glsl"
 
 void main() {
-    scan_step = step_index;
     row_scan(int(gl_WorkGroupID.x) * WARPS + int(gl_LocalInvocationID.x) / LANES);
 }

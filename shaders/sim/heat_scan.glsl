@@ -31,8 +31,8 @@
 // exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4 (16-byte
 // loads through ROW_IN4, X_CHUNK a multiple of 4) and X_ROWS (rows a subgroup, default 1); for
 // column_scan COLUMN_SCAN,
-// Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. scan_step is the 1-based step the
-// half step belongs to (the stability flag).
+// Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. The stores go through
+// adi_common.glsl's check_value (the stability check).
 #include "sim/adi_common.glsl"
 
 #pragma optionNV(unroll all)
@@ -43,17 +43,6 @@ uniform float rho;
 uniform float gain;
 
 const int LANES = 32;
-int scan_step;
-
-void flag_value(float value) {
-    if (isnan(value) || isinf(value)) {
-        atomicMin(first_bad_step, scan_step);
-        atomicOr(bad_kinds, 1);
-    } else if (value < bound_low || value > bound_high) {
-        atomicMin(first_bad_step, scan_step);
-        atomicOr(bad_kinds, 2);
-    }
-}
 
 // Position p of a line of n cells, folded by the mirrors at both walls (period 2n): the even
 // extension that makes the infinite-line inverse the Neumann one.
@@ -291,7 +280,7 @@ void column_solve_and_store(int t, int w, int column, int r0, bool stores,
             const int row = r0 + k;
             if (row >= ny) break;
             const float value = centre[k] + x[k];
-            flag_value(value);
+            check_value(value);
             COLUMN_OUT[index_of(ivec2(column, row))] = value;
         }
     }
