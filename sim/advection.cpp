@@ -23,16 +23,20 @@ public:
         : AdiModel("advection",
                    {{"scheme", "", "implicit-euler (default): every sweep a backward-Euler step, "
                                    "first order in time; C stays non-negative and the mass is "
-                                   "what the start and the source put in, at any dt. "
+                                   "what the start and the source put in, for a weight "
+                                   "dt (|velocity| / dh + 2 D / dh^2) up to 1e4. "
                                    "peaceman-rachford: the paper's eq. (8), upwind implicit and "
                                    "central explicit over dt/2; overshoots (negative C) once a "
-                                   "cell's Courant number |u| dt / dh exceeds ~1",
+                                   "cell's Courant number |u| dt / dh exceeds ~1; the weight "
+                                   "(dt / 2) (|velocity| / dh + 2 D / dh^2) up to 10",
                      0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
                     {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6, {}, {"river", "free"}},
                     {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6, {}, {"free"}},
                     {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3, {}, {"vortex"}},
                     {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
-                    {"dt", "s", "time step: any value is stable with either scheme (see scheme)", 0.5, 1e-9, 1e9},
+                    {"dt", "s", "time step: stable with either scheme while the weight dt (|velocity| / dh + 2 D / dh^2) "
+                                      "is at most 1e4 (10 with dt / 2 for peaceman-rachford); a larger one is "
+                                      "refused: past it fp32 no longer conserves C", 0.5, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9, 1e9},
                     {"source_rate", "C/s", "source strength at its centre (a source only adds: a sink would drive C negative)", 1.0, 0.0, 1e9, {}, {"river", "vortex"}},
@@ -63,6 +67,23 @@ protected:
     gl::Buffer& field_buffer() override { return field_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
         return {{"C", &field_}};
+    }
+    // A sweep's row: its diagonal is 1 plus the upwind outflow and the diffusion either side,
+    // at most dt (|w| / dh + 2 D / dh^2) with |w| the fastest velocity component of the
+    // scenario (the vortex's at the domain's corners); Peaceman–Rachford takes half of dt.
+    ImplicitWeight implicit_weight(const std::string& scenario, int nx, int ny) const override {
+        const double dh = param("dh");
+        double speed = std::max(std::abs(param("u")), scenario == "river" ? 0.0 : std::abs(param("v")));
+        if (scenario == "vortex")
+            speed = std::abs(param("omega")) * 0.5 * dh * std::hypot(double(nx), double(ny));
+        const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
+        return {implicit_dt * (speed / dh + 2 * param("D") / (dh * dh)),
+                int(param("scheme")) == 0 ? kMaxImplicitWeight : kMaxAdvectionPeacemanRachfordWeight,
+                std::string(int(param("scheme")) == 0 ? "dt" : "dt / 2") +
+                    " (|velocity| / dh + 2 D / dh^2)" +
+                    (scenario == "vortex" ? " on a " + std::to_string(nx) + " x " + std::to_string(ny) + " grid" : ""),
+                scenario == "vortex" ? "lower dt, omega or D, or raise dh"
+                                     : "lower dt, the velocity or D, or raise dh"};
     }
 
     void allocate() override {

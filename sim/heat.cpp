@@ -59,13 +59,17 @@ public:
         : AdiModel("heat",
                    {{"scheme", "", "implicit-euler (default): every sweep a backward-Euler step, "
                                    "first order in time; the maximum principle holds at any dt, "
-                                   "so T stays within its start, heater and brush values. "
+                                   "so T stays within its start, heater and brush values, for "
+                                   "2 c dt / dh^2 up to 1e4. "
                                    "peaceman-rachford: the paper's eq. 3, second order; with "
                                    "heaters or sharp edges it overshoots once c dt / (2 dh^2) "
-                                   "exceeds ~1 (stable, but not bounded by the start values)",
+                                   "exceeds ~1 (stable, but not bounded by the start values); "
+                                   "c dt / dh^2 up to 100",
                      0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
                     {"c", "m^2/s", "thermal diffusivity", 1.0, 1e-9, 1e9},
-                    {"dt", "s", "time step: any value is stable with either scheme (see scheme)", 1.0, 1e-9, 1e9},
+                    {"dt", "s", "time step: stable with either scheme while the weight 2 c dt / dh^2 is at most 1e4 "
+                                      "(c dt / dh^2 at most 100 for peaceman-rachford); a larger one is refused: "
+                                      "past it fp32 no longer conserves T", 1.0, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
                     {"initial_temperature", "K", "uniform start value (scenarios without --init)", 0.0, -1e9, 1e9},
                     {"heater_temperature", "K", "temperature the heaters hold (two-heaters)", 1.0, -1e9, 1e9, {}, {"two-heaters"}},
@@ -86,6 +90,15 @@ protected:
     gl::Buffer& field_buffer() override { return field_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
         return {{"T", &field_}};
+    }
+    // A sweep's row: 1 + 2 mu on the diagonal, -mu either side, mu = c dt / dh^2 (implicit
+    // Euler) or c dt / (2 dh^2) (Peaceman–Rachford).
+    ImplicitWeight implicit_weight(const std::string&, int, int) const override {
+        const double dh = param("dh");
+        const double mu = param("c") * param("dt") / (dh * dh);
+        if (int(param("scheme")) == 0)
+            return {2 * mu, kMaxImplicitWeight, "2 c dt / dh^2", "lower dt or c, or raise dh"};
+        return {mu, kMaxHeatPeacemanRachfordWeight, "c dt / dh^2", "lower dt or c, or raise dh"};
     }
 
     void allocate() override {

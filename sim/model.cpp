@@ -54,10 +54,25 @@ double parse_param_value(const ParamSpec& spec, const std::string& text) {
     return value;
 }
 
+void Simulation::set_param(const std::string& name, double value) {
+    const std::pair<std::string, double> one(name, value);
+    set_params(std::span(&one, 1));
+}
+
+void Simulation::set_params_text(std::span<const std::pair<std::string, std::string>> texts) {
+    std::vector<std::pair<std::string, double>> values;
+    for (const auto& [name, text] : texts) {
+        double value = 0;  // an unknown name: set_params throws naming it, listing the known ones
+        for (const ParamSpec& spec : params())
+            if (spec.name == name) value = parse_param_value(spec, text);
+        values.emplace_back(name, value);
+    }
+    set_params(values);
+}
+
 void Simulation::set_param_text(const std::string& name, const std::string& text) {
-    for (const ParamSpec& spec : params())
-        if (spec.name == name) return set_param(name, parse_param_value(spec, text));
-    set_param(name, 0.0);  // throws naming the unknown parameter and listing the known ones
+    const std::pair<std::string, std::string> one(name, text);
+    set_params_text(std::span(&one, 1));
 }
 
 void Simulation::set_terrain(const std::string& name) {
@@ -243,7 +258,34 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
     parameters_changed();
 }
 
-void AdiModel::set_param(const std::string& name, double value) {
+void AdiModel::set_params(std::span<const std::pair<std::string, double>> values) {
+    const std::vector<double> before = values_;
+    try {
+        for (const auto& [name, value] : values) assign_param(name, value);
+        if (!scenario_.empty()) check_parameters(scenario_, nx_, ny_);
+    } catch (...) {
+        values_ = before;
+        throw;
+    }
+    parameters_changed();
+}
+
+void AdiModel::check_parameters(const std::string& scenario, int nx, int ny) const {
+    const ImplicitWeight weight = implicit_weight(scenario, nx, ny);
+    if (!(weight.value > weight.limit)) return;
+    std::ostringstream out;
+    out << model_ << ": the implicit weight " << weight.formula << " = " << weight.value
+        << " is above " << weight.limit << "; past it ";
+    if (weight.limit < kMaxImplicitWeight)
+        out << "Peaceman–Rachford's explicit half step amplifies fp32 round-off faster than the"
+               " scheme damps it (" << weight.remedy << ", or use scheme=implicit-euler)";
+    else
+        out << "the fp32 diagonal 1 + weight keeps too little of its 1 for the line solve to"
+               " conserve the field (" << weight.remedy << ")";
+    throw Error(out.str());
+}
+
+void AdiModel::assign_param(const std::string& name, double value) {
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         if (specs_[i].name != name) continue;
         const ParamSpec& s = specs_[i];
@@ -261,7 +303,6 @@ void AdiModel::set_param(const std::string& name, double value) {
             throw Error(out.str());
         }
         values_[i] = value;
-        parameters_changed();
         return;
     }
     std::string list;
@@ -280,6 +321,7 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
     if (nx < kMinGrid || ny < kMinGrid || nx > kMaxGrid || ny > kMaxGrid)
         throw Error("grid " + std::to_string(nx) + " x " + std::to_string(ny) + " is outside " +
                     std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
+    check_parameters(scenario, nx, ny);
     scenario_ = scenario;
     parameters_changed();
     if (nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
@@ -524,7 +566,15 @@ void AdiModel::load_state(const std::filesystem::path& path) {
             fail(why.str());
         }
     }
-    for (const auto& [name, value] : state.params) set_param(name, value);
+    const std::vector<double> before = values_;
+    try {
+        for (const auto& [name, value] : state.params) assign_param(name, value);
+        check_parameters(state.scenario, state.nx, state.ny);
+    } catch (const Error& e) {
+        values_ = before;
+        fail(e.what());
+    }
+    parameters_changed();
     scenario_ = state.scenario;
     terrain_ = state.terrain.empty() ? "flat" : state.terrain;
     if (state.nx != nx_ || state.ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {

@@ -53,6 +53,15 @@ double heat_window_tail(double lambda, int halo);
 // round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
 int heat_window_halo(double lambda);
 
+// Peaceman–Rachford's explicit half step multiplies the field, and its round-off, by up to
+// 1 + W, and the scheme damps its fastest modes only by (W - 1) / (W + 1) a step, so fp32
+// round-off piles up as steps 2^-24 W instead of dying out. Measured from a random start
+// (64^2, 2,000 steps): heat keeps its total to 2e-6 at W = 100 and blows up at W = 1,500;
+// advection's overshoot (values 100 times the start at W = 6) carries its mass with 1e-3
+// error at W = 6 and 14% at W = 60. So heat stops at 100 and advection at 10.
+constexpr double kMaxHeatPeacemanRachfordWeight = 100;
+constexpr double kMaxAdvectionPeacemanRachfordWeight = 10;
+
 class AdiModel : public Simulation {
 public:
     AdiModel(std::string model, std::vector<ParamSpec> specs, std::vector<std::string> scenarios,
@@ -63,7 +72,8 @@ public:
     std::vector<std::string> scenarios() const override { return scenarios_; }
     std::string scenario() const override { return scenario_; }
     std::span<const ParamSpec> params() const override { return specs_; }
-    void set_param(const std::string& name, double value) override;
+    void set_params(std::span<const std::pair<std::string, double>> values) override;
+    void check_parameters(const std::string& scenario, int nx, int ny) const override;
     double param(const std::string& name) const override;
     void reset(const std::string& scenario, int nx, int ny) override;
     void step(int count) override;
@@ -92,6 +102,17 @@ protected:
     virtual gl::Buffer& field_buffer() = 0;
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
+
+    // The implicit weight W of the model's sweeps for the current parameters on an nx x ny grid
+    // of `scenario` (check_parameters), the largest the scheme supports, and for the message how
+    // W is computed and what lowers it: {.., "c dt / dh^2", "lower dt or c, or raise dh"}.
+    struct ImplicitWeight {
+        double value = 0;
+        double limit = kMaxImplicitWeight;
+        std::string formula;
+        std::string remedy;
+    };
+    virtual ImplicitWeight implicit_weight(const std::string& scenario, int nx, int ny) const = 0;
 
     // The stability check's bounds on the field (adi_common.glsl, check_value): a value outside
     // is growth that no correct run can reach. Derived by each model from its inputs: the hull of
@@ -129,6 +150,8 @@ protected:
     // use_program with the fused program of `direction` (0 = x, 1 = y).
     bool use_fused(int direction) const { return use_program(*fused_[direction]); }
     void parameters_changed();
+    // Sets values_ for `name` after its range check (no combination check); throws adilab::Error.
+    void assign_param(const std::string& name, double value);
     void bind_flag() const { flag_.bind_storage(7); }
     // Sets bound_low / bound_high on `program` (after use()): every use, since a model with a
     // source widens them as it runs (two uniforms, no read-back).

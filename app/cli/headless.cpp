@@ -115,12 +115,10 @@ int run_headless(const Args& args) {
         return 0;
     }
 
-    for (const auto& [name, text] : settings) {
-        try {
-            s.set_param_text(name, text);
-        } catch (const Error& e) {
-            throw UsageError(std::string("--set: ") + e.what());
-        }
+    try {
+        s.set_params_text(settings);
+    } catch (const Error& e) {
+        throw UsageError(std::string("--set: ") + e.what());
     }
     try {
         if (args.has("terrain")) s.set_terrain(args.get("terrain"));
@@ -128,9 +126,18 @@ int run_headless(const Args& args) {
             if (args.has("scenario") || args.has("grid") || args.has("init"))
                 throw UsageError("--load-state takes the grid, scenario and field from the state file");
             s.load_state(args.get("load-state"));
-            for (const auto& [name, text] : settings) s.set_param_text(name, text);  // --set wins
+            try {
+                s.set_params_text(settings);  // --set wins over the state's values
+            } catch (const Error& e) {
+                throw UsageError(std::string("--set: ") + e.what());
+            }
         } else {
             const std::string scenario = args.get("scenario", s.scenarios().front());
+            try {
+                s.check_parameters(scenario, nx, ny);  // --set values fine alone, not together
+            } catch (const Error& e) {
+                throw UsageError(std::string("--set: ") + e.what());
+            }
             s.reset(scenario, nx, ny);
         }
     } catch (const gl::CapacityError& e) {

@@ -322,8 +322,8 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
         scenario_ = names.front();
     }
     try {
-        for (const auto& [name, value] : params) sim_->set_param(name, value);  // the preset's
-        for (const auto& [name, text] : start.params) sim_->set_param_text(name, text);
+        sim_->set_params(params);  // the preset's
+        sim_->set_params_text(start.params);
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }
@@ -359,8 +359,11 @@ const sim::ModelInfo& Viewer::model_info() const {
 void Viewer::make(const std::string& model, const std::string& solver) {
     auto next = sim::make_simulation(model, solver);
     // Keep the parameters the user set when only the solver changes.
-    if (sim_ && sim_->model() == model)
-        for (const sim::ParamSpec& p : sim_->params()) next->set_param(p.name, sim_->param(p.name));
+    if (sim_ && sim_->model() == model) {
+        std::vector<std::pair<std::string, double>> values;
+        for (const sim::ParamSpec& p : sim_->params()) values.emplace_back(p.name, sim_->param(p.name));
+        next->set_params(values);
+    }
     sim_ = std::move(next);
 }
 
@@ -720,7 +723,7 @@ void Viewer::apply_preset(const Preset& p) {
         if (p.grid > 0) grid_ = p.grid;
         if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
         if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
-        for (const auto& [name, value] : p.params) sim_->set_param(name, value);
+        sim_->set_params(p.params);
         reset();
         fit_camera();
         notify("preset " + p.name);

@@ -51,10 +51,12 @@ void expect_cases(const std::vector<Case>& cases) {
         for (const std::string& text : c.named)
             EXPECT_NE(r.output.find(text), std::string::npos) << c.arguments << ": '" << text
                                                               << "' not in\n" << r.output;
-        if (c.exit_code == 2)
+        if (c.exit_code == 2) {
             EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << c.arguments << "\n" << r.output;
-        if (c.exit_code == 1)
+        }
+        if (c.exit_code == 1) {
             EXPECT_EQ(r.output.find("unexpected error"), std::string::npos) << c.arguments << "\n" << r.output;
+        }
     }
 }
 
@@ -199,7 +201,9 @@ TEST(BadInput, GuiExitCodesMatchHeadless) {
                                                "1024x768x24", "XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ");
         EXPECT_EQ(r.exit_code, c.exit_code) << c.arguments << "\n" << r.output;
         EXPECT_NE(r.output.find(c.named), std::string::npos) << c.arguments << "\n" << r.output;
-        if (c.exit_code == 2) EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
+        if (c.exit_code == 2) {
+            EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
+        }
     }
 }
 

@@ -231,8 +231,7 @@ TEST(SimHeat, ErrorFallsFourfoldWhenDtAndDhHalve) {
         auto sim = make_simulation("heat");
         sim->set_param("scheme", 1);  // Peaceman–Rachford: second order in time
         const double dh = length / n, dt = end_time / steps;
-        sim->set_param("dh", dh);
-        sim->set_param("dt", dt);
+        sim->set_params(std::vector<std::pair<std::string, double>>{{"dh", dh}, {"dt", dt}});
         sim->reset("free", n, n);
         const double k = std::numbers::pi / length;
         std::vector<float> start(std::size_t(n) * n);
