@@ -324,6 +324,7 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     try {
         sim_->set_params(params);  // the preset's
         sim_->set_params_text(start.params);
+        sim_->check_parameters(scenario_, grid_, grid_);  // fine alone, not with this grid
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }

@@ -255,6 +255,19 @@ TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
                          "/x.png").exit_code, 2) << "--ui-screenshot needs --ui";
 }
 
+// Parameters fine on their own but past the fp32 limit together with the grid (the vortex's
+// weight grows with it) are a usage error in the viewer as in headless mode: exit 2, named.
+TEST(Viewer, ParametersPastTheLimitWithTheGridExitTwo) {
+    ADILAB_NEED_XVFB();
+    const std::string config = temp_folder("viewer-limit") + "/config";
+    const ProcessResult r =
+        run_adilab_gui("--model advection --scenario vortex --grid 512 --set omega=1000 --frames 2",
+                       "1024x768x24", "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("implicit weight"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
+}
+
 TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-unstable");
