@@ -76,7 +76,7 @@ struct Job {
 };
 
 // The --tune fields, for --help (a default-constructed Tuning: the device caps come at run time).
-std::string tuning_help() {
+std::string lu_tuning_help() {
     lu::Tuning t;
     return describe_tuning("lu", lu::tuning_fields(t));
 }
@@ -309,7 +309,7 @@ Benchmark make_lu_benchmark() {
          {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},
          {"cpu-max", "N", "largest n for the cpu variant (default 1024)"},
          {"no-residuals", "", "time only: skip the residual checks (they read back n*n floats)"},
-         tune_option(tuning_help())},
+         tune_option(lu_tuning_help())},
         run_lu};
 }
 

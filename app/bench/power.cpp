@@ -370,7 +370,7 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
 
 namespace {
 // The --tune fields, for --help (a default-constructed Tuning: the device caps come at run time).
-std::string tuning_help() {
+std::string power_tuning_help() {
     power::Tuning t;
     return describe_tuning("power", power::tuning_fields(t));
 }
@@ -399,7 +399,7 @@ Benchmark make_power_benchmark() {
                                 "variant)"},
              {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
                            "anywhere)"},
-             tune_option(tuning_help())},
+             tune_option(power_tuning_help())},
             run_power};
 }
 

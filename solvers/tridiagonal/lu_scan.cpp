@@ -50,11 +50,6 @@ struct BandTables {
     gl::Buffer rows, bands;
 };
 
-bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
-    return x.a == y.a && x.b == y.b && x.c == y.c && x.b_first == y.b_first &&
-           x.b_last == y.b_last;
-}
-
 class LuScanSolver final : public GpuSolver {
 public:
     LuScanSolver(std::string name, const ScanTuning& t)
@@ -144,7 +139,7 @@ private:
     // then rounded once.
     const BandTables& band_tables_for(unsigned n, const ConstantCoefficients& k) {
         if (band_tables_.n == n && band_tables_.rows_per_band == band_rows_ &&
-            same(band_tables_.coefficients, k) && !band_tables_.rows.empty())
+            band_tables_.coefficients == k && !band_tables_.rows.empty())
             return band_tables_;
         BandTables t;
         t.n = n;
@@ -250,7 +245,7 @@ private:
                              const ConstantCoefficients& k) {
         for (Tables& t : tables_)
             if (t.n == n && t.chunk == chunk_size && t.table_chunks == table_chunks &&
-                same(t.coefficients, k))
+                t.coefficients == k)
                 return t;
         if (tables_.size() >= 4) tables_.erase(tables_.begin());
         Tables t;

@@ -47,11 +47,6 @@ namespace adilab::tridiag {
 
 namespace {
 
-bool same(const ConstantCoefficients& x, const ConstantCoefficients& y) {
-    return x.a == y.a && x.b == y.b && x.c == y.c && x.b_first == y.b_first &&
-           x.b_last == y.b_last;
-}
-
 // The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
 const double window_target = std::ldexp(1.0, -26);
 
@@ -199,7 +194,7 @@ private:
 
     const Plan& plan_for(unsigned n, const ConstantCoefficients& k) {
         for (const Plan& p : plans_)
-            if (p.n == n && same(p.coefficients, k)) return p;
+            if (p.n == n && p.coefficients == k) return p;
         if (plans_.size() >= 4) plans_.erase(plans_.begin());
         Plan p;
         p.n = n;

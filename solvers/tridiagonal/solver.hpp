@@ -36,6 +36,7 @@ struct ConstantCoefficients {
     float a = 0, b = 1, c = 0;  // interior rows
     float b_first = 1;          // diagonal of row 0
     float b_last = 1;           // diagonal of row N-1
+    bool operator==(const ConstantCoefficients&) const = default;
 };
 
 struct GeneralCoefficients {

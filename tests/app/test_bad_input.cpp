@@ -17,10 +17,6 @@
 namespace adilab::test {
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 bool has_temporary_files(const std::string& dir) {
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         if (entry.path().filename().string().find(".tmp-") != std::string::npos) return true;

@@ -14,7 +14,6 @@
 namespace adilab::test {
 namespace {
 
-ProcessResult run_gui(const std::string& arguments) { return run_adilab_gui(arguments); }
 
 // Pixels of exactly the first series' colour: the chart's line and markers (nothing else in the
 // window uses it).
@@ -36,7 +35,7 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("bench-tabs");
     const std::string json = dir + "/bandwidth.json", png = dir + "/window.png";
-    auto r = run_gui("--frames 2 --bench-tab bandwidth --bench-args '--mib 1,2 --repeats 2' "
+    auto r = run_adilab_gui("--frames 2 --bench-tab bandwidth --bench-args '--mib 1,2 --repeats 2' "
                      "--bench-export " + json + " --screenshot " + png);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("run is done: 2 rows"), std::string::npos) << r.output;
@@ -49,7 +48,7 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
     // The chart's markers and line are on screen; the same window without a run has none.
     EXPECT_GT(series_pixels(png), 20) << "no chart in the screenshot";
     const std::string idle = dir + "/idle.png";
-    auto plain = run_gui("--frames 2 --screenshot " + idle);
+    auto plain = run_adilab_gui("--frames 2 --screenshot " + idle);
     ASSERT_EQ(plain.exit_code, 0) << plain.output;
     EXPECT_EQ(series_pixels(idle), 0);
 }
@@ -57,7 +56,7 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
 TEST(BenchTabs, CsvExportByExtension) {
     ADILAB_NEED_XVFB();
     const std::string csv = temp_folder("bench-tabs-csv") + "/bandwidth.csv";
-    auto r = run_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib=1 --repeats=1' "
+    auto r = run_adilab_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib=1 --repeats=1' "
                      "--bench-export " + csv);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string text = read_text(csv);
@@ -68,7 +67,7 @@ TEST(BenchTabs, CsvExportByExtension) {
 TEST(BenchTabs, ABadValueFailsTheRunWithTheCliMessage) {
     ADILAB_NEED_XVFB();
     // Parsed fine, rejected by the benchmark's own validation on the worker: exit 2, as the CLI.
-    auto r = run_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib 0'");
+    auto r = run_adilab_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib 0'");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("usage error: --mib: '0' is out of range"), std::string::npos) << r.output;
 }

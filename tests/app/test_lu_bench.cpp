@@ -12,11 +12,6 @@
 namespace adilab::test {
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream f(path);
-    f << text;
-}
-
 TEST(LuBench, BadOptionsExitTwoNamingTheOption) {
     ADILAB_NEED_GL();
     const std::string folder = temp_folder("lu_bad_options");

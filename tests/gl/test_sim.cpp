@@ -28,7 +28,7 @@ std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), 
 // partial work groups are exercised, and one line long enough for several chunks per thread.
 // The last two have lines of 1100 and 2100 cells: the fused kernel's larger chunk shapes
 // (8 and 16 rows per invocation, 128 / 256 invocations per line).
-const std::pair<int, int> kGrids[] = {{37, 29}, {70, 9}, {1100, 5}, {6, 2100}};
+const std::pair<int, int> kSimGrids[] = {{37, 29}, {70, 9}, {1100, 5}, {6, 2100}};
 
 // The solvers to check against the reference: the fused kernel on every grid and scenario, the
 // first generic variant likewise (the generic model code is shared by all variants), every other
@@ -47,16 +47,13 @@ std::vector<SolverCase> exact_solvers(const std::string& model) {
     return out;
 }
 
-// fp32 agreement: each step is O(10) operations per cell plus a diagonally dominant solve
-// (condition number < 3 here), so round-off grows by about 1e-6 relative per step; 6 steps at
-// unit magnitude stay below 2e-5 with a factor-3 margin.
-constexpr double kStepTolerance = 2e-5;
+using test::kStepTolerance;
 
 TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
     for (const auto& [solver, thorough] : exact_solvers("heat")) {
-        for (auto [nx, ny] : kGrids) {
-            if (!thorough && nx != kGrids[0].first) continue;
+        for (auto [nx, ny] : kSimGrids) {
+            if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             for (const std::string scenario : {"two-heaters", "free"})
             for (const int scheme : {0, 1}) {
@@ -84,8 +81,8 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
 TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
     for (const auto& [solver, thorough] : exact_solvers("advection")) {
-        for (auto [nx, ny] : kGrids) {
-            if (!thorough && nx != kGrids[0].first) continue;
+        for (auto [nx, ny] : kSimGrids) {
+            if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             for (const std::string scenario : {"vortex", "free", "river"})
             for (const int scheme : {0, 1}) {
@@ -140,8 +137,8 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
 TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
     for (const auto& [solver, thorough] : exact_solvers("shallow-water")) {
-        for (auto [nx, ny] : kGrids) {
-            if (!thorough && nx != kGrids[0].first) continue;
+        for (auto [nx, ny] : kSimGrids) {
+            if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             auto sim = make_simulation("shallow-water", solver);
             sim->set_param("dt", 0.2);

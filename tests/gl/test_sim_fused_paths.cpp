@@ -47,12 +47,11 @@ const Path kPaths[] = {{tuning(0, 1, 0), "default"},
 
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
-const std::pair<int, int> kGrids[] = {{5, 41}, {300, 7}, {1100, 5}, {6, 2100}};
+const std::pair<int, int> kPathGrids[] = {{5, 41}, {300, 7}, {1100, 5}, {6, 2100}};
 
-// As in test_sim.cpp: ~1e-6 relative round-off per step of a diagonally dominant solve
-// (condition number < 3 here); 4 steps at unit magnitude stay below 2e-5 with margin. The
-// partition and PCR orderings differ from Thomas only in round-off.
-constexpr double kStepTolerance = 2e-5;
+// test::kStepTolerance (tests/support/fields.hpp) holds for 4 steps as for 6: the partition and
+// PCR orderings differ from Thomas only in round-off.
+using test::kStepTolerance;
 
 TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
@@ -60,7 +59,7 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     // tests/gl/test_sim_heat_window.cpp), in both schemes, with heaters pinning cells.
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        for (auto [nx, ny] : kGrids) {
+        for (auto [nx, ny] : kPathGrids) {
           for (const int scheme : {0, 1}) {
             if (scheme == 1 && &path != &kPaths[0]) continue;  // the rows differ, not the solve
             auto sim = make_simulation("heat", "fused");
@@ -88,7 +87,7 @@ TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        for (auto [nx, ny] : kGrids) {
+        for (auto [nx, ny] : kPathGrids) {
             auto sim = make_simulation("shallow-water", "fused");
             sim->set_fused_tuning(path.tuning);
             sim->set_param("dt", 0.2);

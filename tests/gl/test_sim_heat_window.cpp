@@ -81,7 +81,7 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
 
 // Awkward grids: lines shorter than a halo (5, 6: several mirror images), not multiples of any
 // tile (37, 29, 70, 133, 67), partial tiles in both directions, lines longer than a span.
-const std::pair<int, int> kGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
+const std::pair<int, int> kWindowGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67}, {300, 7}};
 
 // test::compare_heat_with_reference's relative error. The model's intermediate field is poisoned
 // (NaN) when allocated, so a cell the x sweep misses shows up as NaN; a cell the y sweep misses
@@ -124,7 +124,7 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
             const double dt = scheme == 0 ? lambda : 2 * lambda;
             const int halo = detail::heat_window_halo(lambda);
             const std::string windowed = halo > 0 ? "window-H" + std::to_string(halo) : "fused";
-            for (auto [nx, ny] : kGrids) {
+            for (auto [nx, ny] : kWindowGrids) {
                 for (const std::string scenario : {"two-heaters", "free"}) {
                     std::string kernel;
                     const double error =

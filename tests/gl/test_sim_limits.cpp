@@ -25,12 +25,7 @@ namespace {
 
 using Values = std::vector<std::pair<std::string, double>>;
 
-std::vector<std::string> gpu_solvers(const std::string& model) {
-    std::vector<std::string> out;
-    for (const std::string& s : solver_names())
-        if (solver_supports(model, s)) out.push_back(s);
-    return out;
-}
+using test::gpu_solvers;
 
 // The exploding sets (heat c = dt = 1e9 on dh = 1e-9; shallow water g = dt = 1e6 on
 // dh = 1e-9 with 1e6 m of water; advection at the top of dt's range): refused as a whole, named,

@@ -33,15 +33,7 @@ Range range_of(const std::vector<float>& field) {
     return r;
 }
 
-// The GPU solvers a test runs every variant of: "fused" and each tridiagonal variant the model
-// supports (cg-1 and cg-2 stop after one or two iterations by design, so they solve nothing
-// exactly; they still must not hide a NaN).
-std::vector<std::string> gpu_solvers(const std::string& model) {
-    std::vector<std::string> out;
-    for (const std::string& s : solver_names())
-        if (solver_supports(model, s)) out.push_back(s);
-    return out;
-}
+using test::gpu_solvers;
 
 // Two heaters at 1 K in a field at 0 K, 500 steps, for dt from 0.1 to 1000 (c = dh = 1, so
 // mu = c dt / dh^2 up to 1000): the default scheme (implicit Euler splitting) makes every new

@@ -13,6 +13,22 @@
 
 namespace adilab::test {
 
+// fp32 agreement of a few simulation steps with the float64 reference: each step is O(10)
+// operations per cell plus a diagonally dominant solve (condition number < 3 here), so round-off
+// grows by about 1e-6 relative per step; 6 steps at unit magnitude stay below 2e-5 with a
+// factor-3 margin.
+constexpr double kStepTolerance = 2e-5;
+
+// The GPU solvers a test runs every variant of: "fused" and each tridiagonal variant the model
+// supports (cg-1 and cg-2 stop after one or two iterations by design, so they solve nothing
+// exactly; they still must not hide a NaN).
+inline std::vector<std::string> gpu_solvers(const std::string& model) {
+    std::vector<std::string> out;
+    for (const std::string& s : sim::solver_names())
+        if (sim::solver_supports(model, s)) out.push_back(s);
+    return out;
+}
+
 // nx * ny values uniform in [lo, hi), row-major, reproducible from `seed`.
 inline std::vector<float> random_field(int nx, int ny, float lo, float hi, unsigned seed) {
     std::mt19937 rng(seed);

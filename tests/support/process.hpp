@@ -18,5 +18,7 @@ ProcessResult run_adilab(const std::string& arguments);
 std::string temp_folder(const std::string& name);
 // The whole of a file (reports, recordings, settings); empty where it cannot be read.
 std::string read_text(const std::string& path);
+// Writes `text` to `path` as bytes (inputs a test hands adilab: presets, states, .mtx files).
+void write_text(const std::string& path, const std::string& text);
 
 }  // namespace adilab::test
