@@ -248,10 +248,9 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
       solver_name_(solver) {
     for (const ParamSpec& spec : specs_) values_.push_back(spec.default_value);
     if (solver != "fused") {
-        solver_ = tridiag::make_solver(solver);  // throws naming the unknown variant
-        for (const tridiag::VariantInfo& v : tridiag::variants())
-            if (v.name == solver && !v.on_gpu)
-                throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+        if (!tridiag::variants().at(solver).on_gpu)  // throws naming an unknown variant
+            throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+        solver_ = tridiag::make_solver(solver);
     }
     flag_ = gl::Buffer(2 * sizeof(std::int32_t));
     clear_flag();

@@ -1,4 +1,4 @@
-// The power method's registry, shared helpers and the `host` variant.
+// The power method's shared helpers and the `host` variant.
 //
 // host: the float64 CPU method (the power-method paper's HOST), single-threaded as the paper's
 // baseline; limits: main memory only. It is also the reference the GPU variants are tested against
@@ -11,11 +11,10 @@
 
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
+#include "solvers/power/variants.hpp"
 #include "solvers/reference/power_reference.hpp"
 
 namespace adilab::power {
-
-std::unique_ptr<Variant> make_gpu_variant(std::string_view name);  // power_gpu.cpp
 
 namespace {
 
@@ -78,6 +77,8 @@ private:
 
 }  // namespace
 
+std::unique_ptr<Variant> make_host() { return std::make_unique<HostVariant>(); }
+
 Tuning Tuning::defaults(const gl::DeviceInfo& device) {
     Tuning t;
     // The stream layout keeps (chunk + 256) doubles in shared memory.
@@ -126,18 +127,6 @@ std::string describe(const Tuning& tuning) {
     for (const TuningField& f : tuning_fields(t))
         out += (out.empty() ? "power." : " power.") + f.name + "=" + std::to_string(*f.value);
     return out;
-}
-
-std::vector<std::string> variant_names() {
-    return {"host", "gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
-}
-
-std::unique_ptr<Variant> make_variant(std::string_view name) {
-    if (name == "host") return std::make_unique<HostVariant>();
-    if (auto gpu = make_gpu_variant(name)) return gpu;
-    std::string known;
-    for (const auto& n : variant_names()) known += (known.empty() ? "" : ", ") + n;
-    throw Error("unknown power-method variant '" + std::string(name) + "' (known: " + known + ")");
 }
 
 double max_magnitude(std::span<const double> y) { return reference::max_magnitude(y); }

@@ -7,7 +7,7 @@
 // max |y_i| would flip x every iteration). Ties in magnitude pick the positive element, so
 // every variant and every reduction order picks the same element.
 //
-// Variants (a registry of names, listed by variant_names()):
+// Variants (the registry below, variants()):
 //   host            everything on the CPU (float64), the reference;
 //   gpu-naive       SpMV on the GPU, lambda, scaling and the stop test on the host (paper's
 //                   G-NAIVE): x goes up and y comes down every iteration;
@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "solvers/common/csr.hpp"
+#include "solvers/common/registry.hpp"
 #include "solvers/common/tuning.hpp"
 #include "solvers/gl/context.hpp"
 
@@ -163,8 +164,12 @@ public:
     virtual std::string kernels() const { return ""; }
 };
 
-std::vector<std::string> variant_names();
-// Throws adilab::Error listing the names when `name` is unknown.
+// The registry (solvers/common/registry.hpp).
+using VariantInfo = adilab::VariantInfo;
+using Variants = Registry<VariantInfo, Variant>;
+const Variants& variants();
+// variants().make(name): throws adilab::Error naming the variant and listing the known ones if
+// `name` is unknown.
 std::unique_ptr<Variant> make_variant(std::string_view name);
 
 // The element of largest magnitude, ties to the positive one (0 for an empty span).
