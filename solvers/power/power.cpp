@@ -34,14 +34,7 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         auto outcome = reference::power_method(*a_, start, options.tol, options.max_iter);
         x_ = std::move(outcome.vector);
-        const reference::PowerResult& h = outcome.result;
-        Result r;
-        r.lambda = h.lambda;
-        r.iterations = h.iterations;
-        r.converged = h.converged;
-        r.breakdown = h.breakdown;
-        r.error = h.error;
-        return r;
+        return outcome.result;
     }
     std::vector<double> eigenvector() override { return x_; }
     PhaseTimes phase_times(const Options&, int iterations) override {
@@ -129,8 +122,6 @@ std::string describe(const Tuning& tuning) {
     return out;
 }
 
-double max_magnitude(std::span<const double> y) { return reference::max_magnitude(y); }
-
 double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x) {
     std::vector<double> y;
     csr_multiply(a, x, y);
@@ -155,10 +146,6 @@ int choose_threads_per_row(const CsrMatrix& a) {
     int tpr = 1;
     while (tpr < 32 && tpr * 2 <= mean / 2.0) tpr *= 2;
     return tpr;
-}
-
-void check_problem(const CsrMatrix& a, std::span<const double> start) {
-    reference::check_power_problem(a, start);  // one set of checks for the host and the GPU
 }
 
 Solution solve(Variant& variant, const CsrMatrix& a, const Options& options,
