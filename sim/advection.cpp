@@ -5,13 +5,12 @@
 //   vortex — solid-body rotation omega about the centre, a short injection near the lower left
 //            (Fig. 17, 18);
 //   free   — uniform (u, v), no source, the field from --init (else initial_concentration).
-// The generic path rebuilds a, b, c, d every half step (GeneralCoefficients): the velocity may
+// The generic path (AdiModel::half_step) rebuilds a, b, c, d every half step: the velocity may
 // vary along a line (vortex).
 #include <algorithm>
 #include <cmath>
 
 #include "sim/model.hpp"
-#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
@@ -90,12 +89,6 @@ protected:
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));
         resolve_programs("sim/advection.comp", 1);
-        if (!fused()) {
-            rhs_ = gl::Buffer(cells() * sizeof(float));
-            a_ = gl::Buffer(cells() * sizeof(float));
-            b_ = gl::Buffer(cells() * sizeof(float));
-            c_ = gl::Buffer(cells() * sizeof(float));
-        }
     }
 
     void initialize() override {
@@ -177,43 +170,7 @@ private:
         p.set("source_steps", vortex ? int(param("source_steps")) : 0x7fffffff);
     }
 
-    void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
-        if (fused()) {
-            use_fused(direction);
-            in.bind_storage(0);
-            out.bind_storage(1);
-            bind_flag();
-            gl::dispatch(fused_groups_[direction]);
-            gl::memory_barrier(gl::Barrier::storage);
-            return;
-        }
-        const gl::Program& rows = *rows_[direction];
-        rows.use();
-        set_grid_uniforms(rows);
-        set_uniforms(rows);
-        in.bind_storage(0);
-        rhs_.bind_storage(3);
-        a_.bind_storage(4);
-        b_.bind_storage(5);
-        c_.bind_storage(6);
-        gl::dispatch(cell_groups());
-        gl::memory_barrier(gl::Barrier::storage);
-        solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
-                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_, out);
-        gl::memory_barrier(gl::Barrier::storage);
-        {  // C + dC and the stability flag
-            const gl::Program& finish = *finish_[direction];
-            finish.use();
-            set_grid_uniforms(finish);
-            in.bind_storage(0);
-            out.bind_storage(1);
-            bind_flag();
-            gl::dispatch(cell_groups());
-            gl::memory_barrier(gl::Barrier::storage);
-        }
-    }
-
-    gl::Buffer field_, half_, rhs_, a_, b_, c_;
+    gl::Buffer field_, half_;
 };
 
 }  // namespace

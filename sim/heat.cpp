@@ -15,9 +15,9 @@
 //             with heaters: the fused line solve on every line.
 //   fused line solve (heat.comp with adi_fused.glsl): where the halo would exceed 48 (lambda
 //             above ~7): every line.
-// The generic path (any tridiagonal Solver): the rows kernel writes each line's coefficients and
-// right-hand side (GeneralCoefficients: heater rows differ), the Solver solves, the finish kernel
-// adds the increment and checks the value.
+// The generic path (any tridiagonal Solver, AdiModel::half_step): the rows kernel writes each
+// line's coefficients and right-hand side (GeneralCoefficients: heater rows differ), the Solver
+// solves, the finish kernel adds the increment and checks the value.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -106,12 +106,6 @@ protected:
         half_ = gl::Buffer(cells() * sizeof(float));
         half_.poison();  // a half step that missed a cell shows up as NaN in the tests
         resolve_programs("sim/heat.comp", 1);
-        if (!fused()) {
-            rhs_ = gl::Buffer(cells() * sizeof(float));
-            a_ = gl::Buffer(cells() * sizeof(float));
-            b_ = gl::Buffer(cells() * sizeof(float));
-            c_ = gl::Buffer(cells() * sizeof(float));
-        }
     }
 
     void initialize() override {
@@ -122,8 +116,8 @@ protected:
 
     void step_once() override {
         if (fused() && window_version_ != version_) resolve_window();
-        half_step(0, field_, half_);
-        half_step(1, half_, field_);
+        sweep(0, field_, half_);
+        sweep(1, half_, field_);
     }
 
     // The maximum principle: with implicit Euler every sweep makes each new value a convex
@@ -266,67 +260,38 @@ private:
         }
     }
 
-    void half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
-        if (fused() && window_[direction]) {
-            const gl::Program& program = *window_[direction];
-            use_program(program);
-            in.bind_storage(0);
-            if (direction == 0) in.bind_storage(4);  // the same field as vec4s (X_VEC4)
-            out.bind_storage(1);
-            bind_flag();
-            gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
-            gl::memory_barrier(gl::Barrier::storage);
-            if (heater_groups_[direction].empty()) return;
-            // The lines across the heaters again, exactly: their stores land after the
-            // window's (the barrier above orders them).
-            const gl::Program& exact = *fused_[direction];
-            use_fused(direction);
-            in.bind_storage(0);
-            out.bind_storage(1);
-            bind_flag();
-            for (const GroupRange& range : heater_groups_[direction]) {
-                exact.set("first_group", int(range.first));
-                gl::dispatch(range.count);
-            }
-            gl::memory_barrier(gl::Barrier::storage);
+    // The windowed kernels where resolve_window chose them, else the fused or generic half step.
+    void sweep(int direction, const gl::Buffer& in, gl::Buffer& out) {
+        if (!fused() || !window_[direction]) {
+            half_step(direction, in, out);
             return;
         }
-        if (fused()) {
-            use_fused(direction);
-            fused_[direction]->set("first_group", 0);
-            in.bind_storage(0);
-            out.bind_storage(1);
-            bind_flag();
-            gl::dispatch(fused_groups_[direction]);
-            gl::memory_barrier(gl::Barrier::storage);
-            return;
-        }
-        const gl::Program& rows = *rows_[direction];
-        rows.use();
-        set_grid_uniforms(rows);
-        set_uniforms(rows);
+        const gl::Program& program = *window_[direction];
+        use_program(program);
         in.bind_storage(0);
-        rhs_.bind_storage(3);
-        a_.bind_storage(4);
-        b_.bind_storage(5);
-        c_.bind_storage(6);
-        gl::dispatch(cell_groups());
+        if (direction == 0) in.bind_storage(4);  // the same field as vec4s (X_VEC4)
+        out.bind_storage(1);
+        bind_flag();
+        gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
         gl::memory_barrier(gl::Barrier::storage);
-        solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
-                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_, out);
-        gl::memory_barrier(gl::Barrier::storage);
-        const gl::Program& finish = *finish_[direction];
-        finish.use();
-        set_grid_uniforms(finish);
-        set_uniforms(finish);
+        if (heater_groups_[direction].empty()) return;
+        // The lines across the heaters again, exactly: their stores land after the window's
+        // (the barrier above orders them).
+        const gl::Program& exact = *fused_[direction];
+        use_fused(direction);
         in.bind_storage(0);
         out.bind_storage(1);
         bind_flag();
-        gl::dispatch(cell_groups());
+        for (const GroupRange& range : heater_groups_[direction]) {
+            exact.set("first_group", int(range.first));
+            gl::dispatch(range.count);
+        }
+        // Back to 0 for the whole-grid dispatches of half_step, which never set it.
+        exact.set("first_group", 0);
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-    gl::Buffer field_, half_, rhs_, a_, b_, c_;
+    gl::Buffer field_, half_;
     // The windowed kernels per direction (null: the fused line solve) and their groups (along,
     // across), for the parameters and grid of window_version_.
     const gl::Program* window_[2] = {};

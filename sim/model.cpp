@@ -248,10 +248,9 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
       solver_name_(solver) {
     for (const ParamSpec& spec : specs_) values_.push_back(spec.default_value);
     if (solver != "fused") {
-        solver_ = tridiag::make_solver(solver);  // throws naming the unknown variant
-        for (const tridiag::VariantInfo& v : tridiag::variants())
-            if (v.name == solver && !v.on_gpu)
-                throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+        if (!tridiag::variants().at(solver).on_gpu)  // throws naming an unknown variant
+            throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+        solver_ = tridiag::make_solver(solver);
     }
     flag_ = gl::Buffer(2 * sizeof(std::int32_t));
     clear_flag();
@@ -328,7 +327,7 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
         fused_tuning_changed_ = false;
         nx_ = nx;
         ny_ = ny;
-        allocate();
+        allocate_grid();
     }
     steps_ = 0;
     time_ = 0;
@@ -404,6 +403,55 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
         rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }
+}
+
+void AdiModel::allocate_grid() {
+    allocate();
+    if (fused()) return;  // the solver is chosen once, at construction
+    for (gl::Buffer* buffer : {&sweep_a_, &sweep_b_, &sweep_c_, &sweep_rhs_})
+        *buffer = gl::Buffer(cells() * sizeof(float));
+}
+
+void AdiModel::bind_sweep(int, const gl::Buffer& in, gl::Buffer& out) {
+    in.bind_storage(0);
+    out.bind_storage(1);
+}
+
+gl::Buffer& AdiModel::sweep_solution(int, gl::Buffer& out) { return out; }
+
+void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+    if (!fused()) {
+        generic_half_step(direction, in, out);
+        return;
+    }
+    use_fused(direction);
+    bind_sweep(direction, in, out);
+    bind_flag();
+    gl::dispatch(fused_groups_[direction]);
+    gl::memory_barrier(gl::Barrier::storage);
+}
+
+void AdiModel::generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+    use_program(*rows_[direction]);
+    bind_sweep(direction, in, out);
+    sweep_rhs_.bind_storage(3);
+    sweep_a_.bind_storage(4);
+    sweep_b_.bind_storage(5);
+    sweep_c_.bind_storage(6);
+    bind_flag();
+    gl::dispatch(cell_groups());
+    gl::memory_barrier(gl::Barrier::storage);
+    solver_->solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
+                   tridiag::GeneralCoefficients{&sweep_a_, &sweep_b_, &sweep_c_}, sweep_rhs_,
+                   sweep_solution(direction, out));
+    gl::memory_barrier(gl::Barrier::storage);
+    if (finish_[direction] == nullptr) return;
+    // The Solver bound its own buffers (up to binding 8 for lu-scan's bands): bind again.
+    use_program(*finish_[direction]);
+    bind_sweep(direction, in, out);
+    bind_flag();
+    gl::dispatch(cell_groups());
+    gl::memory_barrier(gl::Barrier::storage);
 }
 
 bool AdiModel::use_program(const gl::Program& program) const {
@@ -581,7 +629,7 @@ void AdiModel::load_state(const std::filesystem::path& path) {
         fused_tuning_changed_ = false;
         nx_ = state.nx;
         ny_ = state.ny;
-        allocate();
+        allocate_grid();
     }
     const auto& buffers = state.buffers;
     const std::int64_t steps = state.steps;

@@ -132,7 +132,6 @@ protected:
     void widen_range(double strength);
 
     bool fused() const { return solver_ == nullptr; }
-    tridiag::Solver& solver_ref() { return *solver_; }
     std::size_t cells() const { return std::size_t(nx_) * std::size_t(ny_); }
     unsigned cell_groups() const { return unsigned((cells() + 255) / 256); }
     // Sets nx, ny, step_index on `program` (after use()).
@@ -179,7 +178,8 @@ protected:
     // finishing (KERNEL_FINISH) kernels. Called by allocate().
     void resolve_programs(const std::string& shader, int tile);
     // Per direction (0 = x, 1 = y): the fused half-step programs and their work-group counts,
-    // and the generic path's kernels.
+    // and the generic path's kernels (a model without a finishing kernel for a direction sets
+    // finish_ to null after resolve_programs).
     const gl::Program* fused_[2] = {};
     unsigned fused_groups_[2] = {};
     FusedTuning fused_tuning_;
@@ -187,6 +187,32 @@ protected:
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
+
+    // One ADI half step along `direction` (0 = x, 1 = y) from `in` into `out`, the same for
+    // every model and either path; a model supplies only its bindings (bind_sweep), its
+    // uniforms (set_uniforms) and, on the generic path, where the solution goes
+    // (sweep_solution).
+    //  - fused: one dispatch of fused_[direction], rows built and solved in registers.
+    //  - generic: rows_[direction] writes every cell's a, b, c and right-hand side (general
+    //    coefficients, since a model's rows may differ from line to line: heaters, upwind
+    //    velocities, depths), the tridiagonal Solver solves the lines, and finish_[direction],
+    //    where there is one, turns the solution into the half step's result and checks it.
+    void half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
+    // The fields a half step's kernels read and write (the fused, rows and finishing kernels
+    // bind the same), besides the coefficients (3 .. 6) and the flag (7): by default `in` at
+    // binding 0 and `out` at 1.
+    virtual void bind_sweep(int direction, const gl::Buffer& in, gl::Buffer& out);
+    // Where the generic path's Solver writes the lines' solution: `out`, unless the model's
+    // finishing kernel reads it from elsewhere.
+    virtual gl::Buffer& sweep_solution(int direction, gl::Buffer& out);
+
+private:
+    void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
+    // allocate(), and the generic path's systems with it.
+    void allocate_grid();
+    // The generic path's systems, per cell in the field's layout (allocated only when a
+    // tridiagonal Solver runs): the rows kernel writes them, the Solver reads them.
+    gl::Buffer sweep_a_, sweep_b_, sweep_c_, sweep_rhs_;
 };
 
 // Checks a model name against the list of scenarios; throws adilab::Error listing them.

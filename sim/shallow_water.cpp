@@ -138,6 +138,9 @@ protected:
         partials_ = gl::Buffer(cell_groups() * 2 * sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
+        // x: the generic path's solve writes dx straight into the intermediate, which is all
+        // the x half step makes; nothing to finish.
+        finish_[0] = nullptr;
         displace_ = &gl::compute_program("sim/shallow_water.comp",
                                          {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
         settle_ = &gl::compute_program("sim/shallow_water.comp",
@@ -147,12 +150,6 @@ protected:
         measure_ = &gl::compute_program(
             "sim/shallow_water.comp",
             {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}});
-        if (!fused()) {
-            rhs_ = gl::Buffer(cells() * sizeof(float));
-            a_ = gl::Buffer(cells() * sizeof(float));
-            b_ = gl::Buffer(cells() * sizeof(float));
-            c_ = gl::Buffer(cells() * sizeof(float));
-        }
     }
 
     void initialize() override {
@@ -195,8 +192,8 @@ protected:
 
     void step_once() override {
         if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
-        half_step(0);
-        half_step(1);
+        half_step(0, height_, intermediate_);  // -> dx
+        half_step(1, height_, wet_);           // -> wet = h + dv (and dv into v)
         settle();
     }
 
@@ -286,55 +283,21 @@ private:
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-    void bind_state(int direction, gl::Buffer& out) {
-        height_.bind_storage(0);
+    // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
+    void bind_sweep(int direction, const gl::Buffer& in, gl::Buffer& out) override {
+        in.bind_storage(0);
         out.bind_storage(1);
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
         if (direction == 1) intermediate_.bind_storage(9);
         mean_.bind_storage(11);
     }
-
-    void half_step(int direction) {
-        // x: -> dx; y: -> wet = h + dv (and dv into v).
-        gl::Buffer& out = direction == 0 ? intermediate_ : wet_;
-        if (fused()) {
-            use_fused(direction);
-            bind_state(direction, out);
-            bind_flag();
-            gl::dispatch(fused_groups_[direction]);
-            gl::memory_barrier(gl::Barrier::storage);
-            return;
-        }
-        const gl::Program& rows = *rows_[direction];
-        rows.use();
-        set_grid_uniforms(rows);
-        set_uniforms(rows);
-        bind_state(direction, out);
-        rhs_.bind_storage(3);
-        a_.bind_storage(4);
-        b_.bind_storage(5);
-        c_.bind_storage(6);
-        bind_flag();
-        gl::dispatch(cell_groups());
-        gl::memory_barrier(gl::Barrier::storage);
-        // x: dx straight into the intermediate; y: dv into v, which the finish kernel turns
-        // into wet = h + dv.
-        solver_ref().solve({nx_, ny_}, direction == 0 ? tridiag::Direction::x : tridiag::Direction::y,
-                           tridiag::GeneralCoefficients{&a_, &b_, &c_}, rhs_,
-                           direction == 0 ? intermediate_ : velocity_);
-        gl::memory_barrier(gl::Barrier::storage);
-        if (direction == 1) {
-            const gl::Program& finish = *finish_[direction];
-            finish.use();
-            set_grid_uniforms(finish);
-            bind_state(direction, out);
-            gl::dispatch(cell_groups());
-            gl::memory_barrier(gl::Barrier::storage);
-        }
+    // y: the solve writes dv into v, which the finishing kernel turns into wet = h + dv.
+    gl::Buffer& sweep_solution(int direction, gl::Buffer& out) override {
+        return direction == 0 ? out : velocity_;
     }
 
-    gl::Buffer height_, wet_, velocity_, intermediate_, bottom_, rhs_, a_, b_, c_;
+    gl::Buffer height_, wet_, velocity_, intermediate_, bottom_;
     gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells); S / N_wet
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;

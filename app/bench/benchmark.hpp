@@ -4,6 +4,7 @@
 //
 // To add one: write `Benchmark make_NAME_benchmark();` in app/bench/NAME.cpp and list it in
 // registry.cpp.
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <iosfwd>
@@ -48,5 +49,28 @@ const Benchmark* find_benchmark(std::string_view name);
 
 // Fills report.config with every option the user gave.
 void record_config(Report& report, const cli::Args& args);
+
+// The variants a list option names ("--impl cpu,gpu-fast"), from a solver family's registry
+// (solvers/common/registry.hpp): `all` (the default) alone stands for every variant in the
+// registry's order; names are kept in the order given, once each. An unknown name, or `all`
+// among names, is a usage error listing the known ones.
+template <class Variants>
+std::vector<std::string> chosen_variants(const cli::Args& args, const std::string& option,
+                                         const Variants& variants) {
+    const std::vector<std::string> asked = args.get_list(option, {"all"});
+    if (std::find(asked.begin(), asked.end(), "all") != asked.end()) {
+        if (asked.size() > 1)
+            throw cli::UsageError("--" + option + ": 'all' cannot be combined with names");
+        return variants.names();
+    }
+    std::vector<std::string> chosen;
+    for (const std::string& name : asked) {
+        if (variants.find(name) == nullptr)
+            throw cli::UsageError("--" + option + ": unknown variant '" + name +
+                                  "' (available: all, " + variants.list() + ")");
+        if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) chosen.push_back(name);
+    }
+    return chosen;
+}
 
 }  // namespace adilab::bench

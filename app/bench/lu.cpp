@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <ostream>
 #include <random>
 #include <set>
@@ -95,22 +94,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
                         ": an n x n float matrix exceeds the largest "
                         "storage block (" +
                         std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
-    std::vector<std::string> impls = args.get_list("impl", {"all"});
-    if (std::find(impls.begin(), impls.end(), "all") != impls.end()) {
-        if (impls.size() > 1) throw cli::UsageError("--impl: 'all' cannot be combined with names");
-        impls.clear();
-        for (const lu::VariantInfo& v : lu::variants()) impls.push_back(v.name);
-    }
-    std::map<std::string, lu::VariantInfo> info;
-    for (const lu::VariantInfo& v : lu::variants()) info[v.name] = v;
-    for (const std::string& name : impls)
-        if (!info.count(name)) {
-            std::string known;
-            for (const lu::VariantInfo& v : lu::variants())
-                known += (known.empty() ? "" : ", ") + v.name;
-            throw cli::UsageError("--impl: unknown variant '" + name + "' (available: all, " +
-                                  known + ")");
-        }
+    const std::vector<std::string> impls = chosen_variants(args, "impl", lu::variants());
     std::vector<long long> blocks = args.get_int_list("block", {32, 64, 128}, 1, 1 << 20);
     for (long long b : blocks) {
         auto ok = lu::supported_blocks();
@@ -131,7 +115,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
 
     std::vector<Job> jobs;
     for (const std::string& name : impls) {
-        if (info[name].blocked)
+        if (lu::variants().at(name).blocked)
             for (long long b : blocks) jobs.push_back({name, static_cast<int>(b)});
         else
             jobs.push_back({name, 0});
@@ -177,7 +161,7 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
             }
             auto solver = lu::make_solver(job.impl, job.block ? job.block : 64, tuning);
             lu::Factors f = lu::Factors::upload(problem.matrix, n);
-            const bool on_gpu = info[job.impl].on_gpu;
+            const bool on_gpu = lu::variants().at(job.impl).on_gpu;
             // Slow runs get fewer repeats: the unblocked and CPU baselines at large n.
             const int runs = (!on_gpu || job.impl == "gpu-unblocked") && n >= 2048
                                  ? std::min(repeats, 3)
@@ -295,12 +279,8 @@ Benchmark make_lu_benchmark() {
         "LU decomposition with partial pivoting (the LU paper): unblocked vs blocked, solve, "
         "residuals",
         {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
-         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)", false,
-          [] {
-              std::vector<std::string> names;
-              for (const auto& v : lu::variants()) names.push_back(v.name);
-              return names;
-          }()},
+         {"impl", "LIST", "all or names: " + lu::variants().list() + " (default all)", false,
+          lu::variants().names()},
          {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64,128)"},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},

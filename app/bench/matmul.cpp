@@ -63,19 +63,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 65536);
     const int repeats = static_cast<int>(args.get_int("repeats", 10, 1, 10000));
     std::vector<Entry> entries;
-    for (const std::string& name : args.get_list("impl", {"all"})) {
-        if (name == "all") {
-            for (const matmul::VariantInfo& v : matmul::variants())
-                entries.push_back({v.name, std::nullopt});
-        } else if (matmul::find_variant(name) != nullptr) {
-            entries.push_back({name, std::nullopt});
-        } else {
-            std::string known;
-            for (const matmul::VariantInfo& v : matmul::variants()) known += ", " + v.name;
-            throw cli::UsageError("--impl: unknown implementation '" + name + "' (available: all" +
-                                  known + ")");
-        }
-    }
+    for (const std::string& name : chosen_variants(args, "impl", matmul::variants()))
+        entries.push_back({name, std::nullopt});
     for (const std::string& text : args.get_list("tiles", {})) {
         matmul::GemmTiles tiles;
         try {
@@ -90,7 +79,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         matmul::check_tiles(tiles, ctx.device);
     for (const Entry& e : entries) {
         // GPU variants: their own buffers for the host entry plus the kernel-only timing's.
-        const matmul::VariantInfo& info = *matmul::find_variant(e.variant);
+        const matmul::VariantInfo& info = matmul::variants().at(e.variant);
         for (const Shape& s : shapes)
             matmul::check_shape(s, info.uses_gpu, ctx.device, info.on_gpu ? 2 : 1);
     }
@@ -111,7 +100,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         double cpu_ijk_ms = NAN;
         for (std::size_t e = 0; e < made.size(); ++e, ++step) {
             matmul::Multiplier& mult = *made[e];
-            const matmul::VariantInfo& info = *matmul::find_variant(entries[e].variant);
+            const matmul::VariantInfo& info = matmul::variants().at(entries[e].variant);
             ctx.check_cancelled();
             ctx.progress(static_cast<double>(step) / steps, mult.name() + " " + shape_text);
             if (info.cpu_baseline && std::max({s.m, s.n, s.l}) > cpu_max) {
@@ -281,22 +270,14 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
 
 }  // namespace
 
-namespace {
-std::vector<std::string> variant_names() {
-    std::vector<std::string> names;
-    for (const auto& v : matmul::variants()) names.push_back(v.name);
-    return names;
-}
-}  // namespace
-
 Benchmark make_matmul_benchmark() {
     return {
         "matmul",
         "C = A*B, fp32: CPU loops, the OpenGL matmul paper's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
         {{"sizes", "LIST", "square sizes N (default 128,256,512,1024,2048,4096)"},
          {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
-         {"impl", "LIST", "all or names: cpu-ijk,cpu-ikj,cpu-blocked,gpu-tiled32,gpu-fast,cpgpu",
-          false, variant_names()},
+         {"impl", "LIST", "all or names: " + matmul::variants().list() + " (default all)", false,
+          matmul::variants().names()},
          {"cpu-max", "N", "skip CPU baselines above this size (default 1024)"},
          {"repeats", "N", "timed runs per measurement, after warm-up (default 10)"},
          {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},

@@ -43,12 +43,6 @@ struct PowerConfig {
     std::string vector_path;  // --vector: where the eigenvector goes
 };
 
-std::string variant_list() {
-    std::string out;
-    for (const auto& n : power::variant_names()) out += (out.empty() ? "" : ",") + n;
-    return out;
-}
-
 PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     PowerConfig c;
     c.options.tol = args.get_double("tol", 1e-10, 0.0, 1e300);
@@ -81,20 +75,7 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
     c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
-    const auto names = args.get_list("variant", {"all"});
-    const auto known = power::variant_names();
-    for (const auto& name : names) {
-        if (name == "all") {
-            for (const auto& k : known)
-                if (std::find(c.variants.begin(), c.variants.end(), k) == c.variants.end())
-                    c.variants.push_back(k);
-        } else if (std::find(known.begin(), known.end(), name) == known.end()) {
-            throw cli::UsageError("--variant: unknown variant '" + name + "' (known: all," +
-                                  variant_list() + ")");
-        } else if (std::find(c.variants.begin(), c.variants.end(), name) == c.variants.end()) {
-            c.variants.push_back(name);
-        }
-    }
+    c.variants = chosen_variants(args, "variant", power::variants());
 
     c.vector_path = args.get("vector");
     const bool pagerank = args.has("pagerank");
@@ -378,13 +359,12 @@ std::string power_tuning_help() {
 
 Benchmark make_power_benchmark() {
     return {"power",
-            "power method (the power-method paper): host, gpu-naive, gpu-full, gpu-opt, "
-            "gpu-opt-async; fp64 CSR",
+            "power method (the power-method paper): " + power::variants().list() + "; fp64 CSR",
             {{"rows", "LIST", "matrix sizes (default 100000,200000,500000,1000000,2000000)"},
              {"nnz-per-row", "LIST", "nonzeros per row of the random matrices (default 10)"},
              {"density", "LIST", "instead of --nnz-per-row: fractions of a full row, e.g. 1e-5"},
-             {"variant", "LIST", "all or names: " + variant_list() + " (default all)", false,
-              power::variant_names()},
+             {"variant", "LIST", "all or names: " + power::variants().list() + " (default all)",
+              false, power::variants().names()},
              {"mtx", "FILE", "a Matrix Market file instead of random matrices"},
              {"pagerank", "", "the PageRank matrix (damping 0.85) of a random power-law graph "
                               "with --rows pages, or of the --mtx graph"},

@@ -141,7 +141,11 @@ Report read_report(const std::filesystem::path& path) {
     if (!file) throw Error("cannot read report '" + path.string() + "'");
     std::stringstream buffer;
     buffer << file.rdbuf();
-    JsonReader json(buffer.str(), "'" + path.string() + "'");
+    // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + a temporary.
+    std::string quoted = "'";
+    quoted += path.string();
+    quoted += "'";
+    JsonReader json(buffer.str(), quoted);
     Report report;
     bool tool = false;
     json.object([&](const std::string& key) {

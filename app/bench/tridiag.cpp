@@ -44,30 +44,6 @@ using tridiag::Direction;
 // the printed notes (cg-1 / cg-2 are approximations by design and are not flagged).
 constexpr double exact_limit = 1e-4;
 
-std::vector<std::string> chosen_solvers(const cli::Args& args) {
-    std::vector<std::string> known;
-    for (const auto& v : tridiag::variants()) known.push_back(v.name);
-    const auto asked = args.get_list("solver", {"all"});
-    if (asked.size() == 1 && asked[0] == "all") return known;
-    std::vector<std::string> out;
-    for (const std::string& name : asked) {
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
-            std::string list;
-            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-            throw cli::UsageError("--solver: unknown tridiagonal solver '" + name +
-                                  "' (available: all, " + list + ")");
-        }
-        if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-    }
-    return out;
-}
-
-bool on_gpu(const std::string& name) {
-    for (const auto& v : tridiag::variants())
-        if (v.name == name) return v.on_gpu;
-    return true;
-}
-
 struct Config {
     int n;
     Direction direction;
@@ -82,7 +58,7 @@ std::string describe(const Config& c) {
 Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     // Everything the user typed is checked before any work.
     const auto grids = args.get_int_list("grid", {256, 1024, 2048, 4096}, 1, 8192);
-    const auto solvers = chosen_solvers(args);
+    const auto solvers = chosen_variants(args, "solver", tridiag::variants());
     const int repeats = static_cast<int>(args.get_int("repeats", 15, 1, 10000));
     const double warmup_ms = args.get_double("warmup-ms", gl::kWarmUpMs, 0, 60000);
     tridiag::Tuning tuning;
@@ -241,7 +217,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             double error = 0;
             std::string failure;
             try {
-                if (on_gpu(name)) {
+                if (tridiag::variants().at(name).on_gpu) {
                     x.poison();
                     solver.solve({n, n}, config.direction, coefficients, k, x);
                     if (auto f = solver.check_pivots())
@@ -388,13 +364,11 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
 
 Benchmark make_tridiag_benchmark() {
     tridiag::Tuning defaults;
-    std::string names;
-    for (const auto& v : tridiag::variants()) names += (names.empty() ? "" : ", ") + v.name;
     return {"tridiag",
             "batched tridiagonal solves (n lines of n unknowns, x and y, constant and general "
             "coefficients) of every solver, checked against float64 Thomas",
             {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
-             {"solver", "LIST", "all (default), or some of: " + names},
+             {"solver", "LIST", "all or names: " + tridiag::variants().list() + " (default all)"},
              {"repeats", "N", "timed batches per measurement (default 15)"},
              {"warmup-ms", "MS", "untimed solves before each measurement, at least (default 1000)"},
              {"direction", "x|y|both", "line directions (default both)"},

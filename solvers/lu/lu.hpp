@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "solvers/common/registry.hpp"
 #include "solvers/common/tuning.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/objects.hpp"
@@ -50,15 +51,6 @@ class Solver {
     // the first call.
     virtual void factor(Factors& f) = 0;
 };
-
-struct VariantInfo {
-    std::string name;
-    std::string summary;
-    bool on_gpu = true;    // false: the CPU variant (reads back and uploads)
-    bool blocked = false;  // takes a block size
-};
-
-std::span<const VariantInfo> variants();
 
 // gpu-blocked's knobs, explicit (solvers/common/tuning.hpp): the bench sets them with
 // `--tune lu.FIELD=VALUE` and records every one in its rows. The defaults are the fastest
@@ -109,8 +101,16 @@ std::string describe(const Tuning& t);
 // panels take one path and the later, shorter ones another (e.g. "columns+lean").
 std::string panel_that_runs(const gl::DeviceInfo& device, int n, int block, const Tuning& t);
 
-// block, tuning: of blocked variants (ignored by the others). Throws adilab::Error naming the
-// variant and listing the known ones if `name` is unknown, or naming a bad block size.
+// The registry (solvers/common/registry.hpp). A factory takes a block size and the tuning, which
+// the blocked variant uses and the others ignore; a block size outside supported_blocks() is an
+// adilab::Error naming it.
+struct VariantInfo : adilab::VariantInfo {
+    bool blocked = false;  // takes a block size
+};
+using Variants = Registry<VariantInfo, Solver, int, const Tuning&>;
+const Variants& variants();
+// variants().make(name, block, tuning): throws adilab::Error naming the variant and listing the
+// known ones if `name` is unknown.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block = 64,
                                     const Tuning& tuning = Tuning{});
 // Block sizes the blocked variant accepts.

@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 
+#include "solvers/common/registry.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/objects.hpp"
 
@@ -93,18 +94,17 @@ class Multiplier {
     virtual SplitReport split() const;
 };
 
-struct VariantInfo {
-    std::string name;
-    std::string summary;
-    bool on_gpu = true;         // has the GPU-buffer entry (kernel-only timing)
+// The registry (solvers/common/registry.hpp): on_gpu means the variant has the GPU-buffer entry
+// (kernel-only timing); cpgpu, which computes on both, has not.
+struct VariantInfo : adilab::VariantInfo {
     bool uses_gpu = true;       // needs GPU memory for the whole problem (GPU variants and cpgpu)
     bool cpu_baseline = false;  // a CPU-only variant: the bench skips it above --cpu-max
 };
-
-std::span<const VariantInfo> variants();
-const VariantInfo* find_variant(const std::string& name);
-// Throws adilab::Error naming the variant and listing the known ones if `name` is unknown.
-// `tiles` fixes gpu-fast's (and cpgpu's GPU part's) tiles; by default they follow choose_tiles.
+using Variants = Registry<VariantInfo, Multiplier, std::optional<GemmTiles>>;
+const Variants& variants();
+// variants().make(name, tiles): throws adilab::Error naming the variant and listing the known
+// ones if `name` is unknown. `tiles` fixes gpu-fast's (and cpgpu's GPU part's) tiles; by default
+// they follow choose_tiles.
 std::unique_ptr<Multiplier> make_multiplier(const std::string& name,
                                             std::optional<GemmTiles> tiles = std::nullopt);
 

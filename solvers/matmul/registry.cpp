@@ -1,49 +1,45 @@
 // The matmul registry and the size checks every entry point runs before any work.
-#include <algorithm>
 #include <climits>
-#include <vector>
 
 #include "solvers/gl/error.hpp"
 #include "solvers/matmul/variants.hpp"
 
 namespace adilab::matmul {
 
-std::span<const VariantInfo> variants() {
-    static const std::vector<VariantInfo> all = {
-        {"cpu-ijk", "naive i-j-k loop, one thread (the OpenGL matmul paper Alg. 3, Kwon & Lee CPU1)", false, false,
-         true},
-        {"cpu-ikj", "i-k-j loop order, one thread (Kwon & Lee CPU2)", false, false, true},
-        {"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false, false, true},
-        {"gpu-tiled32", "32x32 shared tiles, 64x64-group chunks (the OpenGL matmul paper Alg. 1-2)", true, true,
-         false},
-        {"gpu-fast",
-         "register-blocked GEMM: up to 256x128 blocks, 8x16 per invocation, vec4, double buffer",
-         true, true, false},
-        {"cpgpu",
-         "GPU takes the first g rows, CPU threads the rest, g from measured rates (Kwon & Lee)",
-         false, true, false},
-    };
+const Variants& variants() {
+    // {name, summary, on_gpu}, uses_gpu, cpu_baseline.
+    static const Variants all(
+        "matmul",
+        {
+            {{{"cpu-ijk",
+               "naive i-j-k loop, one thread (the OpenGL matmul paper Alg. 3, Kwon & Lee CPU1)",
+               false},
+              false, true},
+             [](std::optional<GemmTiles>) { return make_cpu_ijk(); }},
+            {{{"cpu-ikj", "i-k-j loop order, one thread (Kwon & Lee CPU2)", false}, false, true},
+             [](std::optional<GemmTiles>) { return make_cpu_ikj(); }},
+            {{{"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false},
+              false, true},
+             [](std::optional<GemmTiles>) { return make_cpu_blocked(); }},
+            {{{"gpu-tiled32",
+               "32x32 shared tiles, 64x64-group chunks (the OpenGL matmul paper Alg. 1-2)"}},
+             [](std::optional<GemmTiles>) { return make_gpu_tiled32(); }},
+            {{{"gpu-fast",
+               "register-blocked GEMM: up to 256x128 blocks, 8x16 per invocation, vec4, "
+               "double buffer"}},
+             [](std::optional<GemmTiles> tiles) { return make_gpu_fast(tiles); }},
+            {{{"cpgpu",
+               "GPU takes the first g rows, CPU threads the rest, g from measured rates "
+               "(Kwon & Lee)",
+               false}},
+             [](std::optional<GemmTiles> tiles) { return make_cpgpu(tiles); }},
+        });
     return all;
-}
-
-const VariantInfo* find_variant(const std::string& name) {
-    auto all = variants();
-    auto found =
-        std::find_if(all.begin(), all.end(), [&](const VariantInfo& v) { return v.name == name; });
-    return found == all.end() ? nullptr : &*found;
 }
 
 std::unique_ptr<Multiplier> make_multiplier(const std::string& name,
                                             std::optional<GemmTiles> tiles) {
-    if (name == "cpu-ijk") return make_cpu_ijk();
-    if (name == "cpu-ikj") return make_cpu_ikj();
-    if (name == "cpu-blocked") return make_cpu_blocked();
-    if (name == "gpu-tiled32") return make_gpu_tiled32();
-    if (name == "gpu-fast") return make_gpu_fast(tiles);
-    if (name == "cpgpu") return make_cpgpu(tiles);
-    std::string known;
-    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;
-    throw Error("unknown matmul implementation '" + name + "' (available: " + known + ")");
+    return variants().make(name, tiles);
 }
 
 void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device, int copies) {

@@ -1,4 +1,4 @@
-// The power method's registry, shared helpers and the `host` variant.
+// The power method's shared helpers and the `host` variant.
 //
 // host: the float64 CPU method (the power-method paper's HOST), single-threaded as the paper's
 // baseline; limits: main memory only. It is also the reference the GPU variants are tested against
@@ -11,11 +11,10 @@
 
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
+#include "solvers/power/variants.hpp"
 #include "solvers/reference/power_reference.hpp"
 
 namespace adilab::power {
-
-std::unique_ptr<Variant> make_gpu_variant(std::string_view name);  // power_gpu.cpp
 
 namespace {
 
@@ -35,14 +34,7 @@ public:
     Result solve(std::span<const double> start, const Options& options) override {
         auto outcome = reference::power_method(*a_, start, options.tol, options.max_iter);
         x_ = std::move(outcome.vector);
-        const reference::PowerResult& h = outcome.result;
-        Result r;
-        r.lambda = h.lambda;
-        r.iterations = h.iterations;
-        r.converged = h.converged;
-        r.breakdown = h.breakdown;
-        r.error = h.error;
-        return r;
+        return outcome.result;
     }
     std::vector<double> eigenvector() override { return x_; }
     PhaseTimes phase_times(const Options&, int iterations) override {
@@ -77,6 +69,8 @@ private:
 };
 
 }  // namespace
+
+std::unique_ptr<Variant> make_host() { return std::make_unique<HostVariant>(); }
 
 Tuning Tuning::defaults(const gl::DeviceInfo& device) {
     Tuning t;
@@ -128,20 +122,6 @@ std::string describe(const Tuning& tuning) {
     return out;
 }
 
-std::vector<std::string> variant_names() {
-    return {"host", "gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
-}
-
-std::unique_ptr<Variant> make_variant(std::string_view name) {
-    if (name == "host") return std::make_unique<HostVariant>();
-    if (auto gpu = make_gpu_variant(name)) return gpu;
-    std::string known;
-    for (const auto& n : variant_names()) known += (known.empty() ? "" : ", ") + n;
-    throw Error("unknown power-method variant '" + std::string(name) + "' (known: " + known + ")");
-}
-
-double max_magnitude(std::span<const double> y) { return reference::max_magnitude(y); }
-
 double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x) {
     std::vector<double> y;
     csr_multiply(a, x, y);
@@ -166,10 +146,6 @@ int choose_threads_per_row(const CsrMatrix& a) {
     int tpr = 1;
     while (tpr < 32 && tpr * 2 <= mean / 2.0) tpr *= 2;
     return tpr;
-}
-
-void check_problem(const CsrMatrix& a, std::span<const double> start) {
-    reference::check_power_problem(a, start);  // one set of checks for the host and the GPU
 }
 
 Solution solve(Variant& variant, const CsrMatrix& a, const Options& options,

@@ -1,13 +1,8 @@
 #pragma once
-// The power method for the dominant eigenpair of a square sparse matrix (the power-method
-// paper, "Power method on the GPU"):
-//   y = A x_k;  lambda_k = the element of y of largest magnitude (sign kept);
-//   x_{k+1} = y / lambda_k;  converged when max_i |x_{k+1,i} - x_{k,i}| < tol.
-// Keeping lambda's sign lets a negative dominant eigenvalue converge too (normalising by
-// max |y_i| would flip x every iteration). Ties in magnitude pick the positive element, so
-// every variant and every reduction order picks the same element.
+// The power method's variants: the method itself (what they compute, the result, breakdown)
+// is defined in method.hpp, which the float64 reference shares.
 //
-// Variants (a registry of names, listed by variant_names()):
+// Variants (the registry below, variants()):
 //   host            everything on the CPU (float64), the reference;
 //   gpu-naive       SpMV on the GPU, lambda, scaling and the stop test on the host (paper's
 //                   G-NAIVE): x goes up and y comes down every iteration;
@@ -32,10 +27,6 @@
 // x is gathered from a 2D texture by default (Tuning::x_image; power/x_image.glsl): random
 // gathers through the texture path took half the time of gathers from the storage buffer
 // (docs/performance.md, "Power method").
-//
-// Breakdown: when A x_k = 0 (lambda = 0: a zero start, a nilpotent or zero matrix), the method
-// stops with lambda = 0, x = x_k, converged = false and breakdown = true. A zero start vector is
-// refused up front (adilab::Error).
 #include <memory>
 #include <span>
 #include <string>
@@ -43,8 +34,10 @@
 #include <vector>
 
 #include "solvers/common/csr.hpp"
+#include "solvers/common/registry.hpp"
 #include "solvers/common/tuning.hpp"
 #include "solvers/gl/context.hpp"
+#include "solvers/power/method.hpp"
 
 namespace adilab::power {
 
@@ -125,17 +118,6 @@ struct Options {
     bool poison_x = false;
 };
 
-struct Result {
-    double lambda = 0.0;
-    int iterations = 0;       // y = A x products done until the stop
-    bool converged = false;
-    bool breakdown = false;   // A x = 0 met
-    double error = 0.0;       // max |x_{k+1} - x_k| of the last iteration (NaN where the
-                              // variant never computes it: gpu-opt has no norm)
-    int queued = 0;           // gpu-opt(-async): iterations the host queued before it stopped,
-                              // frozen ones past the stop included (0 for the other variants)
-};
-
 // Milliseconds of one iteration's parts (the paper's Fig. 14): SpMV (with the first reduction
 // stage where fused), the max-reduction, and the new x + stop test, host round trips included.
 struct PhaseTimes {
@@ -163,12 +145,14 @@ public:
     virtual std::string kernels() const { return ""; }
 };
 
-std::vector<std::string> variant_names();
-// Throws adilab::Error listing the names when `name` is unknown.
+// The registry (solvers/common/registry.hpp).
+using VariantInfo = adilab::VariantInfo;
+using Variants = Registry<VariantInfo, Variant>;
+const Variants& variants();
+// variants().make(name): throws adilab::Error naming the variant and listing the known ones if
+// `name` is unknown.
 std::unique_ptr<Variant> make_variant(std::string_view name);
 
-// The element of largest magnitude, ties to the positive one (0 for an empty span).
-double max_magnitude(std::span<const double> y);
 // ||A x - lambda x||_inf.
 double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x);
 // The layout `automatic` resolves to for `a`: stream when the longest row exceeds 64 times the
@@ -179,8 +163,6 @@ int choose_threads_per_row(const CsrMatrix& a);
 // Times the GPU SpMV kernel alone (ms per product, median) in the layout the prepared GPU
 // variant uses; throws adilab::Error for the host variant.
 double time_spmv(Variant& variant, int repeats);
-// Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
-void check_problem(const CsrMatrix& a, std::span<const double> start);
 
 // Convenience: prepare, solve, download the eigenvector and compute the residual.
 struct Solution {

@@ -49,6 +49,7 @@
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/power.hpp"
+#include "solvers/power/variants.hpp"
 
 namespace adilab::power {
 
@@ -764,13 +765,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Variant> make_gpu_variant(std::string_view name) {
-    if (name == "gpu-naive") return std::make_unique<GpuNaive>();
-    if (name == "gpu-full") return std::make_unique<GpuFull>();
-    if (name == "gpu-opt") return std::make_unique<GpuOpt>(false);
-    if (name == "gpu-opt-async") return std::make_unique<GpuOpt>(true);
-    return nullptr;
-}
+std::unique_ptr<Variant> make_gpu_naive() { return std::make_unique<GpuNaive>(); }
+std::unique_ptr<Variant> make_gpu_full() { return std::make_unique<GpuFull>(); }
+std::unique_ptr<Variant> make_gpu_opt(bool async) { return std::make_unique<GpuOpt>(async); }
 
 double time_spmv(Variant& variant, int repeats) {
     auto* gpu = dynamic_cast<GpuVariant*>(&variant);

@@ -1,16 +1,12 @@
 #include "solvers/reference/power_reference.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <string>
-
-#include "solvers/gl/error.hpp"
 
 namespace adilab::reference {
 
 PowerOutcome power_method(const CsrMatrix& a, std::span<const double> start, double tol,
                           int max_iter) {
-    check_power_problem(a, start);
+    power::check_problem(a, start);
     const std::size_t n = static_cast<std::size_t>(a.rows);
     PowerOutcome out;
     std::vector<double>& x = out.vector;
@@ -19,11 +15,11 @@ PowerOutcome power_method(const CsrMatrix& a, std::span<const double> start, dou
     else
         x.assign(start.begin(), start.end());
     std::vector<double> y(n);
-    PowerResult& r = out.result;
+    power::Result& r = out.result;
     for (int k = 0; k < max_iter; ++k) {
         csr_multiply(a, x, y);
         ++r.iterations;
-        const double lambda = max_magnitude(y);
+        const double lambda = power::max_magnitude(y);
         if (lambda == 0.0 || !std::isfinite(lambda)) {
             r.lambda = lambda == 0.0 ? 0.0 : lambda;
             r.breakdown = true;
@@ -45,34 +41,6 @@ PowerOutcome power_method(const CsrMatrix& a, std::span<const double> start, dou
         }
     }
     return out;
-}
-
-double max_magnitude(std::span<const double> y) {
-    double best = 0.0;
-    for (double v : y) {
-        const double a = std::abs(v), b = std::abs(best);
-        best = a > b ? v : (b > a ? best : std::max(v, best));
-    }
-    return best;
-}
-
-void check_power_problem(const CsrMatrix& a, std::span<const double> start) {
-    if (a.rows != a.cols)
-        throw Error("the power method needs a square matrix, this one is " +
-                    std::to_string(a.rows) + " x " + std::to_string(a.cols));
-    if (a.rows < 1) throw Error("the power method needs at least one row");
-    if (a.row_offsets.size() != static_cast<std::size_t>(a.rows) + 1 ||
-        a.columns.size() != a.values.size() ||
-        a.row_offsets.back() != static_cast<std::int64_t>(a.columns.size()))
-        throw Error("inconsistent CSR matrix (offsets, columns and values disagree)");
-    if (start.empty()) return;
-    if (start.size() != static_cast<std::size_t>(a.rows))
-        throw Error("the start vector has " + std::to_string(start.size()) +
-                    " entries, the matrix " + std::to_string(a.rows) + " rows");
-    if (std::all_of(start.begin(), start.end(), [](double v) { return v == 0.0; }))
-        throw Error("the start vector is zero: the power method needs a nonzero start");
-    if (!std::all_of(start.begin(), start.end(), [](double v) { return std::isfinite(v); }))
-        throw Error("the start vector has a non-finite entry");
 }
 
 }  // namespace adilab::reference

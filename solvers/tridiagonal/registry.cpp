@@ -1,23 +1,11 @@
 // The tridiagonal variants by name, for the CLI (--bench tridiag --solver NAME) and the GUI.
-#include <algorithm>
-#include <functional>
-#include <vector>
-
-#include "solvers/gl/error.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::tridiag {
 
-namespace {
-
-struct Entry {
-    VariantInfo info;
-    std::function<std::unique_ptr<Solver>(const Tuning&)> make;
-};
-
-const std::vector<Entry>& entries() {
-    static const std::vector<Entry> all = {
+const Variants& variants() {
+    static const Variants all("tridiagonal", {
         {{"cr-shared",
           "one work group per line, CR -> PCR in shared memory, one dispatch "
           "(global-memory fallback for long lines)"},
@@ -50,27 +38,12 @@ const std::vector<Entry>& entries() {
          [](const Tuning&) { return make_cg(1); }},
         {{"cg-2", "conjugate gradient, 2 iterations (the paper's Fig. 11)"},
          [](const Tuning&) { return make_cg(2); }},
-    };
-    return all;
-}
-
-}  // namespace
-
-std::span<const VariantInfo> variants() {
-    static const std::vector<VariantInfo> all = [] {
-        std::vector<VariantInfo> infos;
-        for (const Entry& e : entries()) infos.push_back(e.info);
-        return infos;
-    }();
+    });
     return all;
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, const Tuning& tuning) {
-    for (const Entry& e : entries())
-        if (e.info.name == name) return e.make(tuning);
-    std::string known;
-    for (const VariantInfo& v : variants()) known += (known.empty() ? "" : ", ") + v.name;
-    throw Error("unknown tridiagonal solver '" + name + "' (available: " + known + ")");
+    return variants().make(name, tuning);
 }
 
 }  // namespace adilab::tridiag

@@ -17,10 +17,10 @@
 //    reads no coefficient arrays.
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <variant>
 
+#include "solvers/common/registry.hpp"
 #include "solvers/gl/objects.hpp"
 #include "solvers/tridiagonal/tuning.hpp"
 
@@ -67,16 +67,13 @@ public:
     virtual std::optional<PivotFailure> check_pivots() = 0;
 };
 
-struct VariantInfo {
-    std::string name;
-    std::string summary;
-    bool on_gpu = true;  // false for CPU baselines (they read back and upload: bench only)
-};
-
-// The registry: every variant, by name, for the CLI and the GUI to list.
-std::span<const VariantInfo> variants();
-// Throws adilab::Error naming the variant and listing the known ones if `name` is unknown.
-// lu-scan and lu-window take their shape from `tuning` (tuning.hpp); the others ignore it.
+// The registry (solvers/common/registry.hpp): every variant by name, for the CLI and the GUI.
+// lu-scan and lu-window take their shape from the Tuning (tuning.hpp); the others ignore it.
+using VariantInfo = adilab::VariantInfo;
+using Variants = Registry<VariantInfo, Solver, const Tuning&>;
+const Variants& variants();
+// variants().make(name, tuning): throws adilab::Error naming the variant and listing the known
+// ones if `name` is unknown.
 std::unique_ptr<Solver> make_solver(const std::string& name, const Tuning& tuning = {});
 
 }  // namespace adilab::tridiag
