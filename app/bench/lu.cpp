@@ -294,20 +294,21 @@ Benchmark make_lu_benchmark() {
         "lu",
         "LU decomposition with partial pivoting (the LU paper): unblocked vs blocked, solve, "
         "residuals",
-        {{"sizes", "LIST", "matrix sizes n (default 1024,2048,3072,4096)"},
-         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked (default all)", false,
+        {{"sizes", "LIST", "matrix sizes n", cli::Default{"1024,2048,3072,4096"}},
+         {"impl", "LIST", "all or variants: cpu, gpu-unblocked, gpu-blocked", cli::Default{"all"},
           [] {
               std::vector<std::string> names;
               for (const auto& v : lu::variants()) names.push_back(v.name);
               return names;
           }()},
-         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128 (default 32,64,128)"},
+         {"block", "LIST", "gpu-blocked block sizes: 8, 16, 32, 64, 128",
+          cli::Default{"32,64,128"}},
          {"mtx", "FILE",
           "factor this Matrix Market file (real, square) instead of random matrices"},
-         {"repeats", "N",
-          "timed runs per measurement (default 5; 3 for the baselines at n >= 2048)"},
-         {"unblocked-max", "N", "largest n for gpu-unblocked (default 4096: it is slow)"},
-         {"cpu-max", "N", "largest n for the cpu variant (default 1024)"},
+         {"repeats", "N", "timed runs per measurement, at most 3 for the baselines at n >= 2048",
+          cli::Default{"5"}},
+         {"unblocked-max", "N", "largest n for gpu-unblocked, which is slow", cli::Default{"4096"}},
+         {"cpu-max", "N", "largest n for the cpu variant", cli::Default{"1024"}},
          {"no-residuals", "", "time only: skip the residual checks (they read back n*n floats)"},
          tune_option(tuning_help())},
         run_lu};

@@ -60,21 +60,6 @@ void wrapped_text(const ImVec4& colour, const std::string& text) {
 
 // ---- the option fields ------------------------------------------------------------------------
 
-std::string default_from_help(std::string_view help) {
-    for (std::string_view opener : {"(default ", "(default: ", "(defaults to "}) {
-        const auto start = help.find(opener);
-        if (start == std::string_view::npos) continue;
-        const auto begin = start + opener.size();
-        // The matching ')' (defaults may hold parentheses themselves).
-        int depth = 1;
-        for (auto i = begin; i < help.size(); ++i) {
-            if (help[i] == '(') ++depth;
-            if (help[i] == ')' && --depth == 0) return trim(help.substr(begin, i - begin));
-        }
-    }
-    return {};
-}
-
 std::vector<std::string> split_command_line(std::string_view text) {
     std::vector<std::string> tokens;
     std::string current;
@@ -112,16 +97,13 @@ std::vector<std::string> split_command_line(std::string_view text) {
 }
 
 OptionForm::OptionForm(std::vector<cli::OptionSpec> options) : options_(std::move(options)) {
-    for (const cli::OptionSpec& spec : options_) {
-        Field field{spec, default_from_help(spec.help), {}, false, {}};
-        fields_.push_back(std::move(field));
-    }
+    for (const cli::OptionSpec& spec : options_) fields_.push_back(Field{spec, {}, false, {}});
     reset();
 }
 
 std::vector<bool> OptionForm::default_choice(const Field& field) const {
     const auto& choices = field.spec.choices;
-    const std::vector<std::string> named = cli::split_list(field.hint);
+    const std::vector<std::string> named = cli::split_list(field.spec.default_value);
     std::vector<bool> chosen(choices.size(), false);
     bool any = false;
     for (std::size_t i = 0; i < choices.size(); ++i) {
@@ -514,7 +496,8 @@ void BenchPanel::draw_options() {
             ImGui::TableNextColumn();
             ImGui::AlignTextToFramePadding();
             ImGui::Text("--%s", field.spec.name.c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.spec.help.c_str());
+            const std::string help = cli::full_help(field.spec);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
             ImGui::TableNextColumn();
             if (field.spec.value_name.empty()) {
                 ImGui::Checkbox("##flag", &field.flag);
@@ -535,10 +518,11 @@ void BenchPanel::draw_options() {
                 }
             } else {
                 ImGui::SetNextItemWidth(-FLT_MIN);
-                std::string hint = field.hint.empty() ? field.spec.value_name : "default " + field.hint;
+                const std::string& stated = field.spec.default_value;
+                std::string hint = stated.empty() ? field.spec.value_name : "default " + stated;
                 if (field.spec.repeatable) hint += " (several: a; b)";
                 ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.spec.help.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
             }
             ImGui::PopID();
         }

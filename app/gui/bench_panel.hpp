@@ -10,9 +10,10 @@
 //  - BenchRunner: one run on a worker thread (progress, cancel, result or error);
 //  - BenchPanel / BenchTabs: the ImGui tab, and the tabs plus the scripted-run options.
 //
-// For benchmark authors: the tab reads everything from Benchmark::options. State a default in
-// the help as "(default X)" and the empty field shows it; give a name-list option (--impl,
-// --variant) its `choices` and the tab shows checkboxes instead of a text field.
+// For benchmark authors: the tab reads everything from Benchmark::options. Give an option its
+// cli::Default{"X"} and the empty field shows it (--help prints it too); give a name-list option
+// (--impl, --variant) its `choices` and the tab shows checkboxes instead of a text field, with
+// the ones its default names checked.
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -32,9 +33,6 @@ namespace adilab::gui {
 
 // ---- the option fields ------------------------------------------------------------------------
 
-// The default a help text states, "... (default 16,256)" -> "16,256"; empty when it states none.
-std::string default_from_help(std::string_view help);
-
 // Splits a command line into tokens on blanks, honouring '...' and "..." quotes (no escapes
 // inside single quotes; \" and \\ inside double quotes). An unterminated quote is a UsageError.
 std::vector<std::string> split_command_line(std::string_view text);
@@ -42,8 +40,7 @@ std::vector<std::string> split_command_line(std::string_view text);
 class OptionForm {
 public:
     struct Field {
-        cli::OptionSpec spec;
-        std::string hint;  // the default from the help text, shown greyed in an empty field
+        cli::OptionSpec spec;  // its default_value is shown greyed in an empty field
         // A value option without choices: the text; empty means "the benchmark's default".
         // A repeatable option holds its values separated by ';'.
         std::string text;
