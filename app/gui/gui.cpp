@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "app/bench/image.hpp"
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/bench_tabs.hpp"
 #include "app/gui/interface.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/viewer.hpp"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/bench_tabs.hpp"
 #include "app/gui/viewer.hpp"
 
 namespace adilab::gui {
@@ -47,7 +47,7 @@ void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& la
             viewer.draw_simulation_tab();
             ImGui::EndTabItem();
         }
-        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_panel.hpp)
+        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_tabs.hpp)
         ImGui::EndTabBar();
     }
     ImGui::EndChild();

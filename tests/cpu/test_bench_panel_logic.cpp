@@ -1,10 +1,10 @@
 // The benchmark tabs' logic that needs no window: option fields <-> command-line tokens, and the
-// chart's series and axes (app/gui/bench_panel.hpp, app/gui/chart.hpp).
+// chart's series and axes (app/gui/option_form.hpp, app/gui/chart.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/option_form.hpp"
 #include "app/gui/chart.hpp"
 
 namespace adilab::gui {
