@@ -1,8 +1,6 @@
 // The Simulation tab, the overlay, the help window and the viewport's mouse and keys.
 #include "app/gui/viewer.hpp"
 
-#include "sim/assets.hpp"
-
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -25,7 +23,6 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/common/files.hpp"
-#include "solvers/common/numbers.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
@@ -123,6 +120,24 @@ StateHeader read_state_header(const std::filesystem::path& path) {
     return header;
 }
 
+// ImGui's built-in font is ASCII: an en dash ("Peaceman–Rachford") is shown as a hyphen. Copied
+// character by character: GCC 12 warns -Wrestrict (a false positive) on std::string::replace
+// here once it is inlined.
+std::string ascii_dashes(const std::string& text) {
+    constexpr std::string_view kEnDash = "\xE2\x80\x93";
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (std::string_view(text).substr(i, kEnDash.size()) == kEnDash) {
+            out += '-';
+            i += kEnDash.size() - 1;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 // "T (K)", "h (m)"; a unit that only repeats the name is left out ("C", not "C (C)").
 std::string field_label(const sim::ModelInfo& info) {
     if (info.field_unit.empty() || info.field_unit == info.field_name) return info.field_name;
@@ -146,9 +161,7 @@ std::string format_rate(double per_s) {
 
 }  // namespace
 
-// ---- Assets and presets ------------------------------------------------------------------------
-
-std::filesystem::path assets_folder() { return sim::assets_folder(); }
+// ---- Grid limits -------------------------------------------------------------------------------
 
 GridLimits grid_limits() {
     // One nx * ny float buffer per field must fit one storage block (the models bind whole
@@ -160,58 +173,6 @@ GridLimits grid_limits() {
         limits.max = std::clamp(n, limits.min, limits.max);
     }
     return limits;
-}
-
-std::vector<Preset> load_presets() {
-    std::vector<Preset> presets;
-    const std::filesystem::path folder = assets_folder() / "presets";
-    std::error_code ec;
-    if (assets_folder().empty() || !std::filesystem::is_directory(folder, ec)) return presets;
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-        if (entry.path().extension() == ".preset") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-        Preset p;
-        p.name = file.stem().string();
-        // A preset is a few lines of text: a larger file is a mistake (a binary dropped into
-        // the folder), refused before it is read.
-        constexpr std::uintmax_t kMaxPresetBytes = 64 * 1024;
-        if (const auto bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxPresetBytes) {
-            p.model = "?";
-            p.problem = "preset '" + file.string() + "': " +
-                        (ec ? ec.message() : std::to_string(bytes) + " bytes, more than a preset's 64 KiB");
-            presets.push_back(std::move(p));
-            continue;
-        }
-        Settings s = Settings::load(file);
-        p.model = s.get("model", "");
-        p.scenario = s.get("scenario", "");
-        p.solver = s.get("solver", "");
-        p.colormap = s.get("colormap", "");
-        p.grid = s.get_int("grid", 0, 4, 8192);
-        p.steps_per_frame = s.get_int("steps_per_frame", 0, 1, 1000);
-        // Parameters: every line `set.NAME = value`.
-        std::ifstream in(file);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (!line.starts_with("set.")) continue;
-            const auto eq = line.find('=');
-            if (eq == std::string::npos) continue;
-            std::string name = line.substr(4, eq - 4);
-            name.erase(name.find_last_not_of(" \t") + 1);
-            std::string text = line.substr(eq + 1);
-            text.erase(0, text.find_first_not_of(" \t"));
-            text.erase(text.find_last_not_of(" \t\r") + 1);
-            if (const auto value = numbers::to_real(text))
-                p.params.emplace_back(name, *value);
-            else if (p.problem.empty())
-                p.problem = "preset '" + file.string() + "': set." + name + " = '" + text +
-                            "' is not a finite number";
-        }
-        if (!p.model.empty()) presets.push_back(std::move(p));
-    }
-    return presets;
 }
 
 // ---- Viewer ------------------------------------------------------------------------------------
@@ -841,10 +802,7 @@ void Viewer::handle_input(render::Rect viewport, float framebuffer_height, float
 
 void Viewer::draw_simulation_tab() {
     const sim::ModelInfo& info = model_info();
-    // ImGui's built-in font is ASCII: show an en dash ("Peaceman–Rachford") as a hyphen.
-    std::string summary = info.summary;
-    for (std::size_t at; (at = summary.find("\xE2\x80\x93")) != std::string::npos;)
-        summary.replace(at, 3, "-");
+    const std::string summary = ascii_dashes(info.summary);
     // Labels keep 11 font heights to the right of every widget ("initial_temperature (K)").
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 11);
     ImGui::TextWrapped("%s", summary.c_str());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/presets.hpp"
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
@@ -30,20 +31,6 @@ struct ViewerStart {
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
 };
-
-// A scenario preset from assets/presets/*.preset: `key = value` lines (model, scenario, grid,
-// solver, steps_per_frame, colormap, and `set.NAME = value` for parameters).
-struct Preset {
-    std::string name, model, scenario, solver, colormap;
-    int grid = 0, steps_per_frame = 0;
-    std::vector<std::pair<std::string, double>> params;
-    // What is wrong with the file (too large, a value that is not a number), naming the file and
-    // the field; empty when it is fine. Choosing such a preset is refused with this message.
-    std::string problem;
-};
-std::vector<Preset> load_presets();
-// assets/ beside the executable (or $ADILAB_ASSETS), or empty when not found.
-std::filesystem::path assets_folder();
 
 // The grid sizes the viewer accepts on this device: the simulations' 4 .. 8192, capped where
 // one nx * ny float buffer would exceed the device's largest storage block. The command line,
