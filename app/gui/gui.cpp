@@ -1,7 +1,8 @@
 // The GUI: a viewport on the left and a side panel of tabs on the right. The interactive frame
 // loop lives here; a scripted run (--frames and its options) is scripted_run.cpp, which the loop
-// asks at the few points where a test reaches in. The simulation viewer (Simulation tab, overlay,
-// input) is viewer.cpp; the drawing is app/render (shared with the headless
+// asks at the few points where a test reaches in. The simulation viewer's state and actions are
+// viewer.cpp, its views viewer_panel.cpp (the Simulation tab), viewer_overlay.cpp and
+// viewer_input.cpp (keys and mouse); the drawing is app/render (shared with the headless
 // `--bench sim --render`).
 #include "app/gui/gui.hpp"
 
@@ -19,6 +20,7 @@
 #include "app/gui/scripted_run.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/viewer.hpp"
+#include "app/gui/viewer_input.hpp"
 #include "app/gui/window.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
@@ -115,8 +117,8 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
 
         if (viewer.take_fullscreen_request()) window.toggle_fullscreen();
         ImGui::GetIO().FontGlobalScale = window.content_scale() * viewer.ui_scale();
-        viewer.handle_input(minimised ? render::Rect{} : viewport, static_cast<float>(fb_height), scale,
-                            window.key_presses());
+        handle_input(viewer, minimised ? render::Rect{} : viewport, static_cast<float>(fb_height),
+                     scale, window.key_presses());
         if (script) script->inject_input(viewer, frame, viewport);
         // Minimised: no steps either (nothing to see), and no busy loop.
         if (!minimised) viewer.advance(frame);
