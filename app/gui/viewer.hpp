@@ -92,15 +92,16 @@ public:
            const std::string& gl_version);
     ~Viewer();
 
-    // ---- One frame, in this order (gui.cpp, headless_ui.cpp) ----------------------------------
+    // ---- One frame, in this order (gui.cpp's run_frames, headless_ui.cpp) --------------------
 
-    // Whether the Simulation tab was shown this frame. While another tab is open the simulation
-    // does not step (the benchmark tabs get the GPU to themselves); the viewport still draws.
-    void set_tab_shown(bool shown) { tab_shown_ = shown; }
-    // The viewport the frame draws into (GL convention): the 3-D camera fits its aspect.
-    void set_viewport(render::Rect viewport) { last_viewport_ = viewport; }
     // The simulation's steps when playing (or the steps asked for), timed on the GPU.
     void advance(std::int64_t frame);
+    // While the interface is drawn (interface.cpp): whether the Simulation tab is shown (while
+    // another tab is open the simulation does not step, so that the benchmark tabs get the GPU
+    // to themselves; the viewport still draws), and the viewport the frame draws into (GL
+    // convention), whose aspect the 3-D camera fits.
+    void set_tab_shown(bool shown) { tab_shown_ = shown; }
+    void set_viewport(render::Rect viewport) { last_viewport_ = viewport; }
     // Draws the viewport and times it on the GPU.
     void render(render::Rect viewport, std::int64_t frame);
     // GPU time of ImGui's drawing (around Window::end_frame), shown in the overlay.
