@@ -63,8 +63,8 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
 Benchmark make_bandwidth_benchmark() {
     return {"bandwidth",
             "GPU memory bandwidth seen by a GL compute shader (vec4 copy)",
-            {{"mib", "LIST", "buffer sizes in MiB (default 16,256)"},
-             {"repeats", "N", "timed runs per size (default 20)"}},
+            {{"mib", "LIST", "buffer sizes in MiB", cli::Default{"16,256"}},
+             {"repeats", "N", "timed runs per size", cli::Default{"20"}}},
             run_bandwidth};
 }
 

@@ -274,12 +274,12 @@ Benchmark make_matmul_benchmark() {
     return {
         "matmul",
         "C = A*B, fp32: CPU loops, the OpenGL matmul paper's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
-        {{"sizes", "LIST", "square sizes N (default 128,256,512,1024,2048,4096)"},
+        {{"sizes", "LIST", "square sizes N", cli::Default{"128,256,512,1024,2048,4096"}},
          {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
-         {"impl", "LIST", "all or names: " + matmul::variants().list() + " (default all)", false,
+         {"impl", "LIST", "all or names: " + matmul::variants().list(), cli::Default{"all"},
           matmul::variants().names()},
-         {"cpu-max", "N", "skip CPU baselines above this size (default 1024)"},
-         {"repeats", "N", "timed runs per measurement, after warm-up (default 10)"},
+         {"cpu-max", "N", "skip CPU baselines above this size", cli::Default{"1024"}},
+         {"repeats", "N", "timed runs per measurement, after warm-up", cli::Default{"10"}},
          {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},
         run_matmul};
 }

@@ -360,25 +360,26 @@ std::string power_tuning_help() {
 Benchmark make_power_benchmark() {
     return {"power",
             "power method (the power-method paper): " + power::variants().list() + "; fp64 CSR",
-            {{"rows", "LIST", "matrix sizes (default 100000,200000,500000,1000000,2000000)"},
-             {"nnz-per-row", "LIST", "nonzeros per row of the random matrices (default 10)"},
+            {{"rows", "LIST", "matrix sizes", cli::Default{"100000,200000,500000,1000000,2000000"}},
+             {"nnz-per-row", "LIST", "nonzeros per row of the random matrices", cli::Default{"10"}},
              {"density", "LIST", "instead of --nnz-per-row: fractions of a full row, e.g. 1e-5"},
-             {"variant", "LIST", "all or names: " + power::variants().list() + " (default all)",
-              false, power::variants().names()},
+             {"variant", "LIST", "all or names: " + power::variants().list(), cli::Default{"all"},
+              power::variants().names()},
              {"mtx", "FILE", "a Matrix Market file instead of random matrices"},
              {"pagerank", "", "the PageRank matrix (damping 0.85) of a random power-law graph "
                               "with --rows pages, or of the --mtx graph"},
-             {"tol", "T", "stop when max |x_new - x| < T (default 1e-10; 0 never stops)"},
-             {"max-iter", "K", "at most K iterations (default 1000)"},
-             {"layout", "L", "GPU SpMV layout: auto (default; rows, or stream where a row is far "
-                             "longer than the mean: PageRank), stream (CSR-stream) or rows"},
-             {"repeats", "N", "timed solves per GPU variant (default 5)"},
-             {"host-repeats", "N", "timed solves for host (default 1)"},
-             {"seed", "S", "random matrix seed (default 1)"},
+             {"tol", "T", "stop when max |x_new - x| < T; 0 never stops", cli::Default{"1e-10"}},
+             {"max-iter", "K", "at most K iterations", cli::Default{"1000"}},
+             {"layout", "L", "GPU SpMV layout: auto (rows, or stream where a row is far longer "
+                             "than the mean: PageRank), stream (CSR-stream) or rows",
+              cli::Default{"auto"}},
+             {"repeats", "N", "timed solves per GPU variant", cli::Default{"5"}},
+             {"host-repeats", "N", "timed solves for host", cli::Default{"1"}},
+             {"seed", "S", "random matrix seed", cli::Default{"1"}},
              {"vector", "FILE", "write the eigenvector (one value per line; one matrix and one "
                                 "variant)"},
-             {"band", "W", "random columns within W of the diagonal (local gathers; default 0: "
-                           "anywhere)"},
+             {"band", "W", "random columns within W of the diagonal (local gathers; 0: anywhere)",
+              cli::Default{"0"}},
              tune_option(power_tuning_help())},
             run_power};
 }

@@ -340,11 +340,13 @@ Benchmark make_sim_benchmark() {
     sim::FusedTuning defaults;
     return {"sim",
             "simulation steps per second: heat, advection, shallow water (Kim & Lee 2005, sec. 2)",
-            {{"scenario", "LIST", "all (default), a model, a scenario, or model/scenario, comma-separated"},
-             {"grid", "LIST", "square grid sizes (default 256,1024,2048,4096)"},
-             {"steps", "N", "steps per timed interval (default 500)"},
-             {"repeats", "N", "timed intervals: min, median and max are reported (default 3)"},
-             {"solver", "LIST", "fused (default) and/or GPU tridiagonal variants"},
+            {{"scenario", "LIST", "all, a model, a scenario, or model/scenario, comma-separated",
+              cli::Default{"all"}},
+             {"grid", "LIST", "square grid sizes", cli::Default{"256,1024,2048,4096"}},
+             {"steps", "N", "steps per timed interval", cli::Default{"500"}},
+             {"repeats", "N", "timed intervals: min, median and max are reported",
+              cli::Default{"3"}},
+             {"solver", "LIST", "fused and/or GPU tridiagonal variants", cli::Default{"fused"}},
              {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
               true},
              {"render", "WxH", "also draw every step offscreen at WxH with the viewer's renderer "

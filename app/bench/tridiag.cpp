@@ -367,13 +367,15 @@ Benchmark make_tridiag_benchmark() {
     return {"tridiag",
             "batched tridiagonal solves (n lines of n unknowns, x and y, constant and general "
             "coefficients) of every solver, checked against float64 Thomas",
-            {{"grid", "LIST", "grid sizes n (n x n), default 256,1024,2048,4096"},
-             {"solver", "LIST", "all or names: " + tridiag::variants().list() + " (default all)"},
-             {"repeats", "N", "timed batches per measurement (default 15)"},
-             {"warmup-ms", "MS", "untimed solves before each measurement, at least (default 1000)"},
-             {"direction", "x|y|both", "line directions (default both)"},
-             {"coefficients", "constant|general|both", "coefficient forms (default both)"},
-             {"constant", "A,B,C", "constant systems' a, b, c (default: random, dominant)"},
+            {{"grid", "LIST", "grid sizes n (n x n)", cli::Default{"256,1024,2048,4096"}},
+             {"solver", "LIST", "all or names: " + tridiag::variants().list(), cli::Default{"all"},
+              tridiag::variants().names()},
+             {"repeats", "N", "timed batches per measurement", cli::Default{"15"}},
+             {"warmup-ms", "MS", "untimed solves before each measurement, at least",
+              cli::Default{"1000"}},
+             {"direction", "x|y|both", "line directions", cli::Default{"both"}},
+             {"coefficients", "constant|general|both", "coefficient forms", cli::Default{"both"}},
+             {"constant", "A,B,C", "constant systems' a, b, c", cli::Default{"random, dominant"}},
              tune_option(describe_tuning("tridiag", tridiag::tuning_fields(defaults)))},
             run_tridiag};
 }

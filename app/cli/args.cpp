@@ -166,6 +166,11 @@ std::vector<std::string> Args::get_list(std::string_view name,
     return out;
 }
 
+std::string full_help(const OptionSpec& option) {
+    if (option.default_value.empty()) return option.help;
+    return option.help + " (default " + option.default_value + ")";
+}
+
 std::string format_options(const std::vector<OptionSpec>& options) {
     std::ostringstream out;
     for (const OptionSpec& o : options) {
@@ -173,7 +178,7 @@ std::string format_options(const std::vector<OptionSpec>& options) {
         if (!o.value_name.empty()) left += " " + o.value_name;
         if (left.size() < 30) left.resize(30, ' ');
         else left += "\n" + std::string(30, ' ');
-        out << left << o.help << "\n";
+        out << left << full_help(o) << "\n";
     }
     return out.str();
 }

@@ -29,19 +29,36 @@ int print_usage_error(std::ostream& out, const std::string& message);
 // the option, the path and the operating system's reason.
 void check_input_file(std::string_view option, const std::string& path);
 
+// An option's stated default, for OptionSpec's second constructor: a type of its own so that
+// `{"repeats", "N", "timed runs", Default{"5"}}` cannot be mistaken for the `repeatable` flag.
+struct Default {
+    std::string value;
+};
+
 struct OptionSpec {
     OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false,
                std::vector<std::string> choices = {})
         : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
           repeatable(repeatable), choices(std::move(choices)) {}
+    OptionSpec(std::string name, std::string value_name, std::string help, Default default_value,
+               std::vector<std::string> choices = {})
+        : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
+          repeatable(false), choices(std::move(choices)),
+          default_value(std::move(default_value.value)) {}
     std::string name;        // without the leading dashes
     std::string value_name;  // empty for a flag
-    std::string help;
+    std::string help;        // without the default, which full_help() adds
     bool repeatable;
     // Optional: the names a comma list may hold (implementations, variants), from the solver's
     // registry. The GUI's benchmark tabs show them as checkboxes instead of a text field. Only a
     // hint for front ends: Args::parse does not check values against it (the benchmark does).
     std::vector<std::string> choices;
+    // Optional: what the option means when it is not given, as a user would read it ("16,256",
+    // "all", "random, dominant"); empty where there is no one default to state. --help prints it
+    // after the help; the GUI's benchmark forms show it in an empty field and check the choices
+    // it names. A field of its own, not words inside the help, so that no front end parses prose
+    // for it. It describes the fallback the mode passes to Args::get, which is what runs.
+    std::string default_value;
 };
 
 class Args {
@@ -80,6 +97,8 @@ long long parse_int_in(std::string_view option, std::string_view text, long long
 // "N" (square) or "WxH", each part in [min, max].
 std::pair<long long, long long> parse_dimensions(std::string_view option, std::string_view text,
                                                  long long min, long long max);
+// The option's help as --help prints it: the text, then "(default X)" when a default is stated.
+std::string full_help(const OptionSpec& option);
 // One option per line, aligned, for --help.
 std::string format_options(const std::vector<OptionSpec>& options);
 

@@ -1,12 +1,4 @@
-// The benchmark tabs: see bench_panel.hpp.
-//
-// Threads and GL: the worker makes its own EGL headless context with
-// gl::HeadlessContext::create(), which is current on the worker only; the GUI thread's GLFW
-// context stays current on the GUI thread. gl::Context::current() is thread-local, so each
-// thread's programs and shader cache belong to its own context. glad's entry points are
-// process-wide pointers that the worker's context creation loads again; through libglvnd both
-// glfwGetProcAddress and eglGetProcAddress hand out the same per-thread dispatch stubs for core
-// GL, so the GUI thread keeps calling valid entry points while the worker loads.
+// A benchmark tab: see bench_panel.hpp.
 #include "app/gui/bench_panel.hpp"
 
 #include <imgui.h>
@@ -15,36 +7,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <iostream>
+#include <cstdio>
 #include <numeric>
-#include <ostream>
-#include <streambuf>
-
-#include "solvers/gl/context.hpp"
-#include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
 
 namespace {
-
-std::string trim(std::string_view text) {
-    const auto begin = text.find_first_not_of(" \t\r\n");
-    if (begin == std::string_view::npos) return {};
-    const auto end = text.find_last_not_of(" \t\r\n");
-    return std::string(text.substr(begin, end - begin + 1));
-}
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
-std::string registry_names() {
-    std::vector<std::string> names;
-    for (const bench::Benchmark& b : bench::benchmarks()) names.push_back(b.name);
-    return join(names, ", ");
-}
 
 const ImVec4 kRed(1.0f, 0.42f, 0.42f, 1.0f);
 const ImVec4 kYellow(1.0f, 0.82f, 0.35f, 1.0f);
@@ -58,292 +26,12 @@ void wrapped_text(const ImVec4& colour, const std::string& text) {
 
 }  // namespace
 
-// ---- the option fields ------------------------------------------------------------------------
-
-std::string default_from_help(std::string_view help) {
-    for (std::string_view opener : {"(default ", "(default: ", "(defaults to "}) {
-        const auto start = help.find(opener);
-        if (start == std::string_view::npos) continue;
-        const auto begin = start + opener.size();
-        // The matching ')' (defaults may hold parentheses themselves).
-        int depth = 1;
-        for (auto i = begin; i < help.size(); ++i) {
-            if (help[i] == '(') ++depth;
-            if (help[i] == ')' && --depth == 0) return trim(help.substr(begin, i - begin));
-        }
-    }
-    return {};
+std::string benchmark_names() {
+    std::string names;
+    for (const bench::Benchmark& b : bench::benchmarks())
+        names += (names.empty() ? "" : ", ") + b.name;
+    return names;
 }
-
-std::vector<std::string> split_command_line(std::string_view text) {
-    std::vector<std::string> tokens;
-    std::string current;
-    bool in_token = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            if (in_token) tokens.push_back(std::move(current));
-            current.clear();
-            in_token = false;
-        } else if (c == '\'' || c == '"') {
-            in_token = true;
-            const std::size_t close = [&] {
-                for (std::size_t k = i + 1; k < text.size(); ++k) {
-                    if (c == '"' && text[k] == '\\' && k + 1 < text.size()) {
-                        current += text[++k];
-                        continue;
-                    }
-                    if (text[k] == c) return k;
-                    current += text[k];
-                }
-                return std::string_view::npos;
-            }();
-            if (close == std::string_view::npos)
-                throw cli::UsageError(std::string("unterminated ") + c + " quote in '" +
-                                      std::string(text) + "'");
-            i = close;
-        } else {
-            in_token = true;
-            current += c;
-        }
-    }
-    if (in_token) tokens.push_back(std::move(current));
-    return tokens;
-}
-
-OptionForm::OptionForm(std::vector<cli::OptionSpec> options) : options_(std::move(options)) {
-    for (const cli::OptionSpec& spec : options_) {
-        Field field{spec, default_from_help(spec.help), {}, false, {}};
-        fields_.push_back(std::move(field));
-    }
-    reset();
-}
-
-std::vector<bool> OptionForm::default_choice(const Field& field) const {
-    const auto& choices = field.spec.choices;
-    const std::vector<std::string> named = cli::split_list(field.hint);
-    std::vector<bool> chosen(choices.size(), false);
-    bool any = false;
-    for (std::size_t i = 0; i < choices.size(); ++i) {
-        chosen[i] = std::find(named.begin(), named.end(), choices[i]) != named.end();
-        any = any || chosen[i];
-    }
-    // No stated default, "all", or a default that names none of the choices: all of them.
-    if (!any) std::fill(chosen.begin(), chosen.end(), true);
-    return chosen;
-}
-
-void OptionForm::reset() {
-    for (Field& field : fields_) {
-        field.text.clear();
-        field.flag = false;
-        field.chosen = default_choice(field);
-    }
-}
-
-std::vector<std::string> OptionForm::tokens() const {
-    std::vector<std::string> out;
-    for (const Field& field : fields_) {
-        const std::string option = "--" + field.spec.name;
-        if (field.spec.value_name.empty()) {
-            if (field.flag) out.push_back(option);
-        } else if (!field.spec.choices.empty()) {
-            std::vector<std::string> names;
-            for (std::size_t i = 0; i < field.spec.choices.size(); ++i)
-                if (field.chosen[i]) names.push_back(field.spec.choices[i]);
-            if (names.empty())
-                throw cli::UsageError(option + ": check at least one of " +
-                                      join(field.spec.choices, ", "));
-            if (field.chosen != default_choice(field)) {
-                out.push_back(option);
-                out.push_back(join(names, ","));
-            }
-        } else if (field.spec.repeatable) {
-            std::string_view rest = field.text;
-            while (!rest.empty()) {
-                const auto semicolon = rest.find(';');
-                const std::string value = trim(rest.substr(0, semicolon));
-                if (!value.empty()) {
-                    out.push_back(option);
-                    out.push_back(value);
-                }
-                rest = semicolon == std::string_view::npos ? "" : rest.substr(semicolon + 1);
-            }
-        } else {
-            const std::string value = trim(field.text);
-            if (!value.empty()) {
-                out.push_back(option);
-                out.push_back(value);
-            }
-        }
-    }
-    return out;
-}
-
-cli::Args OptionForm::args() const { return cli::Args::parse(tokens(), options_); }
-
-void OptionForm::set(const std::vector<std::string>& tokens) {
-    const cli::Args args = cli::Args::parse(tokens, options_);
-    // Check every choice before changing anything, so a rejected set leaves the form as it was.
-    std::vector<Field> next = fields_;
-    for (Field& field : next) {
-        field.text.clear();
-        field.flag = false;
-        field.chosen = default_choice(field);
-        const std::string& name = field.spec.name;
-        if (!args.has(name)) continue;
-        if (field.spec.value_name.empty()) {
-            field.flag = true;
-        } else if (!field.spec.choices.empty()) {
-            std::fill(field.chosen.begin(), field.chosen.end(), false);
-            for (const std::string& value : cli::split_list(args.get(name))) {
-                if (value == "all") {
-                    std::fill(field.chosen.begin(), field.chosen.end(), true);
-                    continue;
-                }
-                const auto& choices = field.spec.choices;
-                const auto found = std::find(choices.begin(), choices.end(), value);
-                if (found == choices.end())
-                    throw cli::UsageError("--" + name + ": '" + value + "' is not one of " +
-                                          join(choices, ", "));
-                field.chosen[found - choices.begin()] = true;
-            }
-        } else if (field.spec.repeatable) {
-            field.text = join(args.all(name), "; ");
-        } else {
-            field.text = args.get(name);
-        }
-    }
-    fields_ = std::move(next);
-}
-
-// ---- one run on a worker thread ---------------------------------------------------------------
-
-// The benchmark's printed output (BenchContext::out), collected for the panel as it comes.
-class BenchRunner::LogBuffer : public std::streambuf {
-public:
-    explicit LogBuffer(BenchRunner& runner) : runner_(runner) {}
-
-protected:
-    int_type overflow(int_type c) override {
-        if (c != traits_type::eof()) {
-            const char ch = traits_type::to_char_type(c);
-            xsputn(&ch, 1);
-        }
-        return traits_type::not_eof(c);
-    }
-    std::streamsize xsputn(const char* text, std::streamsize count) override {
-        std::lock_guard lock(runner_.mutex_);
-        runner_.log_.append(text, static_cast<std::size_t>(count));
-        return count;
-    }
-
-private:
-    BenchRunner& runner_;
-};
-
-BenchRunner::~BenchRunner() { stop(); }
-
-void BenchRunner::start(const bench::Benchmark& benchmark, cli::Args args, int device) {
-    if (running()) throw Error("a benchmark run is still going");
-    if (worker_.joinable()) worker_.join();  // the previous run, already ended
-    {
-        std::lock_guard lock(mutex_);
-        status_ = Status{};
-        status_.state = State::running;
-        report_.reset();
-        log_.clear();
-        started_ = std::chrono::steady_clock::now();
-    }
-    cancel_ = false;
-    worker_ = std::thread(&BenchRunner::work, this, benchmark, std::move(args), device);
-}
-
-void BenchRunner::work(bench::Benchmark benchmark, cli::Args args, int device) {
-    LogBuffer buffer(*this);
-    std::ostream out(&buffer);
-    State end = State::done;
-    std::string error;
-    bool usage_error = false;
-    std::optional<bench::Report> report;
-    try {
-        // The context lives and dies on this thread, inside this block: its programs and
-        // buffers are freed before the run is reported as ended.
-        auto context = gl::HeadlessContext::create(device);
-        bench::BenchContext ctx{context->info(), out,
-                                [this](double fraction, const std::string& what) {
-                                    std::lock_guard lock(mutex_);
-                                    status_.fraction = std::clamp(fraction, 0.0, 1.0);
-                                    status_.what = what;
-                                },
-                                &cancel_};
-        ctx.check_cancelled();
-        report = benchmark.run(args, ctx);
-    } catch (const bench::Cancelled&) {
-        end = State::cancelled;
-    } catch (const cli::UsageError& e) {
-        end = State::failed;
-        usage_error = true;
-        error = e.what();
-    } catch (const Error& e) {
-        end = State::failed;
-        error = e.what();
-    } catch (const std::exception& e) {
-        end = State::failed;
-        error = std::string("unexpected error: ") + e.what();
-    } catch (...) {
-        end = State::failed;
-        error = "unexpected error of an unknown kind";
-    }
-    out.flush();
-    std::lock_guard lock(mutex_);
-    status_.state = end;
-    status_.error = std::move(error);
-    status_.usage_error = usage_error;
-    status_.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (end == State::done) {
-        status_.fraction = 1.0;
-        report_ = std::move(report);
-        status_.has_report = report_.has_value();
-    }
-}
-
-void BenchRunner::cancel() { cancel_ = true; }
-
-void BenchRunner::stop() {
-    cancel();
-    if (worker_.joinable()) worker_.join();
-}
-
-bool BenchRunner::running() const {
-    std::lock_guard lock(mutex_);
-    return status_.state == State::running;
-}
-
-BenchRunner::Status BenchRunner::status() const {
-    std::lock_guard lock(mutex_);
-    Status copy = status_;
-    if (copy.state == State::running)
-        copy.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    return copy;
-}
-
-std::optional<bench::Report> BenchRunner::take_report() {
-    std::lock_guard lock(mutex_);
-    std::optional<bench::Report> out = std::move(report_);
-    report_.reset();
-    status_.has_report = false;
-    return out;
-}
-
-std::string BenchRunner::log() const {
-    std::lock_guard lock(mutex_);
-    return log_;
-}
-
-// ---- the ImGui tab ----------------------------------------------------------------------------
 
 std::vector<BenchPanelSpec> default_panel_specs() {
     ChartSpec matmul{"n", "gflops", {"name"}, true, 2, true, "N", "GFLOPS"};
@@ -478,7 +166,7 @@ void BenchPanel::draw() {
     if (benchmark_ == nullptr) {
         wrapped_text(kYellow, "The '" + spec_.benchmark +
                                   "' benchmark is not in this build (app/bench/registry.cpp "
-                                  "lists: " + registry_names() + ").");
+                                  "lists: " + benchmark_names() + ").");
         ImGui::PopID();
         return;
     }
@@ -514,7 +202,8 @@ void BenchPanel::draw_options() {
             ImGui::TableNextColumn();
             ImGui::AlignTextToFramePadding();
             ImGui::Text("--%s", field.spec.name.c_str());
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.spec.help.c_str());
+            const std::string help = cli::full_help(field.spec);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
             ImGui::TableNextColumn();
             if (field.spec.value_name.empty()) {
                 ImGui::Checkbox("##flag", &field.flag);
@@ -535,10 +224,11 @@ void BenchPanel::draw_options() {
                 }
             } else {
                 ImGui::SetNextItemWidth(-FLT_MIN);
-                std::string hint = field.hint.empty() ? field.spec.value_name : "default " + field.hint;
+                const std::string& stated = field.spec.default_value;
+                std::string hint = stated.empty() ? field.spec.value_name : "default " + stated;
                 if (field.spec.repeatable) hint += " (several: a; b)";
                 ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", field.spec.help.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
             }
             ImGui::PopID();
         }
@@ -707,127 +397,5 @@ void BenchPanel::draw_results() {
         ImGui::EndChild();
     }
 }
-
-// ---- the tabs and scripted runs ---------------------------------------------------------------
-
-std::vector<cli::OptionSpec> bench_tab_options() {
-    return {
-        {"bench-tab", "NAME",
-         "select the tab of benchmark NAME (any registered one) and start its run at start-up; "
-         "with --frames N the GUI runs N frames and until the run has ended and been drawn, then "
-         "exits 0, or 1 if it failed (2 for a bad option)"},
-        {"bench-args", "ARGS",
-         "with --bench-tab: the tab's options, as for --bench NAME (e.g. \"--mib 1,2\")"},
-        {"bench-export", "FILE",
-         "with --bench-tab: export the report (.json or .csv) when the run has ended"},
-    };
-}
-
-BenchTabs::BenchTabs(const cli::Args& args) {
-    for (BenchPanelSpec& spec : default_panel_specs())
-        panels_.push_back(std::make_unique<BenchPanel>(std::move(spec)));
-    if (!args.has("bench-tab")) {
-        if (args.has("bench-args") || args.has("bench-export"))
-            throw cli::UsageError("--bench-args and --bench-export need --bench-tab NAME");
-        return;
-    }
-    const std::string name = args.get("bench-tab");
-    if (bench::find_benchmark(name) == nullptr)
-        throw cli::UsageError("--bench-tab: unknown benchmark '" + name + "' (available: " +
-                              registry_names() + ")");
-    for (auto& panel : panels_)
-        if (panel->spec().benchmark == name) scripted_ = panel.get();
-    if (scripted_ == nullptr) {  // a registered benchmark without a tab of its own
-        panels_.push_back(std::make_unique<BenchPanel>(panel_spec_for(name)));
-        scripted_ = panels_.back().get();
-    }
-    try {
-        scripted_->form()->set(split_command_line(args.get("bench-args")));
-    } catch (const cli::UsageError& e) {
-        throw cli::UsageError(std::string("--bench-args: ") + e.what());
-    }
-    scripted_export_ = args.get("bench-export");
-    if (!scripted_export_.empty()) bench::check_report_path(scripted_export_);
-    select_scripted_ = true;
-}
-
-BenchTabs::~BenchTabs() { stop(); }
-
-void BenchTabs::stop() {
-    for (auto& panel : panels_) panel->cancel();  // all at once, then wait for each
-    for (auto& panel : panels_) panel->stop();
-    if (scripted_ != nullptr && !scripted_finished_) {
-        std::cerr << "adilab: the " << scripted_->spec().benchmark
-                  << " tab's run did not finish (the window was closed)\n";
-        exit_code_ = 1;
-        scripted_finished_ = true;
-    }
-}
-
-void BenchTabs::draw_tab_items() {
-    for (auto& panel : panels_) {
-        const bool select = select_scripted_ && panel.get() == scripted_;
-        if (ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
-                                select ? ImGuiTabItemFlags_SetSelected : 0)) {
-            panel->draw();
-            if (panel.get() == scripted_ && scripted_started_ &&
-                panel->last_state() != BenchRunner::State::running)
-                ++scripted_frames_drawn_;
-            ImGui::EndTabItem();
-        } else {
-            panel->poll();  // a hidden tab's run still ends and keeps its report
-        }
-    }
-    select_scripted_ = false;
-    if (scripted_ != nullptr && scripted_->running()) ++scripted_frames_during_run_;
-    follow_scripted_run();
-}
-
-void BenchTabs::follow_scripted_run() {
-    if (scripted_ == nullptr || scripted_finished_) return;
-    const std::string name = scripted_->spec().benchmark;
-    if (!scripted_started_) {
-        scripted_started_ = true;
-        scripted_->start();  // a bad form ends the run at once, as failed
-        return;
-    }
-    // Two frames: a new table measures its columns in its first frame and fits them in the next.
-    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 2) return;
-    scripted_finished_ = true;
-    switch (scripted_->last_state()) {
-    case BenchRunner::State::done: {
-        std::cout << "adilab: the " << name << " tab's run is done: "
-                  << scripted_->report()->rows.size() << " rows (the GUI drew "
-                  << scripted_frames_during_run_ << " frames during the run)\n";
-        if (!scripted_export_.empty()) {
-            const std::string error = scripted_->export_report(scripted_export_);
-            if (!error.empty()) {
-                std::cerr << "adilab: error: " << error << "\n";
-                exit_code_ = 1;
-            } else {
-                std::cout << "report written to " << scripted_export_.string() << "\n";
-            }
-        }
-        break;
-    }
-    case BenchRunner::State::failed:
-        // A usage error prints the usage line as in every other mode (app/cli/args.hpp).
-        if (scripted_->error_is_usage())
-            exit_code_ = cli::print_usage_error(
-                std::cerr, "the " + name + " tab's run failed: usage error: " + scripted_->error());
-        else {
-            std::cerr << "adilab: the " << name << " tab's run failed: error: " << scripted_->error()
-                      << "\n";
-            exit_code_ = 1;
-        }
-        break;
-    default:
-        std::cerr << "adilab: the " << name << " tab's run was cancelled\n";
-        exit_code_ = 1;
-        break;
-    }
-}
-
-bool BenchTabs::scripted_run_finished() const { return scripted_ == nullptr || scripted_finished_; }
 
 }  // namespace adilab::gui

@@ -8,7 +8,7 @@
 
 #include "app/bench/image.hpp"
 #include "app/cli/args.hpp"
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/bench_tabs.hpp"
 #include "app/gui/interface.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/viewer.hpp"

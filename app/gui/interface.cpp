@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/bench_tabs.hpp"
 #include "app/gui/viewer.hpp"
+#include "app/gui/viewer_overlay.hpp"
+#include "app/gui/viewer_panel.hpp"
 
 namespace adilab::gui {
 
@@ -27,7 +29,9 @@ void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& la
     ImGuiIO& io = ImGui::GetIO();
     if (viewer.ui_hidden()) {
         viewer.set_tab_shown(true);  // the simulation keeps running behind a hidden panel
-        viewer.draw_overlay(layout.viewport, static_cast<float>(framebuffer_height), scale, capture);
+        viewer.set_viewport(layout.viewport);
+        draw_overlay(viewer, layout.viewport, static_cast<float>(framebuffer_height), scale,
+                     capture);
         return;
     }
     const float panel = layout.panel_px / scale;
@@ -44,20 +48,23 @@ void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& la
         const bool simulation_tab = ImGui::BeginTabItem("Simulation");
         viewer.set_tab_shown(simulation_tab);
         if (simulation_tab) {
-            viewer.draw_simulation_tab();
+            draw_simulation_tab(viewer);
             ImGui::EndTabItem();
         }
-        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_panel.hpp)
+        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_tabs.hpp)
         ImGui::EndTabBar();
     }
     ImGui::EndChild();
     ImGui::Separator();
     ImGui::BeginChild("status line", ImVec2(0, 0));
-    viewer.draw_status_line();
+    draw_status_line(viewer);
     ImGui::EndChild();
     ImGui::End();
-    viewer.draw_overlay(layout.viewport, static_cast<float>(framebuffer_height), scale, capture);
-    viewer.draw_help_window();
+    // The viewport this frame draws into, for the 3-D camera's aspect (a fit that the tab above
+    // asked for used the previous frame's).
+    viewer.set_viewport(layout.viewport);
+    draw_overlay(viewer, layout.viewport, static_cast<float>(framebuffer_height), scale, capture);
+    draw_help_window(viewer);
 }
 
 }  // namespace adilab::gui

@@ -60,11 +60,17 @@ std::vector<PhaseTime> shader_phases(std::span<const gl::DispatchProfiler::Phase
         const std::string path = program_path(p.label);
         std::string name = path.substr(path.rfind('/') + 1);
         std::istringstream defines(p.label.substr(std::min(p.label.size(), p.label.find(' '))));
-        for (std::string token; defines >> token;)
-            if (token.starts_with("DIRECTION="))
-                name += " " + token;
-            else if (token.starts_with("KERNEL_"))
-                name += " " + token.substr(0, token.find('='));  // KERNEL_FUSED=1: a flag
+        // Appended piece by piece: `" " + token.substr(...)` trips GCC 12's -Wrestrict, a
+        // known false positive of its inlined std::string concatenation.
+        for (std::string token; defines >> token;) {
+            if (token.starts_with("DIRECTION=")) {
+                name += ' ';
+                name += token;
+            } else if (token.starts_with("KERNEL_")) {
+                name += ' ';
+                name += token.substr(0, token.find('='));  // KERNEL_FUSED=1: a flag
+            }
+        }
         add(out, name, p);
     }
     return out;

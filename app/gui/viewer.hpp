@@ -1,19 +1,25 @@
 #pragma once
-// The live simulation viewer: owns the simulation, the renderer and what the user set, draws
-// the "Simulation" tab, the overlay and the help window, and turns mouse and keys into brush
-// strokes, camera moves and playback. gui.cpp owns the window and the frame loop.
-#include <array>
+// The live simulation viewer's state and the actions on it: it owns the simulation, the renderer
+// and what the user set, steps and draws a frame, and carries out what the Simulation tab's
+// widgets and the keys ask for (another model, a reset, a state file, a recording...). It draws
+// no widget; its views each have a unit of their own and go through the actions below: the
+// Simulation tab and status line (viewer_panel.hpp), the overlay and help window
+// (viewer_overlay.hpp), and the keys and mouse (viewer_input.hpp). What the views edit directly
+// is plain settings (RenderSettings, BrushSettings, FileSettings, InterfaceSettings). gui.cpp
+// owns the window and the frame loop.
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "app/gui/presets.hpp"
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
-#include "app/gui/window.hpp"
+#include "app/gui/step_budget.hpp"
 #include "app/render/renderer.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -31,20 +37,6 @@ struct ViewerStart {
     std::string colormap;
 };
 
-// A scenario preset from assets/presets/*.preset: `key = value` lines (model, scenario, grid,
-// solver, steps_per_frame, colormap, and `set.NAME = value` for parameters).
-struct Preset {
-    std::string name, model, scenario, solver, colormap;
-    int grid = 0, steps_per_frame = 0;
-    std::vector<std::pair<std::string, double>> params;
-    // What is wrong with the file (too large, a value that is not a number), naming the file and
-    // the field; empty when it is fine. Choosing such a preset is refused with this message.
-    std::string problem;
-};
-std::vector<Preset> load_presets();
-// assets/ beside the executable (or $ADILAB_ASSETS), or empty when not found.
-std::filesystem::path assets_folder();
-
 // The grid sizes the viewer accepts on this device: the simulations' 4 .. 8192, capped where
 // one nx * ny float buffer would exceed the device's largest storage block. The command line,
 // the panel and the error text all use these.
@@ -52,11 +44,46 @@ struct GridLimits {
     int min = 4, max = 8192;
 };
 GridLimits grid_limits();
-// Most steps a frame may ask for, as on the command line (--steps-per-frame).
-constexpr int kMaxStepsPerFrame = 1000;
-// Simulation time a frame may take before the viewer takes fewer steps per frame (wall clock):
-// above ~100 ms the window stops feeling interactive.
-constexpr double kFrameBudget_ms = 100;
+
+// The brush that the mouse paints with (the panel's Brush section; saved in the settings but
+// `subtract`).
+struct BrushSettings {
+    float radius = 8;    // cells
+    float strength = 1;  // the field's unit at the centre of a dab
+    bool subtract = false;  // remove (push the water down) instead of add (drop)
+};
+
+// Where the Files section reads and writes (saved in the settings).
+struct FileSettings {
+    std::string state_path = "adilab-state.bin", npy_path = "adilab-field.npy";
+    std::string screenshots_folder = "adilab-screenshots", reports_folder = "adilab-reports";
+    bool screenshot_viewport_only = false;  // F12 saves the viewport, not the window
+    float record_seconds = 0;               // an FPS recording's length; 0: until stopped
+};
+
+// How the interface shows itself: the panel's View section, the overlay's checkboxes, Tab and H.
+struct InterfaceSettings {
+    bool show_overlay = true, show_help = false;
+    bool vsync = true;
+    float panel_width = 400, ui_scale = 1;
+    // Not saved: they hold for this run only.
+    bool hide_ui = false;          // Tab: no panel or overlay (clean captures)
+    bool show_all_params = false;  // the parameters of the other scenarios too
+    bool profile_phases = true;    // the overlay's GPU time per phase
+    bool phase_details = false;    // shader-level phases instead of the named ones
+};
+
+// What the overlay shows of the last frames.
+struct FrameFigures {
+    double fps = 0, frame_ms = 0, steps_per_s = 0;  // over the last half second
+    int steps = 0;                                  // this frame's
+    double sim_cpu_ms = 0, render_cpu_ms = 0;       // issuing this frame's work
+    // The newest GPU times the timers delivered (a few frames old), and the step's dispatches by
+    // program: the explicit part and the x and y sweeps, as the model's kernels are split.
+    std::optional<double> sim_gpu_ms, render_gpu_ms, ui_gpu_ms;
+    std::vector<gl::DispatchProfiler::Phase> phases;
+    std::deque<float> history_ms;  // the last frames' wall-clock times, for the plot
+};
 
 class Viewer {
 public:
@@ -65,59 +92,24 @@ public:
            const std::string& gl_version);
     ~Viewer();
 
-    // One frame's simulation: the steps when playing (or one requested step), timed on the GPU.
+    // ---- One frame, in this order (gui.cpp's run_frames, headless_ui.cpp) --------------------
+
+    // The simulation's steps when playing (or the steps asked for), timed on the GPU.
     void advance(std::int64_t frame);
-    // Draws the viewport (GL convention rectangle) and times it on the GPU.
+    // While the interface is drawn (interface.cpp): whether the Simulation tab is shown (while
+    // another tab is open the simulation does not step, so that the benchmark tabs get the GPU
+    // to themselves; the viewport still draws), and the viewport the frame draws into (GL
+    // convention), whose aspect the 3-D camera fits.
+    void set_tab_shown(bool shown) { tab_shown_ = shown; }
+    void set_viewport(render::Rect viewport) { last_viewport_ = viewport; }
+    // Draws the viewport and times it on the GPU.
     void render(render::Rect viewport, std::int64_t frame);
     // GPU time of ImGui's drawing (around Window::end_frame), shown in the overlay.
     void begin_ui_timing(std::int64_t frame) { ui_timer_.begin(frame); }
     void end_ui_timing() { ui_timer_.end(); }
-    // ImGui: the Simulation tab's contents, the overlay over `viewport`, the help window, the
-    // colour bar's labels. `scale` maps framebuffer pixels to ImGui units.
-    void draw_simulation_tab();
-    // Whether the Simulation tab was shown this frame. While another tab is open the simulation
-    // does not step (the benchmark tabs get the GPU to themselves); the viewport still draws.
-    void set_tab_shown(bool shown) { tab_shown_ = shown; }
-    // `capture`: this frame's viewport is being saved: the colour bar's labels only.
-    void draw_overlay(render::Rect viewport, float framebuffer_height, float scale,
-                      bool capture = false);
-    void draw_help_window();
-    // Mouse (ImGui's IO) and the key presses since the last frame (skipped when a widget has
-    // the keyboard).
-    void handle_input(render::Rect viewport, float framebuffer_height, float scale,
-                      std::span<const KeyPress> keys = {});
-    // A brush stroke from a to b (viewport fractions, y down as on screen), for the test hook.
-    void inject_drag(render::Rect viewport, float ax, float ay, float bx, float by);
-    // Loads a state file (the panel's "Load state", and the test hook): the simulation and the
-    // panel follow the file's model, scenario, grid, solver and terrain. Errors go to the status
-    // line.
-    void load_state(const std::filesystem::path& path);
-    // Frame bookkeeping after the frame was presented: FPS, recording.
+    // Frame bookkeeping after the frame was presented: FPS, the step cap, recording, and the
+    // range and stability read back a few times a second.
     void end_frame(double frame_ms, std::int64_t frame);
-
-    void start_recording(const std::filesystem::path& folder, double seconds);
-    std::filesystem::path stop_recording();
-    bool recording() const { return recorder_.active(); }
-    bool unstable() const { return unstable_; }
-    const std::string& unstable_message() const { return unstable_message_; }
-    // Requests from keys or buttons that gui.cpp carries out (it owns the framebuffer).
-    bool take_screenshot_request() { return std::exchange(screenshot_requested_, false); }
-    bool screenshot_viewport_only() const { return screenshot_viewport_only_; }
-    std::filesystem::path next_screenshot_path();
-    // The status line under the panel: a notice replaces any earlier error; an error stays
-    // until a later success or "dismiss".
-    void notify(std::string text);
-    void report_error(std::string text);
-    void draw_status_line();
-    const std::string& message() const { return message_; }
-    // Tab hides the panel and overlay (clean captures); F11 asks for fullscreen.
-    bool ui_hidden() const { return hide_ui_; }
-    bool take_fullscreen_request() { return std::exchange(fullscreen_requested_, false); }
-    float ui_scale() const { return ui_scale_; }
-    bool vsync() const { return vsync_; }
-    bool vsync_changed() { return std::exchange(vsync_changed_, false); }
-    float panel_width() const { return panel_width_; }
-    void save_settings();
     // Checks the stability flags now (read-back): the end of a scripted run.
     void check_stability();
     // Every GPU time the frame timers deliver, appended to `log` (null: none); for the headless
@@ -127,24 +119,119 @@ public:
     };
     void set_timing_log(TimingLog* log) { timing_log_ = log; }
 
-private:
-    void make(const std::string& model, const std::string& solver);
-    void reset();
+    // ---- What the views read ------------------------------------------------------------------
+
+    const sim::Simulation& simulation() const { return *sim_; }
+    const sim::ModelInfo& model_info() const;
+    render::FieldSource source() const;
+    const std::string& scenario() const { return scenario_; }
+    int grid() const { return grid_; }
+    int steps_per_frame() const { return steps_per_frame_; }
+    bool playing() const { return playing_; }
+    bool tab_shown() const { return tab_shown_; }
+    const StepBudget& step_budget() const { return step_budget_; }
+    const sim::Stats& stats() const { return stats_; }
+    // The field's range as last read back (the colour bar's labels, "Fix current").
+    const render::Range& range() const { return range_; }
+    const FrameFigures& figures() const { return figures_; }
+    bool gpu_timers() const { return gpu_timers_; }
+    // The cell under the cursor and its value at the last read-back.
+    const std::optional<glm::ivec2>& probe_cell() const { return probe_cell_; }
+    const std::optional<float>& probe_value() const { return probe_value_; }
+    const std::vector<Preset>& presets() const { return presets_; }
+    int preset_index() const { return preset_index_; }  // -1: none chosen
+    const Recorder& recorder() const { return recorder_; }
+    bool recording() const { return recorder_.active(); }
+    bool unstable() const { return unstable_; }
+    const std::string& unstable_message() const { return unstable_message_; }
+    // The status line under the panel: a notice replaces any earlier error; an error stays
+    // until a later success or "dismiss".
+    const std::string& message() const { return message_; }
+    bool message_is_error() const { return message_is_error_; }
+
+    // ---- What the views edit: plain settings, read where they are used ----------------------
+
+    render::RenderSettings& view() { return view_; }
+    const render::RenderSettings& view() const { return view_; }
+    BrushSettings& brush() { return brush_; }
+    FileSettings& files() { return files_; }
+    InterfaceSettings& interface_settings() { return interface_; }
+    const InterfaceSettings& interface_settings() const { return interface_; }
+    bool ui_hidden() const { return interface_.hide_ui; }
+    float ui_scale() const { return interface_.ui_scale; }
+    float panel_width() const { return interface_.panel_width; }
+    bool vsync() const { return interface_.vsync; }
+    // Whether vsync changed since gui.cpp last applied it (true at the first frame).
+    bool vsync_changed();
+
+    // ---- Actions: the panel's widgets and the keys. Errors go to the status line. -------------
+
+    void choose_preset(int index);
+    void choose_model(const std::string& model);  // its first scenario
+    void choose_scenario(const std::string& scenario);
+    void choose_terrain(const std::string& terrain);
+    void choose_solver(const std::string& solver);
+    void choose_grid(int n);
+    void set_steps_per_frame(int steps);  // clamped to 1 .. kMaxStepsPerFrame
+    void set_param(const std::string& name, double value);
+    void toggle_playing() { playing_ = !playing_; }
+    void step_once();  // pauses; every call is one more step
     // R: the scenario's initial state and, in 3-D, the camera fitted to the domain.
     void reset_view_and_field();
     void fit_camera();
-    // Steps per frame so that a frame's simulation stays within kFrameBudget_ms.
-    void adapt_step_cap(double frame_ms);
-    void draw_colour_bar_labels(render::Rect viewport, float framebuffer_height, float scale);
-    void draw_phases();
+    // A brush dab at a viewport pixel (GL convention), and the cell the mouse is over.
+    void paint_at(render::Rect viewport, glm::vec2 gl_pixel);
+    void set_probe_cell(std::optional<glm::ivec2> cell) { probe_cell_ = cell; }
+    // A brush stroke from a to b (viewport fractions, y down as on screen), for the test hook.
+    void inject_drag(render::Rect viewport, float ax, float ay, float bx, float by);
+    // Files (viewer_files.cpp): the state file, the field as .npy, FPS recordings.
+    void save_state();
+    // Loads a state file (the panel's "Load state", and the test hook): the simulation and the
+    // panel follow the file's model, scenario, grid, solver and terrain.
+    void load_state(const std::filesystem::path& path);
+    void export_field();
+    void toggle_recording();  // F9 and the Record button
+    void start_recording(const std::filesystem::path& folder, double seconds);
+    std::filesystem::path stop_recording();
+    // Requests from keys or buttons that gui.cpp carries out (it owns the framebuffer).
+    void request_screenshot() { screenshot_requested_ = true; }
+    bool take_screenshot_request() { return std::exchange(screenshot_requested_, false); }
+    bool screenshot_viewport_only() const { return files_.screenshot_viewport_only; }
+    std::filesystem::path next_screenshot_path();
+    void request_fullscreen() { fullscreen_requested_ = true; }  // F11
+    bool take_fullscreen_request() { return std::exchange(fullscreen_requested_, false); }
+    void notify(std::string text);
+    void report_error(std::string text);
+    void dismiss_message() { message_.clear(); }
+    // Writes what the user set into the settings (saved by gui.cpp on exit).
+    void save_settings();
+
+private:
+    // Construction (viewer.cpp): the settings, then a preset, then the command line.
+    void read_settings();
+    std::vector<std::pair<std::string, double>> apply_start_preset(const std::string& name,
+                                                                   std::string& model,
+                                                                   std::string& solver);
+    void apply_start_sizes(const ViewerStart& start);
+    void make_start_simulation(const ViewerStart& start, const std::string& model,
+                               const std::string& solver);
+    void apply_start_scenario(const ViewerStart& start);
+    void apply_start_parameters(const ViewerStart& start,
+                                const std::vector<std::pair<std::string, double>>& preset_params);
+    void apply_start_terrain(const std::string& terrain);
+
+    void make(const std::string& model, const std::string& solver);
+    void reset();
+    void apply_preset(const Preset& preset);
+    // After the field was replaced (reset, state loaded): its range and statistics now, not a
+    // quarter second later, and the stability flag cleared.
+    void measure_new_field();
     // The value the diverging map centres on: the rest level (water), the initial value.
     void set_reference();
-    void apply_preset(const Preset& preset);
-    void brush_at(render::Rect viewport, glm::vec2 gl_pixel);
-    render::FieldSource source() const;
-    void poll_timers();
     void fit_height();
-    const sim::ModelInfo& model_info() const;
+    void poll_timers();
+    void count_frame_rate(double frame_ms);
+    void record_frame(double frame_ms, std::int64_t frame);
 
     Settings& settings_;
     std::string renderer_name_, gl_version_;
@@ -157,35 +244,27 @@ private:
     bool playing_ = true;
     bool tab_shown_ = true;
     int step_requests_ = 0;  // S presses not yet stepped
-    // Adaptive cap on steps per frame (see adapt_step_cap) and why it is below the setting.
-    int step_cap_ = 8;
-    int frames_since_cap_change_ = 0;
-    int settle_frames_ = 2;  // frames after a reset that compile shaders: not measured
-    int slow_frames_ = 0;    // frames over budget in a row
-    double capped_frame_ms_ = 0;
+    StepBudget step_budget_;
     render::Rect last_viewport_;
     bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame
-    std::optional<glm::ivec2> probe_cell_;  // the cell under the cursor
-    std::optional<float> probe_value_;      // its value at the last read-back
-    int steps_this_frame_ = 0;
-    double sim_cpu_ms_ = 0, render_cpu_ms_ = 0;
-    bool gpu_timers_ = false;
-    gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
-    // Per-dispatch GPU times of the simulation's step (its phases: the explicit part and the
-    // x and y sweeps, as the model's kernels are split), by program label.
-    gl::DispatchProfiler phase_profiler_;
-    std::vector<gl::DispatchProfiler::Phase> phases_;
-    bool profile_phases_ = true;
-    bool phase_details_ = false;  // shader-level breakdown instead of the named phases
-    std::optional<double> sim_gpu_ms_, render_gpu_ms_, ui_gpu_ms_;
-    TimingLog* timing_log_ = nullptr;
+    std::optional<glm::ivec2> probe_cell_;
+    std::optional<float> probe_value_;  // read with the range (4 times a second), not per frame
     std::vector<Preset> presets_;
     int preset_index_ = -1;
+    BrushSettings brush_;
+    FileSettings files_;
+    InterfaceSettings interface_;
+    std::optional<bool> applied_vsync_;  // what gui.cpp last applied
 
-    // Brush.
-    float brush_radius_ = 8, brush_strength_ = 1;
-    bool brush_subtract_ = false;
-    bool dragging_camera_ = false;
+    // Timing: GPU timers where the driver's work (else the CPU time of issuing the work).
+    bool gpu_timers_ = false;
+    gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
+    gl::DispatchProfiler phase_profiler_;  // per-dispatch GPU times of the step
+    FrameFigures figures_;
+    double rate_window_s_ = 0;  // the half second being counted for figures_'s rates
+    int rate_window_frames_ = 0;
+    std::int64_t rate_window_steps_ = 0;
+    TimingLog* timing_log_ = nullptr;
 
     // Stability and the colour bar's range, read back a few times per second.
     bool unstable_ = false;
@@ -195,27 +274,11 @@ private:
     render::Range range_;
     sim::Stats stats_;
 
-    // FPS.
-    std::deque<float> frame_times_ms_;
-    double fps_ = 0, frame_ms_ = 0, steps_per_s_ = 0;
-    double window_s_ = 0;
-    int window_frames_ = 0;
-    std::int64_t window_steps_ = 0;
-
     Recorder recorder_;
     std::int64_t record_offset_ = 0;  // GUI frame number before the recording's first row
-    std::string reports_folder_ = "adilab-reports", screenshots_folder_ = "adilab-screenshots";
-    std::string state_path_ = "adilab-state.bin", npy_path_ = "adilab-field.npy";
-    float record_seconds_ = 0;
-    bool screenshot_requested_ = false, screenshot_viewport_only_ = false;
-    bool show_help_ = false, show_overlay_ = true;
-    bool vsync_ = true, vsync_changed_ = false;
-    float panel_width_ = 400;
-    float ui_scale_ = 1;
-    bool hide_ui_ = false, fullscreen_requested_ = false;
+    bool screenshot_requested_ = false, fullscreen_requested_ = false;
     std::string message_;
     bool message_is_error_ = false;
-    bool show_all_params_ = false;
 };
 
 }  // namespace adilab::gui

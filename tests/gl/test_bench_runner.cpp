@@ -1,4 +1,4 @@
-// The GUI benchmark tabs' worker (app/gui/bench_panel.hpp BenchRunner): a run on its own thread
+// The GUI benchmark tabs' worker (app/gui/bench_runner.hpp): a run on its own thread
 // and its own headless GL context, progress, Cancel, errors, and the report it hands back.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "app/gui/bench_panel.hpp"
+#include "app/gui/bench_runner.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/objects.hpp"
 #include "tests/support/gl_environment.hpp"

@@ -1,0 +1,130 @@
+// The benchmark tabs and their scripted run: see bench_tabs.hpp.
+#include "app/gui/bench_tabs.hpp"
+
+#include <imgui.h>
+
+#include <iostream>
+
+namespace adilab::gui {
+
+std::vector<cli::OptionSpec> bench_tab_options() {
+    return {
+        {"bench-tab", "NAME",
+         "select the tab of benchmark NAME (any registered one) and start its run at start-up; "
+         "with --frames N the GUI runs N frames and until the run has ended and been drawn, then "
+         "exits 0, or 1 if it failed (2 for a bad option)"},
+        {"bench-args", "ARGS",
+         "with --bench-tab: the tab's options, as for --bench NAME (e.g. \"--mib 1,2\")"},
+        {"bench-export", "FILE",
+         "with --bench-tab: export the report (.json or .csv) when the run has ended"},
+    };
+}
+
+BenchTabs::BenchTabs(const cli::Args& args) {
+    for (BenchPanelSpec& spec : default_panel_specs())
+        panels_.push_back(std::make_unique<BenchPanel>(std::move(spec)));
+    if (!args.has("bench-tab")) {
+        if (args.has("bench-args") || args.has("bench-export"))
+            throw cli::UsageError("--bench-args and --bench-export need --bench-tab NAME");
+        return;
+    }
+    const std::string name = args.get("bench-tab");
+    if (bench::find_benchmark(name) == nullptr)
+        throw cli::UsageError("--bench-tab: unknown benchmark '" + name + "' (available: " +
+                              benchmark_names() + ")");
+    for (auto& panel : panels_)
+        if (panel->spec().benchmark == name) scripted_ = panel.get();
+    if (scripted_ == nullptr) {  // a registered benchmark without a tab of its own
+        panels_.push_back(std::make_unique<BenchPanel>(panel_spec_for(name)));
+        scripted_ = panels_.back().get();
+    }
+    try {
+        scripted_->form()->set(split_command_line(args.get("bench-args")));
+    } catch (const cli::UsageError& e) {
+        throw cli::UsageError(std::string("--bench-args: ") + e.what());
+    }
+    scripted_export_ = args.get("bench-export");
+    if (!scripted_export_.empty()) bench::check_report_path(scripted_export_);
+    select_scripted_ = true;
+}
+
+BenchTabs::~BenchTabs() { stop(); }
+
+void BenchTabs::stop() {
+    for (auto& panel : panels_) panel->cancel();  // all at once, then wait for each
+    for (auto& panel : panels_) panel->stop();
+    if (scripted_ != nullptr && !scripted_finished_) {
+        std::cerr << "adilab: the " << scripted_->spec().benchmark
+                  << " tab's run did not finish (the window was closed)\n";
+        exit_code_ = 1;
+        scripted_finished_ = true;
+    }
+}
+
+void BenchTabs::draw_tab_items() {
+    for (auto& panel : panels_) {
+        const bool select = select_scripted_ && panel.get() == scripted_;
+        if (ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
+                                select ? ImGuiTabItemFlags_SetSelected : 0)) {
+            panel->draw();
+            if (panel.get() == scripted_ && scripted_started_ &&
+                panel->last_state() != BenchRunner::State::running)
+                ++scripted_frames_drawn_;
+            ImGui::EndTabItem();
+        } else {
+            panel->poll();  // a hidden tab's run still ends and keeps its report
+        }
+    }
+    select_scripted_ = false;
+    if (scripted_ != nullptr && scripted_->running()) ++scripted_frames_during_run_;
+    follow_scripted_run();
+}
+
+void BenchTabs::follow_scripted_run() {
+    if (scripted_ == nullptr || scripted_finished_) return;
+    const std::string name = scripted_->spec().benchmark;
+    if (!scripted_started_) {
+        scripted_started_ = true;
+        scripted_->start();  // a bad form ends the run at once, as failed
+        return;
+    }
+    // Two frames: a new table measures its columns in its first frame and fits them in the next.
+    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 2) return;
+    scripted_finished_ = true;
+    switch (scripted_->last_state()) {
+    case BenchRunner::State::done: {
+        std::cout << "adilab: the " << name << " tab's run is done: "
+                  << scripted_->report()->rows.size() << " rows (the GUI drew "
+                  << scripted_frames_during_run_ << " frames during the run)\n";
+        if (!scripted_export_.empty()) {
+            const std::string error = scripted_->export_report(scripted_export_);
+            if (!error.empty()) {
+                std::cerr << "adilab: error: " << error << "\n";
+                exit_code_ = 1;
+            } else {
+                std::cout << "report written to " << scripted_export_.string() << "\n";
+            }
+        }
+        break;
+    }
+    case BenchRunner::State::failed:
+        // A usage error prints the usage line as in every other mode (app/cli/args.hpp).
+        if (scripted_->error_is_usage())
+            exit_code_ = cli::print_usage_error(
+                std::cerr, "the " + name + " tab's run failed: usage error: " + scripted_->error());
+        else {
+            std::cerr << "adilab: the " << name << " tab's run failed: error: " << scripted_->error()
+                      << "\n";
+            exit_code_ = 1;
+        }
+        break;
+    default:
+        std::cerr << "adilab: the " << name << " tab's run was cancelled\n";
+        exit_code_ = 1;
+        break;
+    }
+}
+
+bool BenchTabs::scripted_run_finished() const { return scripted_ == nullptr || scripted_finished_; }
+
+}  // namespace adilab::gui

@@ -1,0 +1,51 @@
+#pragma once
+// The benchmark tabs the side panel shows after the Simulation tab, and the scripted run of one
+// of them (--bench-tab, --bench-args, --bench-export): started at start-up, followed frame by
+// frame, its outcome printed and exported, its exit code handed to gui::run.
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "app/cli/args.hpp"
+#include "app/gui/bench_panel.hpp"
+
+namespace adilab::gui {
+
+// --bench-tab NAME, --bench-args "...", --bench-export FILE: see their help.
+std::vector<cli::OptionSpec> bench_tab_options();
+
+class BenchTabs {
+public:
+    // Makes the panels and checks the scripted-run options before any window opens: an unknown
+    // --bench-tab, --bench-args the benchmark rejects (cli::UsageError) or an --bench-export
+    // path that cannot take a report (adilab::Error).
+    explicit BenchTabs(const cli::Args& args);
+    ~BenchTabs();
+
+    // One BeginTabItem per panel; call between ImGui::BeginTabBar and EndTabBar.
+    void draw_tab_items();
+    // Cancels and joins every run (also done by the destructor).
+    void stop();
+
+    // True when there is no scripted run, or it has ended, its outcome has been drawn in a frame
+    // and the report exported: a --frames run may end.
+    bool scripted_run_finished() const;
+    // 0, or for a scripted run that did not finish well: 2 (usage error), 1 (run failed,
+    // cancelled, unfinished, or the export failed). The message went to stderr.
+    int exit_code() const { return exit_code_; }
+
+private:
+    void follow_scripted_run();
+
+    std::vector<std::unique_ptr<BenchPanel>> panels_;
+    BenchPanel* scripted_ = nullptr;
+    std::filesystem::path scripted_export_;
+    bool scripted_started_ = false;
+    int scripted_frames_drawn_ = 0;  // frames that have drawn the run's outcome
+    int scripted_frames_during_run_ = 0;  // frames drawn while the worker ran
+    bool scripted_finished_ = false;
+    bool select_scripted_ = false;
+    int exit_code_ = 0;
+};
+
+}  // namespace adilab::gui

@@ -1,0 +1,213 @@
+// The colour bar's labels, the overlay and the help window: see viewer_overlay.hpp.
+#include "app/gui/viewer_overlay.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/gui/phases.hpp"
+#include "app/gui/ticks.hpp"
+#include "app/gui/viewer.hpp"
+#include "app/render/sim_view.hpp"
+#include "solvers/gl/context.hpp"
+
+namespace adilab::gui {
+
+namespace {
+
+// "T (K)", "h (m)"; a unit that only repeats the name is left out ("C", not "C (C)").
+std::string field_label(const sim::ModelInfo& info) {
+    if (info.field_unit.empty() || info.field_unit == info.field_name) return info.field_name;
+    return info.field_name + " (" + info.field_unit + ")";
+}
+
+std::string format_rate(double per_s) {
+    char buf[64];
+    if (per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", per_s / 1e9);
+    else if (per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", per_s / 1e6);
+    else if (per_s >= 1e3) std::snprintf(buf, sizeof buf, "%.2f k", per_s / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.1f ", per_s);
+    return buf;
+}
+
+void draw_colour_bar_labels(const Viewer& viewer, render::Rect viewport, float framebuffer_height,
+                            float scale) {
+    const render::FieldSource src = viewer.source();
+    const render::RenderSettings& view = viewer.view();
+    const bool bar = view.colour_bar && (!render::Renderer::draws_3d(src, view) || view.tint_water);
+    if (!bar) return;
+    const auto layout = render::Renderer::layout_2d(src, view, viewport);
+    if (layout.bar.empty()) return;
+    // The range the shaders use (auto or fixed, centred for diverging maps), labelled at round
+    // values where they fall on the bar.
+    const render::Range shown = render::shown_range(viewer.range(), view);
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    const float x = (layout.bar.x + layout.bar.width + 4) / scale;
+    const float font = ImGui::GetFontSize();
+    const ImU32 text_colour = IM_COL32(230, 230, 230, 255);
+    const int count = std::clamp(static_cast<int>(layout.bar.height / scale / (2.5f * font)), 2, 7);
+    const std::vector<Tick> ticks = render::uses_log_scale(view) ? log_ticks(shown.min, shown.max)
+                                                                 : nice_ticks(shown.min, shown.max, count);
+    for (const Tick& tick : ticks) {
+        const double position = render::colour_position(tick.value, shown, view);
+        const double t = view.reversed ? 1.0 - position : position;
+        const float y = (framebuffer_height - layout.bar.y - float(t) * layout.bar.height) / scale;
+        draw->AddLine(ImVec2(x - 4 / scale - 3, y), ImVec2(x - 1, y), text_colour);
+        draw->AddText(ImVec2(x + 1, y - font * 0.5f), text_colour, tick.text.c_str());
+    }
+    const std::string unit = field_label(viewer.model_info());
+    draw->AddText(ImVec2(layout.bar.x / scale, (framebuffer_height - layout.bar.y - layout.bar.height) / scale -
+                                                   2.2f * font),
+                  text_colour, unit.c_str());
+}
+
+// Named phases: what a reader of an ADI paper looks for. The shader-level list (program and
+// #defines, clipped to the window) is behind "details".
+void draw_phases(const Viewer& viewer) {
+    const FrameFigures& figures = viewer.figures();
+    const bool details = viewer.interface_settings().phase_details;
+    const std::vector<PhaseTime> phases =
+        details ? shader_phases(figures.phases) : named_phases(figures.phases);
+    if (phases.empty()) {
+        ImGui::TextDisabled("  (no simulation steps timed yet)");
+        return;
+    }
+    const int width = details ? 40 : 12;
+    for (const PhaseTime& phase : phases)
+        ImGui::Text("  %-*s %9.3f ms  (%d dispatch%s)", width, phase.name.c_str(), phase.ms,
+                    phase.dispatches, phase.dispatches == 1 ? "" : "es");
+    ImGui::Text("  %-*s %9.3f ms", width, "draw", figures.render_gpu_ms.value_or(0));
+    ImGui::Text("  %-*s %9.3f ms", width, "UI", figures.ui_gpu_ms.value_or(0));
+}
+
+// The GPU's times of the frame and, when asked, of the step's phases; the CPU's time of issuing
+// the work where the driver's timer reads 0.
+void draw_frame_times(Viewer& viewer) {
+    const FrameFigures& figures = viewer.figures();
+    if (!viewer.gpu_timers()) {
+        ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
+                    figures.sim_cpu_ms, figures.render_cpu_ms);
+        return;
+    }
+    ImGui::Text("GPU ms: simulation %.3f (%d step%s), draw %.3f, UI %.3f",
+                figures.sim_gpu_ms.value_or(0), figures.steps, figures.steps == 1 ? "" : "s",
+                figures.render_gpu_ms.value_or(0), figures.ui_gpu_ms.value_or(0));
+    InterfaceSettings& ui = viewer.interface_settings();
+    ImGui::Checkbox("GPU time per phase", &ui.profile_phases);
+    if (ui.profile_phases) {
+        ImGui::SameLine();
+        ImGui::Checkbox("details", &ui.phase_details);
+        draw_phases(viewer);
+    }
+}
+
+void draw_frame_plot(const Viewer& viewer) {
+    const std::deque<float>& history = viewer.figures().history_ms;
+    if (history.empty()) return;
+    const std::vector<float> plot(history.begin(), history.end());
+    float top = 0;
+    for (float v : plot) top = std::max(top, v);
+    char label[48];
+    std::snprintf(label, sizeof label, "frame ms (max %.2f)", top);
+    const float size = ImGui::GetIO().FontGlobalScale;
+    ImGui::PlotLines("##frames", plot.data(), static_cast<int>(plot.size()), 0, label, 0.0f,
+                     top * 1.1f + 1e-3f, ImVec2(260 * size, 50 * size));
+}
+
+// The scene, the rates, the times and the plot (`compact`: the first two lines only, so that a
+// small viewport keeps the picture and the colour bar), and what needs the user's eye.
+void draw_figures(Viewer& viewer, bool compact) {
+    const sim::Simulation& sim = viewer.simulation();
+    const FrameFigures& figures = viewer.figures();
+    const double cells = static_cast<double>(sim.nx()) * sim.ny();
+    ImGui::Text("%s  %s  %s  %d x %d", sim.model().c_str(), viewer.scenario().c_str(),
+                sim.solver().c_str(), sim.nx(), sim.ny());
+    ImGui::Text("%.1f FPS   %.3f ms/frame   %s", figures.fps, figures.frame_ms,
+                !viewer.tab_shown() ? "(paused while another tab is open)"
+                : viewer.playing()  ? ""
+                                    : "(paused)");
+    if (!compact) {
+        ImGui::Text("%ssteps/s   %scell updates/s", format_rate(figures.steps_per_s).c_str(),
+                    format_rate(figures.steps_per_s * cells).c_str());
+        draw_frame_times(viewer);
+        draw_frame_plot(viewer);
+    }
+    const gl::DeviceInfo& device = gl::Context::current().info();
+    if (device.total_memory_mib > 0 && device.available_memory_mib * 10 < device.total_memory_mib)
+        ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "GPU memory low: %lld of %lld MiB free",
+                           static_cast<long long>(device.available_memory_mib),
+                           static_cast<long long>(device.total_memory_mib));
+    if (viewer.recording())
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s", viewer.recorder().elapsed_s());
+}
+
+// The value under the cursor, as last read back.
+void draw_probe(const Viewer& viewer) {
+    const auto& cell = viewer.probe_cell();
+    const auto& value = viewer.probe_value();
+    if (!cell || !value) return;
+    const sim::ModelInfo& info = viewer.model_info();
+    const double dh = double(viewer.source().dh);
+    ImGui::Text("probe (%d, %d) at x = %.4g m, y = %.4g m: %s = %.5g %s", cell->x, cell->y,
+                (cell->x + 0.5) * dh, (cell->y + 0.5) * dh, info.field_name.c_str(), *value,
+                info.field_unit == info.field_name ? "" : info.field_unit.c_str());
+}
+
+}  // namespace
+
+void draw_overlay(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale,
+                  bool capture) {
+    if (viewport.empty()) return;
+    const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
+    draw_colour_bar_labels(viewer, viewport, framebuffer_height, scale);
+    const InterfaceSettings& ui = viewer.interface_settings();
+    if (capture || ui.hide_ui) return;  // a viewport capture: the picture and its colour bar only
+    if (!ui.show_overlay && !viewer.unstable()) return;
+    // A small viewport keeps most of itself for the picture: the overlay drops the phases and
+    // the frame-time plot.
+    const bool compact = viewport.width / scale < 700 || viewport.height / scale < 420;
+    ImGui::SetNextWindowPos(ImVec2(origin.x + 10, origin.y + 10));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    ImGui::Begin("Overlay", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+    if (viewer.unstable())
+        ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", viewer.unstable_message().c_str());
+    if (ui.show_overlay) draw_figures(viewer, compact);
+    draw_probe(viewer);
+    const StepBudget& budget = viewer.step_budget();
+    if (viewer.playing() && budget.limits(viewer.steps_per_frame()))
+        ImGui::TextColored(ImVec4(1, 0.75f, 0.3f, 1),
+                           "%d of %d steps a frame (frames over %.0f ms)", budget.cap(),
+                           viewer.steps_per_frame(), kFrameBudget_ms);
+    ImGui::End();
+}
+
+void draw_help_window(Viewer& viewer) {
+    InterfaceSettings& ui = viewer.interface_settings();
+    if (!ui.show_help || ui.hide_ui) return;
+    // Sized to its text: a fixed width cut lines off ("wheel zooms about the cur").
+    ImGui::Begin("Help", &ui.show_help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
+    ImGui::TextUnformatted(
+        "Space   play / pause\n"
+        "S       one step (pauses); every press counts\n"
+        "R       reset the scenario (and fit the 3-D camera)\n"
+        "C       fit the 3-D camera to the domain\n"
+        "Tab     hide / show the panel and overlay\n"
+        "F9      start / stop an FPS recording\n"
+        "F11     fullscreen\n"
+        "F12     screenshot (whole window or viewport, see Files)\n"
+        "H       this help\n\n"
+        "2-D: drag paints with the brush, the wheel zooms about the cursor,\n"
+        "     right-drag pans. The value under the cursor is shown in the overlay.\n"
+        "3-D water: drag orbits, the wheel zooms, Shift+drag drops or pushes water.\n\n"
+        "Settings and the layout are saved on exit in\n"
+        "$XDG_CONFIG_HOME/adilab (default ~/.config/adilab).");
+    ImGui::End();
+}
+
+}  // namespace adilab::gui
