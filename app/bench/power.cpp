@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
+#include "solvers/common/clock.hpp"
 #include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/gl/commands.hpp"
@@ -174,10 +175,6 @@ CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
     return a;
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 // Compulsory bytes of one CSR SpMV: values and columns (12 B per nonzero), row offsets, x and y
 // once each: the convention of the cuSPARSE peer figure.

@@ -4,6 +4,7 @@
 // baseline; limits: main memory only. It is also the reference the GPU variants are tested against
 // (solvers/reference/power_reference.cpp runs the same arithmetic).
 #include "solvers/power/power.hpp"
+#include "solvers/common/clock.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,10 +19,6 @@ namespace adilab::power {
 
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 class HostVariant final : public Variant {
 public:

@@ -43,6 +43,7 @@
 #include <limits>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/common/clock.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/readback.hpp"
@@ -84,10 +85,6 @@ unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(groups, cap)));
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
 

@@ -369,7 +369,7 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     // a key pressed and released within one frame would be lost, ImGui 1.86 has no input
     // queue). `timeout` bounds the run should the close request be lost.
     const std::string script = dir + "/keys.sh";
-    std::ofstream(script) << "timeout -k 5 120 '" << ADILAB_EXE << "' --window 480x300 --model heat"
+    std::ofstream(script) << "timeout -k 5 120 " << gui_program() << " --window 480x300 --model heat"
                           << " --scenario two-heaters --grid 32 --frames 100000 --record '" << dir
                           << "/rec' --first-screenshot '" << dir << "/first.png' &\npid=$!\n'"
                           << ADILAB_XKEY_EXE << "' --after '" << dir << "/first.png' adilab "
@@ -466,7 +466,7 @@ std::vector<Row> run_with_keys(const std::string& dir, const std::string& argume
                                const std::string& keys, const std::string& screen, std::string* output) {
     const std::string config = dir + "/config";
     const std::string script = dir + "/keys.sh";
-    std::ofstream(script) << "timeout -k 5 120 '" << ADILAB_EXE << "' " << arguments
+    std::ofstream(script) << "timeout -k 5 120 " << gui_program() << " " << arguments
                           << " --frames 100000 --record '" << dir << "/rec' --first-screenshot '"
                           << dir << "/first.png' &\npid=$!\n'" << ADILAB_XKEY_EXE << "' --after '"
                           << dir << "/first.png' adilab " << keys << "\necho \"keys=$?\"\n"

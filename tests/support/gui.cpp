@@ -33,12 +33,19 @@ std::filesystem::path exit_code_wrapper() {
 }
 }  // namespace
 
+std::string gui_program() {
+    const char* preload = std::getenv("ADILAB_TEST_GUI_PRELOAD");
+    const std::string program = std::string("'") + ADILAB_EXE + "'";
+    if (preload == nullptr || *preload == '\0') return program;
+    return "env LD_PRELOAD='" + std::string(preload) + "' " + program;
+}
+
 ProcessResult run_adilab_gui(const std::string& arguments, const std::string& screen,
                              const std::string& environment) {
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
     ProcessResult result =
         run_command(environment + "flock -o -w 600 '" + lock.string() + "' xvfb-run -a -s '-screen 0 " +
-                    screen + "' '" + exit_code_wrapper().string() + "' '" + ADILAB_EXE + "' " +
+                    screen + "' '" + exit_code_wrapper().string() + "' " + gui_program() + " " +
                     arguments);
     const std::size_t marker = result.output.rfind(kExitMarker);
     if (marker != std::string::npos) {

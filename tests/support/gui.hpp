@@ -11,6 +11,11 @@ namespace adilab::test {
 
 bool have_xvfb();
 bool gui_required();
+// The adilab executable as a GUI run starts it, quoted for sh. Under the sanitizer job
+// (.ci/sanitize) ADILAB_TEST_GUI_PRELOAD names libraries to preload into that process only (not
+// into Xvfb or the shell): the job keeps the GL stack from being unloaded at exit, so that
+// LeakSanitizer can still see what its static data points to (see .ci/sanitize).
+std::string gui_program();
 // Runs `adilab <arguments>` on a fresh Xvfb display with the given screen, after `environment`
 // (e.g. "XDG_CONFIG_HOME=/tmp/x "). Runs are serialised through a lock file: concurrent
 // `xvfb-run -a` calls (ctest -j) race for the same display number and fail at random. The lock
