@@ -188,7 +188,9 @@ TEST(SceneLimits, EveryScenarioAtTheLimitStaysBoundedAndKeepsItsTotal) {
                         EXPECT_LE(s.max, 1 + 1e-6) << what;
                     }
                 } else if (info.name == "advection" && sourced) {
-                    if (scheme == 0) EXPECT_GE(s.min, -1e-6 * s.max) << what;
+                    if (scheme == 0) {
+                        EXPECT_GE(s.min, -1e-6 * s.max) << what;
+                    }
                 } else {
                     const double largest = std::max(std::abs(s.min), std::abs(s.max));
                     const double mean = std::abs(s.sum) / (nx * ny);
