@@ -86,6 +86,13 @@ protected:
                                      : "lower dt, the velocity or D, or raise dh"};
     }
 
+    std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
+        std::vector<gl::BufferNeed> needs = {{"advection's C field", field_bytes(nx, ny)},
+                                             {"advection's half-step C", field_bytes(nx, ny)}};
+        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        return needs;
+    }
+
     void allocate() override {
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));

@@ -101,6 +101,13 @@ protected:
         return {mu, kMaxHeatPeacemanRachfordWeight, "c dt / dh^2", "lower dt or c, or raise dh"};
     }
 
+    std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
+        std::vector<gl::BufferNeed> needs = {{"heat's T field", field_bytes(nx, ny)},
+                                             {"heat's half-step T", field_bytes(nx, ny)}};
+        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        return needs;
+    }
+
     void allocate() override {
         field_ = gl::Buffer(cells() * sizeof(float));
         half_ = gl::Buffer(cells() * sizeof(float));

@@ -22,6 +22,7 @@
 #include "app/bench/benchmark.hpp"
 #include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
@@ -46,6 +47,18 @@ std::vector<float> random_matrix(int n, unsigned seed) {
     std::vector<float> a(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
     for (float& v : a) v = dist(rng);
     return a;
+}
+
+// What a run at size n allocates on the GPU: the factorisation's buffers (with gpu-blocked's
+// scratch at the largest block asked for, 0 for none), the pristine copy of the matrix each run
+// starts from, and b and x of the solve.
+std::vector<gl::BufferNeed> bench_needs(std::int64_t n, int block) {
+    std::vector<gl::BufferNeed> needs = lu::buffer_needs(n, block);
+    const std::uint64_t size = std::uint64_t(n);
+    needs.push_back({"the bench's pristine copy of the matrix", gl::bytes_of(gl::bytes_of(size, size), 4)});
+    needs.push_back({"the right-hand side b", gl::bytes_of(size, 4)});
+    needs.push_back({"the solution x", gl::bytes_of(size, 4)});
+    return needs;
 }
 
 Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
@@ -89,12 +102,6 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         throw cli::UsageError("--mtx and --sizes exclude each other (the file gives the size)");
     const auto sizes = mtx.empty() ? args.get_int_list("sizes", {1024, 2048, 3072, 4096}, 1, 46340)
                                    : std::vector<long long>{};
-    for (long long n : sizes)
-        if (n * n * 4 > ctx.device.max_storage_block_bytes)
-            throw Error("--sizes " + std::to_string(n) +
-                        ": an n x n float matrix exceeds the largest "
-                        "storage block (" +
-                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
     std::vector<std::string> impls = args.get_list("impl", {"all"});
     if (std::find(impls.begin(), impls.end(), "all") != impls.end()) {
         if (impls.size() > 1) throw cli::UsageError("--impl: 'all' cannot be combined with names");
@@ -124,6 +131,17 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     const long long unblocked_max = args.get_int("unblocked-max", 4096, 0, 46340);
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 46340);
     const bool residuals = !args.has("no-residuals");
+
+    // Sizes the GPU cannot hold are refused before any work, naming the buffer.
+    int largest_block = 0;
+    for (const std::string& name : impls)
+        if (info[name].blocked)
+            for (long long b : blocks) largest_block = std::max(largest_block, static_cast<int>(b));
+    for (long long n : sizes) {
+        const std::string problem =
+            gl::capacity_problem(bench_needs(n, largest_block), gl::limits_of(ctx.device));
+        if (!problem.empty()) throw gl::CapacityError("--sizes " + std::to_string(n) + ": " + problem);
+    }
 
     std::vector<Problem> problems;
     if (!mtx.empty()) problems.push_back(read_mtx(mtx, ctx.device));

@@ -15,6 +15,7 @@
 #include "app/bench/benchmark.hpp"
 #include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -146,17 +147,11 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         if (nnz > std::numeric_limits<std::int32_t>::max())
             throw Error("--rows " + std::to_string(m.rows) + " x " + std::to_string(m.per_row) +
                         " nonzeros per row exceeds 2^31 - 1 nonzeros (32-bit CSR indices)");
-        const std::int64_t value_bytes = nnz * 8;
-        if (value_bytes > device.max_storage_block_bytes)
-            throw Error("--rows " + std::to_string(m.rows) + " with " + std::to_string(nnz) +
-                        " nonzeros needs a " + std::to_string(value_bytes >> 20) +
-                        " MiB value buffer; this GPU's largest storage block is " +
-                        std::to_string(device.max_storage_block_bytes >> 20) + " MiB");
-        const std::int64_t total_mib = (nnz * 12 + m.rows * 20) >> 20;
-        if (device.available_memory_mib > 0 && total_mib > device.available_memory_mib)
-            throw Error("--rows " + std::to_string(m.rows) + " needs about " +
-                        std::to_string(total_mib) + " MiB of GPU memory; " +
-                        std::to_string(device.available_memory_mib) + " MiB are free");
+        const std::string problem =
+            gl::capacity_problem(power::buffer_needs(m.rows, nnz), gl::limits_of(device));
+        if (!problem.empty())
+            throw gl::CapacityError("--rows " + std::to_string(m.rows) + " with " +
+                                    std::to_string(nnz) + " nonzeros: " + problem);
     }
     return c;
 }

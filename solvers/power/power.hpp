@@ -36,6 +36,7 @@
 // Breakdown: when A x_k = 0 (lambda = 0: a zero start, a nilpotent or zero matrix), the method
 // stops with lambda = 0, x = x_k, converged = false and breakdown = true. A zero start vector is
 // refused up front (adilab::Error).
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,6 +45,7 @@
 
 #include "solvers/common/csr.hpp"
 #include "solvers/common/tuning.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/context.hpp"
 
 namespace adilab::power {
@@ -179,6 +181,12 @@ int choose_threads_per_row(const CsrMatrix& a);
 // Times the GPU SpMV kernel alone (ms per product, median) in the layout the prepared GPU
 // variant uses; throws adilab::Error for the host variant.
 double time_spmv(Variant& variant, int repeats);
+// Every storage buffer a GPU variant allocates for a matrix of `rows` rows and `nnz` stored
+// entries, named for messages: the CSR row offsets, columns and values, x, the all-ones start,
+// y, the reduction partials and the control block. The bench checks them (against the limits
+// of gl/capacity.hpp) before it builds or reads a matrix, prepare() once more before uploading.
+std::vector<gl::BufferNeed> buffer_needs(std::int64_t rows, std::int64_t nnz);
+
 // Checks a square matrix and a start vector (length n, not all zero); throws adilab::Error.
 void check_problem(const CsrMatrix& a, std::span<const double> start);
 

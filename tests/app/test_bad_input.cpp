@@ -167,20 +167,56 @@ TEST(BadInput, OutputsThatCannotBeWrittenExitOneAndKeepTheOldFile) {
     EXPECT_FALSE(has_temporary_files(dir));
 }
 
-// A grid whose field alone exceeds the device's largest storage buffer: exit 1 naming the size,
-// the buffer and the limit (before, it ran and exported zeros). llvmpipe's limit is 128 MiB, so
-// an 8192 x 8192 float field (256 MiB) does not fit; a device with a larger limit skips.
-TEST(BadInput, GridsTheGpuCannotHoldExitOneNamingTheLimit) {
-    ADILAB_NEED_GL();
+// The device's largest storage block (GL_MAX_SHADER_STORAGE_BLOCK_SIZE), as --info prints it.
+long long storage_block_limit() {
     const ProcessResult info = run_adilab("--info");
     const auto at = info.output.find("max_ssbo_bytes:");
-    ASSERT_NE(at, std::string::npos) << info.output;
-    const long long limit = std::stoll(info.output.substr(at + 16));
+    if (at == std::string::npos) {
+        ADD_FAILURE() << info.output;
+        return 0;
+    }
+    return std::stoll(info.output.substr(at + 16));
+}
+
+// Sizes whose buffers exceed the device's largest storage buffer: exit 1 naming the size, the
+// buffer and the limit (before, a grid ran and exported zeros, and the messages said "a buffer"
+// or "exceeds the largest storage block" without the buffer). llvmpipe's limit is 128 MiB; the
+// sizes are derived from the limit, and a device that holds an 8192^2 field skips.
+TEST(BadInput, SizesTheGpuCannotHoldExitOneNamingTheBuffer) {
+    ADILAB_NEED_GL();
+    const long long limit = storage_block_limit();
     if (limit >= 8192LL * 8192 * 4) GTEST_SKIP() << "this device holds an 8192^2 field";
-    expect_cases({
+    auto over = [&](long long per_unit) { return std::to_string(limit / per_unit + 1); };
+    // The smallest square side whose n x n floats exceed the limit.
+    long long side = 1;
+    while (side * side * 4 <= limit) ++side;
+    // A grid whose fields fit but cr-pingpong's reduction levels (16 bytes an equation, about
+    // n (n - 1) of them) do not: the solver's scratch is what the message must name.
+    long long scratch_grid = 0;
+    for (long long n = 64; n <= 8192 && scratch_grid == 0; n *= 2)
+        if (n * n * 4 * 5 <= limit * 4 && 16 * n * (n - 1) > limit && n * n * 4 <= limit) scratch_grid = n;
+    std::vector<Case> cases = {
         {"--headless --model heat --grid 8192 --steps 0", 1,
-         {"--grid 8192x8192", "the GPU cannot hold", "largest storage buffer", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
-    });
+         {"--grid 8192x8192", "the GPU cannot hold heat's T field of 256.0 MiB", "largest storage buffer",
+          "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
+        {"--headless --model advection --grid 8192 --steps 0", 1, {"advection's C field"}},
+        {"--headless --model shallow-water --grid 8192 --steps 0", 1, {"shallow-water's h field"}},
+        {"--bench lu --impl cpu --sizes " + std::to_string(side), 1,
+         {"--sizes " + std::to_string(side), "the LU matrix (" + std::to_string(side) + " x ", "largest storage buffer"}},
+        {"--bench matmul --impl gpu-tiled32 --sizes " + std::to_string(side), 1, {"matrix A (", "largest storage buffer"}},
+        {"--bench bandwidth --mib " + std::to_string(limit / (1 << 20) + 1), 1,
+         {"the copy's source buffer", "largest storage buffer"}},
+        {"--bench power --variant host --nnz-per-row 1 --rows " + over(8), 1,
+         {"the CSR values", "largest storage buffer"}},
+    };
+    if (scratch_grid > 0) {
+        const std::string n = std::to_string(scratch_grid);
+        cases.push_back({"--bench tridiag --solver cr-pingpong --grid " + n, 1,
+                         {"--grid " + n, "cr-pingpong's reduction levels", "largest storage buffer"}});
+        cases.push_back({"--headless --model shallow-water --solver cr-pingpong --steps 0 --grid " + n, 1,
+                         {"cr-pingpong's reduction levels", "shallow-water's line solves"}});
+    }
+    expect_cases(cases);
 }
 
 // The GUI keeps the same contract as --headless for the mistakes it finds once its window is
