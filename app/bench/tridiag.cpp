@@ -100,18 +100,12 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     std::optional<tridiag::ConstantCoefficients> fixed;
     if (args.has("constant")) {
         const auto parts = args.get_list("constant", {});
-        std::vector<double> v;
-        for (const std::string& part : parts) {
-            char* end = nullptr;
-            const double d = std::strtod(part.c_str(), &end);
-            if (end == part.c_str() || *end != '\0' || !std::isfinite(d))
-                throw cli::UsageError("--constant: '" + part + "' is not a number");
-            v.push_back(d);
-        }
+        std::vector<float> v;  // the solvers' coefficients are float32: strictly parsed to one
+        for (const std::string& part : parts) v.push_back(cli::parse_float("constant", part));
         if (v.size() != 3)
-            throw cli::UsageError("--constant: expected three numbers a,b,c");
-        fixed = tridiag::ConstantCoefficients{float(v[0]), float(v[1]), float(v[2]), float(v[1]),
-                                              float(v[1])};
+            throw cli::UsageError("--constant: expected three numbers a,b,c, got '" +
+                                  args.get("constant") + "'");
+        fixed = tridiag::ConstantCoefficients{v[0], v[1], v[2], v[1], v[1]};
     }
     std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
     for (const auto& name : solvers) instances[name] = tridiag::make_solver(name, tuning);

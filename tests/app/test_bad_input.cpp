@@ -65,6 +65,12 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
     ADILAB_NEED_GL();  // the --bench values are checked once the context is made
     const std::string dir = temp_folder("bad-cli");
     const std::string h = "--headless --model heat --steps 0 ";
+    // A saved report (--compare) whose number is not one: "1-2" read as 1 before (std::stoll),
+    // and 99999999999999999999 ended in "unexpected error: stoll" (exit 1).
+    const std::string report_head = "{\"tool\": \"adilab\", \"benchmark\": \"bandwidth\", \"rows\": "
+                                    "[{\"name\": \"gl-copy-vec4\", \"mib\": ";
+    write_text(dir + "/dash.json", report_head + "1-2}]}\n");
+    write_text(dir + "/huge.json", report_head + "99999999999999999999}]}\n");
     expect_cases({
         {h + "--grid 4294967360", 2, {"'4294967360'"}},
         {h + "--grid 64x4294967360", 2, {"'4294967360'"}},
@@ -89,6 +95,20 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
         {"--bench lu --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
         {"--bench power --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
         {"--bench sim --grid 32 --render 4294967360x64", 2, {"'4294967360'"}},
+        // Numbers of the benchmarks' own formats, on the same strict parser (issue 16, item 2):
+        // --constant's 1e39 became an infinite float32 coefficient, ' -1' was read past its
+        // blank, --shapes took '30 x20x10' and quoted only the whole shape.
+        {"--bench tridiag --grid 8 --constant -1,1e39,-1", 2, {"--constant: '1e39'", "float32"}},
+        {"--bench tridiag --grid 8 --constant -1,1e-50,-1", 2, {"--constant: '1e-50'", "float32"}},
+        {"--bench tridiag --grid 8 \"--constant= -1,4,-1\"", 2, {"--constant: ' -1'"}},
+        {"--bench matmul --impl cpu-ijk --shapes 30x20x99999999999999999999", 2,
+         {"--shapes: '99999999999999999999'"}},
+        {"--bench matmul --impl cpu-ijk --shapes '30 x20x10'", 2, {"--shapes: '30 '"}},
+        {"--bench matmul --impl gpu-fast --tiles 128x128x8x8x8x4294967304", 2, {"'4294967304'"}},
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/dash.json", 2,
+         {"dash.json", "number '1-2'"}},
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/huge.json", 2,
+         {"huge.json", "number '99999999999999999999'"}},
         {"--frames 1 --window 4294967496x300", 2, {"'4294967496'"}},
         {"--frames 99999999999999999999", 2, {"'99999999999999999999'"}},
         // GUI mistakes found before the window opens (no display needed).

@@ -118,6 +118,9 @@ TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
         {[] { cli::parse_int_in("steps", "-1", 0, 10); }, "'-1'"},
         {[] { cli::parse_double("set dt", "nan"); }, "'nan'"},
         {[] { cli::parse_double("set dt", "1e999"); }, "'1e999'"},
+        {[] { cli::parse_float("constant", "1e39"); }, "'1e39'"},    // Inf as a float32
+        {[] { cli::parse_float("constant", "-1e-50"); }, "'-1e-50'"},  // 0 as a float32
+        {[] { cli::parse_float("constant", " 4"); }, "' 4'"},
     };
     for (const Case& c : cases) {
         try {
@@ -128,6 +131,8 @@ TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
         }
     }
     EXPECT_EQ(cli::parse_dimensions("grid", "64x32", 4, 8192), std::make_pair(64LL, 32LL));
+    EXPECT_EQ(cli::parse_float("constant", "-0.25"), -0.25f);
+    EXPECT_EQ(cli::parse_float("constant", "0"), 0.0f);
 }
 
 // ---- The atomic writer -----------------------------------------------------------------------
