@@ -186,6 +186,8 @@ Report read_report(const std::filesystem::path& path) {
             });
         } else if (key == "notes") {
             json.array([&] { report.notes.push_back(json.string()); });
+        } else if (key == "failure") {
+            report.failure = json.string();
         } else {
             json.skip_value();
         }
