@@ -45,6 +45,8 @@ public:
                    {"river", "vortex", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
+    // river and vortex inject pollutant (vortex for source_steps steps); free has no source.
+    bool has_sources(const std::string& scenario) const override { return scenario != "free"; }
     // A negative stroke removes pollutant where there is some, never below zero.
     void apply_brush(const Brush& brush) override {
         dispatch_brush(brush, field_, nullptr, true);

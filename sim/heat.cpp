@@ -78,6 +78,8 @@ public:
                    {"two-heaters", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
+    // The heaters hold their temperature: heat flows in and out through them.
+    bool has_sources(const std::string& scenario) const override { return scenario == "two-heaters"; }
     std::string kernel() const override {
         if (window_[0] && window_[1])
             return "window-H" + std::to_string(window_halo_) +

@@ -76,6 +76,7 @@ public:
     void set_params(std::span<const std::pair<std::string, double>> values) override;
     void check_parameters(const std::string& scenario, int nx, int ny) const override;
     double param(const std::string& name) const override;
+    double sweep_weight() const override { return implicit_weight(scenario_, nx_, ny_).value; }
     void reset(const std::string& scenario, int nx, int ny) override;
     void step(int count) override;
     int nx() const override { return nx_; }

@@ -63,6 +63,10 @@ public:
                    {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return height_; }
+    // The push and the drops add water; a dam break and a free surface only move it.
+    bool has_sources(const std::string& scenario) const override {
+        return scenario == "diagonal-push" || scenario == "drops";
+    }
     const gl::Buffer* terrain() const override { return &bottom_; }
     std::vector<std::string> terrains() const override { return terrain_presets(); }
     void set_terrain(const std::string& name) override {
