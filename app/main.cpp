@@ -99,6 +99,10 @@ int run_bench(const std::string& name, const cli::Args& args) {
         bench::write_report(report, report_path);
         std::cout << "report written to " << report_path.string() << "\n";
     }
+    if (!report.failure.empty()) {  // measured, and what it found is a defect (--bench soak)
+        std::cerr << "adilab: error: " << report.failure << "\n";
+        return 1;
+    }
     return 0;
 }
 

@@ -44,6 +44,8 @@ public:
                    {"river", "vortex", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
+    // river and vortex inject pollutant (vortex for source_steps steps); free has no source.
+    bool has_sources(const std::string& scenario) const override { return scenario != "free"; }
     // A negative stroke removes pollutant where there is some, never below zero.
     void apply_brush(const Brush& brush) override {
         dispatch_brush(brush, field_, nullptr, true);
@@ -83,6 +85,13 @@ protected:
                     (scenario == "vortex" ? " on a " + std::to_string(nx) + " x " + std::to_string(ny) + " grid" : ""),
                 scenario == "vortex" ? "lower dt, omega or D, or raise dh"
                                      : "lower dt, the velocity or D, or raise dh"};
+    }
+
+    std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
+        std::vector<gl::BufferNeed> needs = {{"advection's C field", field_bytes(nx, ny)},
+                                             {"advection's half-step C", field_bytes(nx, ny)}};
+        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        return needs;
     }
 
     void allocate() override {

@@ -78,6 +78,8 @@ public:
                    {"two-heaters", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
+    // The heaters hold their temperature: heat flows in and out through them.
+    bool has_sources(const std::string& scenario) const override { return scenario == "two-heaters"; }
     std::string kernel() const override {
         if (window_[0] && window_[1])
             return "window-H" + std::to_string(window_halo_) +
@@ -99,6 +101,13 @@ protected:
         if (int(param("scheme")) == 0)
             return {2 * mu, kMaxImplicitWeight, "2 c dt / dh^2", "lower dt or c, or raise dh"};
         return {mu, kMaxHeatPeacemanRachfordWeight, "c dt / dh^2", "lower dt or c, or raise dh"};
+    }
+
+    std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
+        std::vector<gl::BufferNeed> needs = {{"heat's T field", field_bytes(nx, ny)},
+                                             {"heat's half-step T", field_bytes(nx, ny)}};
+        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        return needs;
     }
 
     void allocate() override {

@@ -321,9 +321,11 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
         throw Error("grid " + std::to_string(nx) + " x " + std::to_string(ny) + " is outside " +
                     std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
     check_parameters(scenario, nx, ny);
+    const bool reallocate = nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_;
+    if (reallocate) check_capacity(nx, ny);  // before anything changes
     scenario_ = scenario;
     parameters_changed();
-    if (nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
+    if (reallocate) {
         fused_tuning_changed_ = false;
         nx_ = nx;
         ny_ = ny;
@@ -334,6 +336,25 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
     clear_flag();
     initialize();
     gl::memory_barrier(gl::Barrier::all);
+}
+
+std::vector<gl::BufferNeed> AdiModel::generic_path_needs(int nx, int ny) const {
+    if (fused()) return {};
+    const std::uint64_t bytes = field_bytes(nx, ny);
+    std::vector<gl::BufferNeed> needs = {
+        {model_ + "'s right-hand side (solver " + solver_name_ + ")", bytes},
+        {model_ + "'s sub-diagonal a (solver " + solver_name_ + ")", bytes},
+        {model_ + "'s diagonal b (solver " + solver_name_ + ")", bytes},
+        {model_ + "'s super-diagonal c (solver " + solver_name_ + ")", bytes},
+    };
+    for (gl::BufferNeed& scratch : solver_->scratch_needs({nx, ny}))
+        needs.push_back({scratch.name + " (" + model_ + "'s line solves)", scratch.bytes});
+    return needs;
+}
+
+void AdiModel::check_capacity(int nx, int ny) const {
+    const std::vector<gl::BufferNeed> needs = buffer_needs(nx, ny);
+    gl::check_buffers_fit(needs);
 }
 
 void AdiModel::clear_flag() {
@@ -614,6 +635,9 @@ void AdiModel::load_state(const std::filesystem::path& path) {
             fail(why.str());
         }
     }
+    const bool reallocate = state.nx != nx_ || state.ny != ny_ || field_buffer().empty() ||
+                            fused_tuning_changed_;
+    if (reallocate) check_capacity(state.nx, state.ny);  // a valid file the GPU cannot hold: exit 1
     const std::vector<double> before = values_;
     try {
         for (const auto& [name, value] : state.params) assign_param(name, value);
@@ -625,7 +649,7 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     parameters_changed();
     scenario_ = state.scenario;
     terrain_ = state.terrain.empty() ? "flat" : state.terrain;
-    if (state.nx != nx_ || state.ny != ny_ || field_buffer().empty() || fused_tuning_changed_) {
+    if (reallocate) {
         fused_tuning_changed_ = false;
         nx_ = state.nx;
         ny_ = state.ny;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/simulation.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 
@@ -75,6 +76,7 @@ public:
     void set_params(std::span<const std::pair<std::string, double>> values) override;
     void check_parameters(const std::string& scenario, int nx, int ny) const override;
     double param(const std::string& name) const override;
+    double sweep_weight() const override { return implicit_weight(scenario_, nx_, ny_).value; }
     void reset(const std::string& scenario, int nx, int ny) override;
     void step(int count) override;
     int nx() const override { return nx_; }
@@ -91,8 +93,23 @@ public:
     void load_state(const std::filesystem::path& path) override;
 
 protected:
-    // Allocates every buffer for the grid and resolves the programs (nx_, ny_ are set).
+    // Allocates every buffer for the grid and resolves the programs (nx_, ny_ are set). The
+    // buffers are the ones buffer_needs() lists, which reset() and load_state() have checked.
     virtual void allocate() = 0;
+    // Every buffer allocate() makes for an nx x ny grid, named as the user knows it ("heat's
+    // T field"); the generic path's coefficient buffers and its solver's scratch come from
+    // generic_path_needs().
+    virtual std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const = 0;
+    // The generic path's right-hand side and a, b, c buffers and the tridiagonal solver's
+    // scratch for an nx x ny grid, named for `model_`; nothing on the fused path.
+    std::vector<gl::BufferNeed> generic_path_needs(int nx, int ny) const;
+    // Refuses (gl::CapacityError naming the size, the buffer and the limit) a grid whose buffers
+    // the GPU cannot hold, before anything is allocated: the model keeps its grid and state.
+    void check_capacity(int nx, int ny) const;
+    // nx * ny floats in bytes (no overflow: the grid is at most 8192 x 8192).
+    static std::uint64_t field_bytes(int nx, int ny) {
+        return std::uint64_t(nx) * std::uint64_t(ny) * sizeof(float);
+    }
     // Fills the state for scenario_ (buffers allocated).
     virtual void initialize() = 0;
     // One time step; steps_ already counts it (1-based index of this step).

@@ -63,6 +63,10 @@ public:
                    {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return height_; }
+    // The push and the drops add water; a dam break and a free surface only move it.
+    bool has_sources(const std::string& scenario) const override {
+        return scenario == "diagonal-push" || scenario == "drops";
+    }
     const gl::Buffer* terrain() const override { return &bottom_; }
     std::vector<std::string> terrains() const override { return terrain_presets(); }
     void set_terrain(const std::string& name) override {
@@ -128,6 +132,22 @@ public:
     }
 
 protected:
+
+    std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
+        const std::uint64_t field = field_bytes(nx, ny);
+        const std::uint64_t groups = (std::uint64_t(nx) * std::uint64_t(ny) + 255) / 256;
+        std::vector<gl::BufferNeed> needs = {
+            {"shallow-water's h field", field},
+            {"shallow-water's y-sweep height", field},
+            {"shallow-water's v field (last change of h)", field},
+            {"shallow-water's x-sweep result", field},
+            {"shallow-water's bottom b", field},
+            {"shallow-water's settling partial sums", groups * 2 * sizeof(float)},
+            {"shallow-water's mean velocity", sizeof(float)},
+        };
+        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        return needs;
+    }
 
     void allocate() override {
         height_ = gl::Buffer(cells() * sizeof(float));

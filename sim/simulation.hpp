@@ -135,6 +135,14 @@ public:
     // limits for Peaceman–Rachford, whose explicit half step amplifies round-off by W). reset()
     // checks it, set_params on the current grid.
     virtual void check_parameters(const std::string& scenario, int nx, int ny) const = 0;
+    // The implicit weight W of the current parameters, grid and scenario (a sweep's diagonal is
+    // 1 + W; check_parameters): fp32 round-off of a step scales with 1 + W, so tolerances on the
+    // total (tests, --bench soak) do too.
+    virtual double sweep_weight() const = 0;
+    // Whether `scenario` adds or takes away its quantity as it runs (heat's heaters, advection's
+    // sources, shallow water's push and drops). A scenario without sources keeps its total
+    // (Stats::sum) up to fp32 round-off.
+    virtual bool has_sources(const std::string& scenario) const = 0;
     virtual double param(const std::string& name) const = 0;
 
     // Terrain presets (shallow water: "flat", "slope", "island", "basin", "png"); empty for

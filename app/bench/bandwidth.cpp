@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "app/bench/benchmark.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
@@ -18,9 +19,11 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
     const auto sizes = args.get_int_list("mib", {16, 256}, 1, 16384);
     const int repeats = static_cast<int>(args.get_int("repeats", 20, 1, 100000));
     for (long long mib : sizes) {
-        if (mib * (1 << 20) > ctx.device.max_storage_block_bytes)
-            throw Error("--mib " + std::to_string(mib) + " exceeds the largest storage block (" +
-                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
+        const std::uint64_t bytes = std::uint64_t(mib) << 20;
+        const gl::BufferNeed needs[] = {{"the copy's source buffer", bytes},
+                                        {"the copy's destination buffer", bytes}};
+        const std::string problem = gl::capacity_problem(needs, gl::limits_of(ctx.device));
+        if (!problem.empty()) throw gl::CapacityError("--mib " + std::to_string(mib) + ": " + problem);
     }
     Report report = make_report("bandwidth", ctx.device);
     record_config(report, args);

@@ -21,6 +21,7 @@
 #include "app/bench/benchmark.hpp"
 #include "app/bench/tuning.hpp"
 #include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
@@ -47,16 +48,28 @@ std::vector<float> random_matrix(int n, unsigned seed) {
     return a;
 }
 
-Problem read_mtx(const std::string& path, const gl::DeviceInfo& device) {
+// What a run at size n allocates on the GPU: the factorisation's buffers (with gpu-blocked's
+// scratch at the largest block asked for, 0 for none), the pristine copy of the matrix each run
+// starts from, and b and x of the solve.
+std::vector<gl::BufferNeed> bench_needs(std::int64_t n, int block) {
+    std::vector<gl::BufferNeed> needs = lu::buffer_needs(n, block);
+    const std::uint64_t size = std::uint64_t(n);
+    needs.push_back({"the bench's pristine copy of the matrix", gl::bytes_of(gl::bytes_of(size, size), 4)});
+    needs.push_back({"the right-hand side b", gl::bytes_of(size, 4)});
+    needs.push_back({"the solution x", gl::bytes_of(size, 4)});
+    return needs;
+}
+
+Problem read_mtx(const std::string& path, const gl::DeviceInfo& device, int block) {
     const mm::Matrix m = mm::read(path);
     if (m.rows != m.cols)
         throw files::InputError(path + ": LU needs a square matrix, the file holds " + std::to_string(m.rows) +
                     " x " + std::to_string(m.cols));
-    if (m.rows < 1) throw Error(path + ": the matrix is empty");
-    if (m.rows * m.rows * 4 > device.max_storage_block_bytes)
-        throw Error(path + ": a " + std::to_string(m.rows) + " x " + std::to_string(m.rows) +
-                    " dense matrix exceeds the largest storage block (" +
-                    std::to_string(device.max_storage_block_bytes >> 20) + " MiB)");
+    if (m.rows < 1) throw files::InputError(path + ": the matrix is empty");
+    // A coordinate file's size line is not bounded by its length: the dense matrix it implies
+    // must fit the GPU before it is built on the host (2e9 x 2e9 is 16 EB).
+    const std::string problem = gl::capacity_problem(bench_needs(m.rows, block), gl::limits_of(device));
+    if (!problem.empty()) throw files::InputError(mm::describe_size_line(m) + ": " + problem);
     const std::vector<double> dense = mm::to_dense_row_major(m);
     Problem p{std::filesystem::path(path).filename().string(), static_cast<int>(m.rows), {}};
     p.matrix.reserve(dense.size());
@@ -88,12 +101,6 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
         throw cli::UsageError("--mtx and --sizes exclude each other (the file gives the size)");
     const auto sizes = mtx.empty() ? args.get_int_list("sizes", {1024, 2048, 3072, 4096}, 1, 46340)
                                    : std::vector<long long>{};
-    for (long long n : sizes)
-        if (n * n * 4 > ctx.device.max_storage_block_bytes)
-            throw Error("--sizes " + std::to_string(n) +
-                        ": an n x n float matrix exceeds the largest "
-                        "storage block (" +
-                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
     const std::vector<std::string> impls = chosen_variants(args, "impl", lu::variants());
     std::vector<long long> blocks = args.get_int_list("block", {32, 64, 128}, 1, 1 << 20);
     for (long long b : blocks) {
@@ -109,8 +116,19 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     const long long cpu_max = args.get_int("cpu-max", 1024, 0, 46340);
     const bool residuals = !args.has("no-residuals");
 
+    // Sizes the GPU cannot hold are refused before any work, naming the buffer.
+    int largest_block = 0;
+    for (const std::string& name : impls)
+        if (lu::variants().at(name).blocked)
+            for (long long b : blocks) largest_block = std::max(largest_block, static_cast<int>(b));
+    for (long long n : sizes) {
+        const std::string problem =
+            gl::capacity_problem(bench_needs(n, largest_block), gl::limits_of(ctx.device));
+        if (!problem.empty()) throw gl::CapacityError("--sizes " + std::to_string(n) + ": " + problem);
+    }
+
     std::vector<Problem> problems;
-    if (!mtx.empty()) problems.push_back(read_mtx(mtx, ctx.device));
+    if (!mtx.empty()) problems.push_back(read_mtx(mtx, ctx.device, largest_block));
     for (long long n : sizes) problems.push_back({"random", static_cast<int>(n), {}});
 
     std::vector<Job> jobs;

@@ -27,18 +27,22 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int error_samples = 512;  // float64 dot products per result (all entries when fewer)
 
+// "MxNxL": three sizes, each strictly parsed (no wrap, no blanks) and quoted when refused.
 Shape parse_shape(const std::string& text) {
-    std::istringstream s(text);
-    Shape shape;
-    char x1 = 0, x2 = 0;
-    long long m = 0, n = 0, l = 0;
-    if (!(s >> m >> x1 >> n >> x2 >> l) || x1 != 'x' || x2 != 'x' || !s.eof())
+    const std::vector<std::string> parts = [&] {
+        std::vector<std::string> out;
+        std::size_t start = 0;
+        for (std::size_t x; (x = text.find('x', start)) != std::string::npos; start = x + 1)
+            out.push_back(text.substr(start, x - start));
+        out.push_back(text.substr(start));
+        return out;
+    }();
+    if (parts.size() != 3)
         throw cli::UsageError("--shapes: '" + text + "' is not MxNxL (e.g. 300x200x100)");
-    if (m < 1 || n < 1 || l < 1 || m > 65536 || n > 65536 || l > 65536)
-        throw cli::UsageError("--shapes: '" + text + "' needs sizes from 1 to 65536");
-    shape.m = static_cast<int>(m);
-    shape.n = static_cast<int>(n);
-    shape.l = static_cast<int>(l);
+    Shape shape;
+    shape.m = static_cast<int>(cli::parse_int_in("shapes", parts[0], 1, 65536));
+    shape.n = static_cast<int>(cli::parse_int_in("shapes", parts[1], 1, 65536));
+    shape.l = static_cast<int>(cli::parse_int_in("shapes", parts[2], 1, 65536));
     return shape;
 }
 

@@ -9,13 +9,16 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
 #include "solvers/common/clock.hpp"
 #include "app/bench/tuning.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/common/matrix_market.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -41,8 +44,27 @@ struct PowerConfig {
     std::uint64_t seed = 1;
     std::int32_t band = 0;
     std::string mtx;
+    std::shared_ptr<const mm::Matrix> mtx_matrix;  // --mtx, read and checked by parse()
     std::string vector_path;  // --vector: where the eigenvector goes
 };
+
+// The matrix a --mtx file gives must fit the GPU before it is converted: the rows of a coordinate
+// file are not bounded by its length (a 44-byte file may declare 2e9 x 2e9 with one entry, whose
+// CSR row pointer alone is 8 GB). Refused as a mistake in the input file (files::InputError,
+// exit 2), naming the file, its size line and the buffer that does not fit.
+void check_mtx_fits(const mm::Matrix& m, bool pagerank, const gl::Limits& limits) {
+    if (m.rows != m.cols)
+        throw files::InputError(mm::describe_size_line(m) + ": the power method needs a square "
+                                "matrix" + std::string(pagerank ? " (a PageRank graph)" : ""));
+    // PageRank adds the teleport node: one more row, and an entry to and from it per page.
+    const std::int64_t rows = pagerank ? m.rows + 1 : m.rows;
+    const std::int64_t nnz = mm::stored_entries(m) + (pagerank ? 2 * m.rows : 0);
+    if (rows >= std::numeric_limits<std::int32_t>::max() || nnz > std::numeric_limits<std::int32_t>::max())
+        throw files::InputError(mm::describe_size_line(m) + ": beyond 2^31 - 1 rows or nonzeros "
+                                "(32-bit CSR indices)");
+    const std::string problem = gl::capacity_problem(power::buffer_needs(rows, nnz), limits);
+    if (!problem.empty()) throw files::InputError(mm::describe_size_line(m) + ": " + problem);
+}
 
 PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     PowerConfig c;
@@ -86,6 +108,9 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
                                   "--nnz-per-row and --density");
         c.mtx = args.get("mtx");
         cli::check_input_file("mtx", c.mtx);
+        auto matrix = std::make_shared<mm::Matrix>(mm::read(c.mtx));  // entries bounded by its length
+        check_mtx_fits(*matrix, pagerank, gl::limits_of(device));
+        c.mtx_matrix = std::move(matrix);
         const std::string label = std::filesystem::path(c.mtx).filename().string();
         c.matrices.push_back({pagerank ? "mtx-pagerank" : "mtx", label, 0, 0});
         return c;
@@ -128,17 +153,11 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
         if (nnz > std::numeric_limits<std::int32_t>::max())
             throw Error("--rows " + std::to_string(m.rows) + " x " + std::to_string(m.per_row) +
                         " nonzeros per row exceeds 2^31 - 1 nonzeros (32-bit CSR indices)");
-        const std::int64_t value_bytes = nnz * 8;
-        if (value_bytes > device.max_storage_block_bytes)
-            throw Error("--rows " + std::to_string(m.rows) + " with " + std::to_string(nnz) +
-                        " nonzeros needs a " + std::to_string(value_bytes >> 20) +
-                        " MiB value buffer; this GPU's largest storage block is " +
-                        std::to_string(device.max_storage_block_bytes >> 20) + " MiB");
-        const std::int64_t total_mib = (nnz * 12 + m.rows * 20) >> 20;
-        if (device.available_memory_mib > 0 && total_mib > device.available_memory_mib)
-            throw Error("--rows " + std::to_string(m.rows) + " needs about " +
-                        std::to_string(total_mib) + " MiB of GPU memory; " +
-                        std::to_string(device.available_memory_mib) + " MiB are free");
+        const std::string problem =
+            gl::capacity_problem(power::buffer_needs(m.rows, nnz), gl::limits_of(device));
+        if (!problem.empty())
+            throw gl::CapacityError("--rows " + std::to_string(m.rows) + " with " +
+                                    std::to_string(nnz) + " nonzeros: " + problem);
     }
     return c;
 }
@@ -170,7 +189,7 @@ CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
         return random_csr(static_cast<std::int32_t>(spec.rows),
                           static_cast<std::int32_t>(spec.per_row), c.seed, c.band);
     if (spec.kind == "pagerank") return pagerank_csr(static_cast<std::int32_t>(spec.rows), 0.85, c.seed);
-    CsrMatrix a = mm::to_csr(mm::read(c.mtx));
+    CsrMatrix a = mm::to_csr(*c.mtx_matrix);
     if (spec.kind == "mtx-pagerank") return pagerank_csr(a, 0.85);
     return a;
 }

@@ -11,11 +11,13 @@ Benchmark make_sim_benchmark();
 Benchmark make_matmul_benchmark();
 Benchmark make_lu_benchmark();
 Benchmark make_power_benchmark();
+Benchmark make_soak_benchmark();
 
 std::span<const Benchmark> benchmarks() {
     static const std::vector<Benchmark> all = {
         make_bandwidth_benchmark(), make_tridiag_benchmark(), make_sim_benchmark(),
         make_matmul_benchmark(),    make_lu_benchmark(),      make_power_benchmark(),
+        make_soak_benchmark(),
     };
     return all;
 }

@@ -146,7 +146,9 @@ std::string to_json(const Report& r) {
         out << (i ? ",\n    " : "\n    ") << json_object(r.rows[i].fields(), "    ");
     out << (r.rows.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
     for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << json_string(r.notes[i]);
-    out << "]\n}\n";
+    out << "]";
+    if (!r.failure.empty()) out << ",\n  \"failure\": " << json_string(r.failure);
+    out << "\n}\n";
     return out.str();
 }
 

@@ -53,6 +53,10 @@ struct Report {
     std::vector<Field> config;
     std::vector<Row> rows;
     std::vector<std::string> notes;
+    // Non-empty when the run measured what it set out to and found a defect (a soak scenario
+    // that went unstable or lost its total): the report is still printed and written, and
+    // `adilab --bench` then exits 1 with this message. JSON writes it as "failure".
+    std::string failure;
 };
 
 // A report stamped with the time and the device of the current context.

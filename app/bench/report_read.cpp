@@ -1,7 +1,9 @@
 // Reading a report back (--compare OLD.json) and comparing two reports row by row. The reader
 // takes the JSON that to_json writes (objects, arrays, strings, numbers, true/false/null); a
 // number without a fraction or exponent reads as an integer, as it was written.
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "app/bench/report.hpp"
+#include "solvers/common/numbers.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::bench {
@@ -38,8 +41,14 @@ public:
                 if (e == 'n') c = '\n';
                 else if (e == 't') c = '\t';
                 else if (e == 'r') c = '\r';
-                else if (e == 'u' && pos_ + 4 <= text_.size()) {
-                    c = char(std::stoi(text_.substr(pos_, 4), nullptr, 16));
+                else if (e == 'u') {
+                    // Exactly four hex digits (to_json writes \u00XX for control characters).
+                    unsigned code = 0;
+                    const char* first = text_.data() + pos_;
+                    const char* last = text_.data() + std::min(pos_ + 4, text_.size());
+                    const auto [end, error] = std::from_chars(first, last, code, 16);
+                    if (error != std::errc() || end != first + 4) fail("a \\u escape without four hex digits");
+                    c = char(code);
                     pos_ += 4;
                 } else c = e;
             }
@@ -64,8 +73,14 @@ public:
             ++pos_;
         const std::string number = text_.substr(start, pos_ - start);
         if (number.empty()) fail("expected a value");
-        if (number.find_first_of(".eE") == std::string::npos) return std::int64_t(std::stoll(number));
-        return std::stod(number);
+        // The strict parsers (solvers/common/numbers.hpp): "1-2" is not read as 1, and an integer
+        // past 64 bits or a real past a double is a malformed report, not an unexpected error.
+        if (number.find_first_of(".eE") == std::string::npos) {
+            if (const auto integer = numbers::to_integer(number)) return std::int64_t(*integer);
+            fail("number '" + number + "' is not an integer a report holds");
+        }
+        if (const auto real = numbers::to_real(number)) return *real;
+        fail("number '" + number + "' is not a finite number");
     }
     // Skips any value (objects and arrays included).
     void skip_value() {
@@ -171,6 +186,8 @@ Report read_report(const std::filesystem::path& path) {
             });
         } else if (key == "notes") {
             json.array([&] { report.notes.push_back(json.string()); });
+        } else if (key == "failure") {
+            report.failure = json.string();
         } else {
             json.skip_value();
         }

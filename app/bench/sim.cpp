@@ -28,6 +28,7 @@
 #include "app/cli/headless.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -220,15 +221,17 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 }
                 ctx.progress(double(done++) / double(total),
                              c.model + "/" + c.scenario + " " + std::to_string(n) + " " + solver);
-                const std::size_t bytes = std::size_t(n) * std::size_t(n) * 4;
-                if (std::int64_t(bytes) > ctx.device.max_storage_block_bytes)
-                    throw Error("grid " + std::to_string(n) + " exceeds the largest storage block");
                 auto simulation = sim::make_simulation(c.model, solver);
                 simulation->set_fused_tuning(fused);
                 for (const auto& [name, value] : settings)
                     for (const sim::ParamSpec& spec : simulation->params())
                         if (spec.name == name) simulation->set_param(name, value);
-                simulation->reset(c.scenario, int(n), int(n));
+                try {
+                    simulation->reset(c.scenario, int(n), int(n));  // checks every buffer first
+                } catch (const gl::CapacityError& e) {
+                    throw gl::CapacityError("--grid " + std::to_string(n) + " with " + c.model +
+                                            " (solver " + solver + "): " + e.what());
+                }
                 double submit_ms = 0;
                 const Timing timing = measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
                 const double ms = timing.median_ms;

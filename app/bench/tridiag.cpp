@@ -27,6 +27,7 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/bench/tuning.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
@@ -75,27 +76,31 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     std::optional<tridiag::ConstantCoefficients> fixed;
     if (args.has("constant")) {
         const auto parts = args.get_list("constant", {});
-        std::vector<double> v;
-        for (const std::string& part : parts) {
-            char* end = nullptr;
-            const double d = std::strtod(part.c_str(), &end);
-            if (end == part.c_str() || *end != '\0' || !std::isfinite(d))
-                throw cli::UsageError("--constant: '" + part + "' is not a number");
-            v.push_back(d);
-        }
+        std::vector<float> v;  // the solvers' coefficients are float32: strictly parsed to one
+        for (const std::string& part : parts) v.push_back(cli::parse_float("constant", part));
         if (v.size() != 3)
-            throw cli::UsageError("--constant: expected three numbers a,b,c");
-        fixed = tridiag::ConstantCoefficients{float(v[0]), float(v[1]), float(v[2]), float(v[1]),
-                                              float(v[1])};
+            throw cli::UsageError("--constant: expected three numbers a,b,c, got '" +
+                                  args.get("constant") + "'");
+        fixed = tridiag::ConstantCoefficients{v[0], v[1], v[2], v[1], v[1]};
     }
+    std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
+    for (const auto& name : solvers) instances[name] = tridiag::make_solver(name, tuning);
+    // Grids the GPU cannot hold are refused before any work, naming the buffer: the problem's
+    // (right-hand side k, the checked and the timed solution, general a, b, c; n x n floats
+    // each) and every chosen solver's scratch.
     for (long long n : grids) {
-        // cr-pingpong's scratch is the largest: 2 x (16 + 4) bytes per unknown in two buffers.
-        const long long bytes = n * n * 32;
-        if (bytes > ctx.device.max_storage_block_bytes)
-            throw Error("--grid " + std::to_string(n) + ": the solvers' scratch (" +
-                        std::to_string(bytes >> 20) + " MiB in one buffer) exceeds the largest "
-                        "storage block of this GPU (" +
-                        std::to_string(ctx.device.max_storage_block_bytes >> 20) + " MiB)");
+        const std::uint64_t field = std::uint64_t(n) * std::uint64_t(n) * sizeof(float);
+        std::vector<gl::BufferNeed> needs = {{"the right-hand side k", field},
+                                             {"the checked solution x", field},
+                                             {"the timed solution", field},
+                                             {"the sub-diagonal a", field},
+                                             {"the diagonal b", field},
+                                             {"the super-diagonal c", field}};
+        for (const auto& [name, solver] : instances)
+            for (gl::BufferNeed& scratch : solver->scratch_needs({int(n), int(n)}))
+                needs.push_back(std::move(scratch));
+        const std::string problem = gl::capacity_problem(needs, gl::limits_of(ctx.device));
+        if (!problem.empty()) throw gl::CapacityError("--grid " + std::to_string(n) + ": " + problem);
     }
 
     Report report = make_report("tridiag", ctx.device);
@@ -110,9 +115,6 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             }
     const double steps = double(configs.size()) * double(solvers.size() + 1);
     double done = 0;
-    std::map<std::string, std::unique_ptr<tridiag::Solver>> instances;
-    for (const auto& name : solvers) instances[name] = tridiag::make_solver(name, tuning);
-
     for (const Config& config : configs) {
         ctx.check_cancelled();
         ctx.progress(done / steps, "reference " + describe(config));

@@ -1,7 +1,9 @@
 #include "app/bench/tuning.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <optional>
+
+#include "solvers/common/numbers.hpp"
 
 namespace adilab::bench {
 namespace {
@@ -73,11 +75,11 @@ void apply_tuning(const std::vector<std::string>& assignments, std::string_view 
             throw cli::UsageError("--tune '" + text + "': " + std::string(family) + " has no field '" +
                                   std::string(a.field) + "' (fields: " + names + ")");
         }
-        long long value = 0;
-        const auto [end, ec] = std::from_chars(a.value.data(), a.value.data() + a.value.size(), value);
-        if (ec != std::errc() || end != a.value.data() + a.value.size())
+        const std::optional<long long> parsed = numbers::to_integer(a.value);  // no wrap, no "12abc"
+        if (!parsed)
             throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." + found->name +
                                   " takes an integer in " + range_text(*found));
+        const long long value = *parsed;
         if (value < found->min || value > found->max)
             throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." + found->name +
                                   " must lie in " + range_text(*found));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <unistd.h>
@@ -85,6 +86,15 @@ double parse_double(std::string_view option, std::string_view text) {
     if (auto value = numbers::to_real(text)) return *value;
     throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
                      "' is not a finite number");
+}
+
+float parse_float(std::string_view option, std::string_view text) {
+    const double value = parse_double(option, text);
+    const float narrowed = static_cast<float>(value);
+    if (!std::isfinite(narrowed) || (narrowed == 0.0f && value != 0.0))
+        throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
+                         "' is outside what a float32 holds (about 1.2e-38 to 3.4e38 in magnitude)");
+    return narrowed;
 }
 
 namespace {

@@ -92,6 +92,9 @@ std::vector<std::string> split_list(std::string_view text);
 // quotes the text as given: no wrap-around, no truncation, no Inf or NaN.
 long long parse_int(std::string_view option, std::string_view text);
 double parse_double(std::string_view option, std::string_view text);
+// parse_double, then the value as a float32: one past float's range (it would become Inf) or
+// one that underflows to zero is refused quoting the text, not silently changed.
+float parse_float(std::string_view option, std::string_view text);
 // parse_int, then a range check whose message quotes the text.
 long long parse_int_in(std::string_view option, std::string_view text, long long min, long long max);
 // "N" (square) or "WxH", each part in [min, max].

@@ -79,6 +79,8 @@ public:
         return end < 0 ? -1 : std::int64_t(end - here);
     }
 
+    std::int64_t line_number() const { return line_number_; }
+
     std::int64_t parse_index(std::string_view token, const char* what) const {
         std::int64_t value = 0;
         auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
@@ -180,12 +182,14 @@ void parse_coordinate(LineReader& reader, Matrix& m) {
     if (!reader.next_data_line(line))
         reader.fail_at_end("truncated file: expected the size line '<rows> <columns> <entries>'");
     auto tokens = split_tokens(line);
+    m.size_line = reader.line_number();
     if (tokens.size() != 3)
         reader.fail_here("bad size line: expected '<rows> <columns> <entries>', found " +
                          std::to_string(tokens.size()) + " numbers");
     m.rows = reader.parse_index(tokens[0], "row count");
     m.cols = reader.parse_index(tokens[1], "column count");
     const std::int64_t declared = reader.parse_index(tokens[2], "entry count");
+    m.declared_entries = declared;
     if (m.rows < 0 || m.cols < 0 || declared < 0)
         reader.fail_here("bad size line: sizes must not be negative");
     if (m.rows > max_dimension || m.cols > max_dimension || declared > max_stored)
@@ -248,6 +252,7 @@ void parse_array(LineReader& reader, Matrix& m) {
     if (!reader.next_data_line(line))
         reader.fail_at_end("truncated file: expected the size line '<rows> <columns>'");
     auto tokens = split_tokens(line);
+    m.size_line = reader.line_number();
     if (tokens.size() != 2)
         reader.fail_here("bad size line: expected '<rows> <columns>' for an array file, found " +
                          std::to_string(tokens.size()) + " numbers");
@@ -304,6 +309,7 @@ Matrix parse(std::istream& in, const std::string& source_name) {
     LineReader reader(in, source_name);
     const Header header = parse_header(reader);
     Matrix m;
+    m.source = source_name;
     m.format = header.format;
     m.field = header.field;
     m.symmetry = header.symmetry;
@@ -321,6 +327,21 @@ Matrix read(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw files::InputError(path.string() + ": cannot open the Matrix Market file");
     return parse(in, path.string());
+}
+
+std::string describe_size_line(const Matrix& matrix) {
+    std::string out = matrix.source + ":" + std::to_string(matrix.size_line) +
+                      ": the size line declares " + std::to_string(matrix.rows) + " x " +
+                      std::to_string(matrix.cols);
+    if (matrix.format == Format::coordinate)
+        out += " with " + std::to_string(matrix.declared_entries) +
+               (matrix.declared_entries == 1 ? " entry" : " entries");
+    return out;
+}
+
+std::int64_t stored_entries(const Matrix& matrix) {
+    if (matrix.format == Format::coordinate) return std::int64_t(matrix.entries.size());
+    return std::int64_t(matrix.values.size());
 }
 
 std::vector<double> to_dense_row_major(const Matrix& matrix) {

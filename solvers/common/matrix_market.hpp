@@ -9,7 +9,14 @@
 // skew-symmetric files are refused with a message saying so.
 //
 // Every problem (bad header, wrong counts, an index out of range, a token that is not a number,
-// a truncated file) throws adilab::Error reading "<file>:<line>: <what is wrong>".
+// a truncated file) throws files::InputError reading "<file>:<line>: <what is wrong>".
+//
+// Sizes. What the file holds bounds the entries (coordinate) and values (array) it may declare,
+// and those are checked against the bytes left before anything is reserved. The row and column
+// counts of a coordinate file are not bounded by its length (a sparse matrix has empty rows), so
+// a consumer must check what they imply (a CSR row pointer of rows + 1 ints, vectors of rows
+// doubles, a dense rows x cols matrix) against the GPU before converting: a 44-byte file may
+// declare 2e9 x 2e9. describe_size_line() starts that message.
 #include <cstdint>
 #include <filesystem>
 #include <istream>
@@ -41,7 +48,20 @@ struct Matrix {
     std::vector<Entry> entries;
     // array: rows * cols values, column-major as the file stores them (symmetric: expanded).
     std::vector<double> values;
+    // Where the sizes came from, for messages about them: the file as named, and the line of
+    // its size line.
+    std::string source;
+    std::int64_t size_line = 0;
+    std::int64_t declared_entries = 0;  // coordinate: the size line's third number
 };
+
+// "<file>:<line>: the size line declares <rows> x <cols> (with <n> entries)": the start of a
+// message about what the declared sizes imply (a GPU that cannot hold them).
+std::string describe_size_line(const Matrix& matrix);
+
+// The stored entries of the CSR form (coordinate: the entries read, duplicates counted; array:
+// rows * cols at most): an upper bound for the buffers a consumer allocates.
+std::int64_t stored_entries(const Matrix& matrix);
 
 // Reads a file. `source_name` in messages is the path as given.
 Matrix read(const std::filesystem::path& path);

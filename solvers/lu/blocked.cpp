@@ -160,6 +160,10 @@ class BlockedSolver final : public Solver {
                                  {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}});
 
         const int panels = (n + block_ - 1) / block_;
+        const int w_ld_max = (n + 3) / 4 * 4;
+        if (headers_.empty() || block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4 ||
+            origin_.size() < static_cast<std::size_t>(n) * sizeof(int))
+            gl::check_buffers_fit(blocked_scratch_needs(n, block_));  // before any is allocated
         if (headers_.empty()) {
             // The slots of the panel's exchange: headers and rows together (uvec4 words: the
             // header, then 3 values a word) in `headers_`, two sets by column parity.
@@ -168,8 +172,7 @@ class BlockedSolver final : public Solver {
             values_ = gl::Buffer(2 * (kGroupsMax + 1) * (block_ + 1) * 2 * sizeof(unsigned));
         }
         // X (nb x nb) and the interchanged block row (nb x the trailing width, rows padded to
-        // whole vec4s so that the GEMM reads it by vec4 where the matrix allows).
-        const int w_ld_max = (n + 3) / 4 * 4;
+        // whole vec4s so that the GEMM reads it by vec4 where the matrix allows: w_ld_max).
         if (inverse_.size() < static_cast<std::size_t>(block_) * block_ * 4)
             inverse_ = gl::Buffer(static_cast<std::size_t>(block_) * block_ * 4);
         if (block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4)
@@ -382,6 +385,21 @@ std::string panel_that_runs(const gl::DeviceInfo& device, int n, int block, cons
     if (n <= fit) return one;
     if (last > fit) return "columns";
     return std::string("columns+") + one;
+}
+
+std::vector<gl::BufferNeed> blocked_scratch_needs(std::int64_t n, int block) {
+    // As factor() allocates them: the exchange slots (uvec4 words: a header, then 3 values a
+    // word; and the values, two sets by column parity), X = L11^-1 (nb x nb), the interchanged
+    // block row (nb x n rounded up to whole vec4s) and each row's origin.
+    const std::uint64_t words = 1 + (std::uint64_t(block) + 2) / 3;
+    const std::uint64_t rows = n < 0 ? 0 : std::uint64_t(n);
+    return {
+        {"the LU panel exchange headers", 2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned)},
+        {"the LU panel exchange values", 2 * (kGroupsMax + 1) * (std::uint64_t(block) + 1) * 2 * sizeof(unsigned)},
+        {"the LU diagonal block's inverse", std::uint64_t(block) * std::uint64_t(block) * 4},
+        {"the LU interchanged block row (panel scratch)", gl::bytes_of(std::uint64_t(block) * 4, (rows + 3) / 4 * 4)},
+        {"the LU row origins", gl::bytes_of(rows, sizeof(int))},
+    };
 }
 
 std::unique_ptr<Solver> make_blocked_solver(int block, const Tuning& tuning) {

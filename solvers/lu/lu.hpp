@@ -16,6 +16,7 @@
 // Variants (registry below): `cpu` (float32 on the host: reads back and uploads, bench only),
 // `gpu-unblocked` (the paper's Fig. 2: column by column) and `gpu-blocked` (its Fig. 3-4:
 // right-looking blocked, with the knobs of Tuning below).
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -24,6 +25,7 @@
 
 #include "solvers/common/registry.hpp"
 #include "solvers/common/tuning.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/objects.hpp"
 
@@ -41,6 +43,13 @@ struct Factors {
     // Copies a matrix (n*n floats) already on the GPU into `values`, resetting the status.
     void load(const gl::Buffer& matrix);
 };
+
+// Every buffer an n x n factorisation allocates on the GPU, named for messages: Factors' (the
+// matrix, its pivots and status) and, for block > 0, gpu-blocked's scratch (the panel exchange,
+// the inverse of the diagonal block, the interchanged block row, the row origins). Callers
+// check them (gl::check_buffers_fit) before allocating anything; Factors::upload and
+// gpu-blocked check their own once more.
+std::vector<gl::BufferNeed> buffer_needs(std::int64_t n, int block = 0);
 
 class Solver {
   public:

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "solvers/common/numbers.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
@@ -27,12 +28,15 @@ GemmTiles GemmTiles::parse(const std::string& text) {
         const std::size_t x = text.find('x', start);
         const std::string piece =
             text.substr(start, x == std::string::npos ? std::string::npos : x - start);
-        if (piece.empty() || piece.size() > 6 ||
-            piece.find_first_not_of("0123456789") != std::string::npos)
-            numbers.clear();
-        else
-            numbers.push_back(std::stoi(piece));
-        if (piece.empty() || numbers.empty() || x == std::string::npos) break;
+        // Strictly (solvers/common/numbers.hpp): no sign games, no wrap; the shaders' tile sizes
+        // are small powers of two, check_tiles says which.
+        const auto value = adilab::numbers::to_integer(piece);
+        if (!value || *value < 0 || *value > 65536 || piece.front() == '+')
+            throw Error("tile configuration '" + text + "': '" + piece +
+                        "' is not a size from 0 to 65536 (expected BMxBNxBKxTMxTN[xAPAD], e.g. "
+                        "128x128x8x8x8)");
+        numbers.push_back(static_cast<int>(*value));
+        if (x == std::string::npos) break;
         start = x + 1;
     }
     if (numbers.size() != 5 && numbers.size() != 6)

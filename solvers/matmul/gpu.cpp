@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/matmul/variants.hpp"
 
@@ -13,6 +14,7 @@ namespace adilab::matmul {
 
 void GpuMultiplier::allocate(Shape s) {
     if (s.m == allocated_.m && s.n == allocated_.n && s.l == allocated_.l) return;
+    check_shape(s, true, gl::Context::current().info());  // A, B and C named, before any of them
     a_ = gl::Buffer(sizeof(float) * static_cast<std::size_t>(s.m) * s.n);
     b_ = gl::Buffer(sizeof(float) * static_cast<std::size_t>(s.n) * s.l);
     c_ = gl::Buffer(sizeof(float) * static_cast<std::size_t>(s.m) * s.l);

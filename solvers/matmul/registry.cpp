@@ -1,6 +1,8 @@
 // The matmul registry and the size checks every entry point runs before any work.
 #include <climits>
 
+#include "solvers/gl/capacity.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/matmul/variants.hpp"
 
@@ -48,30 +50,28 @@ void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device, int copies)
     if (s.m <= 0 || s.n <= 0 || s.l <= 0)
         throw Error("matmul size " + what + ": m, n and l must be at least 1");
     if (!on_gpu) return;
-    const long long counts[3] = {static_cast<long long>(s.m) * s.n,
-                                 static_cast<long long>(s.n) * s.l,
-                                 static_cast<long long>(s.m) * s.l};
-    long long total_bytes = 0;
-    for (long long count : counts) {
-        // Shaders index with 32-bit ints; keep a block of slack for the last tile's offsets.
-        if (count > INT_MAX - 4096)
-            throw Error("matmul size " + what +
-                        ": a matrix has more than 2^31 elements, beyond "
-                        "32-bit shader indices");
-        const long long bytes = count * static_cast<long long>(sizeof(float));
-        if (device.max_storage_block_bytes > 0 && bytes > device.max_storage_block_bytes)
-            throw Error("matmul size " + what + ": a matrix needs " + std::to_string(bytes >> 20) +
-                        " MiB, more than the largest storage block (" +
-                        std::to_string(device.max_storage_block_bytes >> 20) + " MiB)");
-        total_bytes += bytes;
-    }
-    total_bytes *= copies;
-    if (device.available_memory_mib > 0 &&
-        (total_bytes >> 20) > device.available_memory_mib * 9 / 10)
-        throw Error("matmul size " + what + ": A, B and C" +
-                    (copies > 1 ? " (" + std::to_string(copies) + " copies)" : "") + " need " +
-                    std::to_string(total_bytes >> 20) + " MiB, more than the GPU's free memory (" +
-                    std::to_string(device.available_memory_mib) + " MiB)");
+    const struct {
+        const char* name;
+        long long rows, cols;
+    } matrices[3] = {{"A", s.m, s.n}, {"B", s.n, s.l}, {"C", s.m, s.l}};
+    std::vector<gl::BufferNeed> needs;
+    for (int copy = 0; copy < copies; ++copy)
+        for (const auto& m : matrices) {
+            const long long count = m.rows * m.cols;
+            // Shaders index with 32-bit ints; keep a block of slack for the last tile's offsets.
+            if (count > INT_MAX - 4096)
+                throw Error("matmul size " + what + ": matrix " + m.name + " has more than 2^31 "
+                            "elements, beyond 32-bit shader indices");
+            needs.push_back({std::string(copy ? "the kernel timing's copy of matrix " : "matrix ") +
+                                 m.name + " (" + std::to_string(m.rows) + " x " +
+                                 std::to_string(m.cols) + " floats)",
+                             std::uint64_t(count) * sizeof(float)});
+        }
+    // A tenth of the free memory is left to the driver, the programs and the readbacks.
+    gl::Limits limits = gl::limits_of(device);
+    if (limits.free_bytes > 0) limits.free_bytes = limits.free_bytes / 10 * 9;
+    const std::string problem = gl::capacity_problem(needs, limits);
+    if (!problem.empty()) throw gl::CapacityError("matmul size " + what + ": " + problem);
 }
 
 }  // namespace adilab::matmul

@@ -27,6 +27,7 @@
 // x is gathered from a 2D texture by default (Tuning::x_image; power/x_image.glsl): random
 // gathers through the texture path took half the time of gathers from the storage buffer
 // (docs/performance.md, "Power method").
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -36,6 +37,7 @@
 #include "solvers/common/csr.hpp"
 #include "solvers/common/registry.hpp"
 #include "solvers/common/tuning.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/power/method.hpp"
 
@@ -163,6 +165,12 @@ int choose_threads_per_row(const CsrMatrix& a);
 // Times the GPU SpMV kernel alone (ms per product, median) in the layout the prepared GPU
 // variant uses; throws adilab::Error for the host variant.
 double time_spmv(Variant& variant, int repeats);
+// Every storage buffer a GPU variant allocates for a matrix of `rows` rows and `nnz` stored
+// entries, named for messages: the CSR row offsets, columns and values, x, the all-ones start,
+// y, the reduction partials and the control block. The bench checks them (against the limits
+// of gl/capacity.hpp) before it builds or reads a matrix, prepare() once more before uploading.
+std::vector<gl::BufferNeed> buffer_needs(std::int64_t rows, std::int64_t nnz);
+
 
 // Convenience: prepare, solve, download the eigenvector and compute the residual.
 struct Solution {

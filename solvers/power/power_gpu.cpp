@@ -86,8 +86,6 @@ unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
 }
 
 
-std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
-
 class GpuVariant : public Variant {
 public:
     bool on_gpu() const override { return true; }
@@ -104,17 +102,7 @@ public:
                         "(ARB_gpu_shader_fp64)");
         const std::size_t n = static_cast<std::size_t>(a.rows);
         const std::size_t nnz = static_cast<std::size_t>(a.nnz());
-        const std::size_t largest = std::max({nnz * sizeof(double), (n + 1) * sizeof(int)});
-        if (static_cast<std::int64_t>(largest) > info.max_storage_block_bytes)
-            throw Error("the matrix (" + std::to_string(n) + " rows, " + std::to_string(nnz) +
-                        " nonzeros) needs a " + mib(largest) + " storage buffer; this GPU allows " +
-                        mib(static_cast<std::size_t>(info.max_storage_block_bytes)) +
-                        " (GL_MAX_SHADER_STORAGE_BLOCK_SIZE)");
-        const std::size_t total = nnz * 12 + (n + 1) * 4 + 2 * n * 8;
-        if (info.available_memory_mib > 0 &&
-            static_cast<std::int64_t>(total >> 20) > info.available_memory_mib)
-            throw Error("the matrix and vectors need " + mib(total) + " of GPU memory; " +
-                        std::to_string(info.available_memory_mib) + " MiB are free");
+        gl::check_buffers_fit(buffer_needs(a.rows, a.nnz()));  // before any is allocated
         a_ = &a;
         rows_ = static_cast<unsigned>(n);
         offsets_ = gl::Buffer::from(a.row_offsets);
@@ -770,6 +758,21 @@ double time_spmv(Variant& variant, int repeats) {
     auto* gpu = dynamic_cast<GpuVariant*>(&variant);
     if (gpu == nullptr) throw Error("time_spmv needs a prepared GPU variant");
     return gpu->time_spmv(repeats);
+}
+
+std::vector<gl::BufferNeed> buffer_needs(std::int64_t rows, std::int64_t nnz) {
+    const std::uint64_t n = rows < 0 ? 0 : std::uint64_t(rows);
+    const std::uint64_t entries = nnz < 0 ? 0 : std::uint64_t(nnz);
+    return {
+        {"the CSR row offsets (" + std::to_string(rows) + " + 1 ints)", gl::bytes_of(n + 1, sizeof(int))},
+        {"the CSR column indices (" + std::to_string(nnz) + " ints)", gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(int))},
+        {"the CSR values (" + std::to_string(nnz) + " doubles)", gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(double))},
+        {"the vector x (" + std::to_string(rows) + " doubles)", gl::bytes_of(n, sizeof(double))},
+        {"the all-ones start vector", gl::bytes_of(n, sizeof(double))},
+        {"the vector y = A x", gl::bytes_of(n, sizeof(double))},
+        {"the reduction partials", kMaxSpmvGroups * sizeof(double)},
+        {"the control block", sizeof(ControlBlock)},
+    };
 }
 
 }  // namespace adilab::power

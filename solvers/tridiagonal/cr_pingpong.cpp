@@ -23,9 +23,24 @@ namespace {
 
 constexpr unsigned work_group_size = 256;
 
+// Equations stored over all reduced levels of `lines` lines of n unknowns: sum_s floor(n / 2^s),
+// at least one per line.
+std::size_t packed_words(unsigned n, unsigned lines) {
+    std::size_t total = 0;
+    for (unsigned m = n / 2; m > 0; m /= 2) total += m;
+    return std::max<std::size_t>(total, 1) * lines;
+}
+
 class CrPingpongSolver final : public GpuSolver {
 public:
     std::string name() const override { return "cr-pingpong"; }
+
+    std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
+        const std::size_t words =
+            std::max(packed_words(unsigned(grid.nx), unsigned(grid.ny)),
+                     packed_words(unsigned(grid.ny), unsigned(grid.nx)));
+        return needs_for(words);
+    }
 
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
@@ -42,6 +57,7 @@ public:
         const std::size_t levels = count.size() - 1;  // reductions R = floor(log2 N)
         const std::size_t words = static_cast<std::size_t>(std::max(total, 1u)) * layout.lines;
         if (levels_[0].size() < words * 16) {
+            gl::check_buffers_fit(needs_for(words));  // before any of them is allocated
             for (auto& buffer : levels_) buffer = gl::Buffer(words * 16);
             for (auto& buffer : x_) buffer = gl::Buffer(words * 4);
         }
@@ -92,6 +108,14 @@ public:
     }
 
 private:
+    // The two level buffers (a, b, c, k of every reduced level: a vec4 an equation) and the two
+    // x buffers the ping-pong alternates between.
+    static std::vector<gl::BufferNeed> needs_for(std::size_t words) {
+        return {{"cr-pingpong's reduction levels, buffer 1 of 2", gl::bytes_of(words, 16)},
+                {"cr-pingpong's reduction levels, buffer 2 of 2", gl::bytes_of(words, 16)},
+                {"cr-pingpong's level solutions, buffer 1 of 2", gl::bytes_of(words, 4)},
+                {"cr-pingpong's level solutions, buffer 2 of 2", gl::bytes_of(words, 4)}};
+    }
     gl::Buffer levels_[2];  // packed (a, b, c, k) levels, odd s in [1], even s in [0]
     gl::Buffer x_[2];       // packed x levels, same parity rule
 };

@@ -25,6 +25,14 @@ class CrSharedSolver final : public GpuSolver {
 public:
     std::string name() const override { return "cr-shared"; }
 
+    // Lines longer than shared memory holds go to cr-pingpong, with its scratch (taken for
+    // both directions: exact for square grids, a little over otherwise).
+    std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
+        const unsigned capacity = shared_line_capacity();
+        if (unsigned(grid.nx) <= capacity && unsigned(grid.ny) <= capacity) return {};
+        return make_cr_pingpong()->scratch_needs(grid);
+    }
+
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);

@@ -66,6 +66,15 @@ public:
 
     std::string name() const override { return name_; }
 
+    // The band kernel's carries (long y lines), and what cr-shared, the fallback for general
+    // coefficients and for lines too long for a work group, may need.
+    std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
+        std::vector<gl::BufferNeed> needs = make_cr_shared()->scratch_needs(grid);
+        if (banded(grid.ny, Direction::y))
+            needs.push_back({name_ + "'s band carries", carry_bytes(grid)});
+        return needs;
+    }
+
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
@@ -92,6 +101,12 @@ private:
         return direction == Direction::x ? chunk_x_ : chunk_y_;
     }
 
+    // A (carry, product) pair of floats per band of rows and column.
+    std::size_t carry_bytes(Grid grid) const {
+        const std::size_t bands = (std::size_t(grid.ny) + band_rows_ - 1) / band_rows_;
+        return bands * std::size_t(grid.nx) * 2 * sizeof(float);
+    }
+
     // The three-pass band kernel (lu_bands.comp) for long columns.
     bool banded(int n, Direction direction) const {
         return direction == Direction::y && band_rows_ > 0 && band_rows_ <= 128 &&
@@ -103,8 +118,10 @@ private:
         const LineLayout layout = line_layout(grid, Direction::y);
         const unsigned bands = (layout.n + band_rows_ - 1) / band_rows_;
         const BandTables& tables = band_tables_for(layout.n, constant);
-        const std::size_t carry_bytes = std::size_t(bands) * layout.lines * 2 * sizeof(float);
-        if (carries_.size() < carry_bytes) carries_ = gl::Buffer(carry_bytes);
+        if (carries_.size() < carry_bytes(grid)) {
+            gl::check_buffers_fit({{name_ + "'s band carries", carry_bytes(grid)}});
+            carries_ = gl::Buffer(carry_bytes(grid));
+        }
         if (band_programs_[0] == nullptr) {
             for (int pass = 1; pass <= 3; ++pass)
                 band_programs_[pass - 1] = &gl::compute_program(

@@ -150,6 +150,11 @@ public:
 
     std::string name() const override { return name_; }
 
+    // Its own buffers are per line length; everything else is the exact solver's.
+    std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
+        return exact_->scratch_needs(grid);
+    }
+
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);

@@ -19,8 +19,10 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "solvers/common/registry.hpp"
+#include "solvers/gl/capacity.hpp"
 #include "solvers/gl/objects.hpp"
 #include "solvers/tridiagonal/tuning.hpp"
 
@@ -62,6 +64,11 @@ public:
     // first call for a grid size and reused after, so a per-step call allocates nothing.
     virtual void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                        const gl::Buffer& rhs, gl::Buffer& solution) = 0;
+    // The grid-sized scratch buffers solve() may allocate for `grid` (either direction, any
+    // coefficients), named ("cr-pingpong's reduction levels"), so that a model or a benchmark
+    // can check them against the GPU before it allocates anything (solvers/gl/capacity.hpp);
+    // solve() checks them itself too. Per-line-length tables (a few floats a row) are left out.
+    virtual std::vector<gl::BufferNeed> scratch_needs(Grid) const { return {}; }
     // Reads the GPU's pivot-failure flag of the solves since the last check, and clears it.
     // A host read-back: for diagnostics and tests, never called per step.
     virtual std::optional<PivotFailure> check_pivots() = 0;

@@ -5,6 +5,7 @@
 // write keeps the file that was there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -60,6 +61,12 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
     ADILAB_NEED_GL();  // the --bench values are checked once the context is made
     const std::string dir = temp_folder("bad-cli");
     const std::string h = "--headless --model heat --steps 0 ";
+    // A saved report (--compare) whose number is not one: "1-2" read as 1 before (std::stoll),
+    // and 99999999999999999999 ended in "unexpected error: stoll" (exit 1).
+    const std::string report_head = "{\"tool\": \"adilab\", \"benchmark\": \"bandwidth\", \"rows\": "
+                                    "[{\"name\": \"gl-copy-vec4\", \"mib\": ";
+    write_text(dir + "/dash.json", report_head + "1-2}]}\n");
+    write_text(dir + "/huge.json", report_head + "99999999999999999999}]}\n");
     expect_cases({
         {h + "--grid 4294967360", 2, {"'4294967360'"}},
         {h + "--grid 64x4294967360", 2, {"'4294967360'"}},
@@ -84,6 +91,20 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
         {"--bench lu --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
         {"--bench power --mtx " + dir + "/missing.mtx", 2, {"--mtx", "missing.mtx"}},
         {"--bench sim --grid 32 --render 4294967360x64", 2, {"'4294967360'"}},
+        // Numbers of the benchmarks' own formats, on the same strict parser (issue 16, item 2):
+        // --constant's 1e39 became an infinite float32 coefficient, ' -1' was read past its
+        // blank, --shapes took '30 x20x10' and quoted only the whole shape.
+        {"--bench tridiag --grid 8 --constant -1,1e39,-1", 2, {"--constant: '1e39'", "float32"}},
+        {"--bench tridiag --grid 8 --constant -1,1e-50,-1", 2, {"--constant: '1e-50'", "float32"}},
+        {"--bench tridiag --grid 8 \"--constant= -1,4,-1\"", 2, {"--constant: ' -1'"}},
+        {"--bench matmul --impl cpu-ijk --shapes 30x20x99999999999999999999", 2,
+         {"--shapes: '99999999999999999999'"}},
+        {"--bench matmul --impl cpu-ijk --shapes '30 x20x10'", 2, {"--shapes: '30 '"}},
+        {"--bench matmul --impl gpu-fast --tiles 128x128x8x8x8x4294967304", 2, {"'4294967304'"}},
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/dash.json", 2,
+         {"dash.json", "number '1-2'"}},
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/huge.json", 2,
+         {"huge.json", "number '99999999999999999999'"}},
         {"--frames 1 --window 4294967496x300", 2, {"'4294967496'"}},
         {"--frames 99999999999999999999", 2, {"'99999999999999999999'"}},
         // GUI mistakes found before the window opens (no display needed).
@@ -163,20 +184,111 @@ TEST(BadInput, OutputsThatCannotBeWrittenExitOneAndKeepTheOldFile) {
     EXPECT_FALSE(has_temporary_files(dir));
 }
 
-// A grid whose field alone exceeds the device's largest storage buffer: exit 1 naming the size,
-// the buffer and the limit (before, it ran and exported zeros). llvmpipe's limit is 128 MiB, so
-// an 8192 x 8192 float field (256 MiB) does not fit; a device with a larger limit skips.
-TEST(BadInput, GridsTheGpuCannotHoldExitOneNamingTheLimit) {
-    ADILAB_NEED_GL();
+// The device's largest storage block (GL_MAX_SHADER_STORAGE_BLOCK_SIZE), as --info prints it.
+long long storage_block_limit() {
     const ProcessResult info = run_adilab("--info");
     const auto at = info.output.find("max_ssbo_bytes:");
-    ASSERT_NE(at, std::string::npos) << info.output;
-    const long long limit = std::stoll(info.output.substr(at + 16));
+    if (at == std::string::npos) {
+        ADD_FAILURE() << info.output;
+        return 0;
+    }
+    return std::stoll(info.output.substr(at + 16));
+}
+
+// Sizes whose buffers exceed the device's largest storage buffer: exit 1 naming the size, the
+// buffer and the limit (before, a grid ran and exported zeros, and the messages said "a buffer"
+// or "exceeds the largest storage block" without the buffer). llvmpipe's limit is 128 MiB; the
+// sizes are derived from the limit, and a device that holds an 8192^2 field skips.
+TEST(BadInput, SizesTheGpuCannotHoldExitOneNamingTheBuffer) {
+    ADILAB_NEED_GL();
+    const long long limit = storage_block_limit();
     if (limit >= 8192LL * 8192 * 4) GTEST_SKIP() << "this device holds an 8192^2 field";
-    expect_cases({
+    auto over = [&](long long per_unit) { return std::to_string(limit / per_unit + 1); };
+    // The smallest square side whose n x n floats exceed the limit.
+    long long side = 1;
+    while (side * side * 4 <= limit) ++side;
+    // A grid whose fields fit but cr-pingpong's reduction levels (16 bytes an equation, about
+    // n (n - 1) of them) do not: the solver's scratch is what the message must name.
+    long long scratch_grid = 0;
+    for (long long n = 64; n <= 8192 && scratch_grid == 0; n *= 2)
+        if (n * n * 4 * 5 <= limit * 4 && 16 * n * (n - 1) > limit && n * n * 4 <= limit) scratch_grid = n;
+    std::vector<Case> cases = {
         {"--headless --model heat --grid 8192 --steps 0", 1,
-         {"--grid 8192x8192", "the GPU cannot hold", "largest storage buffer", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
-    });
+         {"--grid 8192x8192", "the GPU cannot hold heat's T field of 256.0 MiB", "largest storage buffer",
+          "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
+        {"--headless --model advection --grid 8192 --steps 0", 1, {"advection's C field"}},
+        {"--headless --model shallow-water --grid 8192 --steps 0", 1, {"shallow-water's h field"}},
+        {"--bench lu --impl cpu --sizes " + std::to_string(side), 1,
+         {"--sizes " + std::to_string(side), "the LU matrix (" + std::to_string(side) + " x ", "largest storage buffer"}},
+        {"--bench matmul --impl gpu-tiled32 --sizes " + std::to_string(side), 1, {"matrix A (", "largest storage buffer"}},
+        {"--bench bandwidth --mib " + std::to_string(limit / (1 << 20) + 1), 1,
+         {"the copy's source buffer", "largest storage buffer"}},
+        {"--bench power --variant host --nnz-per-row 1 --rows " + over(8), 1,
+         {"the CSR values", "largest storage buffer"}},
+    };
+    if (scratch_grid > 0) {
+        const std::string n = std::to_string(scratch_grid);
+        cases.push_back({"--bench tridiag --solver cr-pingpong --grid " + n, 1,
+                         {"--grid " + n, "cr-pingpong's reduction levels", "largest storage buffer"}});
+        cases.push_back({"--headless --model shallow-water --solver cr-pingpong --steps 0 --grid " + n, 1,
+                         {"cr-pingpong's reduction levels", "shallow-water's line solves"}});
+    }
+    expect_cases(cases);
+}
+
+// A Matrix Market coordinate file's row count is not bounded by its length: a 60-byte file may
+// declare 5e7 or 2e9 rows with one entry. Before, --bench power built the 5e7-row CSR (1.8 GB,
+// 17 s) and ran, and 2e9 rows took 23 GB before the kernel killed it; --bench lu's 2e9 case
+// overflowed n * n * 4. Now both refuse from the size line, naming the file, the line and the
+// buffer that does not fit (exit 2: the input file is at fault), with memory bounded.
+TEST(BadInput, MatrixMarketSizeLinesTheGpuCannotHoldExitTwoWithBoundedMemory) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("bad-mtx-sizes");
+    const long long limit = storage_block_limit();
+    // rows + 1 ints of CSR row offsets over the limit: at least the issue's 5e7 rows.
+    const long long rows = std::max(50'000'000LL, limit / 4 + 1);
+    if (rows > 2'000'000'000LL) GTEST_SKIP() << "this device's storage block holds 2e9 row offsets";
+    const std::string head = "%%MatrixMarket matrix coordinate real general\n";
+    const std::string issue = std::to_string(rows);
+    write_text(dir + "/rows.mtx", head + issue + " " + issue + " 1\n1 1 1\n");
+    write_text(dir + "/huge.mtx", head + "2000000000 2000000000 1\n1 1 1\n");
+    struct MtxCase {
+        std::string arguments;
+        std::vector<std::string> named;
+    } cases[] = {
+        {"--bench power --mtx " + dir + "/rows.mtx",
+         {"rows.mtx:2: the size line declares " + issue + " x " + issue + " with 1 entry",
+          "the CSR row offsets (" + issue + " + 1 ints)", "largest storage buffer"}},
+        {"--bench power --pagerank --mtx " + dir + "/rows.mtx", {"rows.mtx:2", "the CSR row offsets"}},
+        {"--bench power --mtx " + dir + "/huge.mtx",
+         {"huge.mtx:2: the size line declares 2000000000 x 2000000000", "the CSR row offsets", "7.5 GiB"}},
+        {"--bench lu --impl cpu --mtx " + dir + "/rows.mtx", {"rows.mtx:2", "the LU matrix (" + issue + " x "}},
+        {"--bench lu --impl cpu --mtx " + dir + "/huge.mtx",
+         {"huge.mtx:2", "the LU matrix (2000000000 x 2000000000 floats)", "16000000000000000000 bytes"}},
+    };
+    // A regression must fail fast, not take the machine's memory first (the 2e9-row file took
+    // 23 GB): 4 GiB of address space, which a llvmpipe run fits with room (1 GiB sufficed when
+    // measured). Not under AddressSanitizer, which reserves terabytes of address space.
+#if defined(__SANITIZE_ADDRESS__)
+    const std::string guard;
+    // AddressSanitizer's quarantine alone keeps up to 256 MiB of freed memory (llvmpipe's shader
+    // compiles free a lot), and its shadow adds an eighth: a looser bound, still below the 1.8 GB
+    // that the unchecked 5e7-row file took without the sanitizer.
+    const long bound_kib = 1280 * 1024;
+#else
+    const std::string guard = "ulimit -v 4194304; exec ";
+    const long bound_kib = 512 * 1024;
+#endif
+    for (const MtxCase& c : cases) {
+        const ProcessResult r = run_command(guard + "'" + ADILAB_EXE + "' " + c.arguments);
+        EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+        for (const std::string& text : c.named)
+            EXPECT_NE(r.output.find(text), std::string::npos) << c.arguments << ": '" << text << "' not in\n" << r.output;
+        EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
+        // A run that makes a context and reads a tiny file peaks at about 70 MB (Release,
+        // llvmpipe); building the 5e7-row CSR first peaked at 1.8 GB.
+        EXPECT_LT(r.peak_rss_kib, bound_kib) << c.arguments << ": allocated before checking";
+    }
 }
 
 // The GUI keeps the same contract as --headless for the mistakes it finds once its window is

@@ -23,6 +23,8 @@
 #include "solvers/common/files.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/common/numbers.hpp"
+#include "solvers/gl/capacity.hpp"
+#include "solvers/power/power.hpp"
 
 namespace adilab {
 namespace {
@@ -116,6 +118,9 @@ TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
         {[] { cli::parse_int_in("steps", "-1", 0, 10); }, "'-1'"},
         {[] { cli::parse_double("set dt", "nan"); }, "'nan'"},
         {[] { cli::parse_double("set dt", "1e999"); }, "'1e999'"},
+        {[] { cli::parse_float("constant", "1e39"); }, "'1e39'"},    // Inf as a float32
+        {[] { cli::parse_float("constant", "-1e-50"); }, "'-1e-50'"},  // 0 as a float32
+        {[] { cli::parse_float("constant", " 4"); }, "' 4'"},
     };
     for (const Case& c : cases) {
         try {
@@ -126,6 +131,8 @@ TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
         }
     }
     EXPECT_EQ(cli::parse_dimensions("grid", "64x32", 4, 8192), std::make_pair(64LL, 32LL));
+    EXPECT_EQ(cli::parse_float("constant", "-0.25"), -0.25f);
+    EXPECT_EQ(cli::parse_float("constant", "0"), 0.0f);
 }
 
 // ---- The atomic writer -----------------------------------------------------------------------
@@ -318,6 +325,27 @@ TEST(BadInputReaders, MatrixMarketSizesAreCheckedAgainstTheFile) {
         named.push_back(c.name);
         expect_refused<files::InputError>([&] { mm::read(dir / c.name); }, named, c.name);
     }
+}
+
+// A coordinate file's rows and columns are not bounded by its length (a sparse matrix has
+// empty rows): reading a 60-byte file that declares 2e9 x 2e9 with one entry holds one entry,
+// and what the size implies is the consumer's to check against the GPU before converting
+// (the benches: tests/app/test_bad_input.cpp). The message starts at the file's size line.
+TEST(BadInputReaders, MatrixMarketSizeLinesAreNamedForTheCapacityCheck) {
+    const auto dir = scratch("mtx-rows");
+    write_bytes(dir / "rows.mtx",
+                "%%MatrixMarket matrix coordinate real general\n% a comment\n2000000000 2000000000 1\n1 1 1\n");
+    const long before = max_rss_mib();
+    const mm::Matrix m = mm::read(dir / "rows.mtx");
+    EXPECT_LT(max_rss_mib() - before, 64) << "the reader allocated for the declared rows";
+    EXPECT_EQ(m.rows, 2'000'000'000);
+    EXPECT_EQ(mm::stored_entries(m), 1);
+    EXPECT_EQ(mm::describe_size_line(m),
+              (dir / "rows.mtx").string() + ":3: the size line declares 2000000000 x 2000000000 with 1 entry");
+    gl::Limits small;
+    small.max_block_bytes = std::uint64_t{128} << 20;
+    const std::string problem = gl::capacity_problem(power::buffer_needs(m.rows, mm::stored_entries(m)), small);
+    EXPECT_NE(problem.find("the CSR row offsets (2000000000 + 1 ints) of 7.5 GiB"), std::string::npos) << problem;
 }
 
 // ---- PNG height maps ---------------------------------------------------------------------------

@@ -12,6 +12,8 @@
 
 #include "sim/reference.hpp"
 #include "sim/simulation.hpp"
+#include "solvers/gl/capacity.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -468,6 +470,36 @@ TEST(SimInterface, TerrainPresetsAndTheHeightMapLoad) {
         if (t == "flat") EXPECT_EQ(top, 0.0f);
         else EXPECT_GT(top, 0.1f) << t;
         EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](float x) { return std::isfinite(x) && x >= 0; })) << t;
+    }
+}
+
+// A grid whose buffers the GPU cannot hold is refused by name before anything is allocated, and
+// the model keeps its grid and field (before, the gl::Buffer constructor threw half-way through
+// allocate(), leaving nx() at the new size over buffers of the old one).
+TEST(SimInterface, AGridTheGpuCannotHoldIsRefusedByNameAndChangesNothing) {
+    ADILAB_NEED_GL();
+    const std::int64_t limit = gl::Context::current().info().max_storage_block_bytes;
+    if (limit >= std::int64_t{8192} * 8192 * 4) GTEST_SKIP() << "this device holds an 8192^2 field";
+    for (const ModelInfo& info : models()) {
+        auto s = make_simulation(info.name);
+        s->reset(s->scenarios().front(), 24, 16);
+        std::vector<float> field(24 * 16);
+        for (std::size_t k = 0; k < field.size(); ++k) field[k] = 1.0f + 0.001f * float(k);
+        s->set_field(field);
+        try {
+            s->reset(s->scenarios().front(), 8192, 8192);
+            ADD_FAILURE() << info.name << ": accepted";
+        } catch (const gl::CapacityError& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find(info.name + "'s " + info.field_name + " field"), std::string::npos) << message;
+            EXPECT_NE(message.find("256.0 MiB"), std::string::npos) << message;
+            EXPECT_NE(message.find("largest storage buffer"), std::string::npos) << message;
+        }
+        EXPECT_EQ(s->nx(), 24) << info.name;
+        EXPECT_EQ(s->ny(), 16) << info.name;
+        EXPECT_EQ(s->read_field(), field) << info.name;
+        s->step(2);
+        EXPECT_TRUE(s->stats().stable) << info.name << ": " << s->instability();
     }
 }
 

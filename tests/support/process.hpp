@@ -8,6 +8,9 @@ namespace adilab::test {
 struct ProcessResult {
     int exit_code = -1;
     std::string output;
+    // The peak resident memory of the command (the largest of its processes: the shell, and what
+    // it ran), in KiB, from wait4's rusage; -1 where unknown.
+    long peak_rss_kib = -1;
 };
 
 ProcessResult run_command(const std::string& command_line);
