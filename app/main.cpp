@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "app/bench/benchmark.hpp"
+#include "app/bench/ui_hook.hpp"
 #include "app/cli/args.hpp"
 #include "app/cli/headless.hpp"
-#include "app/bench/ui_hook.hpp"
 #include "app/gui/gui.hpp"
 #include "app/gui/headless_ui.hpp"
+#include "sim/assets.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
-#include "sim/assets.hpp"
 
 namespace adilab {
 namespace {
@@ -41,11 +41,13 @@ std::vector<cli::OptionSpec> common_options() {
 
 std::vector<cli::OptionSpec> bench_common_options() {
     return {{"report", "FILE", "write the results as JSON or CSV (by extension)"},
-            {"compare", "OLD.json", "print each row's median beside the matching row of a saved "
-                                    "JSON report, with the ratio now / then"}};
+            {"compare", "OLD.json",
+             "print each row's median beside the matching row of a saved "
+             "JSON report, with the ratio now / then"}};
 }
 
-std::vector<cli::OptionSpec> concat(std::vector<cli::OptionSpec> a, const std::vector<cli::OptionSpec>& b) {
+std::vector<cli::OptionSpec> concat(std::vector<cli::OptionSpec> a,
+                                    const std::vector<cli::OptionSpec>& b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
@@ -61,13 +63,15 @@ void print_help() {
         std::cout << "\n  " << b.name << ": " << b.summary << "\n"
                   << cli::format_options(concat(b.options, bench_common_options()));
     }
-    std::cout << "\nExit codes: 0 success, 1 a run failed (message on stderr), 2 bad command line.\n";
+    std::cout
+        << "\nExit codes: 0 success, 1 a run failed (message on stderr), 2 bad command line.\n";
 }
 
 int run_info(const cli::Args& args) {
     const int gpu = static_cast<int>(args.get_int("gpu", -1, 0, 64));
     std::cout << "EGL devices:\n";
-    for (const std::string& line : gl::HeadlessContext::list_devices()) std::cout << "  " << line << "\n";
+    for (const std::string& line : gl::HeadlessContext::list_devices())
+        std::cout << "  " << line << "\n";
     auto context = gl::HeadlessContext::create(gpu);
     std::cout << gl::describe(context->info());
     return 0;
@@ -119,8 +123,10 @@ int run(int argc, char** argv) {
         const bench::Benchmark* b = bench::find_benchmark(bench_name);
         if (b == nullptr) {
             std::string names;
-            for (const auto& each : bench::benchmarks()) names += (names.empty() ? "" : ", ") + each.name;
-            throw cli::UsageError("unknown benchmark '" + bench_name + "' (available: " + names + ")");
+            for (const auto& each : bench::benchmarks())
+                names += (names.empty() ? "" : ", ") + each.name;
+            throw cli::UsageError("unknown benchmark '" + bench_name + "' (available: " + names +
+                                  ")");
         }
         known = concat(concat(common_options(), b->options), bench_common_options());
     } else if (std::find(tokens.begin(), tokens.end(), "--headless") != tokens.end()) {

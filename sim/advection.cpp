@@ -17,39 +17,75 @@ namespace adilab::sim::detail {
 namespace {
 
 class Advection final : public AdiModel {
-public:
+  public:
     explicit Advection(const std::string& solver)
-        : AdiModel("advection",
-                   {{"scheme", "", "implicit-euler (default): every sweep a backward-Euler step, "
-                                   "first order in time; C stays non-negative and the mass is "
-                                   "what the start and the source put in, for a weight "
-                                   "dt (|velocity| / dh + 2 D / dh^2) up to 1e4. "
-                                   "peaceman-rachford: the paper's eq. (8), upwind implicit and "
-                                   "central explicit over dt/2; overshoots (negative C) once a "
-                                   "cell's Courant number |u| dt / dh exceeds ~1; the weight "
-                                   "(dt / 2) (|velocity| / dh + 2 D / dh^2) up to 10",
-                     0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
-                    {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6, {}, {"river", "free"}},
-                    {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6, {}, {"free"}},
-                    {"omega", "rad/s", "angular velocity of the vortex", 0.005, -1e3, 1e3, {}, {"vortex"}},
-                    {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
-                    {"dt", "s", "time step: stable with either scheme while the weight dt (|velocity| / dh + 2 D / dh^2) "
-                                      "is at most 1e4 (10 with dt / 2 for peaceman-rachford); a larger one is "
-                                      "refused: past it fp32 no longer conserves C", 0.5, 1e-9, 1e9},
-                    {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
-                    {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9, 1e9},
-                    {"source_rate", "C/s", "source strength at its centre (a source only adds: a sink would drive C negative)", 1.0, 0.0, 1e9, {}, {"river", "vortex"}},
-                    {"source_radius", "1", "source radius, fraction of the smaller side", 0.01, 1e-4, 0.5, {}, {"river", "vortex"}},
-                    {"source_steps", "steps", "vortex injection length in steps", 200.0, 0.0, 2e9, {}, {"vortex"}}},
-                   {"river", "vortex", "free"}, solver) {}
+        : AdiModel(
+              "advection",
+              {{"scheme",
+                "",
+                "implicit-euler (default): every sweep a backward-Euler step, "
+                "first order in time; C stays non-negative and the mass is "
+                "what the start and the source put in, for a weight "
+                "dt (|velocity| / dh + 2 D / dh^2) up to 1e4. "
+                "peaceman-rachford: the paper's eq. (8), upwind implicit and "
+                "central explicit over dt/2; overshoots (negative C) once a "
+                "cell's Courant number |u| dt / dh exceeds ~1; the weight "
+                "(dt / 2) (|velocity| / dh + 2 D / dh^2) up to 10",
+                0,
+                0,
+                1,
+                {"implicit-euler", "peaceman-rachford"}},
+               {"u", "m/s", "x velocity (river, free)", 1.0, -1e6, 1e6, {}, {"river", "free"}},
+               {"v", "m/s", "y velocity (free; river keeps v = 0)", 0.0, -1e6, 1e6, {}, {"free"}},
+               {"omega",
+                "rad/s",
+                "angular velocity of the vortex",
+                0.005,
+                -1e3,
+                1e3,
+                {},
+                {"vortex"}},
+               {"D", "m^2/s", "diffusivity", 0.1, 0.0, 1e9},
+               {"dt", "s",
+                "time step: stable with either scheme while the weight dt (|velocity| / dh + 2 D / "
+                "dh^2) "
+                "is at most 1e4 (10 with dt / 2 for peaceman-rachford); a larger one is "
+                "refused: past it fp32 no longer conserves C",
+                0.5, 1e-9, 1e9},
+               {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
+               {"initial_concentration", "C", "uniform start value (without --init)", 0.0, -1e9,
+                1e9},
+               {"source_rate",
+                "C/s",
+                "source strength at its centre (a source only adds: a sink would drive C negative)",
+                1.0,
+                0.0,
+                1e9,
+                {},
+                {"river", "vortex"}},
+               {"source_radius",
+                "1",
+                "source radius, fraction of the smaller side",
+                0.01,
+                1e-4,
+                0.5,
+                {},
+                {"river", "vortex"}},
+               {"source_steps",
+                "steps",
+                "vortex injection length in steps",
+                200.0,
+                0.0,
+                2e9,
+                {},
+                {"vortex"}}},
+              {"river", "vortex", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
     // river and vortex inject pollutant (vortex for source_steps steps); free has no source.
     bool has_sources(const std::string& scenario) const override { return scenario != "free"; }
     // A negative stroke removes pollutant where there is some, never below zero.
-    void apply_brush(const Brush& brush) override {
-        dispatch_brush(brush, field_, nullptr, true);
-    }
+    void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr, true); }
     std::optional<Velocity> velocity() const override {
         Velocity v;
         if (scenario_ == "vortex") {
@@ -64,7 +100,7 @@ public:
         return v;
     }
 
-protected:
+  protected:
     gl::Buffer& field_buffer() override { return field_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
         return {{"C", &field_}};
@@ -74,17 +110,21 @@ protected:
     // scenario (the vortex's at the domain's corners); Peaceman–Rachford takes half of dt.
     ImplicitWeight implicit_weight(const std::string& scenario, int nx, int ny) const override {
         const double dh = param("dh");
-        double speed = std::max(std::abs(param("u")), scenario == "river" ? 0.0 : std::abs(param("v")));
+        double speed =
+            std::max(std::abs(param("u")), scenario == "river" ? 0.0 : std::abs(param("v")));
         if (scenario == "vortex")
             speed = std::abs(param("omega")) * 0.5 * dh * std::hypot(double(nx), double(ny));
         const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
-        return {implicit_dt * (speed / dh + 2 * param("D") / (dh * dh)),
-                int(param("scheme")) == 0 ? kMaxImplicitWeight : kMaxAdvectionPeacemanRachfordWeight,
-                std::string(int(param("scheme")) == 0 ? "dt" : "dt / 2") +
-                    " (|velocity| / dh + 2 D / dh^2)" +
-                    (scenario == "vortex" ? " on a " + std::to_string(nx) + " x " + std::to_string(ny) + " grid" : ""),
-                scenario == "vortex" ? "lower dt, omega or D, or raise dh"
-                                     : "lower dt, the velocity or D, or raise dh"};
+        return {
+            implicit_dt * (speed / dh + 2 * param("D") / (dh * dh)),
+            int(param("scheme")) == 0 ? kMaxImplicitWeight : kMaxAdvectionPeacemanRachfordWeight,
+            std::string(int(param("scheme")) == 0 ? "dt" : "dt / 2") +
+                " (|velocity| / dh + 2 D / dh^2)" +
+                (scenario == "vortex"
+                     ? " on a " + std::to_string(nx) + " x " + std::to_string(ny) + " grid"
+                     : ""),
+            scenario == "vortex" ? "lower dt, omega or D, or raise dh"
+                                 : "lower dt, the velocity or D, or raise dh"};
     }
 
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
@@ -123,8 +163,9 @@ protected:
             bounds.why = "non-negative, and no cell above the total mass";
         } else {
             const double dh = param("dh"), dt = param("dt");
-            const double speed = std::max({std::abs(param("u")), std::abs(param("v")),
-                                           std::abs(param("omega")) * dh * std::hypot(double(nx_), double(ny_))});
+            const double speed =
+                std::max({std::abs(param("u")), std::abs(param("v")),
+                          std::abs(param("omega")) * dh * std::hypot(double(nx_), double(ny_))});
             const double factor = 1 + dt * (speed / dh + 2 * param("D") / (dh * dh));
             bounds.low = -factor * total - round_off;
             bounds.high = factor * total + round_off;
@@ -138,7 +179,7 @@ protected:
         half_step(1, half_, field_);
     }
 
-private:
+  private:
     // An upper bound of the mass the source has injected up to the current step: dt times
     // the rate times the sum of the Gaussian over the lattice, which is at most
     // (sqrt(pi) R + 1)^2 (per axis, a sum of exp(-(x - c)^2 / R^2) over unit steps is at most its
@@ -148,9 +189,10 @@ private:
         const double radius = std::max(0.5, param("source_radius") * std::min(nx_, ny_));
         const double per_step = param("dt") * param("source_rate") *
                                 std::pow(std::sqrt(std::acos(-1.0)) * radius + 1, 2);
-        const double active = scenario_ == "vortex"
-                                  ? double(std::min<std::int64_t>(steps_, std::int64_t(param("source_steps"))))
-                                  : double(steps_);
+        const double active =
+            scenario_ == "vortex"
+                ? double(std::min<std::int64_t>(steps_, std::int64_t(param("source_steps"))))
+                : double(steps_);
         return per_step * active;
     }
 
@@ -165,13 +207,14 @@ private:
         p.set("diffusivity", float(param("D")));
         const bool vortex = scenario_ == "vortex";
         p.set("rotation", vortex ? 1 : 0);
-        p.set("flow", glm::vec2(float(param("u")), scenario_ == "river" ? 0.0f : float(param("v"))));
+        p.set("flow",
+              glm::vec2(float(param("u")), scenario_ == "river" ? 0.0f : float(param("v"))));
         p.set("omega", float(param("omega")));
         p.set("rotation_center", glm::vec2(0.5f * nx_ * dh, 0.5f * ny_ * dh));
         const float side = float(std::min(nx_, ny_));
         // river: left of the centre; vortex: near the lower left, inside the rotating disc.
-        const glm::vec2 centre = vortex ? glm::vec2(0.3f * nx_, 0.3f * ny_)
-                                        : glm::vec2(0.3f * nx_, 0.5f * ny_);
+        const glm::vec2 centre =
+            vortex ? glm::vec2(0.3f * nx_, 0.3f * ny_) : glm::vec2(0.3f * nx_, 0.5f * ny_);
         p.set("source_center", centre);
         p.set("source_radius", std::max(0.5f, float(param("source_radius")) * side));
         const bool source = scenario_ != "free";

@@ -19,7 +19,8 @@ std::vector<std::filesystem::path> candidates() {
     std::error_code error;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error) {
-        for (auto dir = exe.parent_path(); !dir.empty() && out.size() < 6; dir = dir.parent_path()) {
+        for (auto dir = exe.parent_path(); !dir.empty() && out.size() < 6;
+             dir = dir.parent_path()) {
             out.push_back(dir / "assets");
             if (dir == dir.parent_path()) break;
         }
@@ -31,7 +32,9 @@ std::vector<std::filesystem::path> candidates() {
 }
 }  // namespace
 
-void set_assets_override(std::filesystem::path folder) { assets_override() = std::move(folder); }
+void set_assets_override(std::filesystem::path folder) {
+    assets_override() = std::move(folder);
+}
 
 std::filesystem::path find_asset(const std::string& relative) {
     std::error_code ec;

@@ -20,14 +20,14 @@
 // solves, the finish kernel adds the increment and checks the value.
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/model.hpp"
-#include "solvers/gl/context.hpp"
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
@@ -54,32 +54,64 @@ namespace {
 enum Scheme { kImplicitEuler = 0, kPeacemanRachford = 1 };
 
 class Heat final : public AdiModel {
-public:
+  public:
     explicit Heat(const std::string& solver)
         : AdiModel("heat",
-                   {{"scheme", "", "implicit-euler (default): every sweep a backward-Euler step, "
-                                   "first order in time; the maximum principle holds at any dt, "
-                                   "so T stays within its start, heater and brush values, for "
-                                   "2 c dt / dh^2 up to 1e4. "
-                                   "peaceman-rachford: the paper's eq. 3, second order; with "
-                                   "heaters or sharp edges it overshoots once c dt / (2 dh^2) "
-                                   "exceeds ~1 (stable, but not bounded by the start values); "
-                                   "c dt / dh^2 up to 100",
-                     0, 0, 1, {"implicit-euler", "peaceman-rachford"}},
+                   {{"scheme",
+                     "",
+                     "implicit-euler (default): every sweep a backward-Euler step, "
+                     "first order in time; the maximum principle holds at any dt, "
+                     "so T stays within its start, heater and brush values, for "
+                     "2 c dt / dh^2 up to 1e4. "
+                     "peaceman-rachford: the paper's eq. 3, second order; with "
+                     "heaters or sharp edges it overshoots once c dt / (2 dh^2) "
+                     "exceeds ~1 (stable, but not bounded by the start values); "
+                     "c dt / dh^2 up to 100",
+                     0,
+                     0,
+                     1,
+                     {"implicit-euler", "peaceman-rachford"}},
                     {"c", "m^2/s", "thermal diffusivity", 1.0, 1e-9, 1e9},
-                    {"dt", "s", "time step: stable with either scheme while the weight 2 c dt / dh^2 is at most 1e4 "
-                                      "(c dt / dh^2 at most 100 for peaceman-rachford); a larger one is refused: "
-                                      "past it fp32 no longer conserves T", 1.0, 1e-9, 1e9},
+                    {"dt", "s",
+                     "time step: stable with either scheme while the weight 2 c dt / dh^2 is at "
+                     "most 1e4 "
+                     "(c dt / dh^2 at most 100 for peaceman-rachford); a larger one is refused: "
+                     "past it fp32 no longer conserves T",
+                     1.0, 1e-9, 1e9},
                     {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
-                    {"initial_temperature", "K", "uniform start value (scenarios without --init)", 0.0, -1e9, 1e9},
-                    {"heater_temperature", "K", "temperature the heaters hold (two-heaters)", 1.0, -1e9, 1e9, {}, {"two-heaters"}},
-                    {"heater_radius", "1", "heater radius, fraction of the domain's smaller side", 0.04, 0.0, 0.5, {}, {"two-heaters"}},
-                    {"heater_offset", "1", "heater distance from the centre, fraction of the width", 0.2, 0.0, 0.5, {}, {"two-heaters"}}},
+                    {"initial_temperature", "K", "uniform start value (scenarios without --init)",
+                     0.0, -1e9, 1e9},
+                    {"heater_temperature",
+                     "K",
+                     "temperature the heaters hold (two-heaters)",
+                     1.0,
+                     -1e9,
+                     1e9,
+                     {},
+                     {"two-heaters"}},
+                    {"heater_radius",
+                     "1",
+                     "heater radius, fraction of the domain's smaller side",
+                     0.04,
+                     0.0,
+                     0.5,
+                     {},
+                     {"two-heaters"}},
+                    {"heater_offset",
+                     "1",
+                     "heater distance from the centre, fraction of the width",
+                     0.2,
+                     0.0,
+                     0.5,
+                     {},
+                     {"two-heaters"}}},
                    {"two-heaters", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return field_; }
     // The heaters hold their temperature: heat flows in and out through them.
-    bool has_sources(const std::string& scenario) const override { return scenario == "two-heaters"; }
+    bool has_sources(const std::string& scenario) const override {
+        return scenario == "two-heaters";
+    }
     std::string kernel() const override {
         if (window_[0] && window_[1])
             return "window-H" + std::to_string(window_halo_) +
@@ -88,7 +120,7 @@ public:
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
-protected:
+  protected:
     gl::Buffer& field_buffer() override { return field_; }
     std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
         return {{"T", &field_}};
@@ -159,7 +191,7 @@ protected:
         return bounds;
     }
 
-private:
+  private:
     int scheme() const { return int(param("scheme")); }
     bool heaters() const { return scenario_ == "two-heaters" && param("heater_radius") > 0; }
     // The implicit weight along a sweep's line and the explicit one across it (heat.comp).
@@ -207,20 +239,22 @@ private:
         const int row_halo_lanes = (halo + kRowChunk - 1) / kRowChunk;
         const int column_halo_warps = (halo + kColumnChunk - 1) / kColumnChunk;
         if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= kColumnWarps) return;
-        gl::Defines row = {{"CHUNK", std::to_string(kRowChunk)}, {"HALO", std::to_string(halo)},
+        gl::Defines row = {{"CHUNK", std::to_string(kRowChunk)},
+                           {"HALO", std::to_string(halo)},
                            {"WARPS", std::to_string(kRowWarps)},
-                           {"GROUP_SIZE", std::to_string(32 * kRowWarps)}, {"X_VEC4", "1"}};
+                           {"GROUP_SIZE", std::to_string(32 * kRowWarps)},
+                           {"X_VEC4", "1"}};
         if (subgroups) row.push_back({"SUBGROUPS", "1"});
         window_[0] = &gl::compute_program("sim/heat_rowscan.comp", row);
         const long long row_segment = (32 - 2 * row_halo_lanes) * kRowChunk;
         const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
         window_groups_[0][0] = unsigned((row_subgroups + kRowWarps - 1) / kRowWarps);
         window_groups_[0][1] = 1;
-        window_[1] = &gl::compute_program(
-            "sim/heat_colscan.comp",
-            {{"CHUNK", std::to_string(kColumnChunk)}, {"HALO", std::to_string(halo)},
-             {"WARPS", std::to_string(kColumnWarps)},
-             {"GROUP_SIZE", std::to_string(32 * kColumnWarps)}});
+        window_[1] = &gl::compute_program("sim/heat_colscan.comp",
+                                          {{"CHUNK", std::to_string(kColumnChunk)},
+                                           {"HALO", std::to_string(halo)},
+                                           {"WARPS", std::to_string(kColumnWarps)},
+                                           {"GROUP_SIZE", std::to_string(32 * kColumnWarps)}});
         const int column_segment = (kColumnWarps - 2 * column_halo_warps) * kColumnChunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
         window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
@@ -254,8 +288,8 @@ private:
             const int count = d == 0 ? ny_ : nx_;
             const int lines = fused_shape(d, nx_, ny_, 1, fused_tuning_).lines;
             std::vector<std::pair<int, int>> ranges;
-            for (const float c : d == 0 ? std::span<const float>(centres_y)
-                                        : std::span<const float>(centres_x)) {
+            for (const float c :
+                 d == 0 ? std::span<const float>(centres_y) : std::span<const float>(centres_x)) {
                 const int first = std::clamp(int(std::floor(c - radius - 1.5f)), 0, count - 1);
                 const int last = std::clamp(int(std::ceil(c + radius + 0.5f)), 0, count - 1);
                 const int g0 = first / lines, g1 = last / lines;

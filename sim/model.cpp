@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <cmath>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -33,8 +33,8 @@ double parse_param_value(const ParamSpec& spec, const std::string& text) {
                                       text.find_first_of("xXnN") != std::string::npos
                                   ? 0
                                   : std::strtod(begin, &end);
-        const bool number = end && end != begin && *end == '\0' && errno == 0 &&
-                            std::isfinite(parsed);
+        const bool number =
+            end && end != begin && *end == '\0' && errno == 0 && std::isfinite(parsed);
         if (!number || (!spec.choices.empty() && parsed != std::floor(parsed))) {
             std::string expected = "a number";
             if (!spec.choices.empty()) {
@@ -48,7 +48,8 @@ double parse_param_value(const ParamSpec& spec, const std::string& text) {
     if (value < spec.min || value > spec.max) {
         std::ostringstream out;
         out << "parameter '" << spec.name << "' = " << text << " is out of range [" << spec.min
-            << ", " << spec.max << "]" << (spec.unit.empty() || spec.unit == "1" ? "" : " " + spec.unit);
+            << ", " << spec.max << "]"
+            << (spec.unit.empty() || spec.unit == "1" ? "" : " " + spec.unit);
         throw Error(out.str());
     }
     return value;
@@ -93,7 +94,9 @@ std::string format_number(double value) {
     return out.str();
 }
 
-int next_power_of_two(int n) { return int(std::bit_ceil(unsigned(std::max(n, 1)))); }
+int next_power_of_two(int n) {
+    return int(std::bit_ceil(unsigned(std::max(n, 1))));
+}
 
 std::string format_double(double value) {
     std::ostringstream out;
@@ -118,9 +121,9 @@ int fused_warp(const FusedTuning& tuning, bool& subgroups) {
 // Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
 int scratch_floats(const FusedShape& s) {
     const int reduced = 3 * s.lines * (2 * s.threads_per_line + (s.solve == 1 ? 0 : 1));
-    const int tile = s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line *
-                                   (s.chunk + 1)
-                             : 0;
+    const int tile =
+        s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line * (s.chunk + 1)
+                : 0;
     return std::max(reduced, tile);
 }
 int shared_bytes(const FusedShape& s) {
@@ -141,8 +144,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          &t.tile, 0, 2},
         {"subgroups", "subgroup shuffles where the device has them (0: shared-memory exchange)",
          &t.subgroups, 0, 1},
-        {"heater_lines", "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "
-                         "line solve everywhere", &t.heater_lines, 0, 2},
+        {"heater_lines",
+         "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "
+         "line solve everywhere",
+         &t.heater_lines, 0, 2},
     };
 }
 
@@ -175,7 +180,9 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
         shape.subgroups = subgroups;
         shape.threads_per_line = std::max(shape.threads_per_line, warp);
     }
-    if (shape.threads_per_line > 1024) throw Error("line of " + std::to_string(length) + " cells is too long for the fused kernel");
+    if (shape.threads_per_line > 1024)
+        throw Error("line of " + std::to_string(length) +
+                    " cells is too long for the fused kernel");
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
     int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
@@ -238,18 +245,21 @@ void check_scenario(const std::string& model, const std::vector<std::string>& kn
     if (std::find(known.begin(), known.end(), scenario) != known.end()) return;
     std::string list;
     for (const std::string& s : known) list += (list.empty() ? "" : ", ") + s;
-    throw Error("unknown scenario '" + scenario + "' for model '" + model + "' (available: " +
-                list + ")");
+    throw Error("unknown scenario '" + scenario + "' for model '" + model +
+                "' (available: " + list + ")");
 }
 
 AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
                    std::vector<std::string> scenarios, const std::string& solver)
-    : model_(std::move(model)), specs_(std::move(specs)), scenarios_(std::move(scenarios)),
+    : model_(std::move(model)),
+      specs_(std::move(specs)),
+      scenarios_(std::move(scenarios)),
       solver_name_(solver) {
     for (const ParamSpec& spec : specs_) values_.push_back(spec.default_value);
     if (solver != "fused") {
         if (!tridiag::variants().at(solver).on_gpu)  // throws naming an unknown variant
-            throw Error("solver '" + solver + "' runs on the CPU; a simulation step must stay on the GPU");
+            throw Error("solver '" + solver +
+                        "' runs on the CPU; a simulation step must stay on the GPU");
         solver_ = tridiag::make_solver(solver);
     }
     flag_ = gl::Buffer(2 * sizeof(std::int32_t));
@@ -277,10 +287,12 @@ void AdiModel::check_parameters(const std::string& scenario, int nx, int ny) con
         << " is above " << weight.limit << "; past it ";
     if (weight.limit < kMaxImplicitWeight)
         out << "Peaceman–Rachford's explicit half step amplifies fp32 round-off faster than the"
-               " scheme damps it (" << weight.remedy << ", or use scheme=implicit-euler)";
+               " scheme damps it ("
+            << weight.remedy << ", or use scheme=implicit-euler)";
     else
         out << "the fp32 diagonal 1 + weight keeps too little of its 1 for the line solve to"
-               " conserve the field (" << weight.remedy << ")";
+               " conserve the field ("
+            << weight.remedy << ")";
     throw Error(out.str());
 }
 
@@ -297,8 +309,8 @@ void AdiModel::assign_param(const std::string& name, double value) {
         }
         if (!std::isfinite(value) || value < s.min || value > s.max) {
             std::ostringstream out;
-            out << "parameter '" << name << "' = " << value << " is out of range [" << s.min
-                << ", " << s.max << "]" << (s.unit.empty() ? "" : " " + s.unit);
+            out << "parameter '" << name << "' = " << value << " is out of range [" << s.min << ", "
+                << s.max << "]" << (s.unit.empty() ? "" : " " + s.unit);
             throw Error(out.str());
         }
         values_[i] = value;
@@ -306,7 +318,8 @@ void AdiModel::assign_param(const std::string& name, double value) {
     }
     std::string list;
     for (const ParamSpec& s : specs_) list += (list.empty() ? "" : ", ") + s.name;
-    throw Error("unknown parameter '" + name + "' for model '" + model_ + "' (available: " + list + ")");
+    throw Error("unknown parameter '" + name + "' for model '" + model_ + "' (available: " + list +
+                ")");
 }
 
 double AdiModel::param(const std::string& name) const {
@@ -321,7 +334,8 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
         throw Error("grid " + std::to_string(nx) + " x " + std::to_string(ny) + " is outside " +
                     std::to_string(kMinGrid) + " .. " + std::to_string(kMaxGrid));
     check_parameters(scenario, nx, ny);
-    const bool reallocate = nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_;
+    const bool reallocate =
+        nx != nx_ || ny != ny_ || field_buffer().empty() || fused_tuning_changed_;
     if (reallocate) check_capacity(nx, ny);  // before anything changes
     scenario_ = scenario;
     parameters_changed();
@@ -375,18 +389,22 @@ void AdiModel::set_range_from(std::span<const float> values) {
 }
 
 void AdiModel::widen_range(double strength) {
-    if (strength > 0) range_high_ += strength;
-    else range_low_ += strength;
+    if (strength > 0)
+        range_high_ += strength;
+    else
+        range_low_ += strength;
 }
 
 void AdiModel::set_bound_uniforms(const gl::Program& program) const {
     const FieldBounds bounds = field_bounds();
     // As floats, rounded outwards; beyond float's range the bound is no bound.
     auto outward = [](double v, bool up) {
-        if (!(std::abs(v) < 3.0e38)) return up ? std::numeric_limits<float>::infinity()
-                                                : -std::numeric_limits<float>::infinity();
+        if (!(std::abs(v) < 3.0e38))
+            return up ? std::numeric_limits<float>::infinity()
+                      : -std::numeric_limits<float>::infinity();
         const float f = float(v);
-        if (up) return double(f) < v ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+        if (up)
+            return double(f) < v ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
         return double(f) > v ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
     };
     program.set("bound_low", outward(bounds.low, false));
@@ -408,7 +426,9 @@ std::uint64_t next_version() {
 }
 }  // namespace
 
-void AdiModel::parameters_changed() { version_ = next_version(); }
+void AdiModel::parameters_changed() {
+    version_ = next_version();
+}
 
 bool AdiModel::uniforms_stale(const gl::Program& program) const {
     if (program.uniforms_owner() == version_) return false;
@@ -420,7 +440,8 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     for (int d = 0; d < 2; ++d) {
         const std::string dir = std::to_string(d);
         fused_[d] = &gl::compute_program(shader, fused_defines(d, nx_, ny_, tile, fused_tuning_));
-        fused_groups_[d] = fused_groups(d, nx_, ny_, tile, fused_tuning_);  // fixed with the program
+        fused_groups_[d] =
+            fused_groups(d, nx_, ny_, tile, fused_tuning_);  // fixed with the program
         rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }
@@ -438,7 +459,9 @@ void AdiModel::bind_sweep(int, const gl::Buffer& in, gl::Buffer& out) {
     out.bind_storage(1);
 }
 
-gl::Buffer& AdiModel::sweep_solution(int, gl::Buffer& out) { return out; }
+gl::Buffer& AdiModel::sweep_solution(int, gl::Buffer& out) {
+    return out;
+}
 
 void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     if (!fused()) {
@@ -550,8 +573,8 @@ Stats AdiModel::stats() {
         s.instability = instability();
     } else if (!finite) {
         s.first_bad_step = steps_;
-        s.instability = model_ + "'s field holds NaN or infinite values after step " +
-                        std::to_string(steps_);
+        s.instability =
+            model_ + "'s field holds NaN or infinite values after step " + std::to_string(steps_);
     }
     return s;
 }
@@ -635,8 +658,8 @@ void AdiModel::load_state(const std::filesystem::path& path) {
             fail(why.str());
         }
     }
-    const bool reallocate = state.nx != nx_ || state.ny != ny_ || field_buffer().empty() ||
-                            fused_tuning_changed_;
+    const bool reallocate =
+        state.nx != nx_ || state.ny != ny_ || field_buffer().empty() || fused_tuning_changed_;
     if (reallocate) check_capacity(state.nx, state.ny);  // a valid file the GPU cannot hold: exit 1
     const std::vector<double> before = values_;
     try {

@@ -40,13 +40,13 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile = 0, const FusedT
 gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0,
                           const FusedTuning& tuning = {});
 // Work groups of the fused kernel for one direction.
-unsigned fused_groups(int direction, int nx, int ny, int tile = 0,
-                      const FusedTuning& tuning = {});
+unsigned fused_groups(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
 
 // Heat's windowed half step (shaders/sim/heat_scan.glsl), the `fused` path wherever the
 // parameters allow it: the inverse of heat's constant PR matrix decays as rho^|m|; the kernels
 // keep HALO terms either side of each unknown.
-// The decay ratio for lambda = c (dt / 2) / dh^2: rho = 2 lambda / (1 + 2 lambda + sqrt(1 + 4 lambda)).
+// The decay ratio for lambda = c (dt / 2) / dh^2: rho = 2 lambda / (1 + 2 lambda + sqrt(1 + 4
+// lambda)).
 double heat_window_rho(double lambda);
 // The truncation bound relative to max |d| (the right-hand side): 2 rho^(halo + 1) / (1 + rho).
 double heat_window_tail(double lambda, int halo);
@@ -64,7 +64,7 @@ constexpr double kMaxHeatPeacemanRachfordWeight = 100;
 constexpr double kMaxAdvectionPeacemanRachfordWeight = 10;
 
 class AdiModel : public Simulation {
-public:
+  public:
     AdiModel(std::string model, std::vector<ParamSpec> specs, std::vector<std::string> scenarios,
              const std::string& solver);
 
@@ -92,7 +92,7 @@ public:
     void save_state(const std::filesystem::path& path) const override;
     void load_state(const std::filesystem::path& path) override;
 
-protected:
+  protected:
     // Allocates every buffer for the grid and resolves the programs (nx_, ny_ are set). The
     // buffers are the ones buffer_needs() lists, which reset() and load_state() have checked.
     virtual void allocate() = 0;
@@ -223,7 +223,7 @@ protected:
     // finishing kernel reads it from elsewhere.
     virtual gl::Buffer& sweep_solution(int direction, gl::Buffer& out);
 
-private:
+  private:
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
     // allocate(), and the generic path's systems with it.
     void allocate_grid();

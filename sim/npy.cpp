@@ -19,9 +19,12 @@ std::string header_value(const std::string& header, const std::string& key) {
     ++start;
     while (start < header.size() && header[start] == ' ') ++start;
     std::size_t end = start;
-    if (header[start] == '(') end = header.find(')', start) + 1;
-    else if (header[start] == '\'') end = header.find('\'', start + 1) + 1;
-    else end = header.find(',', start);
+    if (header[start] == '(')
+        end = header.find(')', start) + 1;
+    else if (header[start] == '\'')
+        end = header.find('\'', start + 1) + 1;
+    else
+        end = header.find(',', start);
     return header.substr(start, end - start);
 }
 
@@ -32,7 +35,9 @@ NpyArray read_npy(const std::filesystem::path& path) {
     // anything is allocated (a 16-byte file declaring (60000, 60000) fails here, not after 14 GB).
     const std::uintmax_t length = files::file_length(path, ".npy file");
     std::ifstream file(path, std::ios::binary);
-    auto fail = [&](const std::string& why) { throw files::InputError("'" + path.string() + "': " + why); };
+    auto fail = [&](const std::string& why) {
+        throw files::InputError("'" + path.string() + "': " + why);
+    };
     if (!file) fail("cannot open the file");
     char magic[8] = {};
     file.read(magic, 8);
@@ -68,7 +73,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
     if (order != "False") fail("Fortran-ordered arrays are not supported");
     // "(ny, nx)": each part read strictly (no wrap of "4294967360" into an int).
     const auto open_at = shape.find('('), comma = shape.find(','), close_at = shape.find(')');
-    if (open_at != 0 || comma == std::string::npos || close_at == std::string::npos || close_at < comma)
+    if (open_at != 0 || comma == std::string::npos || close_at == std::string::npos ||
+        close_at < comma)
         fail("shape " + shape + " is not 2-D (ny, nx)");
     auto trim = [](std::string text) {
         text.erase(0, text.find_first_not_of(' '));
@@ -90,7 +96,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
                                 length - prefix - header_length);
     NpyArray array{nx, ny, std::vector<float>(values)};
     if (f32) {
-        file.read(reinterpret_cast<char*>(array.values.data()), std::streamsize(array.values.size() * 4));
+        file.read(reinterpret_cast<char*>(array.values.data()),
+                  std::streamsize(array.values.size() * 4));
     } else {
         std::vector<double> wide(array.values.size());
         file.read(reinterpret_cast<char*>(wide.data()), std::streamsize(wide.size() * 8));
@@ -102,9 +109,10 @@ NpyArray read_npy(const std::filesystem::path& path) {
 
 void write_npy(const std::filesystem::path& path, int nx, int ny, std::span<const float> values) {
     if (values.size() != std::size_t(nx) * std::size_t(ny))
-        throw Error("write_npy: " + std::to_string(values.size()) + " values for " + std::to_string(ny) + " x " + std::to_string(nx));
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(ny) +
-                         ", " + std::to_string(nx) + "), }";
+        throw Error("write_npy: " + std::to_string(values.size()) + " values for " +
+                    std::to_string(ny) + " x " + std::to_string(nx));
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                         std::to_string(ny) + ", " + std::to_string(nx) + "), }";
     // Pad with spaces so magic + length + header + '\n' is a multiple of 64 (format 1.0).
     const std::size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');

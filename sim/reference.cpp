@@ -34,7 +34,6 @@ void solve_lines(int nx, int ny, int direction, const std::function<Row(int, int
     }
 }
 
-
 }  // namespace
 
 void heat_step(const HeatSetup& s, std::vector<double>& T) {
@@ -57,22 +56,26 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
             j = std::clamp(j, 0, s.ny - 1);
             return in_heater(i, j) ? s.temperature : in[j * s.nx + i];
         };
-        solve_lines(s.nx, s.ny, direction, [&](int line, int pos) {
-            const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
-            Row r;
-            if (in_heater(i, j)) {
-                r.d = s.temperature;
+        solve_lines(
+            s.nx, s.ny, direction,
+            [&](int line, int pos) {
+                const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
+                Row r;
+                if (in_heater(i, j)) {
+                    r.d = s.temperature;
+                    return r;
+                }
+                const int di = direction == 0 ? 0 : 1, dj = direction == 0 ? 1 : 0;
+                const double centre = temperature(i, j);
+                r.d = centre + across * (temperature(i - di, j - dj) - 2 * centre +
+                                         temperature(i + di, j + dj));
+                r.a = r.c = -along;
+                r.b = 1 + 2 * along;
+                if (pos == 0) r.b -= along;
+                if (pos == n - 1) r.b -= along;
                 return r;
-            }
-            const int di = direction == 0 ? 0 : 1, dj = direction == 0 ? 1 : 0;
-            const double centre = temperature(i, j);
-            r.d = centre + across * (temperature(i - di, j - dj) - 2 * centre + temperature(i + di, j + dj));
-            r.a = r.c = -along;
-            r.b = 1 + 2 * along;
-            if (pos == 0) r.b -= along;
-            if (pos == n - 1) r.b -= along;
-            return r;
-        }, out);
+            },
+            out);
     }
 }
 
@@ -106,41 +109,44 @@ void advection_step(const AdvectionSetup& s, long long step_index, std::vector<d
             const auto [u, v] = velocity(i, j);
             return direction == 0 ? v : u;
         };
-        solve_lines(s.nx, s.ny, direction, [&](int line, int pos) {
-            const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
-            const int ai = direction == 0 ? 1 : 0, aj = 1 - ai;  // along
-            const int ci = 1 - ai, cj = 1 - aj;                   // across
-            Row r;
-            const double centre = in[j * s.nx + i];
-            r.d = centre + s.half_dt * source(i, j);
-            double diagonal = 0;
-            if (pos > 0) {  // the face before: upwind, closed at the wall
-                const double w = 0.5 * (w_at(i, j) + w_at(i - ai, j - aj));
-                r.a = -implicit_dt * (std::max(w, 0.0) / s.dh + k);
-                diagonal += -std::min(w, 0.0) / s.dh + k;
-            }
-            if (pos < n - 1) {
-                const double w = 0.5 * (w_at(i, j) + w_at(i + ai, j + aj));
-                r.c = -implicit_dt * (-std::min(w, 0.0) / s.dh + k);
-                diagonal += std::max(w, 0.0) / s.dh + k;
-            }
-            r.b = 1 + implicit_dt * diagonal;
-            const int across_pos = direction == 0 ? j : i;
-            const int across_n = direction == 0 ? s.ny : s.nx;
-            double divergence = 0;  // of the central fluxes across the line
-            if (across_pos < across_n - 1) {
-                const double high = in[(j + cj) * s.nx + i + ci];
-                const double e = 0.5 * (e_at(i, j) + e_at(i + ci, j + cj));
-                divergence += 0.5 * e * (centre + high) / s.dh - k * (high - centre);
-            }
-            if (across_pos > 0) {
-                const double low = in[(j - cj) * s.nx + i - ci];
-                const double e = 0.5 * (e_at(i, j) + e_at(i - ci, j - cj));
-                divergence -= 0.5 * e * (low + centre) / s.dh - k * (centre - low);
-            }
-            r.d -= explicit_dt * divergence;
-            return r;
-        }, out);
+        solve_lines(
+            s.nx, s.ny, direction,
+            [&](int line, int pos) {
+                const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
+                const int ai = direction == 0 ? 1 : 0, aj = 1 - ai;  // along
+                const int ci = 1 - ai, cj = 1 - aj;                  // across
+                Row r;
+                const double centre = in[j * s.nx + i];
+                r.d = centre + s.half_dt * source(i, j);
+                double diagonal = 0;
+                if (pos > 0) {  // the face before: upwind, closed at the wall
+                    const double w = 0.5 * (w_at(i, j) + w_at(i - ai, j - aj));
+                    r.a = -implicit_dt * (std::max(w, 0.0) / s.dh + k);
+                    diagonal += -std::min(w, 0.0) / s.dh + k;
+                }
+                if (pos < n - 1) {
+                    const double w = 0.5 * (w_at(i, j) + w_at(i + ai, j + aj));
+                    r.c = -implicit_dt * (-std::min(w, 0.0) / s.dh + k);
+                    diagonal += std::max(w, 0.0) / s.dh + k;
+                }
+                r.b = 1 + implicit_dt * diagonal;
+                const int across_pos = direction == 0 ? j : i;
+                const int across_n = direction == 0 ? s.ny : s.nx;
+                double divergence = 0;  // of the central fluxes across the line
+                if (across_pos < across_n - 1) {
+                    const double high = in[(j + cj) * s.nx + i + ci];
+                    const double e = 0.5 * (e_at(i, j) + e_at(i + ci, j + cj));
+                    divergence += 0.5 * e * (centre + high) / s.dh - k * (high - centre);
+                }
+                if (across_pos > 0) {
+                    const double low = in[(j - cj) * s.nx + i - ci];
+                    const double e = 0.5 * (e_at(i, j) + e_at(i - ci, j - cj));
+                    divergence -= 0.5 * e * (low + centre) / s.dh - k * (centre - low);
+                }
+                r.d -= explicit_dt * divergence;
+                return r;
+            },
+            out);
     }
 }
 
@@ -153,20 +159,23 @@ void shallow_water_step(const ShallowWaterSetup& s, std::vector<double>& h,
     std::vector<double> star(h.size()), next(h.size());
     for (int direction = 0; direction < 2; ++direction) {
         const int n = direction == 0 ? s.nx : s.ny;
-        solve_lines(s.nx, s.ny, direction, [&](int line, int pos) {
-            const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
-            const int di = direction == 0 ? 1 : 0, dj = direction == 0 ? 0 : 1;
-            const double here = depth(i, j);
-            const double left = pos > 0 ? depth(i - di, j - dj) + here : 0;
-            const double right = pos < n - 1 ? here + depth(i + di, j + dj) : 0;
-            Row r;
-            r.a = -s.coupling * left;
-            r.c = -s.coupling * right;
-            r.b = 1 + s.coupling * (left + right);
-            const int id = j * s.nx + i;
-            r.d = direction == 0 ? h[id] + (1 - s.damping) * (h[id] - previous[id]) : star[id];
-            return r;
-        }, direction == 0 ? star : next);
+        solve_lines(
+            s.nx, s.ny, direction,
+            [&](int line, int pos) {
+                const int i = direction == 0 ? pos : line, j = direction == 0 ? line : pos;
+                const int di = direction == 0 ? 1 : 0, dj = direction == 0 ? 0 : 1;
+                const double here = depth(i, j);
+                const double left = pos > 0 ? depth(i - di, j - dj) + here : 0;
+                const double right = pos < n - 1 ? here + depth(i + di, j + dj) : 0;
+                Row r;
+                r.a = -s.coupling * left;
+                r.c = -s.coupling * right;
+                r.b = 1 + s.coupling * (left + right);
+                const int id = j * s.nx + i;
+                r.d = direction == 0 ? h[id] + (1 - s.damping) * (h[id] - previous[id]) : star[id];
+                return r;
+            },
+            direction == 0 ? star : next);
     }
     for (std::size_t id = 0; id < h.size(); ++id) next[id] = std::max(next[id], s.bottom[id]);
     previous = h;

@@ -24,7 +24,7 @@ struct AdvectionSetup {
     double half_dt = 0, dh = 1, diffusivity = 0;
     bool implicit_euler = false;  // each sweep implicit over dt, no explicit part (else eq. 8)
     bool rotation = false;
-    double u = 0, v = 0, omega = 0, center_x = 0, center_y = 0;  // m
+    double u = 0, v = 0, omega = 0, center_x = 0, center_y = 0;             // m
     double source_x = 0, source_y = 0, source_radius = 1, source_rate = 0;  // cells, C/s
     long long source_steps = 0;
 };

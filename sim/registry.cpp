@@ -8,7 +8,10 @@ namespace adilab::sim {
 
 std::span<const ModelInfo> models() {
     static const std::vector<ModelInfo> all = {
-        {"heat", "heat conduction by ADI line sweeps (implicit Euler or Peaceman–Rachford), insulated walls", "T", "K"},
+        {"heat",
+         "heat conduction by ADI line sweeps (implicit Euler or Peaceman–Rachford), insulated "
+         "walls",
+         "T", "K"},
         {"advection", "advection–diffusion by upwind ADI line sweeps in a closed box", "C", "C"},
         {"shallow-water", "shallow water waves, Kass & Miller 1990", "h", "m"},
     };
@@ -25,7 +28,8 @@ std::vector<std::string> solver_names() {
 bool solver_supports(const std::string& model, const std::string& solver, std::string* why) {
     if (model == "advection" && solver.starts_with("cg")) {
         if (why)
-            *why = "solver '" + solver + "' needs symmetric positive definite lines; advection's "
+            *why = "solver '" + solver +
+                   "' needs symmetric positive definite lines; advection's "
                    "upwind systems are not symmetric";
         return false;
     }
@@ -42,9 +46,12 @@ std::unique_ptr<Simulation> make_simulation(const std::string& model, const std:
     std::string why;
     if (!solver_supports(model, solver, &why)) throw Error(why);
     std::unique_ptr<Simulation> sim;
-    if (model == "heat") sim = detail::make_heat(solver);
-    else if (model == "advection") sim = detail::make_advection(solver);
-    else if (model == "shallow-water") sim = detail::make_shallow_water(solver);
+    if (model == "heat")
+        sim = detail::make_heat(solver);
+    else if (model == "advection")
+        sim = detail::make_advection(solver);
+    else if (model == "shallow-water")
+        sim = detail::make_shallow_water(solver);
     else {
         std::string list;
         for (const ModelInfo& m : models()) list += (list.empty() ? "" : ", ") + m.name;

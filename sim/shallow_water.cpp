@@ -17,8 +17,8 @@
 // out of dry ground); after it the volume sum(h) is constant up to fp32 round-off.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdint>
+#include <limits>
 
 #include "sim/model.hpp"
 #include "solvers/gl/commands.hpp"
@@ -43,24 +43,66 @@ struct Bump {
 };
 
 class ShallowWater final : public AdiModel {
-public:
+  public:
     explicit ShallowWater(const std::string& solver)
-        : AdiModel("shallow-water",
-                   {{"g", "m/s^2", "gravity", 9.81, 1e-6, 1e6},
-                    {"dt", "s", "time step (implicit): stable while the weight g dt^2 depth / dh^2 is at most 1e4 "
-                                 "(depth: the level plus the dam's or a drop's height); a larger one is refused: "
-                                 "past it fp32 no longer conserves the volume", 0.05, 1e-9, 1e6},
-                    {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
-                    {"damping", "1", "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side; 0 keeps the waves, > 0 lets the surface come to rest", 0.0, 0.0, 1.0},
-                    {"level", "m", "still water level (surface height at rest)", 1.0, 0.0, 1e6},
-                    {"push_strength", "m/step", "diagonal push: how much the surface along the diagonal is raised each step (a displacement; adds its volume once)", 0.004, -1e3, 1e3, {}, {"diagonal-push"}},
-                    {"push_width", "cells", "half width of the diagonal push", 4.0, 0.1, 1e5, {}, {"diagonal-push"}},
-                    {"push_steps", "steps", "how long the diagonal push lasts", 50.0, 0.0, 2e9, {}, {"diagonal-push"}},
-                    {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9, {}, {"drops"}},
-                    {"drop_height", "m", "height of a drop's bump (negative: a dent; never digs below the bottom)", -0.05, -1e3, 1e3, {}, {"drops"}},
-                    {"drop_radius", "cells", "radius of a drop", 3.0, 0.1, 1e5, {}, {"drops"}},
-                    {"dam_height", "m", "dam-break: how much higher the left third starts", 0.5, -1e6, 1e6, {}, {"dam-break"}}},
-                   {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
+        : AdiModel(
+              "shallow-water",
+              {{"g", "m/s^2", "gravity", 9.81, 1e-6, 1e6},
+               {"dt", "s",
+                "time step (implicit): stable while the weight g dt^2 depth / dh^2 is at most 1e4 "
+                "(depth: the level plus the dam's or a drop's height); a larger one is refused: "
+                "past it fp32 no longer conserves the volume",
+                0.05, 1e-9, 1e6},
+               {"dh", "m", "cell size", 1.0, 1e-9, 1e9},
+               {"damping", "1",
+                "tau: (1 - tau)(h^{n-1} - h^{n-2}) in the right-hand side; 0 keeps the waves, > 0 "
+                "lets the surface come to rest",
+                0.0, 0.0, 1.0},
+               {"level", "m", "still water level (surface height at rest)", 1.0, 0.0, 1e6},
+               {"push_strength",
+                "m/step",
+                "diagonal push: how much the surface along the diagonal is raised each step (a "
+                "displacement; adds its volume once)",
+                0.004,
+                -1e3,
+                1e3,
+                {},
+                {"diagonal-push"}},
+               {"push_width",
+                "cells",
+                "half width of the diagonal push",
+                4.0,
+                0.1,
+                1e5,
+                {},
+                {"diagonal-push"}},
+               {"push_steps",
+                "steps",
+                "how long the diagonal push lasts",
+                50.0,
+                0.0,
+                2e9,
+                {},
+                {"diagonal-push"}},
+               {"drop_interval", "steps", "steps between drops", 200.0, 1.0, 2e9, {}, {"drops"}},
+               {"drop_height",
+                "m",
+                "height of a drop's bump (negative: a dent; never digs below the bottom)",
+                -0.05,
+                -1e3,
+                1e3,
+                {},
+                {"drops"}},
+               {"drop_radius", "cells", "radius of a drop", 3.0, 0.1, 1e5, {}, {"drops"}},
+               {"dam_height",
+                "m",
+                "dam-break: how much higher the left third starts",
+                0.5,
+                -1e6,
+                1e6,
+                {},
+                {"dam-break"}}},
+              {"diagonal-push", "drops", "dam-break", "free"}, solver) {}
 
     const gl::Buffer& field() const override { return height_; }
     // The push and the drops add water; a dam break and a free surface only move it.
@@ -86,7 +128,7 @@ public:
         gl::memory_barrier(gl::Barrier::buffer_update);
     }
 
-protected:
+  protected:
     gl::Buffer& field_buffer() override { return height_; }
     // A sweep's row (Kass & Miller's eq. 14 with d the depth at each edge): 1 + g dt^2
     // (d_left + d_right) / (2 dh^2) on the diagonal. The depth is at most the still level, the
@@ -124,15 +166,14 @@ protected:
         return bounds;
     }
 
-public:
+  public:
     void load_state(const std::filesystem::path& path) override {
         AdiModel::load_state(path);
         measure_mean();  // as the step before the save left it
         measure_water();
     }
 
-protected:
-
+  protected:
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         const std::uint64_t field = field_bytes(nx, ny);
         const std::uint64_t groups = (std::uint64_t(nx) * std::uint64_t(ny) + 255) / 256;
@@ -217,7 +258,7 @@ protected:
         settle();
     }
 
-private:
+  private:
     void set_uniforms(const gl::Program& p) const override {
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
@@ -233,9 +274,10 @@ private:
             const std::int64_t interval = std::int64_t(param("drop_interval"));
             if ((steps_ - 1) % interval == 0) {
                 const std::uint64_t r = mix(std::uint64_t((steps_ - 1) / interval));
-                return {2, float(param("drop_height")), float(param("drop_radius")),
-                        glm::vec2(float(0.1 + 0.8 * double(r & 0xffffffu) / 16777216.0) * nx_,
-                                  float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_)};
+                return {
+                    2, float(param("drop_height")), float(param("drop_radius")),
+                    glm::vec2(float(0.1 + 0.8 * double(r & 0xffffffu) / 16777216.0) * nx_,
+                              float(0.1 + 0.8 * double((r >> 24) & 0xffffffu) / 16777216.0) * ny_)};
             }
         }
         return {};

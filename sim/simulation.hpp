@@ -1,7 +1,7 @@
 #pragma once
-// The simulation interface (Kim & Lee 2005, §2). A model holds its state in GPU buffers from reset()
-// on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples the
-// same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
+// The simulation interface (Kim & Lee 2005, §2). A model holds its state in GPU buffers from
+// reset() on; step() is a fixed sequence of dispatches with no host read-back. The viewer samples
+// the same buffers; stats() is the only read-back and is for diagnostics, reports and tests.
 //
 // Grid: cell-centred. Cell (i, j) has its centre at ((i + 0.5) dh, (j + 0.5) dh); the domain is
 // nx dh by ny dh with walls at its edges. Every field is nx * ny float32, element (i, j) at
@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/common/tuning.hpp"
@@ -52,11 +52,11 @@ double parse_param_value(const ParamSpec& spec, const std::string& text);
 constexpr double kMaxImplicitWeight = 1e4;
 
 struct Stats {
-    double time = 0;       // simulated seconds
+    double time = 0;  // simulated seconds
     std::int64_t steps = 0;
     float min = 0, max = 0;
-    double sum = 0;        // total heat / mass / volume (sum over cells), for conservation checks
-    bool stable = true;    // false once a NaN, an Inf or a value outside the bounds appeared
+    double sum = 0;      // total heat / mass / volume (sum over cells), for conservation checks
+    bool stable = true;  // false once a NaN, an Inf or a value outside the bounds appeared
     // The first step (1-based: the field after that many steps) whose field held a NaN, an Inf
     // or a value outside the model's bounds, as flagged on the GPU; -1 while stable.
     std::int64_t first_bad_step = -1;
@@ -70,8 +70,8 @@ struct Stats {
 struct Velocity {
     enum class Kind { uniform, rotation };
     Kind kind = Kind::uniform;
-    float u = 0, v = 0;              // m/s (uniform)
-    float omega = 0;                 // rad/s (rotation)
+    float u = 0, v = 0;                // m/s (uniform)
+    float omega = 0;                   // rad/s (rotation)
     float center_x = 0, center_y = 0;  // m (rotation)
 };
 
@@ -89,10 +89,10 @@ struct Brush {
 // 0 leaves a choice to the rule beside it in fused_shape (from the line length and the device's
 // shared memory and subgroups); docs/performance.md has the measurements behind the rules.
 struct FusedTuning {
-    int chunk = 0;      // cells per invocation: 4, 8, 16 or 32 (0: by line length)
-    int lines = 0;      // lines per work group (0: as many as fit, at most 8)
-    int solve = 0;      // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR
-    int tile = 0;       // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
+    int chunk = 0;  // cells per invocation: 4, 8, 16 or 32 (0: by line length)
+    int lines = 0;  // lines per work group (0: as many as fit, at most 8)
+    int solve = 0;  // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR
+    int tile = 0;   // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
     int subgroups = 1;  // 1: subgroup shuffles where the device has them, 0: shared memory
     // Heat with heaters: 0 by grid size (window + exact solve of the heaters' lines on large
     // grids, the exact solve everywhere on small ones), 1 the window + heater lines wherever a
@@ -102,7 +102,7 @@ struct FusedTuning {
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 
 class Simulation {
-public:
+  public:
     virtual ~Simulation() = default;
     virtual std::string model() const = 0;
     virtual std::string solver() const = 0;
@@ -198,7 +198,8 @@ std::vector<std::string> solver_names();
 // symmetric positive definite lines, which heat and shallow water have and upwind advection
 // has not. cg-1 and cg-2 run a fixed 1 or 2 iterations (the paper's Fig. 11 comparison): they
 // run in every symmetric model but only approximate its solve. `why` gets the reason.
-bool solver_supports(const std::string& model, const std::string& solver, std::string* why = nullptr);
+bool solver_supports(const std::string& model, const std::string& solver,
+                     std::string* why = nullptr);
 // Throws adilab::Error naming the unknown model or solver and listing the known ones. Needs a
 // current GL context. The simulation starts reset to its first scenario at 256 x 256.
 std::unique_ptr<Simulation> make_simulation(const std::string& model,

@@ -84,14 +84,15 @@ StateFile read_state_file(const std::filesystem::path& path, int min_grid, int m
         } else if (key == "buffer") {
             expect(2);
             const auto bytes = numbers::to_integer(words[2]);
-            if (!bytes || *bytes < 0) fail("buffer " + words[1] + " size '" + words[2] + "' is not a byte count");
+            if (!bytes || *bytes < 0)
+                fail("buffer " + words[1] + " size '" + words[2] + "' is not a byte count");
             if (state.buffers.count(words[1])) fail("buffer " + words[1] + " appears twice");
             // Checked against what the file really holds before anything is allocated.
             const std::streamoff at = file.tellg();
             const std::uintmax_t left = at < 0 ? 0 : length - std::uintmax_t(at);
             if (std::uintmax_t(*bytes) > left)
-                fail("buffer " + words[1] + " declares " + words[2] + " bytes but the file has only " +
-                     std::to_string(left) + " left");
+                fail("buffer " + words[1] + " declares " + words[2] +
+                     " bytes but the file has only " + std::to_string(left) + " left");
             std::vector<char> data(static_cast<std::size_t>(*bytes));
             file.read(data.data(), std::streamsize(data.size()));
             if (!file || file.get() != '\n') fail("truncated buffer '" + words[1] + "'");

@@ -9,12 +9,12 @@
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <unistd.h>
 
 #include "sim/assets.hpp"
 #include "sim/model.hpp"
@@ -31,16 +31,16 @@ std::vector<float> load_png_terrain(const std::filesystem::path& path, int nx, i
     // before finding that the data is not there. 16384 x 16384 is twice the largest grid.
     constexpr int kMaxSide = 16384;
     if (!stbi_info(path.c_str(), &w, &h, &channels))
-        throw files::InputError("cannot read height map '" + path.string() + "': " +
-                                stbi_failure_reason());
+        throw files::InputError("cannot read height map '" + path.string() +
+                                "': " + stbi_failure_reason());
     if (w < 1 || h < 1 || w > kMaxSide || h > kMaxSide)
         throw files::InputError("height map '" + path.string() + "': " + std::to_string(w) + " x " +
                                 std::to_string(h) + " pixels, outside 1 .. " +
                                 std::to_string(kMaxSide) + " a side");
     stbi_us* pixels = stbi_load_16(path.c_str(), &w, &h, &channels, 1);
     if (pixels == nullptr)
-        throw files::InputError("cannot read height map '" + path.string() + "': " +
-                                stbi_failure_reason());
+        throw files::InputError("cannot read height map '" + path.string() +
+                                "': " + stbi_failure_reason());
     std::vector<float> grey(std::size_t(w) * h);
     for (std::size_t k = 0; k < grey.size(); ++k) grey[k] = pixels[k] / 65535.0f;
     stbi_image_free(pixels);
@@ -63,7 +63,9 @@ std::vector<float> load_png_terrain(const std::filesystem::path& path, int nx, i
 
 }  // namespace
 
-std::vector<std::string> terrain_presets() { return {"flat", "slope", "island", "basin", "png"}; }
+std::vector<std::string> terrain_presets() {
+    return {"flat", "slope", "island", "basin", "png"};
+}
 
 std::vector<float> make_terrain(const std::string& name, int nx, int ny, float level) {
     const float top = 1.5f * level;
@@ -76,8 +78,10 @@ std::vector<float> make_terrain(const std::string& name, int nx, int ny, float l
             const float x = i + 0.5f, y = j + 0.5f;
             const float rx = x - 0.5f * nx, ry = y - 0.5f * ny;
             float v = 0;
-            if (name == "flat") v = 0;
-            else if (name == "slope") v = top * x / nx;
+            if (name == "flat")
+                v = 0;
+            else if (name == "slope")
+                v = top * x / nx;
             else if (name == "island") {
                 const float w = 0.15f * side;
                 v = top * std::exp(-(rx * rx + ry * ry) / (w * w));
@@ -86,7 +90,8 @@ std::vector<float> make_terrain(const std::string& name, int nx, int ny, float l
                 v = std::min(top, 1.2f * level * (rx * rx + ry * ry) / (r * r));
             } else {
                 std::string list;
-                for (const std::string& p : terrain_presets()) list += (list.empty() ? "" : ", ") + p;
+                for (const std::string& p : terrain_presets())
+                    list += (list.empty() ? "" : ", ") + p;
                 throw Error("unknown terrain '" + name + "' (available: " + list + ", png:FILE)");
             }
             b[std::size_t(j) * nx + i] = v;

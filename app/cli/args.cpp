@@ -1,19 +1,21 @@
 #include "app/cli/args.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <sstream>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
+#include <sstream>
 
 #include "solvers/common/numbers.hpp"
 
 namespace adilab::cli {
 
 int print_usage_error(std::ostream& out, const std::string& message) {
-    out << "adilab: " << message << "\n" << kUsageLine << "\nTry 'adilab --help' for every option.\n";
+    out << "adilab: " << message << "\n"
+        << kUsageLine << "\nTry 'adilab --help' for every option.\n";
     return 2;
 }
 
@@ -50,7 +52,8 @@ Args Args::parse(const std::vector<std::string>& tokens, const std::vector<Optio
             if (inline_value) throw UsageError("option '--" + name + "' takes no value");
         } else if (!inline_value) {
             if (i + 1 >= tokens.size())
-                throw UsageError("option '--" + name + "' needs a value <" + spec->value_name + ">");
+                throw UsageError("option '--" + name + "' needs a value <" + spec->value_name +
+                                 ">");
             value = tokens[++i];
         }
         auto& slot = args.values_[name];
@@ -62,7 +65,9 @@ Args Args::parse(const std::vector<std::string>& tokens, const std::vector<Optio
     return args;
 }
 
-bool Args::has(std::string_view name) const { return values_.find(name) != values_.end(); }
+bool Args::has(std::string_view name) const {
+    return values_.find(name) != values_.end();
+}
 
 std::string Args::get(std::string_view name, std::string fallback) const {
     auto found = values_.find(name);
@@ -77,7 +82,8 @@ const std::vector<std::string>& Args::all(std::string_view name) const {
 
 long long parse_int(std::string_view option, std::string_view text) {
     if (auto value = numbers::to_integer(text)) return *value;
-    const bool digits = !text.empty() && text.find_first_not_of("+-0123456789") == std::string_view::npos;
+    const bool digits =
+        !text.empty() && text.find_first_not_of("+-0123456789") == std::string_view::npos;
     throw UsageError("--" + std::string(option) + ": '" + std::string(text) + "' is not " +
                      (digits ? "an integer adilab can hold (too large)" : "an integer"));
 }
@@ -92,8 +98,9 @@ float parse_float(std::string_view option, std::string_view text) {
     const double value = parse_double(option, text);
     const float narrowed = static_cast<float>(value);
     if (!std::isfinite(narrowed) || (narrowed == 0.0f && value != 0.0))
-        throw UsageError("--" + std::string(option) + ": '" + std::string(text) +
-                         "' is outside what a float32 holds (about 1.2e-38 to 3.4e38 in magnitude)");
+        throw UsageError(
+            "--" + std::string(option) + ": '" + std::string(text) +
+            "' is outside what a float32 holds (about 1.2e-38 to 3.4e38 in magnitude)");
     return narrowed;
 }
 
@@ -186,8 +193,10 @@ std::string format_options(const std::vector<OptionSpec>& options) {
     for (const OptionSpec& o : options) {
         std::string left = "  --" + o.name;
         if (!o.value_name.empty()) left += " " + o.value_name;
-        if (left.size() < 30) left.resize(30, ' ');
-        else left += "\n" + std::string(30, ' ');
+        if (left.size() < 30)
+            left.resize(30, ' ');
+        else
+            left += "\n" + std::string(30, ' ');
         out << left << full_help(o) << "\n";
     }
     return out.str();

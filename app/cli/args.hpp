@@ -14,7 +14,7 @@ namespace adilab::cli {
 
 // A mistake on the command line: main() prints it with the usage line and exits 2.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -38,12 +38,18 @@ struct Default {
 struct OptionSpec {
     OptionSpec(std::string name, std::string value_name, std::string help, bool repeatable = false,
                std::vector<std::string> choices = {})
-        : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
-          repeatable(repeatable), choices(std::move(choices)) {}
+        : name(std::move(name)),
+          value_name(std::move(value_name)),
+          help(std::move(help)),
+          repeatable(repeatable),
+          choices(std::move(choices)) {}
     OptionSpec(std::string name, std::string value_name, std::string help, Default default_value,
                std::vector<std::string> choices = {})
-        : name(std::move(name)), value_name(std::move(value_name)), help(std::move(help)),
-          repeatable(false), choices(std::move(choices)),
+        : name(std::move(name)),
+          value_name(std::move(value_name)),
+          help(std::move(help)),
+          repeatable(false),
+          choices(std::move(choices)),
           default_value(std::move(default_value.value)) {}
     std::string name;        // without the leading dashes
     std::string value_name;  // empty for a flag
@@ -62,7 +68,7 @@ struct OptionSpec {
 };
 
 class Args {
-public:
+  public:
     // Parses argv[1..] against `known`. Throws UsageError for unknown options, missing values,
     // values given to flags and options given twice that are not repeatable.
     static Args parse(const std::vector<std::string>& tokens, const std::vector<OptionSpec>& known);
@@ -72,7 +78,8 @@ public:
     const std::vector<std::string>& all(std::string_view name) const;  // repeatable ones
     // Typed getters: a value that does not parse, or lies outside [min, max], is a UsageError
     // naming the option and the value.
-    long long get_int(std::string_view name, long long fallback, long long min, long long max) const;
+    long long get_int(std::string_view name, long long fallback, long long min,
+                      long long max) const;
     double get_double(std::string_view name, double fallback, double min, double max) const;
     std::vector<long long> get_int_list(std::string_view name, std::vector<long long> fallback,
                                         long long min, long long max) const;
@@ -81,7 +88,7 @@ public:
     // Every option given, in order, as name -> value ("" for flags): reports record it.
     const std::vector<std::pair<std::string, std::string>>& given() const { return given_; }
 
-private:
+  private:
     std::map<std::string, std::vector<std::string>, std::less<>> values_;
     std::vector<std::pair<std::string, std::string>> given_;
 };
@@ -96,7 +103,8 @@ double parse_double(std::string_view option, std::string_view text);
 // one that underflows to zero is refused quoting the text, not silently changed.
 float parse_float(std::string_view option, std::string_view text);
 // parse_int, then a range check whose message quotes the text.
-long long parse_int_in(std::string_view option, std::string_view text, long long min, long long max);
+long long parse_int_in(std::string_view option, std::string_view text, long long min,
+                       long long max);
 // "N" (square) or "WxH", each part in [min, max].
 std::pair<long long, long long> parse_dimensions(std::string_view option, std::string_view text,
                                                  long long min, long long max);

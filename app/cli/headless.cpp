@@ -82,7 +82,8 @@ int run_headless(const Args& args) {
         if (args.has(option)) check_input_file(option, args.get(option));
     for (const char* option : {"export", "save-state"})
         if (args.has(option)) {
-            if (args.get(option).empty()) throw UsageError("--" + std::string(option) + ": empty path");
+            if (args.get(option).empty())
+                throw UsageError("--" + std::string(option) + ": empty path");
             files::check_output_path(args.get(option), "--" + std::string(option) + " file");
         }
 
@@ -99,7 +100,8 @@ int run_headless(const Args& args) {
     if (args.has("list-params")) {
         std::cout << "model " << model << "\nscenarios: " << list_of(s.scenarios())
                   << "\nsolvers: " << list_of(sim::solver_names()) << "\n";
-        if (!s.terrains().empty()) std::cout << "terrains: " << list_of(s.terrains()) << ", png:FILE\n";
+        if (!s.terrains().empty())
+            std::cout << "terrains: " << list_of(s.terrains()) << ", png:FILE\n";
         std::cout << "parameters:\n";
         for (const sim::ParamSpec& p : s.params()) {
             if (!p.choices.empty()) {
@@ -124,7 +126,8 @@ int run_headless(const Args& args) {
         if (args.has("terrain")) s.set_terrain(args.get("terrain"));
         if (args.has("load-state")) {
             if (args.has("scenario") || args.has("grid") || args.has("init"))
-                throw UsageError("--load-state takes the grid, scenario and field from the state file");
+                throw UsageError(
+                    "--load-state takes the grid, scenario and field from the state file");
             s.load_state(args.get("load-state"));
             try {
                 s.set_params_text(settings);  // --set wins over the state's values
@@ -142,8 +145,9 @@ int run_headless(const Args& args) {
         }
     } catch (const gl::CapacityError& e) {
         // A grid the GPU cannot hold is a failed run (exit 1), named with the grid.
-        throw Error((args.has("load-state") ? "the state's grid"
-                                            : "--grid " + std::to_string(nx) + "x" + std::to_string(ny)) +
+        throw Error((args.has("load-state")
+                         ? "the state's grid"
+                         : "--grid " + std::to_string(nx) + "x" + std::to_string(ny)) +
                     " with " + model + ": " + e.what());
     } catch (const files::InputError&) {
         throw;  // a bad --load-state or png: terrain: exit 2 with the file and field named

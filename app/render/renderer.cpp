@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "solvers/gl/commands.hpp"
@@ -15,9 +14,8 @@ namespace adilab::render {
 
 namespace {
 
-constexpr unsigned kFieldBinding = 0, kRangeBinding = 1, kBottomBinding = 2,
-                   kPartialsBinding = 3, kSurfaceBinding = 4, kBlocksBinding = 5,
-                   kBoundsBinding = 6;
+constexpr unsigned kFieldBinding = 0, kRangeBinding = 1, kBottomBinding = 2, kPartialsBinding = 3,
+                   kSurfaceBinding = 4, kBlocksBinding = 5, kBoundsBinding = 6;
 // 3-D: dual cells per side of a block of the ray caster's acceleration grid (its work group is
 // kRayBlock^2 invocations, a power of two).
 // Measured on the H200 at 1024^2, 1920x1080: 8 (ray pass 0.172 ms + blocks 0.038 ms) and 16
@@ -62,7 +60,8 @@ Range shown_range(const Range& measured, const RenderSettings& settings) {
         r.min = std::max(r.min, r.max * 1e-4f);
     }
     if (settings.colormap == Colormap::diverging) {
-        const float half = std::max({r.max - settings.reference, settings.reference - r.min, 1e-30f});
+        const float half =
+            std::max({r.max - settings.reference, settings.reference - r.min, 1e-30f});
         r.min = settings.reference - half;
         r.max = settings.reference + half;
     }
@@ -93,14 +92,18 @@ void OrbitCamera::fit(glm::vec2 half, float height, float aspect) {
     distance = std::clamp(1.05f * radius / std::sin(half_fov), 0.2f, 20.0f);
 }
 
-void OrbitCamera::zoom(float factor) { distance = std::clamp(distance * factor, 0.2f, 20.0f); }
+void OrbitCamera::zoom(float factor) {
+    distance = std::clamp(distance * factor, 0.2f, 20.0f);
+}
 
 glm::vec3 OrbitCamera::eye() const {
     return target + distance * glm::vec3(std::cos(pitch) * std::cos(yaw),
                                          std::cos(pitch) * std::sin(yaw), std::sin(pitch));
 }
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, glm::vec3(0, 0, 1)); }
+glm::mat4 OrbitCamera::view() const {
+    return glm::lookAt(eye(), target, glm::vec3(0, 0, 1));
+}
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
     return glm::perspective(fov_y, std::max(aspect, 1e-3f), 0.01f, 100.0f);
@@ -109,8 +112,10 @@ glm::mat4 OrbitCamera::projection(float aspect) const {
 // ---- Renderer ----------------------------------------------------------------------------------
 
 Renderer::Renderer()
-    : range_(4 * sizeof(std::uint32_t)), partials_(kReduceGroups * 4 * sizeof(float)),
-      bounds_(2 * sizeof(std::uint32_t)), no_bottom_(sizeof(float)) {
+    : range_(4 * sizeof(std::uint32_t)),
+      partials_(kReduceGroups * 4 * sizeof(float)),
+      bounds_(2 * sizeof(std::uint32_t)),
+      no_bottom_(sizeof(float)) {
     range_.zero();
     no_bottom_.zero();
 }
@@ -173,9 +178,11 @@ std::optional<glm::vec2> Renderer::pixel_to_cell(const FieldSource& source,
 
 void Renderer::reduce_range(const gl::Buffer& field, std::size_t count) {
     const std::size_t needed = (count + kReduceGroupSize - 1) / kReduceGroupSize;
-    const unsigned groups = static_cast<unsigned>(std::clamp<std::size_t>(needed, 1, kReduceGroups));
+    const unsigned groups =
+        static_cast<unsigned>(std::clamp<std::size_t>(needed, 1, kReduceGroups));
     const std::string wg = std::to_string(kReduceGroupSize);
-    const gl::Program& pass1 = gl::compute_program("render/minmax.comp", {{"WG_SIZE", wg}, {"PASS1", "1"}});
+    const gl::Program& pass1 =
+        gl::compute_program("render/minmax.comp", {{"WG_SIZE", wg}, {"PASS1", "1"}});
     const gl::Program& pass2 = gl::compute_program("render/minmax.comp", {{"WG_SIZE", wg}});
     field.bind_storage(kFieldBinding);
     range_.bind_storage(kRangeBinding);
@@ -264,7 +271,8 @@ void Renderer::fill_viewport(const ImageTarget& target, Rect viewport, unsigned 
     // The image feeds a blit, the framebuffer the arrows draw into, a read-back or the GUI.
     gl::memory_barrier(gl::Barrier::all);
     if (target.image == &flat_.colour())
-        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width, viewport.height);
+        gl::blit_to_draw_framebuffer(flat_, viewport.x, viewport.y, viewport.width,
+                                     viewport.height);
 }
 
 void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
@@ -305,7 +313,8 @@ void Renderer::draw_2d(const FieldSource& source, const RenderSettings& settings
         const float max_speed = vel.kind == Velocity::Kind::uniform
                                     ? std::hypot(vel.u, vel.v)
                                     : std::abs(vel.omega) * 0.5f * glm::length(domain);
-        const gl::Program& program = gl::graphics_program("render/arrows.vert", "render/arrows.frag");
+        const gl::Program& program =
+            gl::graphics_program("render/arrows.vert", "render/arrows.frag");
         program.use();
         program.set("rect_min", to_ndc(layout.domain_min, viewport));
         program.set("rect_max", to_ndc(layout.domain_max, viewport));
@@ -335,11 +344,13 @@ void Renderer::draw_3d(const FieldSource& source, const RenderSettings& settings
     // The surface's z per sample and the (min, max) of each block and of the whole surface.
     const std::size_t samples = static_cast<std::size_t>(grid.x) * grid.y;
     if (surface_.size() != samples * sizeof(float)) surface_ = gl::Buffer(samples * sizeof(float));
-    const std::size_t block_bytes = static_cast<std::size_t>(blocks.x) * blocks.y * 2 * sizeof(float);
+    const std::size_t block_bytes =
+        static_cast<std::size_t>(blocks.x) * blocks.y * 2 * sizeof(float);
     if (blocks_.size() != block_bytes) blocks_ = gl::Buffer(block_bytes);
     bounds_.poison();  // 0xFFFFFFFF: the neutral element of the atomicMin on keys
     const std::string block = std::to_string(kRayBlock);
-    const gl::Program& build = gl::compute_program("render/surface_blocks.comp", {{"BLOCK", block}});
+    const gl::Program& build =
+        gl::compute_program("render/surface_blocks.comp", {{"BLOCK", block}});
     build.use();
     build.set("grid", grid);
     build.set("block_count", blocks);

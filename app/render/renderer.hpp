@@ -15,11 +15,10 @@
 // colour bar's labels and the NaN warning).
 #include <array>
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <optional>
 #include <span>
 #include <string>
-
-#include <glm/glm.hpp>
 
 #include "solvers/gl/objects.hpp"
 
@@ -42,12 +41,12 @@ struct Velocity {
 
 // What to draw: borrowed buffers, valid for the draw call.
 struct FieldSource {
-    const gl::Buffer* field = nullptr;   // nx * ny float32, (i, j) at j * nx + i
+    const gl::Buffer* field = nullptr;  // nx * ny float32, (i, j) at j * nx + i
     int nx = 0, ny = 0;
     float dh = 1;                        // cell size (m)
     const gl::Buffer* bottom = nullptr;  // bottom height b (shallow water), or null
     Velocity velocity;
-    bool height_field = false;           // the field is a water surface: can be drawn in 3-D
+    bool height_field = false;  // the field is a water surface: can be drawn in 3-D
 };
 
 struct OrbitCamera {
@@ -55,7 +54,7 @@ struct OrbitCamera {
     float pitch = 0.65f;    // radians above the horizon
     float distance = 2.8f;  // from the target, world units (the domain's longer side is 2)
     glm::vec3 target{0.0f};
-    float fov_y = 0.75f;    // radians
+    float fov_y = 0.75f;  // radians
 
     void rotate(float dx_radians, float dy_radians);
     void zoom(float factor);  // < 1 moves closer
@@ -76,14 +75,14 @@ struct RenderSettings {
     bool show_velocity = false;
     float arrow_spacing_px = 36;
     bool colour_bar = true;
-    bool reversed = false;               // the colormap runs from max to min
-    bool log_scale = false;              // colours by log(value) (not for diverging maps)
-    float reference = 0;                 // diverging maps centre on this value
-    bool three_d = true;                 // height fields drawn in 3-D
+    bool reversed = false;   // the colormap runs from max to min
+    bool log_scale = false;  // colours by log(value) (not for diverging maps)
+    float reference = 0;     // diverging maps centre on this value
+    bool three_d = true;     // height fields drawn in 3-D
     OrbitCamera camera;
-    float height_scale = 1;              // 3-D: world units per metre of height
-    float base_level = 0;                // 3-D: the height drawn at z = 0
-    bool tint_water = true;              // 3-D: water coloured by the colormap of its height
+    float height_scale = 1;  // 3-D: world units per metre of height
+    float base_level = 0;    // 3-D: the height drawn at z = 0
+    bool tint_water = true;  // 3-D: water coloured by the colormap of its height
     glm::vec3 background{0.08f, 0.09f, 0.11f};
 };
 
@@ -111,7 +110,7 @@ inline bool uses_log_scale(const RenderSettings& settings) {
 }
 
 class Renderer {
-public:
+  public:
     Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
@@ -148,7 +147,7 @@ public:
     // World half-extent of the domain in 3-D (the longer side spans 2).
     static glm::vec2 half_extent(const FieldSource& source);
 
-private:
+  private:
     void reduce_range(const gl::Buffer& field, std::size_t count);
     void draw_2d(const FieldSource& source, const RenderSettings& settings, Rect viewport,
                  const gl::Texture2D* target_image);

@@ -16,7 +16,7 @@ void fit_height(Renderer& renderer, const sim::Simulation& sim, RenderSettings& 
 // An offscreen width x height framebuffer and the renderer's default view of `sim` (3-D for
 // shallow water, velocity arrows for advection), for headless frames: `--bench sim --render`.
 class OffscreenView {
-public:
+  public:
     // Fits the 3-D height scale to the simulation's current state (two small read-backs).
     OffscreenView(const sim::Simulation& sim, int width, int height);
     // One frame: binds the framebuffer and draws the simulation's current field. No read-back.
@@ -26,7 +26,7 @@ public:
     }
     const gl::Framebuffer& target() const { return target_; }
 
-private:
+  private:
     Renderer renderer_;
     RenderSettings settings_;
     gl::Framebuffer target_;

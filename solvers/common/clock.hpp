@@ -6,7 +6,8 @@ namespace adilab {
 
 // Milliseconds from `start` to now, on the monotonic clock.
 inline double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 }  // namespace adilab

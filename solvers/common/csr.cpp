@@ -57,8 +57,7 @@ void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<
     }
 }
 
-CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed,
-                     std::int32_t band) {
+CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed, std::int32_t band) {
     if (n < 0 || per_row < 0) throw Error("random_csr: negative size");
     if (n > 0 && static_cast<std::int64_t>(n) * per_row > std::numeric_limits<std::int32_t>::max())
         throw Error("random_csr: " + std::to_string(n) + " rows x " + std::to_string(per_row) +
@@ -76,7 +75,8 @@ CsrMatrix random_csr(std::int32_t n, std::int32_t per_row, std::uint64_t seed,
             if (band > 0) {
                 const std::int64_t lo = std::max<std::int64_t>(0, std::int64_t{r} - band);
                 const std::int64_t hi = std::min<std::int64_t>(n - 1, std::int64_t{r} + band);
-                col = static_cast<std::int32_t>(lo + rng.below(static_cast<std::int32_t>(hi - lo + 1)));
+                col = static_cast<std::int32_t>(lo +
+                                                rng.below(static_cast<std::int32_t>(hi - lo + 1)));
             }
             row.emplace_back(col, rng.uniform());
         }
@@ -95,7 +95,8 @@ CsrMatrix pagerank_csr(const CsrMatrix& graph, double damping) {
     const std::int32_t s = n;  // the teleport node
     // Out-degrees without self-duplicates (graph columns are already unique per row).
     std::vector<std::int32_t> out_degree(static_cast<std::size_t>(n));
-    for (std::int32_t i = 0; i < n; ++i) out_degree[i] = graph.row_offsets[i + 1] - graph.row_offsets[i];
+    for (std::int32_t i = 0; i < n; ++i)
+        out_degree[i] = graph.row_offsets[i + 1] - graph.row_offsets[i];
     // A = transition matrix, column-stochastic: A[j][i] = probability i -> j. Build A's rows
     // (in-links) by transposing the graph.
     std::vector<std::int32_t> in_count(static_cast<std::size_t>(n) + 1, 0);

@@ -31,8 +31,8 @@ CsrMatrix csr_from_dense(std::int32_t n, const std::vector<double>& dense);
 
 void csr_multiply(const CsrMatrix& a, const std::vector<double>& x, std::vector<double>& y);
 
-// A seeded random square matrix like the paper's (Kim & Kim 2011) and the CuPy peer's: every row has
-// `per_row` columns drawn uniformly from [0, n) with values uniform in [0, 1); a column drawn
+// A seeded random square matrix like the paper's (Kim & Kim 2011) and the CuPy peer's: every row
+// has `per_row` columns drawn uniformly from [0, n) with values uniform in [0, 1); a column drawn
 // twice in a row is one entry with the values added, so a row may hold slightly fewer than
 // `per_row` entries. The same seed gives the same matrix on every machine (splitmix64).
 // band > 0 draws row r's columns from [r - band, r + band] instead (clipped to [0, n)): the

@@ -81,21 +81,24 @@ void check_output_path(const std::filesystem::path& path, const std::string& wha
 std::uintmax_t file_length(const std::filesystem::path& path, const std::string& what) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
-        throw InputError("cannot read " + what + " '" + path.string() + "': " + std::strerror(errno));
+        throw InputError("cannot read " + what + " '" + path.string() +
+                         "': " + std::strerror(errno));
     if (S_ISDIR(info.st_mode))
         throw InputError("cannot read " + what + " '" + path.string() + "': it is a folder");
     if (!S_ISREG(info.st_mode))
         throw InputError("cannot read " + what + " '" + path.string() + "': not a regular file");
     if (::access(path.c_str(), R_OK) != 0)
-        throw InputError("cannot read " + what + " '" + path.string() + "': " + std::strerror(errno));
+        throw InputError("cannot read " + what + " '" + path.string() +
+                         "': " + std::strerror(errno));
     return std::uintmax_t(info.st_size);
 }
 
 void check_declared_bytes(const std::filesystem::path& path, const std::string& field,
                           std::uintmax_t declared, std::uintmax_t available) {
     if (declared > available)
-        throw InputError("'" + path.string() + "': " + field + " declares " + std::to_string(declared) +
-                    " bytes but the file has only " + std::to_string(available) + " left");
+        throw InputError("'" + path.string() + "': " + field + " declares " +
+                         std::to_string(declared) + " bytes but the file has only " +
+                         std::to_string(available) + " left");
 }
 
 }  // namespace adilab::files

@@ -28,7 +28,7 @@ namespace adilab::files {
 // the field named. main() treats it as a mistake in the input (exit 2, as a wrong option value);
 // the GUI shows it as any other error.
 class InputError : public Error {
-public:
+  public:
     using Error::Error;
 };
 

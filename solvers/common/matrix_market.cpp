@@ -24,7 +24,9 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::vector<std::string_view> split_tokens(std::string_view line) {
     std::vector<std::string_view> tokens;
@@ -40,7 +42,7 @@ std::vector<std::string_view> split_tokens(std::string_view line) {
 
 // Reads lines and knows where it is, so every message can say "<file>:<line>: ...".
 class LineReader {
-public:
+  public:
     LineReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
 
     // The next line that is neither a comment nor blank; false at the end of the input.
@@ -65,8 +67,8 @@ public:
     }
     // At the end of the input: names the last line (line 1 for an empty file).
     [[noreturn]] void fail_at_end(const std::string& what) const {
-        throw files::InputError(name_ + ":" + std::to_string(std::max<std::int64_t>(line_number_, 1)) +
-                                ": " + what);
+        throw files::InputError(
+            name_ + ":" + std::to_string(std::max<std::int64_t>(line_number_, 1)) + ": " + what);
     }
 
     // Bytes left in the input, where the stream can tell (files can); -1 where it cannot.
@@ -93,7 +95,8 @@ public:
             std::int64_t value = 0;
             auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
             if (error != std::errc() || end != token.data() + token.size())
-                fail_here("value '" + std::string(token) + "' is not an integer (field is integer)");
+                fail_here("value '" + std::string(token) +
+                          "' is not an integer (field is integer)");
             return static_cast<double>(value);
         }
         // from_chars does not take a leading '+', which some writers emit.
@@ -105,12 +108,11 @@ public:
             fail_here("value '" + std::string(token) + "' is out of the range of a double");
         if (error != std::errc() || end != digits.data() + digits.size() || digits.empty())
             fail_here("value '" + std::string(token) + "' is not a number");
-        if (!std::isfinite(value))
-            fail_here("value '" + std::string(token) + "' is not finite");
+        if (!std::isfinite(value)) fail_here("value '" + std::string(token) + "' is not finite");
         return value;
     }
 
-private:
+  private:
     std::istream& in_;
     std::string name_;
     std::int64_t line_number_ = 0;
@@ -128,12 +130,15 @@ Header parse_header(LineReader& reader) {
         reader.fail_at_end("empty file: expected a '%%MatrixMarket matrix ...' header line");
     auto tokens = split_tokens(line);
     if (tokens.empty() || lower(tokens[0]) != "%%matrixmarket")
-        reader.fail_here("not a Matrix Market file: the first line must start with "
-                         "'%%MatrixMarket' (found '" + line.substr(0, 40) + "')");
+        reader.fail_here(
+            "not a Matrix Market file: the first line must start with "
+            "'%%MatrixMarket' (found '" +
+            line.substr(0, 40) + "')");
     if (tokens.size() != 5)
-        reader.fail_here("bad header: expected '%%MatrixMarket matrix <coordinate|array> "
-                         "<real|integer|pattern> <general|symmetric>', found " +
-                         std::to_string(tokens.size()) + " words");
+        reader.fail_here(
+            "bad header: expected '%%MatrixMarket matrix <coordinate|array> "
+            "<real|integer|pattern> <general|symmetric>', found " +
+            std::to_string(tokens.size()) + " words");
     const std::string object = lower(tokens[1]), format = lower(tokens[2]),
                       field = lower(tokens[3]), symmetry = lower(tokens[4]);
     if (object != "matrix")
@@ -211,8 +216,8 @@ void parse_coordinate(LineReader& reader, Matrix& m) {
     const std::size_t expected_tokens = m.field == Field::pattern ? 2 : 3;
     // Reserve from the declared count, but not blindly: a corrupt header must not allocate
     // gigabytes before the first entry is read.
-    m.entries.reserve(static_cast<std::size_t>(
-        std::min<std::int64_t>(declared, 1 << 24) * (m.symmetry == Symmetry::symmetric ? 2 : 1)));
+    m.entries.reserve(static_cast<std::size_t>(std::min<std::int64_t>(declared, 1 << 24) *
+                                               (m.symmetry == Symmetry::symmetric ? 2 : 1)));
     std::int64_t read_count = 0;
     while (reader.next_data_line(line)) {
         if (read_count == declared)
@@ -232,7 +237,8 @@ void parse_coordinate(LineReader& reader, Matrix& m) {
         if (col < 1 || col > m.cols)
             reader.fail_here("column index " + std::to_string(col) + " is out of range 1.." +
                              std::to_string(m.cols));
-        const double value = m.field == Field::pattern ? 1.0 : reader.parse_value(tokens[2], m.field);
+        const double value =
+            m.field == Field::pattern ? 1.0 : reader.parse_value(tokens[2], m.field);
         if (m.symmetry == Symmetry::symmetric && row < col)
             reader.fail_here("entry (" + std::to_string(row) + ", " + std::to_string(col) +
                              ") lies above the diagonal; a symmetric file stores the lower "
@@ -353,7 +359,8 @@ std::vector<double> to_dense_row_major(const Matrix& matrix) {
     std::vector<double> dense(rows * cols, 0.0);
     if (matrix.format == Format::array) {
         for (std::size_t c = 0; c < cols; ++c)
-            for (std::size_t r = 0; r < rows; ++r) dense[r * cols + c] = matrix.values[c * rows + r];
+            for (std::size_t r = 0; r < rows; ++r)
+                dense[r * cols + c] = matrix.values[c * rows + r];
     } else {
         for (const Entry& e : matrix.entries)
             dense[static_cast<std::size_t>(e.row) * cols + static_cast<std::size_t>(e.col)] +=
@@ -402,7 +409,8 @@ CsrMatrix to_csr(const Matrix& matrix) {
     csr.values.reserve(by_row.size());
     for (std::size_t r = 0; r < static_cast<std::size_t>(csr.rows); ++r) {
         auto first = by_row.begin() + starts[r], last = by_row.begin() + starts[r + 1];
-        std::stable_sort(first, last, [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::stable_sort(first, last,
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
         for (auto it = first; it != last; ++it) {
             if (csr.columns.size() > static_cast<std::size_t>(csr.row_offsets[r]) &&
                 csr.columns.back() == it->first)

@@ -31,7 +31,7 @@ struct VariantInfo {
 
 template <class Info, class Product, class... Args>
 class Registry {
-public:
+  public:
     using Factory = std::function<std::unique_ptr<Product>(Args...)>;
     struct Entry {
         Info info;
@@ -76,11 +76,11 @@ public:
 
     // "unknown matmul variant 'x' (available: cpu-ijk, ...)".
     std::string unknown(std::string_view name) const {
-        return "unknown " + family_ + " variant '" + std::string(name) + "' (available: " +
-               list() + ")";
+        return "unknown " + family_ + " variant '" + std::string(name) + "' (available: " + list() +
+               ")";
     }
 
-private:
+  private:
     std::size_t index(std::string_view name) const {
         for (std::size_t i = 0; i < infos_.size(); ++i)
             if (infos_[i].name == name) return i;

@@ -9,7 +9,7 @@ namespace adilab::gl {
 enum class BufferTextureFormat { rg32ui };  // one float64 as two 32-bit words
 
 class BufferTexture {
-public:
+  public:
     BufferTexture() = default;
     // Views `buffer` (which must outlive this object). Throws adilab::Error when the buffer has
     // more texels than GL_MAX_TEXTURE_BUFFER_SIZE.
@@ -18,7 +18,7 @@ public:
     bool empty() const { return id_.get() == 0; }
     void bind(unsigned unit) const;  // to texture unit `unit` (a usamplerBuffer uniform's unit)
 
-private:
+  private:
     UniqueId<delete_texture> id_;
 };
 

@@ -1,11 +1,12 @@
 #include "solvers/gl/capacity.hpp"
 
+#include <glad/gl.h>
+
 #include <cstdio>
 #include <cstring>
 #include <limits>
 
 #include "solvers/gl/context.hpp"
-#include <glad/gl.h>
 
 namespace adilab::gl {
 
@@ -25,9 +26,8 @@ Limits current_limits() {
 
 Limits limits_of(const DeviceInfo& device) {
     Limits limits;
-    limits.max_block_bytes = device.max_storage_block_bytes > 0
-                                 ? std::uint64_t(device.max_storage_block_bytes)
-                                 : 0;
+    limits.max_block_bytes =
+        device.max_storage_block_bytes > 0 ? std::uint64_t(device.max_storage_block_bytes) : 0;
     limits.free_bytes = device.available_memory_mib > 0 ? device.available_memory_mib << 20 : -1;
     limits.device = device.renderer;
     return limits;
@@ -41,11 +41,16 @@ std::uint64_t bytes_of(std::uint64_t count, std::uint64_t size) {
 
 std::string format_bytes(std::uint64_t bytes) {
     char text[48];
-    if (bytes >= (1ull << 40)) std::snprintf(text, sizeof text, "%.1f TiB", double(bytes) / double(1ull << 40));
-    else if (bytes >= (1ull << 30)) std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
-    else if (bytes >= (1ull << 20)) std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1ull << 20));
-    else if (bytes >= 1024) std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
-    else std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    if (bytes >= (1ull << 40))
+        std::snprintf(text, sizeof text, "%.1f TiB", double(bytes) / double(1ull << 40));
+    else if (bytes >= (1ull << 30))
+        std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+    else if (bytes >= (1ull << 20))
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1ull << 20));
+    else if (bytes >= 1024)
+        std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
     return text;
 }
 

@@ -27,7 +27,7 @@ struct DeviceInfo;
 
 // The GPU cannot hold what was asked: a failed run (exit 1), not a usage error.
 class CapacityError : public Error {
-public:
+  public:
     using Error::Error;
 };
 

@@ -1,5 +1,4 @@
 #include "solvers/gl/commands.hpp"
-#include "solvers/gl/frame_timer.hpp"
 
 #include <glad/gl.h>
 
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 
 namespace adilab::gl {
 
@@ -37,10 +37,16 @@ void memory_barrier(Barrier bits) {
     glMemoryBarrier(gl_bits);
 }
 
-void finish() { glFinish(); }
-void flush() { glFlush(); }
+void finish() {
+    glFinish();
+}
+void flush() {
+    glFlush();
+}
 
-void viewport(int x, int y, int width, int height) { glViewport(x, y, width, height); }
+void viewport(int x, int y, int width, int height) {
+    glViewport(x, y, width, height);
+}
 
 void clear(float r, float g, float b, float a, bool depth) {
     glClearColor(r, g, b, a);
@@ -67,10 +73,14 @@ void set_blending(bool on) {
 
 static GLenum primitive(Primitive mode) {
     switch (mode) {
-        case Primitive::triangles: return GL_TRIANGLES;
-        case Primitive::triangle_strip: return GL_TRIANGLE_STRIP;
-        case Primitive::lines: return GL_LINES;
-        case Primitive::points: return GL_POINTS;
+        case Primitive::triangles:
+            return GL_TRIANGLES;
+        case Primitive::triangle_strip:
+            return GL_TRIANGLE_STRIP;
+        case Primitive::lines:
+            return GL_LINES;
+        case Primitive::points:
+            return GL_POINTS;
     }
     return GL_TRIANGLES;
 }

@@ -8,13 +8,13 @@ namespace adilab::gl {
 
 // Which later accesses must see the writes of earlier shaders (glMemoryBarrier bits).
 enum class Barrier : unsigned {
-    storage = 1u << 0,         // shader storage buffer reads and writes
-    uniform = 1u << 1,         // buffers later bound as uniform blocks
-    vertex_attrib = 1u << 2,   // buffers later read as vertex attributes
-    buffer_update = 1u << 3,   // glGetBufferSubData / glBufferSubData / copies
-    texture_fetch = 1u << 4,   // textures sampled after image stores
-    image_access = 1u << 5,    // image loads and stores
-    command = 1u << 6,         // indirect dispatch and draw arguments
+    storage = 1u << 0,        // shader storage buffer reads and writes
+    uniform = 1u << 1,        // buffers later bound as uniform blocks
+    vertex_attrib = 1u << 2,  // buffers later read as vertex attributes
+    buffer_update = 1u << 3,  // glGetBufferSubData / glBufferSubData / copies
+    texture_fetch = 1u << 4,  // textures sampled after image stores
+    image_access = 1u << 5,   // image loads and stores
+    command = 1u << 6,        // indirect dispatch and draw arguments
     all = 0xFFFFFFFFu,
 };
 constexpr Barrier operator|(Barrier a, Barrier b) {

@@ -61,7 +61,9 @@ Context& Context::current() {
     return *current_context;
 }
 
-bool Context::has_current() { return current_context != nullptr; }
+bool Context::has_current() {
+    return current_context != nullptr;
+}
 
 void Context::attach_current(GetProcAddress loader, std::string egl_device) {
     if (gladLoadGL(reinterpret_cast<GLADloadfunc>(loader)) == 0)
@@ -163,8 +165,9 @@ struct EglDevices {
 
 EglDevices query_devices() {
     if (gladLoaderLoadEGL(EGL_NO_DISPLAY) == 0)
-        throw Error("could not load libEGL.so.1 (install libegl1, and a GL driver: "
-                    "Mesa's libegl-mesa0 or the NVIDIA driver)");
+        throw Error(
+            "could not load libEGL.so.1 (install libegl1, and a GL driver: "
+            "Mesa's libegl-mesa0 or the NVIDIA driver)");
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     // NVIDIA's EGL names device enumeration and query together as EGL_EXT_device_base.
     const bool enumeration = has_extension(client, "EGL_EXT_device_enumeration") ||
@@ -180,31 +183,33 @@ EglDevices query_devices() {
             eglGetPlatformDisplayEXT = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
                 eglGetProcAddress("eglGetPlatformDisplayEXT"));
     }
-    if (!enumeration || !has_extension(client, "EGL_EXT_platform_device") ||
-        !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT)
-        throw Error("EGL lacks EGL_EXT_device_enumeration / EGL_EXT_platform_device, which "
-                    "headless adilab needs (client extensions: " +
-                    std::string(client ? client : "none") + ")");
+    if (!enumeration || !has_extension(client, "EGL_EXT_platform_device") || !eglQueryDevicesEXT ||
+        !eglGetPlatformDisplayEXT)
+        throw Error(
+            "EGL lacks EGL_EXT_device_enumeration / EGL_EXT_platform_device, which "
+            "headless adilab needs (client extensions: " +
+            std::string(client ? client : "none") + ")");
     EGLint count = 0;
     eglQueryDevicesEXT(0, nullptr, &count);
     EglDevices out;
     out.devices.resize(static_cast<std::size_t>(count));
     if (count > 0) eglQueryDevicesEXT(count, out.devices.data(), &count);
     out.devices.resize(static_cast<std::size_t>(count));
-    if (count == 0) throw Error("EGL reports no devices: no GPU driver and no Mesa software device");
+    if (count == 0)
+        throw Error("EGL reports no devices: no GPU driver and no Mesa software device");
     return out;
 }
 
 bool is_software(EGLDeviceEXT device) {
-    const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS)
-                                              : nullptr;
+    const char* ext =
+        eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
     return has_extension(ext, "EGL_MESA_device_software");
 }
 
 std::string device_label(EGLDeviceEXT device) {
     if (is_software(device)) return "software (Mesa)";
-    const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS)
-                                              : nullptr;
+    const char* ext =
+        eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
     std::string label = "hardware";
     if (has_extension(ext, "EGL_EXT_device_drm")) {
         const char* node = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT);
@@ -239,8 +244,8 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(int device_index) {
     }
     EGLDeviceEXT device = found.devices[static_cast<std::size_t>(chosen)];
     EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
-    if (display == EGL_NO_DISPLAY) throw Error("eglGetPlatformDisplayEXT failed for EGL device " +
-                                               std::to_string(chosen));
+    if (display == EGL_NO_DISPLAY)
+        throw Error("eglGetPlatformDisplayEXT failed for EGL device " + std::to_string(chosen));
     EGLint egl_major = 0, egl_minor = 0;
     if (!eglInitialize(display, &egl_major, &egl_minor))
         throw Error("eglInitialize failed for EGL device " + std::to_string(chosen));
@@ -260,10 +265,10 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(int device_index) {
     // Ask for 4.6 core and step down to 4.3; below that adilab cannot run.
     EGLContext context = EGL_NO_CONTEXT;
     for (int minor = 6; minor >= 3 && context == EGL_NO_CONTEXT; --minor) {
-        std::vector<EGLint> attributes = {EGL_CONTEXT_MAJOR_VERSION, 4,
-                                          EGL_CONTEXT_MINOR_VERSION, minor,
-                                          EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                          EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+        std::vector<EGLint> attributes = {
+            EGL_CONTEXT_MAJOR_VERSION,       4,
+            EGL_CONTEXT_MINOR_VERSION,       minor,
+            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
 #ifdef ADILAB_DEBUG
         attributes.insert(attributes.end(), {EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE});
 #endif
@@ -275,8 +280,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(int device_index) {
         EGLint legacy[] = {EGL_NONE};
         EGLContext any = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, legacy);
         std::string found_version = "none";
-        if (any != EGL_NO_CONTEXT &&
-            eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, any)) {
+        if (any != EGL_NO_CONTEXT && eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, any)) {
             gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress));
             found_version = gl_string(GL_VERSION) + " on " + gl_string(GL_RENDERER);
             eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -310,7 +314,8 @@ HeadlessContext::~HeadlessContext() {
     }
 }
 
-// ---- --info ---------------------------------------------------------------------------------------
+// ---- --info
+// ---------------------------------------------------------------------------------------
 
 std::string describe(const DeviceInfo& d) {
     std::ostringstream out;

@@ -33,7 +33,7 @@ struct DeviceInfo {
     bool fp64 = false;
     bool int64 = false;
     bool atomic_int64 = false;  // GL_NV_shader_atomic_int64: 64-bit atomics on storage buffers
-    bool subgroups = false;  // GL_KHR_shader_subgroup
+    bool subgroups = false;     // GL_KHR_shader_subgroup
     int subgroup_size = 0;
     bool subgroup_arithmetic = false;  // compute shaders have subgroupMax/Min & co.
     bool debug_output = false;
@@ -47,7 +47,7 @@ using GlProc = void (*)();
 using GetProcAddress = GlProc (*)(const char*);
 
 class Context {
-public:
+  public:
     Context(const Context&) = delete;
     Context& operator=(const Context&) = delete;
     virtual ~Context();
@@ -61,7 +61,7 @@ public:
     // Whether GL_TIME_ELAPSED queries measure anything here (llvmpipe's read 0).
     bool timer_queries_work();
 
-protected:
+  protected:
     Context() = default;
     // Loads GL through `loader` for the context current on this thread, checks the version
     // (throws naming what was found when below 4.3), reads the limits and, in Debug builds,
@@ -69,7 +69,7 @@ protected:
     void attach_current(GetProcAddress loader, std::string egl_device = {});
     void detach();
 
-private:
+  private:
     DeviceInfo info_;
     ShaderCache shaders_;
     int timer_queries_work_ = -1;  // unknown until first asked
@@ -77,7 +77,7 @@ private:
 
 // A headless context through EGL_EXT_platform_device.
 class HeadlessContext final : public Context {
-public:
+  public:
     // device_index < 0: first hardware device, else the first software one.
     static std::unique_ptr<HeadlessContext> create(int device_index = -1);
     ~HeadlessContext() override;
@@ -85,7 +85,7 @@ public:
     // One line per EGL device: index, hardware or software, DRM node or renderer string.
     static std::vector<std::string> list_devices();
 
-private:
+  private:
     HeadlessContext() = default;
     void* display_ = nullptr;
     void* context_ = nullptr;
@@ -93,7 +93,7 @@ private:
 
 // A context made current elsewhere (the GUI's GLFW window) adopted by adilab.
 class AdoptedContext final : public Context {
-public:
+  public:
     explicit AdoptedContext(GetProcAddress loader) { attach_current(loader); }
     ~AdoptedContext() override { detach(); }
 };

@@ -65,7 +65,9 @@ void set_scissor(bool on, int x, int y, int width, int height) {
     }
 }
 
-void set_depth_write(bool on) { glDepthMask(on ? GL_TRUE : GL_FALSE); }
+void set_depth_write(bool on) {
+    glDepthMask(on ? GL_TRUE : GL_FALSE);
+}
 
 }  // namespace adilab::gl
 
@@ -143,8 +145,10 @@ std::vector<DispatchProfiler::Phase> DispatchProfiler::collect() {
             const std::string& label = slot.labels[static_cast<std::size_t>(d)];
             auto it = std::find_if(phases.begin(), phases.end(),
                                    [&](const Phase& p) { return p.label == label; });
-            if (it == phases.end()) phases.push_back({label, ms, 1});
-            else it->ms += ms, ++it->dispatches;
+            if (it == phases.end())
+                phases.push_back({label, ms, 1});
+            else
+                it->ms += ms, ++it->dispatches;
         }
         slot.pending = false;
         newest = std::move(phases);

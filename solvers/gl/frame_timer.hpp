@@ -18,7 +18,7 @@
 namespace adilab::gl {
 
 class FrameTimer {
-public:
+  public:
     struct Sample {
         std::int64_t frame;  // the tag given to begin()
         double ms;           // GPU milliseconds between begin() and end()
@@ -35,7 +35,7 @@ public:
     // The latest collected result in milliseconds.
     std::optional<double> latest_ms() const { return latest_; }
 
-private:
+  private:
     struct Slot {
         Query query;
         std::int64_t frame = 0;
@@ -75,7 +75,7 @@ inline thread_local const std::string* current_program_label = nullptr;
 // before them. Results are read a few frames later when available; nothing ever waits.
 // The simulation needs no change: it only calls gl::dispatch, as everything does.
 class DispatchProfiler {
-public:
+  public:
     struct Phase {
         std::string label;
         double ms = 0;
@@ -97,7 +97,7 @@ public:
     static DispatchProfiler* active() { return active_; }
     void after_dispatch();  // called by gl::dispatch
 
-private:
+  private:
     struct Slot {
         std::vector<Query> stamps;  // stamps[0]: begin(); stamps[k]: after dispatch k
         std::vector<std::string> labels;

@@ -1,5 +1,4 @@
 #include "solvers/gl/objects.hpp"
-#include "solvers/gl/frame_timer.hpp"
 
 #include <glad/gl.h>
 
@@ -9,15 +8,28 @@
 #include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 
 namespace adilab::gl {
 
-void delete_buffer(Id id) { glDeleteBuffers(1, &id); }
-void delete_texture(Id id) { glDeleteTextures(1, &id); }
-void delete_program(Id id) { glDeleteProgram(id); }
-void delete_query(Id id) { glDeleteQueries(1, &id); }
-void delete_framebuffer(Id id) { glDeleteFramebuffers(1, &id); }
-void delete_vertex_array(Id id) { glDeleteVertexArrays(1, &id); }
+void delete_buffer(Id id) {
+    glDeleteBuffers(1, &id);
+}
+void delete_texture(Id id) {
+    glDeleteTextures(1, &id);
+}
+void delete_program(Id id) {
+    glDeleteProgram(id);
+}
+void delete_query(Id id) {
+    glDeleteQueries(1, &id);
+}
+void delete_framebuffer(Id id) {
+    glDeleteFramebuffers(1, &id);
+}
+void delete_vertex_array(Id id) {
+    glDeleteVertexArrays(1, &id);
+}
 
 // ---- Buffer ----------------------------------------------------------------------------------
 
@@ -187,9 +199,12 @@ struct FormatInfo {
 };
 FormatInfo format_info(TextureFormat format) {
     switch (format) {
-        case TextureFormat::r32f: return {GL_R32F, GL_RED, GL_FLOAT};
-        case TextureFormat::rgba8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE};
-        case TextureFormat::rgba32f: return {GL_RGBA32F, GL_RGBA, GL_FLOAT};
+        case TextureFormat::r32f:
+            return {GL_R32F, GL_RED, GL_FLOAT};
+        case TextureFormat::rgba8:
+            return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE};
+        case TextureFormat::rgba32f:
+            return {GL_RGBA32F, GL_RGBA, GL_FLOAT};
         case TextureFormat::depth24:
             return {GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT};
     }
@@ -288,7 +303,9 @@ VertexArray::VertexArray() {
     id_ = UniqueId<delete_vertex_array>(id);
 }
 
-void VertexArray::bind() const { glBindVertexArray(id()); }
+void VertexArray::bind() const {
+    glBindVertexArray(id());
+}
 
 Query Query::create() {
     Id id = 0;

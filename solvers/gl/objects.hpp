@@ -7,14 +7,13 @@
 // that the code runs on GL 4.3, the oldest version adilab accepts.
 #include <cstddef>
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <glm/glm.hpp>
 
 namespace adilab::gl {
 
@@ -23,7 +22,7 @@ using Id = unsigned int;
 // The common part: owns one id, frees it with Deleter. Each kind below adds its operations.
 template <void (*Deleter)(Id)>
 class UniqueId {
-public:
+  public:
     UniqueId() = default;
     explicit UniqueId(Id id) : id_(id) {}
     UniqueId(const UniqueId&) = delete;
@@ -42,7 +41,7 @@ public:
     }
     Id get() const { return id_; }
 
-private:
+  private:
     Id id_ = 0;
 };
 
@@ -55,7 +54,7 @@ void delete_vertex_array(Id);
 
 // A GPU memory block, used as a shader storage buffer, vertex buffer or uniform buffer.
 class Buffer {
-public:
+  public:
     Buffer() = default;
     // Allocates `bytes` (contents undefined unless `data` is given). Throws adilab::Error when
     // the driver cannot allocate it.
@@ -110,7 +109,7 @@ public:
     void bind_storage(unsigned index, std::size_t offset, std::size_t bytes) const;
     void bind_uniform(unsigned index) const;
 
-private:
+  private:
     UniqueId<delete_buffer> id_;
     std::size_t size_ = 0;
     // Whether a GL transfer (fill_words' clear, copy_from) has written the buffer: its uploads
@@ -120,7 +119,7 @@ private:
 
 // A compiled and linked program. Made by the shader registry (shaders.hpp), not by hand.
 class Program {
-public:
+  public:
     Program() = default;
     Program(Id id, std::string label);
 
@@ -149,7 +148,7 @@ public:
     std::uint64_t uniforms_owner() const { return uniforms_owner_; }
     void set_uniforms_owner(std::uint64_t tag) const { uniforms_owner_ = tag; }
 
-private:
+  private:
     UniqueId<delete_program> id_;
     std::string label_;
     mutable std::unordered_map<std::string, int> locations_;
@@ -159,7 +158,7 @@ private:
 enum class TextureFormat { r32f, rgba8, rgba32f, depth24 };
 
 class Texture2D {
-public:
+  public:
     Texture2D() = default;
     Texture2D(int width, int height, TextureFormat format);
     Id id() const { return id_.get(); }
@@ -171,14 +170,14 @@ public:
     void bind(unsigned unit) const;
     void bind_image(unsigned unit, bool write) const;
 
-private:
+  private:
     UniqueId<delete_texture> id_;
     int width_ = 0, height_ = 0;
     TextureFormat format_ = TextureFormat::rgba8;
 };
 
 class Framebuffer {
-public:
+  public:
     Framebuffer() = default;
     // A colour (rgba8) and depth framebuffer of the given size, for offscreen rendering.
     Framebuffer(int width, int height);
@@ -191,28 +190,28 @@ public:
     // Reads the colour attachment as tightly packed RGBA8 rows, top row first.
     std::vector<std::uint8_t> read_rgba() const;
 
-private:
+  private:
     UniqueId<delete_framebuffer> id_;
     Texture2D colour_, depth_;
 };
 
 class VertexArray {
-public:
+  public:
     VertexArray();
     Id id() const { return id_.get(); }
     void bind() const;
 
-private:
+  private:
     UniqueId<delete_vertex_array> id_;
 };
 
 class Query {
-public:
+  public:
     Query() = default;
     static Query create();
     Id id() const { return id_.get(); }
 
-private:
+  private:
     explicit Query(Id id) : id_(id) {}
     UniqueId<delete_query> id_;
 };

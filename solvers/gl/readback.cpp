@@ -30,7 +30,9 @@ Readback::Readback(std::size_t bytes) : bytes_(bytes) {
     }
 }
 
-Readback::Readback(Readback&& other) noexcept { *this = std::move(other); }
+Readback::Readback(Readback&& other) noexcept {
+    *this = std::move(other);
+}
 
 Readback& Readback::operator=(Readback&& other) noexcept {
     if (this != &other) {
@@ -45,7 +47,9 @@ Readback& Readback::operator=(Readback&& other) noexcept {
     return *this;
 }
 
-Readback::~Readback() { release(); }
+Readback::~Readback() {
+    release();
+}
 
 void Readback::release() {
     forget();

@@ -15,7 +15,7 @@
 namespace adilab::gl {
 
 class Readback {
-public:
+  public:
     Readback() = default;
     explicit Readback(std::size_t bytes);
     Readback(Readback&& other) noexcept;
@@ -42,13 +42,13 @@ public:
     std::size_t pending() const { return fences_.size(); }
     std::size_t bytes() const { return bytes_; }
 
-private:
+  private:
     void release();
     std::size_t bytes_ = 0;
     Id buffer_ = 0;
     void* mapped_ = nullptr;
     std::deque<void*> fences_;  // GLsync, oldest first
-    Buffer fallback_;        // without buffer storage: an ordinary buffer, read with a drain
+    Buffer fallback_;           // without buffer storage: an ordinary buffer, read with a drain
     std::vector<unsigned char> fallback_bytes_;
 };
 

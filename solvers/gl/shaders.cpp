@@ -169,8 +169,8 @@ const Program& ShaderCache::compute(std::string_view path, const Defines& define
 
 const Program& ShaderCache::graphics(std::string_view vertex_path, std::string_view fragment_path,
                                      const Defines& defines) {
-    std::string key = std::string(vertex_path) + "+" + std::string(fragment_path) +
-                      describe_defines(defines);
+    std::string key =
+        std::string(vertex_path) + "+" + std::string(fragment_path) + describe_defines(defines);
     auto found = programs_.find(key);
     if (found != programs_.end()) return found->second;
     return programs_.emplace(key, compile_graphics(vertex_path, fragment_path, defines))

@@ -4,8 +4,9 @@
 //
 // A shader file has no #version line: the registry writes `#version 430 core`, then the
 // variant's #defines (the prelude), then a #line directive whose number encodes the file and its
-// line, so that the driver's error log can be rewritten to `shaders/<file>:<line>: <message>`. A line `#include "other.glsl"`
-// (path relative to shaders/) pastes that file in, with #line directives around it.
+// line, so that the driver's error log can be rewritten to `shaders/<file>:<line>: <message>`. A
+// line `#include "other.glsl"` (path relative to shaders/) pastes that file in, with #line
+// directives around it.
 #include <map>
 #include <span>
 #include <string>
@@ -42,14 +43,14 @@ Program compile_graphics(std::string_view vertex_path, std::string_view fragment
 
 // Programs compiled once per context and kept: one per (files, defines).
 class ShaderCache {
-public:
+  public:
     const Program& compute(std::string_view path, const Defines& defines = {});
     const Program& graphics(std::string_view vertex_path, std::string_view fragment_path,
                             const Defines& defines = {});
     std::size_t size() const { return programs_.size(); }
     void clear() { programs_.clear(); }
 
-private:
+  private:
     std::map<std::string, Program> programs_;
 };
 

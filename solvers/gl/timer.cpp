@@ -97,7 +97,8 @@ double median(std::vector<double> samples) {
                      samples.end());
     double upper = samples[mid];
     if (samples.size() % 2 == 1) return upper;
-    double lower = *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
+    double lower =
+        *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
     return 0.5 * (lower + upper);
 }
 

@@ -11,14 +11,14 @@
 namespace adilab::gl {
 
 class GpuTimer {
-public:
+  public:
     GpuTimer();
     void begin();
     void end();
     // Milliseconds between begin() and end(); waits for the GPU.
     double elapsed_ms();
 
-private:
+  private:
     Query query_;
     bool use_queries_ = true;
     std::chrono::steady_clock::time_point wall_start_, wall_end_;
@@ -49,7 +49,7 @@ double median(std::vector<double> samples);
 // place marks where a barrier already waits: a mark between two unordered dispatches may order
 // them. Reading waits for the GPU: for diagnostics (e.g. ADILAB_LU_TRACE), not for timed paths.
 class StampLog {
-public:
+  public:
     // Charges the GPU time since the previous mark to `phase` (>= 0); phase -1 only starts.
     void mark(int phase);
     // Milliseconds charged to each phase 0..phases-1 and how many marks each got (waits for the
@@ -60,7 +60,7 @@ public:
     };
     Totals collect(int phases);
 
-private:
+  private:
     std::vector<Query> queries_;  // reused across collects
     std::vector<int> phases_;     // the phase of each mark taken
 };

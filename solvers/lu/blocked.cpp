@@ -93,10 +93,10 @@ PanelPlan plan_panel(const gl::DeviceInfo& info, int n, int block, const Tuning&
     // `lean`: shared memory for the panel's rows, what the group may use less the reduction
     // arrays.
     const int shared_bytes = std::min(info.max_shared_memory_bytes, 48 * 1024);
-    plan.rows_max =
-        plan.registers ? parts * plan.rows_per_part
-                       : std::max(1, (shared_bytes - 3 * 4 * plan.group_size - 8 * block - 256) /
-                                         (4 * block + 4));  // a row and its label
+    plan.rows_max = plan.registers
+                        ? parts * plan.rows_per_part
+                        : std::max(1, (shared_bytes - 3 * 4 * plan.group_size - 8 * block - 256) /
+                                          (4 * block + 4));  // a row and its label
     // Invocation s of a group takes slot s's header, so groups <= its invocations.
     plan.groups_max = info.software ? 1 : std::min(kGroupsMax, plan.group_size);
     return plan;
@@ -140,28 +140,27 @@ class BlockedSolver final : public Solver {
             throw Error("gpu-blocked: the interchanges' work group (" +
                         std::to_string(swap_invocations) + " invocations) exceeds the device's " +
                         std::to_string(info.max_work_group_invocations));
-        const gl::Program& swap =
-            gl::compute_program("lu/swap_block_row.comp",
-                                {{"NB", nb},
-                                 {"WG_SIZE", std::to_string(swap_invocations)},
-                                 {"PS", std::to_string(part_rows)},
-                                 {"COLS", std::to_string(tuning_.swap_columns)}});
+        const gl::Program& swap = gl::compute_program(
+            "lu/swap_block_row.comp", {{"NB", nb},
+                                       {"WG_SIZE", std::to_string(swap_invocations)},
+                                       {"PS", std::to_string(part_rows)},
+                                       {"COLS", std::to_string(tuning_.swap_columns)}});
         // X = L11^-1 by trtri.comp, CB columns of X a group, nb * CB invocations: 512 a group,
         // enough columns a group that X keeps pace with the interchanges dispatched beside it
         // (docs/performance.md has the columns-a-group sweep).
         const int inverse_cols = std::clamp(512 / block_, 1, block_);
         const bool inverse_lower_fits = block_ * (block_ - 1) / 2 * 4 + 8 * inverse_cols * 4 + 64 <=
                                         info.max_shared_memory_bytes;
-        const gl::Program& trtri =
-            gl::compute_program("lu/trtri.comp",
-                                {{"NB", nb},
-                                 {"CB", std::to_string(inverse_cols)},
-                                 {"WG_SIZE", std::to_string(block_ * inverse_cols)},
-                                 {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}});
+        const gl::Program& trtri = gl::compute_program(
+            "lu/trtri.comp", {{"NB", nb},
+                              {"CB", std::to_string(inverse_cols)},
+                              {"WG_SIZE", std::to_string(block_ * inverse_cols)},
+                              {"LOWER_SHARED", inverse_lower_fits ? "1" : "0"}});
 
         const int panels = (n + block_ - 1) / block_;
         const int w_ld_max = (n + 3) / 4 * 4;
-        if (headers_.empty() || block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4 ||
+        if (headers_.empty() ||
+            block_row_.size() < static_cast<std::size_t>(block_) * w_ld_max * 4 ||
             origin_.size() < static_cast<std::size_t>(n) * sizeof(int))
             gl::check_buffers_fit(blocked_scratch_needs(n, block_));  // before any is allocated
         if (headers_.empty()) {
@@ -202,9 +201,9 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             const int m = n - k0;
             const int groups_needed = (m + plan.rows_max - 1) / plan.rows_max;
-            const int groups = std::max(
-                groups_needed, std::min({plan.groups_max, tuning_.panel_groups,
-                                         (m + plan.rows_min - 1) / plan.rows_min}));
+            const int groups =
+                std::max(groups_needed, std::min({plan.groups_max, tuning_.panel_groups,
+                                                  (m + plan.rows_min - 1) / plan.rows_min}));
             if (groups <= plan.groups_max) {
                 panel.use();
                 panel.set("n", n);
@@ -354,12 +353,12 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
          &t.registers_panel, 0, 1},
         {"panel_rows", "rows a panel group takes at least (0: 64 registers, 128 lean)",
          &t.panel_rows, 0, 1 << 20},
-        {"panel_groups", "panel work groups at most, where its rows fit them", &t.panel_groups,
-         1, kGroupsMax},
+        {"panel_groups", "panel work groups at most, where its rows fit them", &t.panel_groups, 1,
+         kGroupsMax},
         {"panel_group_size", "invocations of a panel group (whole columns of nb)",
          &t.panel_group_size, 64, 1024},
-        {"swap_columns", "columns a work group of the row interchanges takes", &t.swap_columns,
-         1, 1024},
+        {"swap_columns", "columns a work group of the row interchanges takes", &t.swap_columns, 1,
+         1024},
         {"lookahead", "1: the next panel beside the trailing update; 0: one after the other",
          &t.lookahead, 0, 1},
         {"subgroups", "1: subgroup shuffles in the panel where the device has them; 0: never",
@@ -395,9 +394,11 @@ std::vector<gl::BufferNeed> blocked_scratch_needs(std::int64_t n, int block) {
     const std::uint64_t rows = n < 0 ? 0 : std::uint64_t(n);
     return {
         {"the LU panel exchange headers", 2 * (kGroupsMax + 1) * words * 4 * sizeof(unsigned)},
-        {"the LU panel exchange values", 2 * (kGroupsMax + 1) * (std::uint64_t(block) + 1) * 2 * sizeof(unsigned)},
+        {"the LU panel exchange values",
+         2 * (kGroupsMax + 1) * (std::uint64_t(block) + 1) * 2 * sizeof(unsigned)},
         {"the LU diagonal block's inverse", std::uint64_t(block) * std::uint64_t(block) * 4},
-        {"the LU interchanged block row (panel scratch)", gl::bytes_of(std::uint64_t(block) * 4, (rows + 3) / 4 * 4)},
+        {"the LU interchanged block row (panel scratch)",
+         gl::bytes_of(std::uint64_t(block) * 4, (rows + 3) / 4 * 4)},
         {"the LU row origins", gl::bytes_of(rows, sizeof(int))},
     };
 }

@@ -16,7 +16,8 @@ std::vector<gl::BufferNeed> buffer_needs(std::int64_t n, int block) {
         {"the LU status", 2 * sizeof(int)},
     };
     if (block > 0)
-        for (gl::BufferNeed& need : blocked_scratch_needs(n, block)) needs.push_back(std::move(need));
+        for (gl::BufferNeed& need : blocked_scratch_needs(n, block))
+            needs.push_back(std::move(need));
     return needs;
 }
 

@@ -1,5 +1,6 @@
 // CPU baselines for C = A * B (fp32, row-major; A m x n, B n x l).
-//  - cpu-ijk: the OpenGL matmul paper Algorithm 3, Kwon & Lee's CPU1. The inner loop walks B down a column
+//  - cpu-ijk: the OpenGL matmul paper Algorithm 3, Kwon & Lee's CPU1. The inner loop walks B down a
+//  column
 //    (stride l), so for large N every load misses cache: the reference point both papers beat.
 //  - cpu-ikj: Kwon & Lee's CPU2. The inner loop runs along a row of B and of C (stride 1), which
 //    the compiler vectorises; one thread, as in the paper.

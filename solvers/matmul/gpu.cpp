@@ -1,5 +1,6 @@
 // The GPU variants of C = A * B (fp32, row-major; A m x n, B n x l, any sizes >= 1).
-//  - gpu-tiled32: the OpenGL matmul paper, Algorithm 1 (host) and Algorithm 2 (shaders/matmul/tiled32.comp),
+//  - gpu-tiled32: the OpenGL matmul paper, Algorithm 1 (host) and Algorithm 2
+//  (shaders/matmul/tiled32.comp),
 //    faithfully: 32 x 32 work groups, dispatched in chunks of at most 64 x 64 work groups with the
 //    chunk origin (x0, y0) as uniforms, one dispatch per chunk.
 //  - gpu-fast: matmul::gemm (shaders/matmul/gemm.comp) with alpha = 1, beta = 0.

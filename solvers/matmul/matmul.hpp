@@ -1,15 +1,17 @@
 #pragma once
-// Matrix multiplication C = A * B (the OpenGL matmul paper and Kwon & Lee): A is m x n, B is n x l, C is m x l, all
-// fp32 row-major and tightly packed (leading dimensions n, l, l). Any m, n, l >= 1.
+// Matrix multiplication C = A * B (the OpenGL matmul paper and Kwon & Lee): A is m x n, B is n x l,
+// C is m x l, all fp32 row-major and tightly packed (leading dimensions n, l, l). Any m, n, l >= 1.
 //
 // Named variants (the registry below lists them for the CLI and the GUI):
-//   cpu-ijk      the OpenGL matmul paper Algorithm 3 / Kwon & Lee "CPU1": the naive i-j-k loop, one thread
-//   cpu-ikj      Kwon & Lee "CPU2": i-k-j order (B and C read along rows), one thread
+//   cpu-ijk      the OpenGL matmul paper Algorithm 3 / Kwon & Lee "CPU1": the naive i-j-k loop, one
+//   thread cpu-ikj      Kwon & Lee "CPU2": i-k-j order (B and C read along rows), one thread
 //   cpu-blocked  i-k-j on cache blocks, 4 rows of C per pass, all hardware threads
-//   gpu-tiled32  the OpenGL matmul paper Algorithms 1-2: 32 x 32 work groups, two 32 x 32 shared tiles,
+//   gpu-tiled32  the OpenGL matmul paper Algorithms 1-2: 32 x 32 work groups, two 32 x 32 shared
+//   tiles,
 //                dispatched in chunks of at most 64 x 64 work groups
 //   gpu-fast     register-blocked GEMM (shaders/matmul/gemm.comp), tiles from GemmTiles
-//   cpgpu        Kwon & Lee: the GPU (gpu-fast) computes the first g rows of C while the CPU threads
+//   cpgpu        Kwon & Lee: the GPU (gpu-fast) computes the first g rows of C while the CPU
+//   threads
 //                compute the rest, g balanced from rates measured on this machine
 //
 // Two entries. multiply_host() takes host arrays and includes every host <-> device transfer (how
@@ -31,7 +33,9 @@ struct SplitReport;
 
 struct Shape {
     int m = 0, n = 0, l = 0;
-    double flops() const { return 2.0 * m * static_cast<double>(n) * l; }  // the OpenGL matmul paper eq. (1)
+    double flops() const {
+        return 2.0 * m * static_cast<double>(n) * l;
+    }  // the OpenGL matmul paper eq. (1)
 };
 
 // --- The reusable GEMM (gpu-fast's kernel) ---------------------------------------------------

@@ -16,12 +16,14 @@ const Variants& variants() {
             {{{"cpu-ijk",
                "naive i-j-k loop, one thread (the OpenGL matmul paper Alg. 3, Kwon & Lee CPU1)",
                false},
-              false, true},
+              false,
+              true},
              [](std::optional<GemmTiles>) { return make_cpu_ijk(); }},
             {{{"cpu-ikj", "i-k-j loop order, one thread (Kwon & Lee CPU2)", false}, false, true},
              [](std::optional<GemmTiles>) { return make_cpu_ikj(); }},
             {{{"cpu-blocked", "cache-blocked i-k-j, 4 rows per pass, all threads", false},
-              false, true},
+              false,
+              true},
              [](std::optional<GemmTiles>) { return make_cpu_blocked(); }},
             {{{"gpu-tiled32",
                "32x32 shared tiles, 64x64-group chunks (the OpenGL matmul paper Alg. 1-2)"}},
@@ -60,7 +62,8 @@ void check_shape(Shape s, bool on_gpu, const gl::DeviceInfo& device, int copies)
             const long long count = m.rows * m.cols;
             // Shaders index with 32-bit ints; keep a block of slack for the last tile's offsets.
             if (count > INT_MAX - 4096)
-                throw Error("matmul size " + what + ": matrix " + m.name + " has more than 2^31 "
+                throw Error("matmul size " + what + ": matrix " + m.name +
+                            " has more than 2^31 "
                             "elements, beyond 32-bit shader indices");
             needs.push_back({std::string(copy ? "the kernel timing's copy of matrix " : "matrix ") +
                                  m.name + " (" + std::to_string(m.rows) + " x " +

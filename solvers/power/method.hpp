@@ -22,13 +22,13 @@ namespace adilab::power {
 
 struct Result {
     double lambda = 0.0;
-    int iterations = 0;       // y = A x products done until the stop
+    int iterations = 0;  // y = A x products done until the stop
     bool converged = false;
-    bool breakdown = false;   // A x = 0 met
-    double error = 0.0;       // max |x_{k+1} - x_k| of the last iteration (NaN where the
-                              // variant never computes it: gpu-opt has no norm)
-    int queued = 0;           // gpu-opt(-async): iterations the host queued before it stopped,
-                              // frozen ones past the stop included (0 for the other variants)
+    bool breakdown = false;  // A x = 0 met
+    double error = 0.0;      // max |x_{k+1} - x_k| of the last iteration (NaN where the
+                             // variant never computes it: gpu-opt has no norm)
+    int queued = 0;          // gpu-opt(-async): iterations the host queued before it stopped,
+                             // frozen ones past the stop included (0 for the other variants)
 };
 
 // The element of largest magnitude, ties to the positive one (0 for an empty span).

@@ -4,12 +4,12 @@
 // baseline; limits: main memory only. It is also the reference the GPU variants are tested against
 // (solvers/reference/power_reference.cpp runs the same arithmetic).
 #include "solvers/power/power.hpp"
-#include "solvers/common/clock.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
+#include "solvers/common/clock.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/power/variants.hpp"
@@ -19,9 +19,8 @@ namespace adilab::power {
 
 namespace {
 
-
 class HostVariant final : public Variant {
-public:
+  public:
     std::string name() const override { return "host"; }
     bool on_gpu() const override { return false; }
     void prepare(const CsrMatrix& a, const Options&) override {
@@ -59,7 +58,7 @@ public:
         return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
-private:
+  private:
     const CsrMatrix* a_ = nullptr;
     std::vector<double> x_;
     double sink_ = 0.0;  // keeps the timed error loop from being optimised away
@@ -67,7 +66,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Variant> make_host() { return std::make_unique<HostVariant>(); }
+std::unique_ptr<Variant> make_host() {
+    return std::make_unique<HostVariant>();
+}
 
 Tuning Tuning::defaults(const gl::DeviceInfo& device) {
     Tuning t;
@@ -82,26 +83,26 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
     return {
         {"threads_per_row", "rows layout: threads a row, a power of two (0: from nnz/row)",
          &t.threads_per_row, 0, 32},
-        {"stream_chunk", "stream layout: nonzeros a pass, a multiple of 256", &t.stream_chunk,
-         256, 4096},
+        {"stream_chunk", "stream layout: nonzeros a pass, a multiple of 256", &t.stream_chunk, 256,
+         4096},
         {"max_groups", "SpMV work groups at most", &t.max_groups, 1, 16384},
         {"x_image", "1: gather x from a 2D texture (where it fits); 0: the storage buffer",
          &t.x_image, 0, 1},
         {"x_block_gobs", "x's texture: GOBs a block column, a power of two (0: automatic)",
          &t.x_block_gobs, 0, 32},
-        {"unroll", "rows layout, 1 thread a row: gathers in flight (0: plain loop)", &t.unroll,
-         0, 16},
+        {"unroll", "rows layout, 1 thread a row: gathers in flight (0: plain loop)", &t.unroll, 0,
+         16},
         {"subgroups", "1: subgroup reductions where the device has them; 0: shared memory",
          &t.subgroups, 0, 1},
         {"step3_groups", "gpu-opt Step3 work groups at most", &t.step3_groups, 1, 16384},
-        {"check_every", "gpu-opt-async: iterations between two reads of the flag",
-         &t.check_every, 1, 1000000},
+        {"check_every", "gpu-opt-async: iterations between two reads of the flag", &t.check_every,
+         1, 1000000},
         {"flag_lag", "gpu-opt: read iteration k-L+1's books after queueing k (0: drain)",
          &t.flag_lag, 0, 16},
-        {"flag_poll", "gpu-opt, lag >= 1: 1 poll the books' stamp; 0 wait on a fence",
-         &t.flag_poll, 0, 1},
-        {"flush_every", "gpu-opt, lag >= 1: glFlush every N queued iterations", &t.flush_every,
-         1, 1000},
+        {"flag_poll", "gpu-opt, lag >= 1: 1 poll the books' stamp; 0 wait on a fence", &t.flag_poll,
+         0, 1},
+        {"flush_every", "gpu-opt, lag >= 1: glFlush every N queued iterations", &t.flush_every, 1,
+         1000},
         {"atomic_max", "gpu-opt: 1 = Step1's 64-bit atomicMax replaces Step2 where it exists",
          &t.atomic_max, 0, 1},
         {"emulate_atomic_max", "tests: that path with the max emulated under a lock",
@@ -123,7 +124,8 @@ double residual(const CsrMatrix& a, double lambda, const std::vector<double>& x)
     std::vector<double> y;
     csr_multiply(a, x, y);
     double worst = 0.0;
-    for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::abs(y[i] - lambda * x[i]));
+    for (std::size_t i = 0; i < y.size(); ++i)
+        worst = std::max(worst, std::abs(y[i] - lambda * x[i]));
     return worst;
 }
 

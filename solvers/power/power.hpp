@@ -127,7 +127,7 @@ struct PhaseTimes {
 };
 
 class Variant {
-public:
+  public:
     virtual ~Variant() = default;
     virtual std::string name() const = 0;
     virtual bool on_gpu() const = 0;
@@ -170,7 +170,6 @@ double time_spmv(Variant& variant, int repeats);
 // y, the reduction partials and the control block. The bench checks them (against the limits
 // of gl/capacity.hpp) before it builds or reads a matrix, prepare() once more before uploading.
 std::vector<gl::BufferNeed> buffer_needs(std::int64_t rows, std::int64_t nnz);
-
 
 // Convenience: prepare, solve, download the eigenvector and compute the residual.
 struct Solution {

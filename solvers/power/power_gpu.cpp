@@ -42,8 +42,8 @@
 #include <cstring>
 #include <limits>
 
-#include "solvers/gl/commands.hpp"
 #include "solvers/common/clock.hpp"
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/readback.hpp"
@@ -59,7 +59,7 @@ namespace {
 constexpr unsigned kWorkGroup = 256;
 // Work groups stride over the rows: enough groups to fill an H100/H200 twice over, few enough
 // that Step2's single work group reads only a handful of partial results per thread.
-constexpr unsigned kMaxGroups = 2048;      // element-wise kernels
+constexpr unsigned kMaxGroups = 2048;       // element-wise kernels
 constexpr unsigned kMaxSpmvGroups = 16384;  // the most Tuning::max_groups may ask for
 constexpr unsigned kReduceGroups = 1024;
 constexpr unsigned kStep2WorkGroup = 1024;  // Step2 reads up to max_groups partials
@@ -85,9 +85,8 @@ unsigned groups_for(std::size_t items, std::size_t per_group, unsigned cap) {
     return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(groups, cap)));
 }
 
-
 class GpuVariant : public Variant {
-public:
+  public:
     bool on_gpu() const override { return true; }
     std::string spmv_layout() const override {
         if (!spmv_config_.x_image) return spmv_config_.label();
@@ -98,8 +97,9 @@ public:
         check_problem(a, {});
         const auto& info = gl::Context::current().info();
         if (!info.fp64)
-            throw Error("the power method runs in float64 and this GPU has no GLSL double "
-                        "(ARB_gpu_shader_fp64)");
+            throw Error(
+                "the power method runs in float64 and this GPU has no GLSL double "
+                "(ARB_gpu_shader_fp64)");
         const std::size_t n = static_cast<std::size_t>(a.rows);
         const std::size_t nnz = static_cast<std::size_t>(a.nnz());
         gl::check_buffers_fit(buffer_needs(a.rows, a.nnz()));  // before any is allocated
@@ -172,7 +172,7 @@ public:
         return gl::median(samples) / batch;
     }
 
-protected:
+  protected:
     struct SpmvConfig {
         bool stream = true;
         int tpr = 1;       // rows layout
@@ -182,8 +182,8 @@ protected:
         int unroll = 0;  // rows layout with tpr 1: gathers in flight per thread
         bool subgroups = false;
         std::string label() const {
-            std::string out = stream ? "stream" + std::to_string(chunk)
-                                     : "rows-tpr" + std::to_string(tpr);
+            std::string out =
+                stream ? "stream" + std::to_string(chunk) : "rows-tpr" + std::to_string(tpr);
             if (unroll > 0) out += "-u" + std::to_string(unroll);
             if (x_image) out += "-ximage";
             return out;
@@ -197,9 +197,8 @@ protected:
         Options::Layout layout =
             options.layout == Options::Layout::automatic ? choose_layout(a) : options.layout;
         c.stream = layout == Options::Layout::stream;
-        c.tpr = c.stream ? 1
-                         : (t.threads_per_row > 0 ? t.threads_per_row
-                                                  : choose_threads_per_row(a));
+        c.tpr =
+            c.stream ? 1 : (t.threads_per_row > 0 ? t.threads_per_row : choose_threads_per_row(a));
         if (c.tpr > 32 || (c.tpr & (c.tpr - 1)) != 0)
             throw Error("threads per row must be a power of two from 1 to 32, not " +
                         std::to_string(c.tpr));
@@ -221,9 +220,10 @@ protected:
                         std::to_string(info.max_shared_memory_bytes));
         // Shuffles need the cluster inside one subgroup, and group_maxmag needs at most
         // subgroup-size subgroups per work group.
-        c.subgroups = info.subgroups && info.subgroup_size >= c.tpr &&
-                      info.subgroup_size * info.subgroup_size >= static_cast<int>(kStep2WorkGroup) &&
-                      t.subgroups != 0;
+        c.subgroups =
+            info.subgroups && info.subgroup_size >= c.tpr &&
+            info.subgroup_size * info.subgroup_size >= static_cast<int>(kStep2WorkGroup) &&
+            t.subgroups != 0;
         return c;
     }
     unsigned spmv_groups(const SpmvConfig& c) const {
@@ -325,8 +325,8 @@ protected:
     gl::Texture2D x_image_;
     bool x_image_fits_ = false;
     bool x_in_image_only_ = false;  // x_ is stale: the current x is in x_image_ only
-    int x_block_log2_ = 0;   // x_image_'s GOBs a block column, log2
-    int atomic_max_ = 0;  // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
+    int x_block_log2_ = 0;          // x_image_'s GOBs a block column, log2
+    int atomic_max_ = 0;      // gpu-opt without Step2: 1 atomics, 2 emulated (GpuOpt::prepared)
     unsigned key_slots_ = 1;  // ATOMIC_MAX: slots of Step1's max key (power/key_slots.glsl)
     unsigned spmv_groups_ = 1, vector_groups_ = 1;
     const gl::Program* spmv_ = nullptr;
@@ -336,7 +336,7 @@ protected:
 
 // ---------------------------------------------------------------------------------------------
 class GpuNaive final : public GpuVariant {
-public:
+  public:
     std::string name() const override { return "gpu-naive"; }
 
     Result solve(std::span<const double> start, const Options& options) override {
@@ -383,7 +383,7 @@ public:
         return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
-private:
+  private:
     void product(std::vector<double>& y) {
         x_.write(x_host_);
         mirror_x();
@@ -406,7 +406,7 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 class GpuFull final : public GpuVariant {
-public:
+  public:
     std::string name() const override { return "gpu-full"; }
 
     Result solve(std::span<const double> start, const Options& options) override {
@@ -452,14 +452,14 @@ public:
         return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
-protected:
+  protected:
     void prepared(const Options&) override {
         reduce_ = &gl::compute_program("power/reduce_maxmag.comp", defines());
         update_ = &gl::compute_program("power/update.comp", defines());
         scalar_ = gl::Buffer(sizeof(double));
     }
 
-private:
+  private:
     // maxmag over y in two stages; the host reads the result (a round trip, as G-FULL has).
     double reduce_y() {
         const unsigned groups = groups_for(rows_, kWorkGroup, kReduceGroups);
@@ -493,7 +493,7 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 class GpuOpt final : public GpuVariant {
-public:
+  public:
     explicit GpuOpt(bool async) : async_(async) {}
     std::string name() const override { return async_ ? "gpu-opt-async" : "gpu-opt"; }
     std::string kernels() const override {
@@ -537,34 +537,37 @@ public:
                 const int target = k - (lag - 1);  // the iteration whose books we read now
                 if (target < 0) continue;
                 const std::uint32_t word =
-                    poll ? poll_books((first_stamp + static_cast<std::uint32_t>(target)) & kStampMask)
+                    poll ? poll_books((first_stamp + static_cast<std::uint32_t>(target)) &
+                                      kStampMask)
                          : static_cast<const Books*>(books_.wait(static_cast<std::size_t>(lag - 1)))
                                ->stamp;
                 if (word & 1u) break;  // frozen: converged or broken down
             }
             books_.forget();
         } else {
-        for (int k = 0; k < options.max_iter; ++k) {
-            ++issued;
-            step1();
-            if (!atomic_max_) step2(false);
-            step3(options.tol);
-            if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
-                const ControlBlock c = read_control();
-                const bool clear = atomic_max_ ? !c.flag[c.iteration & 1u] : !c.not_converged;
-                if (c.converged_at || c.breakdown_at || (c.iteration > 0 && clear)) break;
+            for (int k = 0; k < options.max_iter; ++k) {
+                ++issued;
+                step1();
+                if (!atomic_max_) step2(false);
+                step3(options.tol);
+                if ((k + 1) % check_every == 0 && k + 1 < options.max_iter) {
+                    const ControlBlock c = read_control();
+                    const bool clear = atomic_max_ ? !c.flag[c.iteration & 1u] : !c.not_converged;
+                    if (c.converged_at || c.breakdown_at || (c.iteration > 0 && clear)) break;
+                }
             }
         }
-        }
         // Records whether the last queued iteration converged.
-        if (atomic_max_) step3(0.0, nullptr, true);
-        else step2(true);
+        if (atomic_max_)
+            step3(0.0, nullptr, true);
+        else
+            step2(true);
         if (options.poison_x && x_in_image_only_) x_.poison();  // tests (Options::poison_x)
         const ControlBlock c = read_control();
         Result r;
         r.converged = c.converged_at != 0;
         r.breakdown = c.breakdown_at != 0;
-        r.iterations = static_cast<int>(r.converged ? c.converged_at
+        r.iterations = static_cast<int>(r.converged   ? c.converged_at
                                         : r.breakdown ? c.breakdown_at
                                                       : c.iteration);
         r.lambda = r.breakdown ? 0.0 : c.lambda;
@@ -598,14 +601,14 @@ public:
         return {gl::median(spmv), gl::median(max), gl::median(newx)};
     }
 
-protected:
+  protected:
     void prepared(const Options& options) override {
         const auto& info = gl::Context::current().info();
         const Tuning& t = options.tuning;
-        atomic_max_ = !t.atomic_max                           ? 0
-                      : info.atomic_int64                     ? 1
-                      : t.emulate_atomic_max && info.int64    ? 2
-                                                              : 0;
+        atomic_max_ = !t.atomic_max                        ? 0
+                      : info.atomic_int64                  ? 1
+                      : t.emulate_atomic_max && info.int64 ? 2
+                                                           : 0;
         if (t.key_slots < 1 || t.key_slots > static_cast<int>(kWorkGroup))
             throw Error("key_slots must lie in 1.." + std::to_string(kWorkGroup) + ", not " +
                         std::to_string(t.key_slots));
@@ -622,8 +625,10 @@ protected:
             throw Error("step3_groups must lie in 1.." + std::to_string(kMaxSpmvGroups));
         gl::Defines d3 = defines();
         for (auto& [name, value] : d3)
-            if (name == "ATOMIC_MAX") value = std::to_string(atomic_max_);
-            else if (name == "KEY_SLOTS") value = std::to_string(key_slots_);
+            if (name == "ATOMIC_MAX")
+                value = std::to_string(atomic_max_);
+            else if (name == "KEY_SLOTS")
+                value = std::to_string(key_slots_);
         d3.push_back({"BOOKS", "0"});
         step3_ = &gl::compute_program("power/step3.comp", d3);
         d3.back() = {"BOOKS", "1"};
@@ -635,7 +640,7 @@ protected:
         if (!async_ && books_.bytes() == 0) books_ = gl::Readback(sizeof(Books));
     }
 
-private:
+  private:
     void step1() {
         (key_slots_ > 1 ? key_slots_buffer_ : partials_).bind_storage(5);
         control_.bind_storage(6);
@@ -691,10 +696,10 @@ private:
         }
         gl::dispatch(finalize ? 1u : step3_groups_);
         // The next SpMV samples the texture, the next Step3 loads it as an image.
-        gl::memory_barrier(spmv_config_.x_image ? gl::Barrier::storage |
-                                                      gl::Barrier::texture_fetch |
-                                                      gl::Barrier::image_access
-                                                : gl::Barrier::storage);
+        gl::memory_barrier(spmv_config_.x_image
+                               ? gl::Barrier::storage | gl::Barrier::texture_fetch |
+                                     gl::Barrier::image_access
+                               : gl::Barrier::storage);
     }
     ControlBlock read_control() {
         gl::memory_barrier(gl::Barrier::buffer_update);
@@ -714,9 +719,7 @@ private:
     // show up (a driver that keeps the store from the host until a fence), it drains after
     // 100 ms: slow, never wrong.
     std::uint32_t poll_books(std::uint32_t want) {
-        auto word = [&] {
-            return static_cast<const volatile Books*>(books_.peek())->stamp;
-        };
+        auto word = [&] { return static_cast<const volatile Books*>(books_.peek())->stamp; };
         auto reached = [&](std::uint32_t w) {
             return (((w >> 1) - want) & kStampMask) < (1u << 30);  // w's stamp >= want
         };
@@ -750,9 +753,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Variant> make_gpu_naive() { return std::make_unique<GpuNaive>(); }
-std::unique_ptr<Variant> make_gpu_full() { return std::make_unique<GpuFull>(); }
-std::unique_ptr<Variant> make_gpu_opt(bool async) { return std::make_unique<GpuOpt>(async); }
+std::unique_ptr<Variant> make_gpu_naive() {
+    return std::make_unique<GpuNaive>();
+}
+std::unique_ptr<Variant> make_gpu_full() {
+    return std::make_unique<GpuFull>();
+}
+std::unique_ptr<Variant> make_gpu_opt(bool async) {
+    return std::make_unique<GpuOpt>(async);
+}
 
 double time_spmv(Variant& variant, int repeats) {
     auto* gpu = dynamic_cast<GpuVariant*>(&variant);
@@ -764,9 +773,12 @@ std::vector<gl::BufferNeed> buffer_needs(std::int64_t rows, std::int64_t nnz) {
     const std::uint64_t n = rows < 0 ? 0 : std::uint64_t(rows);
     const std::uint64_t entries = nnz < 0 ? 0 : std::uint64_t(nnz);
     return {
-        {"the CSR row offsets (" + std::to_string(rows) + " + 1 ints)", gl::bytes_of(n + 1, sizeof(int))},
-        {"the CSR column indices (" + std::to_string(nnz) + " ints)", gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(int))},
-        {"the CSR values (" + std::to_string(nnz) + " doubles)", gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(double))},
+        {"the CSR row offsets (" + std::to_string(rows) + " + 1 ints)",
+         gl::bytes_of(n + 1, sizeof(int))},
+        {"the CSR column indices (" + std::to_string(nnz) + " ints)",
+         gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(int))},
+        {"the CSR values (" + std::to_string(nnz) + " doubles)",
+         gl::bytes_of(std::max<std::uint64_t>(entries, 1), sizeof(double))},
         {"the vector x (" + std::to_string(rows) + " doubles)", gl::bytes_of(n, sizeof(double))},
         {"the all-ones start vector", gl::bytes_of(n, sizeof(double))},
         {"the vector y = A x", gl::bytes_of(n, sizeof(double))},

@@ -16,8 +16,8 @@ double height_field_at(std::span<const double> z, int nx, int ny, double x, doub
            v * ((1 - u) * at(i, j + 1) + u * at(i + 1, j + 1));
 }
 
-HeightFieldHit ray_height_field(std::span<const double> z, int nx, int ny,
-                                std::array<double, 3> o, std::array<double, 3> d, double step) {
+HeightFieldHit ray_height_field(std::span<const double> z, int nx, int ny, std::array<double, 3> o,
+                                std::array<double, 3> d, double step) {
     HeightFieldHit none;
     if (nx < 2 || ny < 2) return none;
     // The part of the ray over the sample rectangle (and above t = 0).
@@ -48,7 +48,10 @@ HeightFieldHit ray_height_field(std::span<const double> z, int nx, int ny,
             double lo = ta, hi_t = tb;
             for (int k = 0; k < 80; ++k) {
                 const double mid = 0.5 * (lo + hi_t);
-                if ((gap(mid) < 0) == (ga < 0) && gap(mid) != 0) lo = mid; else hi_t = mid;
+                if ((gap(mid) < 0) == (ga < 0) && gap(mid) != 0)
+                    lo = mid;
+                else
+                    hi_t = mid;
             }
             const double t = 0.5 * (lo + hi_t);
             return {true, t, o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]};

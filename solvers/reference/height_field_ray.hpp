@@ -23,8 +23,7 @@ struct HeightFieldHit {
 // The bilinear interpolant at (x, y), clamped into the sample rectangle.
 double height_field_at(std::span<const double> z, int nx, int ny, double x, double y);
 
-HeightFieldHit ray_height_field(std::span<const double> z, int nx, int ny,
-                                std::array<double, 3> o, std::array<double, 3> d,
-                                double step = 1.0 / 32);
+HeightFieldHit ray_height_field(std::span<const double> z, int nx, int ny, std::array<double, 3> o,
+                                std::array<double, 3> d, double step = 1.0 / 32);
 
 }  // namespace adilab::reference

@@ -1,7 +1,7 @@
 #pragma once
-// LU decomposition with partial pivoting on the CPU (Kim, Kim & Yu, Fig. 2, right-looking, column by
-// column): P A = L U with L unit lower triangular and U upper triangular, stored packed in A
-// (L below the diagonal, U on and above it), row-major n x n.
+// LU decomposition with partial pivoting on the CPU (Kim, Kim & Yu, Fig. 2, right-looking, column
+// by column): P A = L U with L unit lower triangular and U upper triangular, stored packed in A (L
+// below the diagonal, U on and above it), row-major n x n.
 //
 // Pivots follow LAPACK's convention, 0-based: at step k rows k and pivots[k] (>= k) were
 // interchanged, in order k = 0, 1, ... The pivot is the largest |a(i,k)| over i >= k; a tie goes

@@ -1,6 +1,7 @@
 #pragma once
-// Float64 reference for C = A * B (the OpenGL matmul paper's product, Kwon & Lee's C = AB): A is m x n, B is n x l,
-// C is m x l, all row-major float32 inputs. Every matmul variant is checked against it.
+// Float64 reference for C = A * B (the OpenGL matmul paper's product, Kwon & Lee's C = AB): A is m
+// x n, B is n x l, C is m x l, all row-major float32 inputs. Every matmul variant is checked
+// against it.
 //
 // Error measure. An fp32 dot product of length n computed in any order satisfies
 //     |c_fl - c| <= gamma_n * sum_k |a_ik| |b_kj|,   gamma_n = n u / (1 - n u),  u = 2^-24

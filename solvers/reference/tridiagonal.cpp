@@ -9,7 +9,9 @@ namespace adilab::reference {
 
 namespace {
 
-bool usable_pivot(double p) { return p != 0.0 && std::isfinite(p); }
+bool usable_pivot(double p) {
+    return p != 0.0 && std::isfinite(p);
+}
 
 // Thomas with coefficient getters: forward elimination keeps c'_i = c_i / m_i and
 // k'_i = (k_i - a_i k'_{i-1}) / m_i with m_i = b_i - a_i c'_{i-1}; back substitution
@@ -39,7 +41,9 @@ bool thomas(std::size_t n, A a, B b, C c, K k, double* x, std::size_t first, std
 bool thomas_line(std::size_t n, const float* a, const float* b, const float* c, const float* k,
                  double* x, std::size_t first, std::size_t stride) {
     std::vector<double> scratch;
-    auto at = [&](const float* v) { return [=](std::size_t i) { return double(v[first + i * stride]); }; };
+    auto at = [&](const float* v) {
+        return [=](std::size_t i) { return double(v[first + i * stride]); };
+    };
     return thomas(n, at(a), at(b), at(c), at(k), x, first, stride, scratch);
 }
 
@@ -64,8 +68,8 @@ GridSolveResult solve_grid(int nx, int ny, bool direction_x, SolveLine solve_lin
     const std::size_t n = static_cast<std::size_t>(direction_x ? nx : ny);
     const std::size_t stride = direction_x ? 1 : static_cast<std::size_t>(nx);
     for (int line = 0; line < lines; ++line) {
-        const std::size_t first = direction_x ? static_cast<std::size_t>(line) * nx
-                                              : static_cast<std::size_t>(line);
+        const std::size_t first =
+            direction_x ? static_cast<std::size_t>(line) * nx : static_cast<std::size_t>(line);
         if (!solve_line(n, result.x.data(), first, stride) && result.failed_line < 0)
             result.failed_line = line;
     }
@@ -77,21 +81,18 @@ GridSolveResult solve_grid(int nx, int ny, bool direction_x, SolveLine solve_lin
 GridSolveResult solve_grid_general(int nx, int ny, bool direction_x, std::span<const float> a,
                                    std::span<const float> b, std::span<const float> c,
                                    std::span<const float> k) {
-    return solve_grid(nx, ny, direction_x,
-                      [&](std::size_t n, double* x, std::size_t first, std::size_t stride) {
-                          return thomas_line(n, a.data(), b.data(), c.data(), k.data(), x, first,
-                                             stride);
-                      });
+    return solve_grid(
+        nx, ny, direction_x, [&](std::size_t n, double* x, std::size_t first, std::size_t stride) {
+            return thomas_line(n, a.data(), b.data(), c.data(), k.data(), x, first, stride);
+        });
 }
 
-GridSolveResult solve_grid_constant(int nx, int ny, bool direction_x, double a, double b,
-                                    double c, double b_first, double b_last,
-                                    std::span<const float> k) {
-    return solve_grid(nx, ny, direction_x,
-                      [&](std::size_t n, double* x, std::size_t first, std::size_t stride) {
-                          return thomas_line_constant(n, a, b, c, b_first, b_last, k.data(), x,
-                                                      first, stride);
-                      });
+GridSolveResult solve_grid_constant(int nx, int ny, bool direction_x, double a, double b, double c,
+                                    double b_first, double b_last, std::span<const float> k) {
+    return solve_grid(
+        nx, ny, direction_x, [&](std::size_t n, double* x, std::size_t first, std::size_t stride) {
+            return thomas_line_constant(n, a, b, c, b_first, b_last, k.data(), x, first, stride);
+        });
 }
 
 Problem random_dominant_problem(int nx, int ny, bool direction_x, unsigned seed, double margin,

@@ -1,7 +1,7 @@
 #pragma once
 // The float64 CPU reference for the batched tridiagonal solvers (Kim & Lee 2005): the Thomas
-// algorithm (Gaussian elimination without pivoting, O(N) per line) in double precision. Every GPU variant
-// in solvers/tridiagonal is checked against it.
+// algorithm (Gaussian elimination without pivoting, O(N) per line) in double precision. Every GPU
+// variant in solvers/tridiagonal is checked against it.
 //
 // Layout and conventions are those of solvers/tridiagonal/solver.hpp: an nx * ny row-major grid,
 // element (i, j) at j * nx + i; Direction::x solves the ny rows, Direction::y the nx columns;
@@ -40,9 +40,8 @@ struct GridSolveResult {
 GridSolveResult solve_grid_general(int nx, int ny, bool direction_x, std::span<const float> a,
                                    std::span<const float> b, std::span<const float> c,
                                    std::span<const float> k);
-GridSolveResult solve_grid_constant(int nx, int ny, bool direction_x, double a, double b,
-                                    double c, double b_first, double b_last,
-                                    std::span<const float> k);
+GridSolveResult solve_grid_constant(int nx, int ny, bool direction_x, double a, double b, double c,
+                                    double b_first, double b_last, std::span<const float> k);
 
 // Random diagonally dominant test systems for an nx * ny grid: off-diagonals uniform in
 // [-1, 1], |b_i| = |a_i| + |c_i| + margin * U[1, 2] with a random sign (positive when

@@ -27,7 +27,7 @@ constexpr float cg_tolerance = 1e-6f;
 constexpr unsigned max_elements = 64;
 
 class CgSolver final : public GpuSolver {
-public:
+  public:
     explicit CgSolver(int iterations) : iterations_(iterations) {}
 
     std::string name() const override {
@@ -38,9 +38,11 @@ public:
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         if (const auto* k = std::get_if<ConstantCoefficients>(&coefficients); k && k->a != k->c)
-            throw Error(name() + ": conjugate gradient needs a symmetric matrix, but the constant "
-                        "coefficients have a = " + std::to_string(k->a) + " != c = " +
-                        std::to_string(k->c) + "; use cr-shared or lu-scan");
+            throw Error(name() +
+                        ": conjugate gradient needs a symmetric matrix, but the constant "
+                        "coefficients have a = " +
+                        std::to_string(k->a) + " != c = " + std::to_string(k->c) +
+                        "; use cr-shared or lu-scan");
         const LineLayout layout = line_layout(grid, direction);
         const auto& info = gl::Context::current().info();
         const unsigned wg = std::clamp(std::bit_ceil(layout.n), 32u,
@@ -48,12 +50,12 @@ public:
         const unsigned elements = std::bit_ceil((layout.n + wg - 1) / wg);
         const std::size_t shared = std::size_t(wg) * elements * 4 + std::size_t(wg) * 8;
         if (elements > max_elements || shared > std::size_t(info.max_shared_memory_bytes))
-            throw Error(name() + ": lines of " + std::to_string(layout.n) +
-                        " unknowns exceed what one work group holds (" +
-                        std::to_string(std::min<std::size_t>(
-                            std::size_t(wg) * max_elements,
-                            (info.max_shared_memory_bytes - wg * 8) / 4)) +
-                        "); use cr-shared");
+            throw Error(
+                name() + ": lines of " + std::to_string(layout.n) +
+                " unknowns exceed what one work group holds (" +
+                std::to_string(std::min<std::size_t>(std::size_t(wg) * max_elements,
+                                                     (info.max_shared_memory_bytes - wg * 8) / 4)) +
+                "); use cr-shared");
         gl::Defines defines = coefficient_defines(coefficients);
         defines.push_back({"WG_SIZE", std::to_string(wg)});
         defines.push_back({"ELEMENTS", std::to_string(elements)});
@@ -69,12 +71,14 @@ public:
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-private:
+  private:
     int iterations_;
 };
 
 }  // namespace
 
-std::unique_ptr<Solver> make_cg(int iterations) { return std::make_unique<CgSolver>(iterations); }
+std::unique_ptr<Solver> make_cg(int iterations) {
+    return std::make_unique<CgSolver>(iterations);
+}
 
 }  // namespace adilab::tridiag

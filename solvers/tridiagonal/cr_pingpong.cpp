@@ -32,13 +32,12 @@ std::size_t packed_words(unsigned n, unsigned lines) {
 }
 
 class CrPingpongSolver final : public GpuSolver {
-public:
+  public:
     std::string name() const override { return "cr-pingpong"; }
 
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
-        const std::size_t words =
-            std::max(packed_words(unsigned(grid.nx), unsigned(grid.ny)),
-                     packed_words(unsigned(grid.ny), unsigned(grid.nx)));
+        const std::size_t words = std::max(packed_words(unsigned(grid.nx), unsigned(grid.ny)),
+                                           packed_words(unsigned(grid.ny), unsigned(grid.nx)));
         return needs_for(words);
     }
 
@@ -107,7 +106,7 @@ public:
         }
     }
 
-private:
+  private:
     // The two level buffers (a, b, c, k of every reduced level: a vec4 an equation) and the two
     // x buffers the ping-pong alternates between.
     static std::vector<gl::BufferNeed> needs_for(std::size_t words) {
@@ -122,6 +121,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_cr_pingpong() { return std::make_unique<CrPingpongSolver>(); }
+std::unique_ptr<Solver> make_cr_pingpong() {
+    return std::make_unique<CrPingpongSolver>();
+}
 
 }  // namespace adilab::tridiag

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "solvers/gl/context.hpp"
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
@@ -22,7 +22,7 @@ namespace adilab::tridiag {
 namespace {
 
 class CrSharedSolver final : public GpuSolver {
-public:
+  public:
     std::string name() const override { return "cr-shared"; }
 
     // Lines longer than shared memory holds go to cr-pingpong, with its scratch (taken for
@@ -67,7 +67,7 @@ public:
         return check_pivots_and(fallback_.get());
     }
 
-private:
+  private:
     static unsigned shared_line_capacity() {
         // Four padded arrays: 16 bytes per unknown plus one word per 32 each (line_solve.glsl).
         const int bytes = gl::Context::current().info().max_shared_memory_bytes;
@@ -79,6 +79,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Solver> make_cr_shared() { return std::make_unique<CrSharedSolver>(); }
+std::unique_ptr<Solver> make_cr_shared() {
+    return std::make_unique<CrSharedSolver>();
+}
 
 }  // namespace adilab::tridiag

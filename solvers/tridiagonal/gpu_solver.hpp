@@ -32,10 +32,10 @@ gl::Defines coefficient_defines(const Coefficients& coefficients);
 void dispatch_spread(unsigned groups);
 
 class GpuSolver : public Solver {
-public:
+  public:
     std::optional<PivotFailure> check_pivots() override;
 
-protected:
+  protected:
     // Sets the layout and coefficient uniforms of `program` and binds rhs, solution, the
     // coefficient buffers and the pivot flag at the bindings of lines.glsl.
     void bind_lines(const gl::Program& program, const LineLayout& layout,
@@ -45,9 +45,8 @@ protected:
     // This solver's pivot failure, else the one of the solver it falls back to (null: none).
     std::optional<PivotFailure> check_pivots_and(Solver* fallback);
 
-private:
+  private:
     gl::Buffer pivot_flag_;
-
 };
 
 }  // namespace adilab::tridiag

@@ -140,8 +140,10 @@ DecayWindow plan_decay_window(unsigned n, const ConstantCoefficients& k, unsigne
     unsigned low = 1, high = max_rows;
     while (low < high) {
         const unsigned mid = low + (high - low) / 2;
-        if (bound_of(s, mid) <= target) high = mid;
-        else low = mid + 1;
+        if (bound_of(s, mid) <= target)
+            high = mid;
+        else
+            low = mid + 1;
     }
     plan.exact_rows = low;
     plan.rows = std::min(max_rows, (low + round_to - 1) / round_to * round_to);

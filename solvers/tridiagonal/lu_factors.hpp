@@ -20,10 +20,10 @@ bool factorise(unsigned n, const ConstantCoefficients& k, std::vector<double>& m
 // side, starting both recurrences from zero. `bound` bounds the resulting
 // max|x - x_exact| / max|x_exact| (before fp32 rounding, which is that of Thomas).
 struct DecayWindow {
-    bool usable = false;  // false: the exact path (weak or no dominance, a bad pivot)
-    unsigned rows = 0;    // K, rounded up to a multiple of `round_to`
+    bool usable = false;      // false: the exact path (weak or no dominance, a bad pivot)
+    unsigned rows = 0;        // K, rounded up to a multiple of `round_to`
     unsigned exact_rows = 0;  // the smallest K meeting `target` (before rounding)
-    double bound = 0.0;   // the truncation bound for `rows`
+    double bound = 0.0;       // the truncation bound for `rows`
 };
 // The smallest window (at most max_rows) whose truncation bound is <= target.
 DecayWindow plan_decay_window(unsigned n, const ConstantCoefficients& k, unsigned max_rows,

@@ -39,7 +39,7 @@ namespace {
 struct Tables {
     unsigned n = 0, chunk = 0, table_chunks = 0;
     ConstantCoefficients coefficients;
-    bool ok = true;  // every pivot u_i non-zero and finite
+    bool ok = true;                // every pivot u_i non-zero and finite
     gl::Buffer forward, backward;  // vec2 (m, G), vec4 (r, q, H, 0) per position
 };
 
@@ -51,7 +51,7 @@ struct BandTables {
 };
 
 class LuScanSolver final : public GpuSolver {
-public:
+  public:
     LuScanSolver(std::string name, const ScanTuning& t)
         : name_(std::move(name)),
           chunk_x_(unsigned(t.chunk_x)),
@@ -96,7 +96,7 @@ public:
         return check_pivots_and(fallback_.get());
     }
 
-private:
+  private:
     unsigned chunk(Direction direction) const {
         return direction == Direction::x ? chunk_x_ : chunk_y_;
     }
@@ -247,8 +247,8 @@ private:
         const std::size_t span = std::size_t(chunks) * chunk_size;
         const std::size_t per_line =
             chunks * 16 + (lines_fastest ? 0 : (span + span / 32 + 1) * sizeof(float));
-        const auto shared = static_cast<std::size_t>(
-            gl::Context::current().info().max_shared_memory_bytes);
+        const auto shared =
+            static_cast<std::size_t>(gl::Context::current().info().max_shared_memory_bytes);
         unsigned lines = lines_fastest ? max_lines_y_ : max_lines_x_;
         // x lines: the fewest lines that make 64 invocations. More, smaller work groups overlap
         // their load / scan / store phases better (docs/performance.md).

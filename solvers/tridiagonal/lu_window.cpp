@@ -109,8 +109,10 @@ ColscanBlocks colscan_blocks(unsigned n, int first, int last, unsigned halo, uns
     for (unsigned b = 0; b < blocks.row_blocks; ++b) {
         const long long top = (long long)b * segment - (long long)halo * rows;
         const long long bottom = top + (long long)warps * rows - 1;
-        if (top < first) ++blocks.head;
-        else if (bottom > last) ++blocks.tail;
+        if (top < first)
+            ++blocks.head;
+        else if (bottom > last)
+            ++blocks.tail;
     }
     if (blocks.head + blocks.tail == blocks.row_blocks) {
         blocks.head = blocks.row_blocks;
@@ -133,7 +135,7 @@ bool colscan_lean(const ColscanBlocks& blocks, const WindowTuning& settings) {
 namespace {
 
 class LuWindowSolver final : public GpuSolver {
-public:
+  public:
     LuWindowSolver(std::string name, const WindowTuning& tuning, std::unique_ptr<Solver> exact)
         : name_(std::move(name)), settings_(tuning), exact_(std::move(exact)) {
         // Values a kernel cannot take are brought into range here (tuning_fields has the ranges
@@ -169,8 +171,7 @@ public:
                 return;
             }
         }
-        const bool large =
-            double(grid.nx) * double(grid.ny) >= double(settings_.min_unknowns);
+        const bool large = double(grid.nx) * double(grid.ny) >= double(settings_.min_unknowns);
         if (constant != nullptr && large && (direction == Direction::y || settings_.x_lines)) {
             const Plan& plan =
                 plan_for(unsigned(direction == Direction::x ? grid.nx : grid.ny), *constant);
@@ -184,7 +185,7 @@ public:
 
     std::optional<PivotFailure> check_pivots() override { return check_pivots_and(exact_.get()); }
 
-private:
+  private:
     struct Plan {
         unsigned n = 0;
         ConstantCoefficients coefficients;
@@ -226,7 +227,8 @@ private:
         const unsigned rows = unsigned(x_lines ? settings_.rows_x : settings_.rows);
         // y: 32 columns per warp; narrower grids leave lanes idle (they return at once).
         const unsigned cols = 32;
-        const unsigned group_size = unsigned(x_lines ? settings_.group_x : int(cols) * settings_.chunks);
+        const unsigned group_size =
+            unsigned(x_lines ? settings_.group_x : int(cols) * settings_.chunks);
         const gl::Program*& cached = programs_[{unsigned(x_lines), rows, plan.window.rows}];
         if (cached == nullptr)
             cached = &gl::compute_program("tridiagonal/lu_window.comp",
@@ -249,8 +251,8 @@ private:
             dispatch_spread(layout.lines * ((layout.n + segment - 1) / segment));
         } else {
             const unsigned column_blocks = (layout.lines + cols - 1) / cols;
-            const unsigned chunk_blocks =
-                (layout.n + rows * unsigned(settings_.chunks) - 1) / (rows * unsigned(settings_.chunks));
+            const unsigned chunk_blocks = (layout.n + rows * unsigned(settings_.chunks) - 1) /
+                                          (rows * unsigned(settings_.chunks));
             dispatch_spread(column_blocks * chunk_blocks);
         }
         gl::memory_barrier(gl::Barrier::storage);
@@ -281,18 +283,18 @@ private:
         const LineLayout layout = line_layout(grid, Direction::y);
         const unsigned rows = unsigned(settings_.scan_rows);
         const unsigned warps = colscan_warps(halo, settings_);
-        const ColscanBlocks blocks = colscan_blocks(layout.n, plan.interior_first,
-                                                    plan.interior_last, halo, warps, rows);
+        const ColscanBlocks blocks =
+            colscan_blocks(layout.n, plan.interior_first, plan.interior_last, halo, warps, rows);
         const bool lean = colscan_lean(blocks, settings_);
         const gl::Program*& cached = scan_programs_[{unsigned(lean), halo}];
         if (cached == nullptr)
-            cached = &gl::compute_program(lean ? "tridiagonal/lu_colscan_lean.comp"
-                                               : "tridiagonal/lu_colscan.comp",
-                                          {{"CONSTANT_COEFFICIENTS", "1"},
-                                           {"CHUNK", std::to_string(rows)},
-                                           {"WARPS", std::to_string(warps)},
-                                           {"HALO_WARPS", std::to_string(halo)},
-                                           {"WG_SIZE", std::to_string(32 * warps)}});
+            cached = &gl::compute_program(
+                lean ? "tridiagonal/lu_colscan_lean.comp" : "tridiagonal/lu_colscan.comp",
+                {{"CONSTANT_COEFFICIENTS", "1"},
+                 {"CHUNK", std::to_string(rows)},
+                 {"WARPS", std::to_string(warps)},
+                 {"HALO_WARPS", std::to_string(halo)},
+                 {"WG_SIZE", std::to_string(32 * warps)}});
         const gl::Program& program = *cached;
         bind_lines(program, layout, constant, rhs, solution);
         plan.rows.bind_storage(6);
@@ -337,16 +339,16 @@ unsigned colscan_halo(unsigned n, bool pivots_ok, const DecayWindow& window,
     if (!pivots_ok) return ~0u;
     if (n <= unsigned(settings.scan_rows * settings.scan_warps)) return 0;
     if (!window.usable) return ~0u;
-    const unsigned halo = (window.rows + unsigned(settings.scan_rows) - 1) / unsigned(settings.scan_rows);
+    const unsigned halo =
+        (window.rows + unsigned(settings.scan_rows) - 1) / unsigned(settings.scan_rows);
     return colscan_warps(halo, settings) > 2 * halo ? halo : ~0u;
 }
 
-unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k,
-                         const WindowTuning& settings) {
+unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k, const WindowTuning& settings) {
     std::vector<double> m, r, q;
     const bool ok = factorise(n, k, m, r, q);
-    return colscan_halo(n, ok, plan_decay_window(n, k, unsigned(settings.max_window), window_target),
-                        settings);
+    return colscan_halo(
+        n, ok, plan_decay_window(n, k, unsigned(settings.max_window), window_target), settings);
 }
 
 unsigned lu_colscan_warps(unsigned halo, const WindowTuning& settings) {
@@ -358,7 +360,8 @@ bool lu_colscan_lean(unsigned n, const ConstantCoefficients& k, const WindowTuni
     if (halo == ~0u) return false;
     const auto [first, last] = lu_window_interior_rows(n, k);
     const unsigned warps = colscan_warps(halo, settings);
-    return colscan_lean(colscan_blocks(n, first, last, halo, warps, unsigned(settings.scan_rows)), settings);
+    return colscan_lean(colscan_blocks(n, first, last, halo, warps, unsigned(settings.scan_rows)),
+                        settings);
 }
 
 std::unique_ptr<Solver> make_lu_window(const std::string& name, const WindowTuning& settings,

@@ -56,7 +56,7 @@ struct PivotFailure {
 };
 
 class Solver {
-public:
+  public:
     virtual ~Solver() = default;
     virtual std::string name() const = 0;
     // Solves every line of `grid` in `direction`: rhs and solution are nx * ny float buffers.

@@ -18,7 +18,9 @@ namespace adilab::tridiag {
 
 namespace {
 
-bool usable(float pivot) { return pivot != 0.0f && std::isfinite(pivot); }
+bool usable(float pivot) {
+    return pivot != 0.0f && std::isfinite(pivot);
+}
 
 // One line; c' is the scratch of the forward sweep.
 bool thomas_line(const HostSystem& s, std::size_t first, std::size_t stride, std::size_t n,
@@ -64,8 +66,8 @@ int thomas_cpu_solve_host(Grid grid, Direction direction, const HostSystem& syst
         const unsigned begin = static_cast<unsigned>(std::size_t(layout.lines) * t / threads);
         const unsigned end = static_cast<unsigned>(std::size_t(layout.lines) * (t + 1) / threads);
         for (unsigned line = begin; line < end; ++line) {
-            if (!thomas_line(system, std::size_t(line) * layout.line_stride,
-                             layout.element_stride, layout.n, c_prime)) {
+            if (!thomas_line(system, std::size_t(line) * layout.line_stride, layout.element_stride,
+                             layout.n, c_prime)) {
                 int expected = -1;
                 failed_line.compare_exchange_strong(expected, static_cast<int>(line));
             }
@@ -81,7 +83,7 @@ int thomas_cpu_solve_host(Grid grid, Direction direction, const HostSystem& syst
 namespace {
 
 class ThomasCpuSolver final : public Solver {
-public:
+  public:
     std::string name() const override { return "thomas-cpu"; }
 
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
@@ -110,13 +112,15 @@ public:
 
     std::optional<PivotFailure> check_pivots() override { return std::exchange(failure_, {}); }
 
-private:
+  private:
     std::vector<float> a_, b_, c_, k_, x_;
     std::optional<PivotFailure> failure_;
 };
 
 }  // namespace
 
-std::unique_ptr<Solver> make_thomas_cpu() { return std::make_unique<ThomasCpuSolver>(); }
+std::unique_ptr<Solver> make_thomas_cpu() {
+    return std::make_unique<ThomasCpuSolver>();
+}
 
 }  // namespace adilab::tridiag

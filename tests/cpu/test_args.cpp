@@ -6,11 +6,15 @@ namespace adilab::cli {
 namespace {
 
 const std::vector<OptionSpec> kKnown = {
-    {"info", "", "flag"}, {"sizes", "LIST", "list"}, {"steps", "N", "int"}, {"set", "K=V", "repeat", true},
+    {"info", "", "flag"},
+    {"sizes", "LIST", "list"},
+    {"steps", "N", "int"},
+    {"set", "K=V", "repeat", true},
 };
 
 TEST(Args, ParsesValuesFlagsAndEqualsForm) {
-    Args a = Args::parse({"--info", "--sizes", "1,2,3", "--steps=7", "--set", "a=1", "--set", "b=2"}, kKnown);
+    Args a = Args::parse(
+        {"--info", "--sizes", "1,2,3", "--steps=7", "--set", "a=1", "--set", "b=2"}, kKnown);
     EXPECT_TRUE(a.has("info"));
     EXPECT_EQ(a.get_int_list("sizes", {}, 1, 10), (std::vector<long long>{1, 2, 3}));
     EXPECT_EQ(a.get_int("steps", 0, 0, 100), 7);

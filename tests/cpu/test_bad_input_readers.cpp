@@ -3,7 +3,6 @@
 // declare sizes they do not hold, wrong types and non-finite numbers. Each must refuse with the
 // file and the field named, before allocating what the header claims.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -82,14 +81,26 @@ TEST(StrictNumbers, IntegersNeitherWrapNorTruncate) {
         const char* text;
         std::optional<long long> expected;
     } cases[] = {
-        {"64", 64},           {"+7", 7},         {"-3", -3},          {"0", 0},
-        {"4294967360", 4294967360LL},           {"9223372036854775807", 9223372036854775807LL},
-        {"9223372036854775808", std::nullopt},  {"99999999999999999999", std::nullopt},
-        {"", std::nullopt},   {" 5", std::nullopt}, {"5 ", std::nullopt}, {"12abc", std::nullopt},
-        {"1e3", std::nullopt}, {"0x10", std::nullopt}, {"+-1", std::nullopt}, {"+", std::nullopt},
+        {"64", 64},
+        {"+7", 7},
+        {"-3", -3},
+        {"0", 0},
+        {"4294967360", 4294967360LL},
+        {"9223372036854775807", 9223372036854775807LL},
+        {"9223372036854775808", std::nullopt},
+        {"99999999999999999999", std::nullopt},
+        {"", std::nullopt},
+        {" 5", std::nullopt},
+        {"5 ", std::nullopt},
+        {"12abc", std::nullopt},
+        {"1e3", std::nullopt},
+        {"0x10", std::nullopt},
+        {"+-1", std::nullopt},
+        {"+", std::nullopt},
         {"3.0", std::nullopt},
     };
-    for (const Case& c : cases) EXPECT_EQ(numbers::to_integer(c.text), c.expected) << "'" << c.text << "'";
+    for (const Case& c : cases)
+        EXPECT_EQ(numbers::to_integer(c.text), c.expected) << "'" << c.text << "'";
 }
 
 TEST(StrictNumbers, RealsAreFiniteAndWhole) {
@@ -97,12 +108,16 @@ TEST(StrictNumbers, RealsAreFiniteAndWhole) {
         const char* text;
         std::optional<double> expected;
     } cases[] = {
-        {"0.25", 0.25},     {"-1e3", -1000.0},   {"0x1.8p+1", 3.0},   {"7", 7.0},
-        {"nan", std::nullopt}, {"inf", std::nullopt}, {"-inf", std::nullopt}, {"1e999", std::nullopt},
-        {"1e-999", std::nullopt}, {"", std::nullopt}, {" 1", std::nullopt}, {"1 ", std::nullopt},
-        {"1,5", std::nullopt}, {"0.5x", std::nullopt},
+        {"0.25", 0.25},           {"-1e3", -1000.0},
+        {"0x1.8p+1", 3.0},        {"7", 7.0},
+        {"nan", std::nullopt},    {"inf", std::nullopt},
+        {"-inf", std::nullopt},   {"1e999", std::nullopt},
+        {"1e-999", std::nullopt}, {"", std::nullopt},
+        {" 1", std::nullopt},     {"1 ", std::nullopt},
+        {"1,5", std::nullopt},    {"0.5x", std::nullopt},
     };
-    for (const Case& c : cases) EXPECT_EQ(numbers::to_real(c.text), c.expected) << "'" << c.text << "'";
+    for (const Case& c : cases)
+        EXPECT_EQ(numbers::to_real(c.text), c.expected) << "'" << c.text << "'";
 }
 
 TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
@@ -113,12 +128,13 @@ TEST(StrictNumbers, CommandLineMessagesQuoteTheUsersText) {
         {[] { cli::parse_dimensions("grid", "4294967360", 4, 8192); }, "'4294967360'"},
         {[] { cli::parse_dimensions("grid", "64x4294967360", 4, 8192); }, "'4294967360'"},
         {[] { cli::parse_dimensions("grid", "99999999999", 4, 8192); }, "'99999999999'"},
-        {[] { cli::parse_dimensions("grid", "99999999999999999999", 4, 8192); }, "'99999999999999999999'"},
+        {[] { cli::parse_dimensions("grid", "99999999999999999999", 4, 8192); },
+         "'99999999999999999999'"},
         {[] { cli::parse_dimensions("grid", "64x64x64", 4, 8192); }, "'64x64x64'"},
         {[] { cli::parse_int_in("steps", "-1", 0, 10); }, "'-1'"},
         {[] { cli::parse_double("set dt", "nan"); }, "'nan'"},
         {[] { cli::parse_double("set dt", "1e999"); }, "'1e999'"},
-        {[] { cli::parse_float("constant", "1e39"); }, "'1e39'"},    // Inf as a float32
+        {[] { cli::parse_float("constant", "1e39"); }, "'1e39'"},      // Inf as a float32
         {[] { cli::parse_float("constant", "-1e-50"); }, "'-1e-50'"},  // 0 as a float32
         {[] { cli::parse_float("constant", " 4"); }, "' 4'"},
     };
@@ -200,7 +216,8 @@ TEST(AtomicFile, AFileSizeLimitFailsWithEfbigAndKeepsTheOldFile) {
     ::close(pipe_fd[1]);
     std::string message;
     char buffer[512];
-    for (ssize_t n; (n = ::read(pipe_fd[0], buffer, sizeof buffer)) > 0;) message.append(buffer, std::size_t(n));
+    for (ssize_t n; (n = ::read(pipe_fd[0], buffer, sizeof buffer)) > 0;)
+        message.append(buffer, std::size_t(n));
     ::close(pipe_fd[0]);
     int status = 0;
     ::waitpid(child, &status, 0);
@@ -235,12 +252,16 @@ TEST(BadInputReaders, NpyRefusesBeforeAllocating) {
         std::vector<std::string> named;
     } cases[] = {
         {"truncated.npy", npy(f4 + "(4, 4), }", 40), {"shape (4, 4)", "64 bytes", "40"}},
-        {"declares-huge.npy", npy(f4 + "(60000, 60000), }", 8), {"shape (60000, 60000)", "14400000000"}},
+        {"declares-huge.npy",
+         npy(f4 + "(60000, 60000), }", 8),
+         {"shape (60000, 60000)", "14400000000"}},
         {"declares-medium.npy", npy(f4 + "(20000, 20000), }", 16), {"shape (20000, 20000)"}},
         {"wraps.npy", npy(f4 + "(4294967360, 64), }", 16), {"4294967360"}},
         {"negative.npy", npy(f4 + "(-4, 4), }", 16), {"(-4, 4)"}},
         {"three-d.npy", npy(f4 + "(2, 2, 2), }", 32), {"not 2-D"}},
-        {"int32.npy", npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", 16), {"dtype '<i4'"}},
+        {"int32.npy",
+         npy("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }", 16),
+         {"dtype '<i4'"}},
         {"header-length.npy", huge_header + "{}", {"header length 2147483648"}},
         {"empty.npy", "", {"not a .npy file"}},
         {"text.npy", "hello, world\n", {"not a .npy file"}},
@@ -275,15 +296,25 @@ TEST(BadInputReaders, StateFilesAreValidatedFieldByField) {
         {"inf-time", state("grid 8 8\nsteps 5\ntime inf\nend\n"), {"time 'inf'"}},
         {"negative-time", state("grid 8 8\nsteps 5\ntime -0x1p+0\nend\n"), {"time '-0x1p+0'"}},
         {"nan-param", state(good + "param dt nan\nend\n"), {"param dt 'nan'"}},
-        {"huge-grid", state("grid 99999999999 8\nsteps 5\ntime 0x0p+0\nend\n"), {"grid '99999999999 8'"}},
+        {"huge-grid",
+         state("grid 99999999999 8\nsteps 5\ntime 0x0p+0\nend\n"),
+         {"grid '99999999999 8'"}},
         {"huge-buffer", state(good + "buffer T 3000000000\n"), {"buffer T declares 3000000000"}},
-        {"huge-buffer-1e12", state(good + "buffer T 1000000000000\n"), {"buffer T declares 1000000000000"}},
-        {"short-buffer", state(good + "buffer T 256\n" + std::string(100, 'x')), {"buffer T declares 256"}},
+        {"huge-buffer-1e12",
+         state(good + "buffer T 1000000000000\n"),
+         {"buffer T declares 1000000000000"}},
+        {"short-buffer",
+         state(good + "buffer T 256\n" + std::string(100, 'x')),
+         {"buffer T declares 256"}},
         {"no-end", state(good), {"no 'end'"}},
         {"twice", state(good + "steps 6\nend\n"), {"'steps' line appears twice"}},
         {"no-grid", state("steps 5\ntime 0x0p+0\nend\n"), {"no 'grid'"}},
         {"version", "ADILAB-STATE 2\nmodel heat\n", {"version '2'"}},
-        {"garbage", std::string("\x7f" "ELF\x02\x01", 6), {"not an adilab state file"}},
+        {"garbage",
+         std::string("\x7f"
+                     "ELF\x02\x01",
+                     6),
+         {"not an adilab state file"}},
         {"stray", state(good + "colour blue\nend\n"), {"unexpected line 'colour blue'"}},
     };
     for (const Case& c : cases) {
@@ -300,7 +331,8 @@ TEST(BadInputReaders, StateFilesAreValidatedFieldByField) {
     EXPECT_EQ(read.buffers.at("T").size(), 4u);
 }
 
-// ---- Matrix Market -------------------------------------------------------------------------------
+// ---- Matrix Market
+// -------------------------------------------------------------------------------
 
 TEST(BadInputReaders, MatrixMarketSizesAreCheckedAgainstTheFile) {
     const auto dir = scratch("mtx");
@@ -308,16 +340,22 @@ TEST(BadInputReaders, MatrixMarketSizesAreCheckedAgainstTheFile) {
         std::string name, text;
         std::vector<std::string> named;
     } cases[] = {
-        {"array-huge.mtx", "%%MatrixMarket matrix array real general\n20000 20000\n1\n",
+        {"array-huge.mtx",
+         "%%MatrixMarket matrix array real general\n20000 20000\n1\n",
          {"20000 x 20000", "400000000 values", ":2:"}},
-        {"coordinate-huge.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 50000000\n1 1 1\n",
+        {"coordinate-huge.mtx",
+         "%%MatrixMarket matrix coordinate real general\n5 5 50000000\n1 1 1\n",
          {"declares 50000000 entries"}},
-        {"truncated.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n",
+        {"truncated.mtx",
+         "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n",
          {"truncated", "declares 3"}},
         {"nan.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 nan\n", {"'nan'"}},
-        {"wraps.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 4294967297 1\n",
+        {"wraps.mtx",
+         "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 4294967297 1\n",
          {"column index 4294967297"}},
-        {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n", {"complex"}},
+        {"complex.mtx",
+         "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n",
+         {"complex"}},
     };
     for (const Case& c : cases) {
         write_bytes(dir / c.name, c.text);
@@ -334,18 +372,23 @@ TEST(BadInputReaders, MatrixMarketSizesAreCheckedAgainstTheFile) {
 TEST(BadInputReaders, MatrixMarketSizeLinesAreNamedForTheCapacityCheck) {
     const auto dir = scratch("mtx-rows");
     write_bytes(dir / "rows.mtx",
-                "%%MatrixMarket matrix coordinate real general\n% a comment\n2000000000 2000000000 1\n1 1 1\n");
+                "%%MatrixMarket matrix coordinate real general\n% a comment\n2000000000 2000000000 "
+                "1\n1 1 1\n");
     const long before = max_rss_mib();
     const mm::Matrix m = mm::read(dir / "rows.mtx");
     EXPECT_LT(max_rss_mib() - before, 64) << "the reader allocated for the declared rows";
     EXPECT_EQ(m.rows, 2'000'000'000);
     EXPECT_EQ(mm::stored_entries(m), 1);
     EXPECT_EQ(mm::describe_size_line(m),
-              (dir / "rows.mtx").string() + ":3: the size line declares 2000000000 x 2000000000 with 1 entry");
+              (dir / "rows.mtx").string() +
+                  ":3: the size line declares 2000000000 x 2000000000 with 1 entry");
     gl::Limits small;
     small.max_block_bytes = std::uint64_t{128} << 20;
-    const std::string problem = gl::capacity_problem(power::buffer_needs(m.rows, mm::stored_entries(m)), small);
-    EXPECT_NE(problem.find("the CSR row offsets (2000000000 + 1 ints) of 7.5 GiB"), std::string::npos) << problem;
+    const std::string problem =
+        gl::capacity_problem(power::buffer_needs(m.rows, mm::stored_entries(m)), small);
+    EXPECT_NE(problem.find("the CSR row offsets (2000000000 + 1 ints) of 7.5 GiB"),
+              std::string::npos)
+        << problem;
 }
 
 // ---- PNG height maps ---------------------------------------------------------------------------
@@ -359,7 +402,7 @@ std::string png_header(std::uint32_t width, std::uint32_t height) {
     std::string out("\x89PNG\r\n\x1a\n", 8);
     out += be32(13) + "IHDR" + be32(width) + be32(height);
     out += std::string("\x08\x00\x00\x00\x00", 5);  // 8-bit grey, no interlace
-    out += be32(0);                                  // CRC (stb does not check it)
+    out += be32(0);                                 // CRC (stb does not check it)
     return out;
 }
 
@@ -381,8 +424,9 @@ TEST(BadInputReaders, PngHeightMapsAreCheckedBeforeDecoding) {
             [&] { sim::detail::make_terrain("png:" + (dir / c.name).string(), 8, 8, 1.0f); }, named,
             c.name);
     }
-    expect_refused<Error>([&] { sim::detail::make_terrain("png:" + (dir / "missing.png").string(), 8, 8, 1.0f); },
-                          {"missing.png", "No such file"}, "missing.png");
+    expect_refused<Error>(
+        [&] { sim::detail::make_terrain("png:" + (dir / "missing.png").string(), 8, 8, 1.0f); },
+        {"missing.png", "No such file"}, "missing.png");
 }
 
 }  // namespace

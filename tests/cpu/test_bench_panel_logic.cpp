@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "app/gui/option_form.hpp"
 #include "app/gui/chart.hpp"
+#include "app/gui/option_form.hpp"
 
 namespace adilab::gui {
 namespace {
@@ -15,7 +15,10 @@ using Tokens = std::vector<std::string>;
 std::vector<cli::OptionSpec> matmul_like_options() {
     return {
         {"sizes", "LIST", "matrix sizes N", cli::Default{"128,256,512"}},
-        {"impl", "LIST", "implementations", cli::Default{"all"},
+        {"impl",
+         "LIST",
+         "implementations",
+         cli::Default{"all"},
          {"cpu-ijk", "gpu-tiled32", "gpu-fast"}},
         {"block", "LIST", "block sizes", cli::Default{"32"}, {"8", "16", "32", "64"}},
         {"verify", "", "compare with the CPU"},
@@ -36,7 +39,8 @@ TEST(BenchForm, DefaultComesFromTheDefaultFieldNotTheHelpText) {
 }
 
 TEST(BenchForm, SplitsCommandLinesWithQuotes) {
-    EXPECT_EQ(split_command_line("  --mib 1,2   --repeats=3 "), (Tokens{"--mib", "1,2", "--repeats=3"}));
+    EXPECT_EQ(split_command_line("  --mib 1,2   --repeats=3 "),
+              (Tokens{"--mib", "1,2", "--repeats=3"}));
     EXPECT_EQ(split_command_line("--mtx 'my file.mtx' --name \"a \\\"b\\\"\""),
               (Tokens{"--mtx", "my file.mtx", "--name", "a \"b\""}));
     EXPECT_EQ(split_command_line("--x ''"), (Tokens{"--x", ""}));
@@ -61,9 +65,9 @@ TEST(BenchForm, FieldsBecomeTheTokensTheCliParses) {
     f[3].flag = true;
     f[4].text = "dir with space/a.mtx";
     f[5].text = "a=1; b=2;";
-    EXPECT_EQ(form.tokens(), (Tokens{"--sizes", "64,100", "--impl", "gpu-tiled32,gpu-fast", "--block",
-                                     "8,32", "--verify", "--mtx", "dir with space/a.mtx", "--set",
-                                     "a=1", "--set", "b=2"}));
+    EXPECT_EQ(form.tokens(), (Tokens{"--sizes", "64,100", "--impl", "gpu-tiled32,gpu-fast",
+                                     "--block", "8,32", "--verify", "--mtx", "dir with space/a.mtx",
+                                     "--set", "a=1", "--set", "b=2"}));
     const cli::Args args = form.args();
     EXPECT_EQ(args.get_int_list("sizes", {}, 1, 100000), (std::vector<long long>{64, 100}));
     EXPECT_EQ(args.all("set"), (Tokens{"a=1", "b=2"}));
@@ -83,7 +87,8 @@ TEST(BenchForm, NothingCheckedIsAUsageErrorNamingTheOption) {
 
 TEST(BenchForm, SetFromTokensRoundTrips) {
     OptionForm form(matmul_like_options());
-    const Tokens given = {"--impl", "gpu-fast", "--sizes=7,33", "--verify", "--set", "x=1", "--set", "y=2"};
+    const Tokens given = {"--impl", "gpu-fast", "--sizes=7,33", "--verify",
+                          "--set",  "x=1",      "--set",        "y=2"};
     form.set(given);
     EXPECT_EQ(form.fields()[0].text, "7,33");
     EXPECT_EQ(form.fields()[1].chosen, (std::vector<bool>{false, false, true}));
@@ -142,7 +147,8 @@ TEST(Chart, SeriesGroupByNameInFirstSeenOrderSortedByX) {
 
 TEST(Chart, SeriesLabelsJoinSeveralKeysAndLeaveMissingOnesOut) {
     std::vector<bench::Row> rows;
-    rows.push_back(bench::Row().set("name", "gpu-blocked").set("block", 32).set("n", 64).set("gflops", 1.0));
+    rows.push_back(
+        bench::Row().set("name", "gpu-blocked").set("block", 32).set("n", 64).set("gflops", 1.0));
     rows.push_back(bench::Row().set("name", "gpu-unblocked").set("n", 64).set("gflops", 1.0));
     const auto series = make_series(rows, chart_of("n", "gflops", {"name", "block"}));
     ASSERT_EQ(series.size(), 2u);
@@ -177,7 +183,8 @@ TEST(Chart, Log2AxisTicksArePowersOfTwoThinnedToFit) {
 }
 
 TEST(Chart, Log10AxisAddsTwoAndFiveUnderTwoDecades) {
-    EXPECT_EQ(tick_values(Axis::fit({1, 1000}, true, 10).ticks(8)), (std::vector<double>{1, 10, 100, 1000}));
+    EXPECT_EQ(tick_values(Axis::fit({1, 1000}, true, 10).ticks(8)),
+              (std::vector<double>{1, 10, 100, 1000}));
     const auto fine = tick_values(Axis::fit({1.5, 60}, true, 10).ticks(8));
     EXPECT_EQ(fine, (std::vector<double>{2, 5, 10, 20, 50}));
     // A single value still gets an axis with a tick or two around it.

@@ -70,8 +70,9 @@ TEST(Capacity, BuffersOverTheFreeMemoryTogetherAreListedWithTheTotal) {
                                 {"shallow-water's y-sweep height", 110 * kMiB},
                                 {"shallow-water's mean velocity", 4}};
     const std::string problem = capacity_problem(needs, small_gpu());
-    expect_has(problem, {"shallow-water's h field (110.0 MiB)", "shallow-water's mean velocity (4 bytes)",
-                         "550.0 MiB in all", "512.0 MiB free", "Fake GPU 9000"});
+    expect_has(problem,
+               {"shallow-water's h field (110.0 MiB)", "shallow-water's mean velocity (4 bytes)",
+                "550.0 MiB in all", "512.0 MiB free", "Fake GPU 9000"});
     Limits unknown_free = small_gpu();
     unknown_free.free_bytes = -1;
     EXPECT_EQ(capacity_problem(needs, unknown_free), "");
@@ -99,7 +100,8 @@ TEST(Capacity, SolversNameTheirBuffers) {
     expect_has(problem, {"the CSR row offsets (50000000 + 1 ints)", "190.7 MiB (200000004 bytes)"});
     // 2e9 x 2e9 floats is 1.6e19 bytes: below 2^64, named exactly.
     problem = capacity_problem(lu::buffer_needs(2'000'000'000, 64), small_gpu());
-    expect_has(problem, {"the LU matrix (2000000000 x 2000000000 floats)", "16000000000000000000 bytes"});
+    expect_has(problem,
+               {"the LU matrix (2000000000 x 2000000000 floats)", "16000000000000000000 bytes"});
     // gpu-blocked's panel scratch alone: nb x n floats, the matrix itself fitting.
     const BufferNeed* scratch = nullptr;
     const auto needs = lu::buffer_needs(4096, 128);
@@ -115,8 +117,8 @@ TEST(Capacity, SolversNameTheirBuffers) {
         matmul::check_shape({6000, 6000, 100}, true, device);
         ADD_FAILURE() << "accepted";
     } catch (const CapacityError& e) {
-        expect_has(e.what(), {"matmul size 6000x6000x100", "matrix A (6000 x 6000 floats)", "137.3 MiB",
-                              "128.0 MiB", "Fake GPU 9000"});
+        expect_has(e.what(), {"matmul size 6000x6000x100", "matrix A (6000 x 6000 floats)",
+                              "137.3 MiB", "128.0 MiB", "Fake GPU 9000"});
     }
 }
 

@@ -66,8 +66,8 @@ TEST(DecayWindow, TruncationStaysWithinTheBound) {
         std::vector<float> k(n);
         for (float& v : k) v = float(off(rng));
         std::vector<double> exact(n);
-        ASSERT_TRUE(reference::thomas_line_constant(n, c.a, c.b, c.c, c.b_first, c.b_last,
-                                                    k.data(), exact.data(), 0, 1));
+        ASSERT_TRUE(reference::thomas_line_constant(n, c.a, c.b, c.c, c.b_first, c.b_last, k.data(),
+                                                    exact.data(), 0, 1));
         for (unsigned window : {1u, 2u, 3u, 5u, 8u, 13u, 21u}) {
             const double bound = tridiag::decay_window_bound(n, c, window);
             for (unsigned rows : {1u, 4u, 9u}) {

@@ -14,7 +14,7 @@ namespace adilab::mm {
 namespace {
 
 class MatrixMarketFiles : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         folder_ = std::filesystem::temp_directory_path() /
                   ("adilab_mm_" + std::to_string(std::random_device{}()));
@@ -37,7 +37,9 @@ protected:
         }
         return "";
     }
-    std::string where(int line) { return (folder_ / "bad.mtx").string() + ":" + std::to_string(line) + ": "; }
+    std::string where(int line) {
+        return (folder_ / "bad.mtx").string() + ":" + std::to_string(line) + ": ";
+    }
 
     std::filesystem::path folder_;
 };
@@ -160,8 +162,10 @@ TEST_F(MatrixMarketFiles, MalformedInputNamesFileAndLine) {
         {coord + "2 2 1\n1 1 1 9\n", 3, "bad entry"},
         {"%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 2.5\n", 3, "not an integer"},
         {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "must be square"},
-        {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3, "above the diagonal"},
-        {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5, "implies 4 values, found 3"},
+        {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", 3,
+         "above the diagonal"},
+        {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 5,
+         "implies 4 values, found 3"},
         {"%%MatrixMarket matrix array real general\n1 1\n1 2\n", 3, "more values"},
         {"%%MatrixMarket matrix array real general\n2 2 4\n", 2, "bad size line"},
         {coord + "3000000000 2 0\n", 2, "too large"},
@@ -169,9 +173,10 @@ TEST_F(MatrixMarketFiles, MalformedInputNamesFileAndLine) {
     for (const Case& c : cases) {
         const std::string message = error_of(c.text);
         EXPECT_NE(message.find(where(c.line)), std::string::npos)
-            << "input:\n" << c.text << "\nmessage: " << message;
-        EXPECT_NE(message.find(c.says), std::string::npos)
-            << "input:\n" << c.text << "\nmessage: " << message;
+            << "input:\n"
+            << c.text << "\nmessage: " << message;
+        EXPECT_NE(message.find(c.says), std::string::npos) << "input:\n"
+                                                           << c.text << "\nmessage: " << message;
     }
 }
 
@@ -208,7 +213,8 @@ TEST_F(MatrixMarketFiles, RandomRoundTripThroughTheFile) {
         ASSERT_EQ(csr.nnz(), count);
         for (int r = 0; r < rows; ++r)
             for (int k = csr.row_offsets[r]; k < csr.row_offsets[r + 1]; ++k)
-                EXPECT_EQ(csr.values[k], dense[static_cast<std::size_t>(r * cols + csr.columns[k])]);
+                EXPECT_EQ(csr.values[k],
+                          dense[static_cast<std::size_t>(r * cols + csr.columns[k])]);
     }
 }
 

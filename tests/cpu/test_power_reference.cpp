@@ -13,7 +13,9 @@
 namespace adilab {
 namespace {
 
-CsrMatrix from_dense(int n, const std::vector<double>& dense) { return csr_from_dense(n, dense); }
+CsrMatrix from_dense(int n, const std::vector<double>& dense) {
+    return csr_from_dense(n, dense);
+}
 
 TEST(RandomCsr, SeededSortedAndWithinBounds) {
     CsrMatrix a = random_csr(1000, 7, 3), b = random_csr(1000, 7, 3), c = random_csr(1000, 7, 4);
@@ -79,8 +81,7 @@ TEST(PageRank, ColumnStochasticAndEqualToGooglesFormula) {
     ASSERT_TRUE(outcome.result.converged);
     EXPECT_NEAR(outcome.result.lambda, 1.0, 1e-12);
     const double mass = std::accumulate(outcome.vector.begin(), outcome.vector.end() - 1, 0.0);
-    for (int i = 0; i < n; ++i)
-        EXPECT_NEAR(outcome.vector[i] / mass, p[i], 1e-10) << "page " << i;
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(outcome.vector[i] / mass, p[i], 1e-10) << "page " << i;
 }
 
 TEST(HostPower, KnownSpectra) {

@@ -86,9 +86,8 @@ TEST(Registry, FamiliesMarkTheirCpuVariants) {
     EXPECT_FALSE(lu::variants().at("cpu").on_gpu);
     EXPECT_TRUE(lu::variants().at("gpu-blocked").blocked);
     EXPECT_FALSE(lu::variants().at("gpu-unblocked").blocked);
-    EXPECT_EQ(power::variants().names(),
-              (std::vector<std::string>{"host", "gpu-naive", "gpu-full", "gpu-opt",
-                                        "gpu-opt-async"}));
+    EXPECT_EQ(power::variants().names(), (std::vector<std::string>{"host", "gpu-naive", "gpu-full",
+                                                                   "gpu-opt", "gpu-opt-async"}));
     EXPECT_FALSE(power::variants().at("host").on_gpu);
 }
 
@@ -101,8 +100,7 @@ TEST(Registry, BenchmarksChooseVariantsByName) {
     };
     EXPECT_EQ(choose({}), toys().names());
     EXPECT_EQ(choose({"--impl", "all"}), toys().names());
-    EXPECT_EQ(choose({"--impl", "same,double,same"}),
-              (std::vector<std::string>{"same", "double"}));
+    EXPECT_EQ(choose({"--impl", "same,double,same"}), (std::vector<std::string>{"same", "double"}));
     try {
         choose({"--impl", "same,triple"});
         ADD_FAILURE() << "no error";

@@ -36,9 +36,10 @@ std::string read(const std::filesystem::path& p) {
 
 TEST(Report, JsonHasTheSharedShape) {
     std::string json = to_json(sample());
-    for (const char* key : {"\"tool\": \"adilab\"", "\"benchmark\": \"demo\"", "\"created\": \"",
-                            "\"device\": {\"vendor\": \"V\"", "\\\"quoted\\\"", "\"config\": {\"sizes\": \"1,2\"}",
-                            "\"name\": \"alpha\"", "\"median_ms\": 1.5", "\"median_ms\": null"})
+    for (const char* key :
+         {"\"tool\": \"adilab\"", "\"benchmark\": \"demo\"", "\"created\": \"",
+          "\"device\": {\"vendor\": \"V\"", "\\\"quoted\\\"", "\"config\": {\"sizes\": \"1,2\"}",
+          "\"name\": \"alpha\"", "\"median_ms\": 1.5", "\"median_ms\": null"})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     EXPECT_EQ(sample().created.size(), 20u);  // 2026-11-21T05:00:00Z
 }
@@ -58,7 +59,8 @@ TEST(Report, PathChecksComeBeforeWork) {
     EXPECT_EQ(read(dir / "r.csv"), to_csv(sample()));
     // No temporary file is left behind.
     int files = 0;
-    for (auto& e : std::filesystem::directory_iterator(dir)) files += e.path().filename() == "r.csv" ? 0 : 1;
+    for (auto& e : std::filesystem::directory_iterator(dir))
+        files += e.path().filename() == "r.csv" ? 0 : 1;
     EXPECT_EQ(files, 0);
     std::filesystem::remove_all(dir);
 }
@@ -75,14 +77,21 @@ TEST(Report, TimingKeepsMinMedianMaxAndFlagsAWideSpreadOnlyIfItStays) {
     EXPECT_EQ(t.max_ms, 4.0);
     int calls = 0, warmed = 0;
     // Steady repeats: measured once, not flagged.
-    Timing steady = measure_stable([&] { ++calls; return std::vector<double>{1.0, 1.05}; }, [&] { ++warmed; });
+    Timing steady = measure_stable(
+        [&] {
+            ++calls;
+            return std::vector<double>{1.0, 1.05};
+        },
+        [&] { ++warmed; });
     EXPECT_EQ(calls, 1);
     EXPECT_EQ(warmed, 0);
     EXPECT_FALSE(steady.unstable);
     // Wide, then steady after more warm-up: the second set counts, not flagged.
     calls = 0;
     Timing settled = measure_stable(
-        [&] { return ++calls == 1 ? std::vector<double>{1.0, 4.0} : std::vector<double>{1.0, 1.02}; },
+        [&] {
+            return ++calls == 1 ? std::vector<double>{1.0, 4.0} : std::vector<double>{1.0, 1.02};
+        },
         [&] { ++warmed; });
     EXPECT_EQ(warmed, 1);
     EXPECT_FALSE(settled.unstable);
@@ -98,12 +107,14 @@ TEST(Report, TimingKeepsMinMedianMaxAndFlagsAWideSpreadOnlyIfItStays) {
     note_unstable_rows(r);
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find("unstable: gamma 5"), std::string::npos) << r.notes[0];
-    EXPECT_NE(to_json(r).find("\"min_ms\": 1, \"median_ms\": 1.25, \"max_ms\": 1.5, \"unstable\": true"),
-              std::string::npos);
+    EXPECT_NE(
+        to_json(r).find("\"min_ms\": 1, \"median_ms\": 1.25, \"max_ms\": 1.5, \"unstable\": true"),
+        std::string::npos);
 }
 
 TEST(Report, ReadsItsJsonBackAndComparesMatchingRows) {
-    const auto dir = std::filesystem::temp_directory_path() / ("adilab-compare-" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("adilab-compare-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     Report old = sample();
     old.rows[0].set("tune.x", 1);  // tuning is not part of a row's identity

@@ -33,7 +33,8 @@ TEST(SoakVerdict, UnstableOrDriftingScenariosFailNamingWhy) {
     EXPECT_NE(verdict(nan), "");
 
     Outcome unstable{"shallow-water/drops", false, 1234, "h became NaN or infinite", true, NAN, 0};
-    EXPECT_EQ(verdict(unstable), "shallow-water/drops went unstable at step 1234: h became NaN or infinite");
+    EXPECT_EQ(verdict(unstable),
+              "shallow-water/drops went unstable at step 1234: h became NaN or infinite");
 
     Outcome sourced{"advection/river", true, -1, "", true, 0.5, 0};  // its total grows by design
     EXPECT_EQ(verdict(sourced), "");

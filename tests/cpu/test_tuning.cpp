@@ -29,7 +29,8 @@ std::string usage_error(const std::function<void()>& f) {
 }
 
 TEST(Tuning, AppliesOnlyItsFamilyAndRecordsEveryField) {
-    auto tune = tuning_assignments(parse({"--tune", "demo.rows=8", "--tune", "other.x=3"}), {"demo", "other"});
+    auto tune = tuning_assignments(parse({"--tune", "demo.rows=8", "--tune", "other.x=3"}),
+                                   {"demo", "other"});
     Knobs k;
     apply_tuning(tune, "demo", fields(k));
     EXPECT_EQ(k.rows, 8);
@@ -42,16 +43,26 @@ TEST(Tuning, AppliesOnlyItsFamilyAndRecordsEveryField) {
 
 TEST(Tuning, BadAssignmentsNameTheFieldAndItsRange) {
     Knobs k;
-    EXPECT_NE(usage_error([&] { apply_tuning({"demo.rows=17"}, "demo", fields(k)); }).find("demo.rows must lie in 1..16"),
+    EXPECT_NE(usage_error([&] {
+                  apply_tuning({"demo.rows=17"}, "demo", fields(k));
+              }).find("demo.rows must lie in 1..16"),
               std::string::npos);
-    EXPECT_NE(usage_error([&] { apply_tuning({"demo.rows=x"}, "demo", fields(k)); }).find("integer in 1..16"),
+    EXPECT_NE(usage_error([&] {
+                  apply_tuning({"demo.rows=x"}, "demo", fields(k));
+              }).find("integer in 1..16"),
               std::string::npos);
-    EXPECT_NE(usage_error([&] { apply_tuning({"demo.cols=1"}, "demo", fields(k)); }).find("no field 'cols' (fields: rows, flag)"),
+    EXPECT_NE(usage_error([&] {
+                  apply_tuning({"demo.cols=1"}, "demo", fields(k));
+              }).find("no field 'cols' (fields: rows, flag)"),
               std::string::npos);
     EXPECT_EQ(k.rows, 4);
-    EXPECT_NE(usage_error([&] { tuning_assignments(parse({"--tune", "demo.rows"}), {"demo"}); }).find("FAMILY.FIELD=VALUE"),
+    EXPECT_NE(usage_error([&] {
+                  tuning_assignments(parse({"--tune", "demo.rows"}), {"demo"});
+              }).find("FAMILY.FIELD=VALUE"),
               std::string::npos);
-    EXPECT_NE(usage_error([&] { tuning_assignments(parse({"--tune", "lu.rows=2"}), {"demo"}); }).find("unknown family 'lu'"),
+    EXPECT_NE(usage_error([&] {
+                  tuning_assignments(parse({"--tune", "lu.rows=2"}), {"demo"});
+              }).find("unknown family 'lu'"),
               std::string::npos);
 }
 

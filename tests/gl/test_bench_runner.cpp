@@ -34,7 +34,8 @@ TEST(BenchRunner, RunsTheRegistryBenchmarkOnItsOwnContext) {
     ASSERT_NE(bandwidth, nullptr);
     gl::Context* mine = &gl::Context::current();
     BenchRunner runner;
-    runner.start(*bandwidth, cli::Args::parse({"--mib", "1,2", "--repeats", "2"}, bandwidth->options));
+    runner.start(*bandwidth,
+                 cli::Args::parse({"--mib", "1,2", "--repeats", "2"}, bandwidth->options));
     const auto status = wait_for_end(runner);
     ASSERT_EQ(status.state, BenchRunner::State::done) << status.error;
     EXPECT_EQ(status.fraction, 1.0);
@@ -73,7 +74,8 @@ TEST(BenchRunner, ReportsProgressAndStopsOnCancel) {
     EXPECT_EQ(during.fraction, 0.5);
     EXPECT_EQ(during.what, "waiting for Cancel");
     EXPECT_NE(worker_context.load(), nullptr);
-    EXPECT_NE(worker_context.load(), &gl::Context::current()) << "the worker shares this thread's context";
+    EXPECT_NE(worker_context.load(), &gl::Context::current())
+        << "the worker shares this thread's context";
     runner.cancel();
     const auto after = wait_for_end(runner);
     EXPECT_EQ(after.state, BenchRunner::State::cancelled);

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -138,12 +138,16 @@ const std::vector<Variant>& variants_under_test() {
         // a cap on the groups. On llvmpipe one group takes a panel (block 128: 49 rows, so
         // n = 150 goes column by column, then one dispatch; n = 200 column by column); on a GPU,
         // 1025 and 1000 spread it over 4-33 groups and exchange across them.
-        {"gpu-blocked", 32, {1, 2, 3, 100, 1025},
+        {"gpu-blocked",
+         32,
+         {1, 2, 3, 100, 1025},
          tuned({{"registers_panel", 0}, {"panel_rows", 32}, {"subgroups", 0}})},
         {"gpu-blocked", 64, {17, 257}, tuned({{"registers_panel", 0}})},
         {"gpu-blocked", 128, {3, 150, 200}, tuned({{"registers_panel", 0}})},
         {"gpu-blocked", 8, {17, 100}, tuned({{"registers_panel", 0}, {"panel_group_size", 128}})},
-        {"gpu-blocked", 32, {1000},
+        {"gpu-blocked",
+         32,
+         {1000},
          tuned({{"registers_panel", 0}, {"panel_groups", 4}, {"subgroups", 0}})},
         // `registers` where its layout changes: few rows a part (panel_rows 32 at nb 32: 16
         // parts of 4 rows, so on a GPU 1025 takes 17 groups), fewer than 32 columns a warp (nb 8,
@@ -281,8 +285,7 @@ TEST(LuGpu, ZerosOnTheDiagonalNeedPivoting) {
                 std::vector<int> ref_pivots(n);
                 const auto report = reference::lu_factor<double>(ref, n, ref_pivots);
                 ASSERT_EQ(report.singular_column, -1);
-                const GpuResult r =
-                    factor_on_gpu(v.name, v.block, m, n, nullptr, v.tuning);
+                const GpuResult r = factor_on_gpu(v.name, v.block, m, n, nullptr, v.tuning);
                 ASSERT_TRUE(all_finite(r.lu));
                 EXPECT_FALSE(r.singular.has_value());
                 const double bound = 2.0 * gamma(n) * reference::abs_lu_norm_inf(r.lu, n) /

@@ -18,7 +18,9 @@ namespace {
 
 const std::vector<std::string> kGpuVariants = {"gpu-naive", "gpu-full", "gpu-opt", "gpu-opt-async"};
 
-CsrMatrix from_dense(int n, const std::vector<double>& dense) { return csr_from_dense(n, dense); }
+CsrMatrix from_dense(int n, const std::vector<double>& dense) {
+    return csr_from_dense(n, dense);
+}
 
 // With one entry per row a random matrix is often a permutation-like, reducible one whose
 // eigenvalues share the top magnitude. A diagonal entry a_00 = 4p + 1 (p entries per row) puts
@@ -51,7 +53,9 @@ power::Solution run(const std::string& variant, const CsrMatrix& a, power::Optio
 }
 
 // Relative difference of two eigenvalue estimates.
-double relative(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
+double relative(double a, double b) {
+    return std::abs(a - b) / std::max(std::abs(b), 1e-300);
+}
 
 TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
     ADILAB_NEED_GL();
@@ -68,7 +72,8 @@ TEST(PowerGpu, AgreesWithHostOnRandomMatrices) {
             for (const auto& name : kGpuVariants) {
                 // Every layout on the small sizes, the automatic one on the large (llvmpipe time);
                 // OneProductMatchesTheHostSpmv covers each layout at n = 777.
-                for (int layout : n <= 33 ? std::vector<int>{0, 256, -1, -4, -32} : std::vector<int>{0}) {
+                for (int layout :
+                     n <= 33 ? std::vector<int>{0, 256, -1, -4, -32} : std::vector<int>{0}) {
                     set_layout(options, layout);
                     const int tpr = layout;
                     auto s = run(name, a, options);
@@ -101,8 +106,10 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     CsrMatrix a = random_csr(777, 6, 5);
     {
         const int r = 5, removed = a.row_offsets[r + 1] - a.row_offsets[r];
-        a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
-        a.values.erase(a.values.begin() + a.row_offsets[r], a.values.begin() + a.row_offsets[r + 1]);
+        a.columns.erase(a.columns.begin() + a.row_offsets[r],
+                        a.columns.begin() + a.row_offsets[r + 1]);
+        a.values.erase(a.values.begin() + a.row_offsets[r],
+                       a.values.begin() + a.row_offsets[r + 1]);
         std::vector<std::int32_t> full(777);
         std::vector<double> full_values(777);
         for (int c = 0; c < 777; ++c) {
@@ -110,13 +117,16 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
             full_values[c] = 0.001 * (c % 13);
         }
         a.columns.insert(a.columns.begin() + a.row_offsets[r], full.begin(), full.end());
-        a.values.insert(a.values.begin() + a.row_offsets[r], full_values.begin(), full_values.end());
+        a.values.insert(a.values.begin() + a.row_offsets[r], full_values.begin(),
+                        full_values.end());
         for (int q = r + 1; q <= a.rows; ++q) a.row_offsets[q] += 777 - removed;
     }
     for (int r = 0; r < a.rows; r += 10) {  // empty every tenth row
         const int removed = a.row_offsets[r + 1] - a.row_offsets[r];
-        a.columns.erase(a.columns.begin() + a.row_offsets[r], a.columns.begin() + a.row_offsets[r + 1]);
-        a.values.erase(a.values.begin() + a.row_offsets[r], a.values.begin() + a.row_offsets[r + 1]);
+        a.columns.erase(a.columns.begin() + a.row_offsets[r],
+                        a.columns.begin() + a.row_offsets[r + 1]);
+        a.values.erase(a.values.begin() + a.row_offsets[r],
+                       a.values.begin() + a.row_offsets[r + 1]);
         for (int q = r + 1; q <= a.rows; ++q) a.row_offsets[q] -= removed;
     }
     power::Options options;
@@ -126,26 +136,27 @@ TEST(PowerGpu, OneProductMatchesTheHostSpmv) {
     // unrolled gathers (default 8, 3: a remainder in most rows) and the plain loop.
     for (const auto& name : kGpuVariants)
         for (int source : {0, 1})
-          for (int layout : source != 1 ? std::vector<int>{1024, -1, -32}
-                                        : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32})
-            for (int unroll : layout == -1 ? std::vector<int>{8, 3, 0} : std::vector<int>{8}) {
-            set_layout(options, layout);
-            options.tuning.x_image = source == 0 ? 1 : 0;
-            options.tuning.unroll = unroll;
-            auto s = run(name, a, options);
-            SCOPED_TRACE(name + " layout=" + std::to_string(layout) + " source=" +
-                         std::to_string(source) + " unroll=" + std::to_string(unroll));
-            EXPECT_FALSE(s.result.converged);
-            EXPECT_EQ(s.result.iterations, 1);
-            for (std::size_t i = 0; i < s.vector.size(); ++i) {
-                // Sums in another order: a few ulps of the row's magnitude (the full row adds 777
-                // terms: 777 * 2^-53 * |sum| < 1e-13).
-                ASSERT_NEAR(s.vector[i], host.vector[i], 1e-13) << "row " << i;
-                if (i % 10 == 0) {
-                    ASSERT_EQ(s.vector[i], 0.0);
+            for (int layout : source != 1
+                                  ? std::vector<int>{1024, -1, -32}
+                                  : std::vector<int>{256, 512, 1024, 2048, -1, -2, -8, -16, -32})
+                for (int unroll : layout == -1 ? std::vector<int>{8, 3, 0} : std::vector<int>{8}) {
+                    set_layout(options, layout);
+                    options.tuning.x_image = source == 0 ? 1 : 0;
+                    options.tuning.unroll = unroll;
+                    auto s = run(name, a, options);
+                    SCOPED_TRACE(name + " layout=" + std::to_string(layout) + " source=" +
+                                 std::to_string(source) + " unroll=" + std::to_string(unroll));
+                    EXPECT_FALSE(s.result.converged);
+                    EXPECT_EQ(s.result.iterations, 1);
+                    for (std::size_t i = 0; i < s.vector.size(); ++i) {
+                        // Sums in another order: a few ulps of the row's magnitude (the full row
+                        // adds 777 terms: 777 * 2^-53 * |sum| < 1e-13).
+                        ASSERT_NEAR(s.vector[i], host.vector[i], 1e-13) << "row " << i;
+                        if (i % 10 == 0) {
+                            ASSERT_EQ(s.vector[i], 0.0);
+                        }
+                    }
                 }
-            }
-          }
 }
 
 TEST(PowerGpu, XTextureCarriesEveryBitPattern) {
@@ -256,7 +267,7 @@ TEST(PowerGpu, BreakdownNonConvergenceAndEdgeCases) {
     const CsrMatrix shift = from_dense(3, {0, 1, 0, 0, 0, 1, 0, 0, 0});  // nilpotent
     const CsrMatrix flip = from_dense(2, {1, 0, 0, -1});                 // |l1| = |l2|
     const CsrMatrix one = from_dense(1, {-2.5});
-    CsrMatrix empty_rows = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});   // the zero matrix
+    CsrMatrix empty_rows = from_dense(3, {0, 0, 0, 0, 0, 0, 0, 0, 0});  // the zero matrix
     for (const auto& name : kGpuVariants) {
         SCOPED_TRACE(name);
         auto b = run(name, shift, options);
@@ -370,7 +381,7 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         dense[static_cast<std::size_t>(n) * n - 1] = -3.0;
         cases.emplace_back("tie", from_dense(n, dense));
         dense[0] = -3.0;
-        dense[static_cast<std::size_t>(n) * n - 1] = 3.0;  // -3 first, +3 last: lambda +3
+        dense[static_cast<std::size_t>(n) * n - 1] = 3.0;          // -3 first, +3 last: lambda +3
         cases.emplace_back("tie reversed", from_dense(n, dense));  // (+3 not in group/slot 0)
         dense[static_cast<std::size_t>(n) * n - 1] = -3.0;
         dense[0] = -3.0;  // -3 twice: lambda -3, no tie
@@ -384,9 +395,9 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
         // tie's +3 and -3 then lie in different slots; 7 and 3 leave several groups a slot).
         int key_slots = 1;
     };
-    const Loop loops[] = {{"gpu-opt", 1, false},         {"gpu-opt", 0, false},
-                          {"gpu-opt", 3, true},          {"gpu-opt", 2, false},
-                          {"gpu-opt-async", 1, false},   {"gpu-opt", 1, true, 64},
+    const Loop loops[] = {{"gpu-opt", 1, false},          {"gpu-opt", 0, false},
+                          {"gpu-opt", 3, true},           {"gpu-opt", 2, false},
+                          {"gpu-opt-async", 1, false},    {"gpu-opt", 1, true, 64},
                           {"gpu-opt-async", 1, false, 7}, {"gpu-opt", 2, true, 3}};
     for (const auto& [label, a] : cases) {
         for (double tol : {1e-11, 0.0}) {
@@ -407,9 +418,10 @@ TEST(PowerGpu, OptWithoutStep2IsBitForBit) {
                         options.tuning.flag_poll = loop.poll;
                         options.tuning.key_slots = loop.key_slots;
                         const auto s = run(loop.variant, a, options);
-                        SCOPED_TRACE(label + " tol=" + std::to_string(tol) + " layout=" +
-                                     std::to_string(layout) + (emulate ? " emulated " : " atomic ") +
-                                     loop.variant + " lag=" + std::to_string(loop.lag) +
+                        SCOPED_TRACE(label + " tol=" + std::to_string(tol) +
+                                     " layout=" + std::to_string(layout) +
+                                     (emulate ? " emulated " : " atomic ") + loop.variant +
+                                     " lag=" + std::to_string(loop.lag) +
                                      (loop.poll ? " poll" : "") +
                                      " slots=" + std::to_string(loop.key_slots));
                         EXPECT_EQ(s.result.converged, reference.result.converged);
@@ -465,8 +477,9 @@ TEST(PowerGpu, OptWithoutStep2StopsAtBreakdownAndConvergence) {
                 // How late the host may stop: it reads the books L iterations late (at least
                 // one: the drain of lag 0 sees a convergence at the next read), async every
                 // check_every iterations.
-                const int late = std::string(variant) == "gpu-opt-async" ? options.tuning.check_every
-                                                                         : std::max(lag, 1);
+                const int late = std::string(variant) == "gpu-opt-async"
+                                     ? options.tuning.check_every
+                                     : std::max(lag, 1);
                 expect_exact_stops(variant, options, late);
                 auto f = run(variant, flip, options);
                 EXPECT_FALSE(f.result.converged);
@@ -546,10 +559,18 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
         bool poll = false;
         int flush_every = 1;
     };
-    const Shape shapes[] = {{1, 1024},          {0, 1},             {1, 3},
-                            {0, 7},             {1, 1},             {2, 1024},
-                            {3, 1024, true},    {1, 1024, true},    {4, 1024, true, 3},
-                            {16, 1024, true, 2}, {5, 1024, false, 4}, {0, 3, false, 1},
+    const Shape shapes[] = {{1, 1024},
+                            {0, 1},
+                            {1, 3},
+                            {0, 7},
+                            {1, 1},
+                            {2, 1024},
+                            {3, 1024, true},
+                            {1, 1024, true},
+                            {4, 1024, true, 3},
+                            {16, 1024, true, 2},
+                            {5, 1024, false, 4},
+                            {0, 3, false, 1},
                             {4, 1, true, 2}};
     for (int n : {1001, 998, 1}) {
         const CsrMatrix a = with_dominant_entry(random_csr(n, 4, 700 + n), 4);
@@ -568,11 +589,10 @@ TEST(PowerGpu, OptStep3ShapesAndLaggedFlagReadAreBitForBit) {
                 options.tuning.flag_poll = shape.poll;
                 options.tuning.flush_every = shape.flush_every;
                 auto s = run("gpu-opt", a, options);
-                SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) +
-                             " lag=" + std::to_string(shape.lag) + " groups=" +
-                             std::to_string(shape.groups) + (shape.poll ? " poll" : "") +
-                             " flush=" +
-                             std::to_string(shape.flush_every));
+                SCOPED_TRACE("n=" + std::to_string(n) + " tol=" + std::to_string(tol) + " lag=" +
+                             std::to_string(shape.lag) + " groups=" + std::to_string(shape.groups) +
+                             (shape.poll ? " poll" : "") +
+                             " flush=" + std::to_string(shape.flush_every));
                 if (tol > 0.0 && n > 1) {
                     EXPECT_TRUE(s.result.converged);
                 }
@@ -617,7 +637,7 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
     struct Case {
         int n, block_gobs;
     };
-    const Case cases[] = {{1, 0},  {2, 0},   {63, 0},    {65, 32},   {999, 0},
+    const Case cases[] = {{1, 0},    {2, 0},    {63, 0},    {65, 32},   {999, 0},
                           {1001, 2}, {4097, 0}, {70001, 0}, {70001, 2}, {70001, 32}};
     for (const Case& c : cases) {
         const CsrMatrix a = with_dominant_entry(random_csr(c.n, 3, 900 + c.n), 3);
@@ -649,11 +669,10 @@ TEST(PowerGpu, XTexelMapsAreBitForBit) {
                         o.tuning.emulate_atomic_max = no_step2 && no_step2_paths().front();
                         auto v = power::make_variant(name);
                         auto s = power::solve(*v, a, o);
-                        SCOPED_TRACE(name + " n=" + std::to_string(c.n) + " tol=" +
-                                     std::to_string(tol) + " map=" +
-                                     "gob" + std::to_string(c.block_gobs) +
-                                     " no_step2=" + std::to_string(no_step2) + " " +
-                                     v->spmv_layout());
+                        SCOPED_TRACE(
+                            name + " n=" + std::to_string(c.n) + " tol=" + std::to_string(tol) +
+                            " map=" + "gob" + std::to_string(c.block_gobs) +
+                            " no_step2=" + std::to_string(no_step2) + " " + v->spmv_layout());
                         EXPECT_NE(v->spmv_layout().find("-gob"), std::string::npos);
                         EXPECT_EQ(s.result.converged, reference.result.converged);
                         EXPECT_EQ(s.result.iterations, reference.result.iterations);

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <string>
 #include <numbers>
 #include <random>
+#include <string>
 
 #include "sim/reference.hpp"
 #include "sim/simulation.hpp"
@@ -24,7 +24,9 @@ namespace {
 using test::max_abs_diff;
 using test::random_field;
 
-std::vector<double> to_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+std::vector<double> to_double(const std::vector<float>& v) {
+    return {v.begin(), v.end()};
+}
 
 // Grids: awkward sizes (not powers of two, x != y) so that the fused kernel's padding rows and
 // partial work groups are exercised, and one line long enough for several chunks per thread.
@@ -58,24 +60,25 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
             if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             for (const std::string scenario : {"two-heaters", "free"})
-            for (const int scheme : {0, 1}) {
-                if (!thorough && (scenario == "free" || scheme == 1)) continue;
-                auto sim = make_simulation("heat", solver);
-                sim->set_param("scheme", scheme);
-                sim->set_param("dt", 0.8);
-                sim->set_param("c", 1.3);
-                sim->reset(scenario, nx, ny);
-                const auto start = random_field(nx, ny, 0, 1, 7);
-                sim->set_field(start);
-                const reference::HeatSetup setup =
-                    test::heat_setup(*sim, scenario, nx, ny, 1.3 * 0.4);
-                std::vector<double> ref = to_double(start);
-                for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
-                sim->step(6);
-                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                    << solver << " " << scenario << " scheme " << scheme << " " << nx << "x" << ny;
-                EXPECT_TRUE(sim->stats().stable);
-            }
+                for (const int scheme : {0, 1}) {
+                    if (!thorough && (scenario == "free" || scheme == 1)) continue;
+                    auto sim = make_simulation("heat", solver);
+                    sim->set_param("scheme", scheme);
+                    sim->set_param("dt", 0.8);
+                    sim->set_param("c", 1.3);
+                    sim->reset(scenario, nx, ny);
+                    const auto start = random_field(nx, ny, 0, 1, 7);
+                    sim->set_field(start);
+                    const reference::HeatSetup setup =
+                        test::heat_setup(*sim, scenario, nx, ny, 1.3 * 0.4);
+                    std::vector<double> ref = to_double(start);
+                    for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
+                    sim->step(6);
+                    EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                        << solver << " " << scenario << " scheme " << scheme << " " << nx << "x"
+                        << ny;
+                    EXPECT_TRUE(sim->stats().stable);
+                }
         }
     }
 }
@@ -87,51 +90,52 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
             if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             for (const std::string scenario : {"vortex", "free", "river"})
-            for (const int scheme : {0, 1}) {
-                if (!thorough && (scenario != "vortex" || scheme == 1)) continue;
-                // The paper's scheme only where its explicit half is benign: on the long vortex
-                // lines (speeds up to 50 m/s, Courant numbers ~20) it amplifies every rounding
-                // by ~20 a step, and the GPU solvers already differ among themselves by 2e-5
-                // relative (a conditioning limit, not an error of any kernel).
-                if (scheme == 1 && scenario == "vortex" && std::max(nx, ny) > 100) continue;
-                auto sim = make_simulation("advection", solver);
-                sim->set_param("scheme", scheme);
-                sim->set_param("u", 0.7);
-                sim->set_param("v", -0.4);
-                sim->set_param("omega", 0.05);
-                sim->set_param("D", 0.2);
-                sim->set_param("dt", 0.9);
-                sim->set_param("source_steps", 3);
-                sim->set_param("source_radius", 0.1);
-                sim->reset(scenario, nx, ny);
-                const auto start = random_field(nx, ny, 0, 1, 11);
-                sim->set_field(start);
-                reference::AdvectionSetup setup;
-                setup.nx = nx;
-                setup.ny = ny;
-                setup.half_dt = 0.45;
-                setup.implicit_euler = scheme == 0;
-                setup.dh = 1;
-                setup.diffusivity = 0.2;
-                setup.rotation = scenario == "vortex";
-                setup.u = 0.7;
-                setup.v = scenario == "river" ? 0.0 : -0.4;
-                setup.omega = 0.05;
-                setup.center_x = 0.5 * nx;
-                setup.center_y = 0.5 * ny;
-                if (scenario != "free") {
-                    setup.source_x = 0.3 * nx;
-                    setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
-                    setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
-                    setup.source_rate = sim->param("source_rate");
-                    setup.source_steps = scenario == "vortex" ? 3 : 1LL << 40;
+                for (const int scheme : {0, 1}) {
+                    if (!thorough && (scenario != "vortex" || scheme == 1)) continue;
+                    // The paper's scheme only where its explicit half is benign: on the long vortex
+                    // lines (speeds up to 50 m/s, Courant numbers ~20) it amplifies every rounding
+                    // by ~20 a step, and the GPU solvers already differ among themselves by 2e-5
+                    // relative (a conditioning limit, not an error of any kernel).
+                    if (scheme == 1 && scenario == "vortex" && std::max(nx, ny) > 100) continue;
+                    auto sim = make_simulation("advection", solver);
+                    sim->set_param("scheme", scheme);
+                    sim->set_param("u", 0.7);
+                    sim->set_param("v", -0.4);
+                    sim->set_param("omega", 0.05);
+                    sim->set_param("D", 0.2);
+                    sim->set_param("dt", 0.9);
+                    sim->set_param("source_steps", 3);
+                    sim->set_param("source_radius", 0.1);
+                    sim->reset(scenario, nx, ny);
+                    const auto start = random_field(nx, ny, 0, 1, 11);
+                    sim->set_field(start);
+                    reference::AdvectionSetup setup;
+                    setup.nx = nx;
+                    setup.ny = ny;
+                    setup.half_dt = 0.45;
+                    setup.implicit_euler = scheme == 0;
+                    setup.dh = 1;
+                    setup.diffusivity = 0.2;
+                    setup.rotation = scenario == "vortex";
+                    setup.u = 0.7;
+                    setup.v = scenario == "river" ? 0.0 : -0.4;
+                    setup.omega = 0.05;
+                    setup.center_x = 0.5 * nx;
+                    setup.center_y = 0.5 * ny;
+                    if (scenario != "free") {
+                        setup.source_x = 0.3 * nx;
+                        setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
+                        setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
+                        setup.source_rate = sim->param("source_rate");
+                        setup.source_steps = scenario == "vortex" ? 3 : 1LL << 40;
+                    }
+                    std::vector<double> ref = to_double(start);
+                    for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
+                    sim->step(6);
+                    EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                        << solver << " " << scenario << " scheme " << scheme << " " << nx << "x"
+                        << ny;
                 }
-                std::vector<double> ref = to_double(start);
-                for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
-                sim->step(6);
-                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                    << solver << " " << scenario << " scheme " << scheme << " " << nx << "x" << ny;
-            }
         }
     }
 }
@@ -301,7 +305,8 @@ TEST(SimAdvection, PulseMovesWithTheFlowConservesMassAndStaysPositive) {
         std::vector<float> pulse(std::size_t(nx) * ny);
         for (int j = 0; j < ny; ++j)
             for (int i = 0; i < nx; ++i)
-                pulse[j * nx + i] = float(std::exp(-((i - 30.0) * (i - 30.0) + (j - 30.0) * (j - 30.0)) / 18.0));
+                pulse[j * nx + i] =
+                    float(std::exp(-((i - 30.0) * (i - 30.0) + (j - 30.0) * (j - 30.0)) / 18.0));
         sim->set_field(pulse);
         const Moments a = moments(pulse, nx, ny);
         sim->step(steps);
@@ -467,9 +472,13 @@ TEST(SimInterface, TerrainPresetsAndTheHeightMapLoad) {
         sim->reset("diagonal-push", 24, 16);
         const auto b = sim->terrain()->read<float>(24 * 16);
         const float top = *std::max_element(b.begin(), b.end());
-        if (t == "flat") EXPECT_EQ(top, 0.0f);
-        else EXPECT_GT(top, 0.1f) << t;
-        EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](float x) { return std::isfinite(x) && x >= 0; })) << t;
+        if (t == "flat")
+            EXPECT_EQ(top, 0.0f);
+        else
+            EXPECT_GT(top, 0.1f) << t;
+        EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](float x) {
+            return std::isfinite(x) && x >= 0;
+        })) << t;
     }
 }
 
@@ -491,7 +500,9 @@ TEST(SimInterface, AGridTheGpuCannotHoldIsRefusedByNameAndChangesNothing) {
             ADD_FAILURE() << info.name << ": accepted";
         } catch (const gl::CapacityError& e) {
             const std::string message = e.what();
-            EXPECT_NE(message.find(info.name + "'s " + info.field_name + " field"), std::string::npos) << message;
+            EXPECT_NE(message.find(info.name + "'s " + info.field_name + " field"),
+                      std::string::npos)
+                << message;
             EXPECT_NE(message.find("256.0 MiB"), std::string::npos) << message;
             EXPECT_NE(message.find("largest storage buffer"), std::string::npos) << message;
         }

@@ -60,25 +60,26 @@ TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
         for (auto [nx, ny] : kPathGrids) {
-          for (const int scheme : {0, 1}) {
-            if (scheme == 1 && &path != &kPaths[0]) continue;  // the rows differ, not the solve
-            auto sim = make_simulation("heat", "fused");
-            sim->set_fused_tuning(path.tuning);
-            sim->set_param("scheme", scheme);
-            // lambda = 10 (20 with implicit Euler): beyond every window's halo, so every line
-            // takes the fused line solve.
-            sim->set_param("dt", 20.0);
-            sim->reset("two-heaters", nx, ny);
-            const auto start = random_field(nx, ny, 0, 1, 3);
-            sim->set_field(start);
-            const reference::HeatSetup setup = test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
-            std::vector<double> ref(start.begin(), start.end());
-            for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
-            sim->step(4);
-            EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                << path.name << " scheme " << scheme << " " << nx << "x" << ny;
-            EXPECT_EQ(sim->kernel(), "fused");
-          }
+            for (const int scheme : {0, 1}) {
+                if (scheme == 1 && &path != &kPaths[0]) continue;  // the rows differ, not the solve
+                auto sim = make_simulation("heat", "fused");
+                sim->set_fused_tuning(path.tuning);
+                sim->set_param("scheme", scheme);
+                // lambda = 10 (20 with implicit Euler): beyond every window's halo, so every line
+                // takes the fused line solve.
+                sim->set_param("dt", 20.0);
+                sim->reset("two-heaters", nx, ny);
+                const auto start = random_field(nx, ny, 0, 1, 3);
+                sim->set_field(start);
+                const reference::HeatSetup setup =
+                    test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
+                std::vector<double> ref(start.begin(), start.end());
+                for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
+                sim->step(4);
+                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                    << path.name << " scheme " << scheme << " " << nx << "x" << ny;
+                EXPECT_EQ(sim->kernel(), "fused");
+            }
         }
     }
 }

@@ -70,7 +70,8 @@ TEST(SimHeatWindow, TruncatedInverseIsWithinItsBoundOfTheExactSolve) {
             if (n >= 17) {
                 const std::vector<double> short_window = windowed_solve(lambda, 2, d);
                 double miss = 0;
-                for (int i = 0; i < n; ++i) miss = std::max(miss, std::abs(exact[i] - short_window[i]));
+                for (int i = 0; i < n; ++i)
+                    miss = std::max(miss, std::abs(exact[i] - short_window[i]));
                 EXPECT_GT(miss, 100 * tail) << "lambda " << lambda << " n " << n;
             }
         }

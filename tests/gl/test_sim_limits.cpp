@@ -36,7 +36,8 @@ TEST(SceneLimits, ParametersPastWhatFp32SolvesAreRefusedWithTheReason) {
     const std::vector<std::pair<std::string, Values>> cases = {
         {"heat", {{"c", 1e9}, {"dt", 1e9}, {"dh", 1e-9}}},
         {"advection", {{"dt", 1e9}}},
-        {"shallow-water", {{"g", 1e6}, {"dt", 1e6}, {"dh", 1e-9}, {"level", 1e6}, {"dam_height", 1e6}}},
+        {"shallow-water",
+         {{"g", 1e6}, {"dt", 1e6}, {"dh", 1e-9}, {"level", 1e6}, {"dam_height", 1e6}}},
     };
     for (const auto& [model, values] : cases) {
         auto sim = make_simulation(model);
@@ -51,13 +52,15 @@ TEST(SceneLimits, ParametersPastWhatFp32SolvesAreRefusedWithTheReason) {
         }
         for (const ParamSpec& spec : sim->params())
             EXPECT_EQ(sim->param(spec.name), spec.default_value) << model << " " << spec.name;
-        EXPECT_THROW(sim->set_param("dt", 1e9 * (model == "shallow-water" ? 1e-3 : 1)), Error) << model;
+        EXPECT_THROW(sim->set_param("dt", 1e9 * (model == "shallow-water" ? 1e-3 : 1)), Error)
+            << model;
     }
     // 2 c dt / dh^2: 2e5 with dh = 1 (refused alone), 2e3 with dh = 10.
     auto heat = make_simulation("heat");
     heat->set_params(Values{{"dt", 1e5}, {"dh", 10}});
     heat->set_params(Values{{"dh", 1}, {"dt", 1}});
-    heat->set_params_text(std::vector<std::pair<std::string, std::string>>{{"dt", "1e5"}, {"dh", "10"}});
+    heat->set_params_text(
+        std::vector<std::pair<std::string, std::string>>{{"dt", "1e5"}, {"dh", "10"}});
     EXPECT_EQ(heat->param("dt"), 1e5);
 }
 
@@ -125,7 +128,8 @@ using detail::kMaxAdvectionPeacemanRachfordWeight;
 using detail::kMaxHeatPeacemanRachfordWeight;
 
 // dt with W at the scheme's limit, and that W.
-std::pair<double, double> dt_at_limit(const Simulation& sim, const std::string& scenario, int nx, int ny) {
+std::pair<double, double> dt_at_limit(const Simulation& sim, const std::string& scenario, int nx,
+                                      int ny) {
     const double dh = sim.param("dh");
     const bool implicit_euler = sim.model() == "shallow-water" || sim.param("scheme") == 0;
     if (sim.model() == "heat") {
@@ -135,7 +139,8 @@ std::pair<double, double> dt_at_limit(const Simulation& sim, const std::string& 
     }
     if (sim.model() == "advection") {
         double speed = std::abs(sim.param("u"));
-        if (scenario == "vortex") speed = std::abs(sim.param("omega")) * 0.5 * dh * std::hypot(nx, ny);
+        if (scenario == "vortex")
+            speed = std::abs(sim.param("omega")) * 0.5 * dh * std::hypot(nx, ny);
         const double per_dt = speed / dh + 2 * sim.param("D") / (dh * dh);
         if (implicit_euler) return {kMaxImplicitWeight / per_dt, kMaxImplicitWeight};
         return {kMaxAdvectionPeacemanRachfordWeight / (0.5 * per_dt),
@@ -155,7 +160,8 @@ TEST(SceneLimits, EveryScenarioAtTheLimitStaysBoundedAndKeepsItsTotal) {
             const bool has_scheme = info.name != "shallow-water";
             if (!has_scheme && scheme == 1) continue;
             for (const std::string& scenario : make_simulation(info.name)->scenarios()) {
-                const std::string what = info.name + " " + scenario + " scheme " + std::to_string(scheme);
+                const std::string what =
+                    info.name + " " + scenario + " scheme " + std::to_string(scheme);
                 auto sim = make_simulation(info.name);
                 if (has_scheme) sim->set_param("scheme", scheme);
                 if (info.name == "shallow-water") {

@@ -58,8 +58,10 @@ TEST(SceneHeat, TwoHeatersStayWithinTheirRangeAndApproachSteadyStateAtAnyDt) {
             previous_sum = r.sum;
         }
         // The distance to T = 1 falls: after 500 steps of dt >= 50 the field has arrived.
-        if (dt >= 50) EXPECT_GT(range_of(sim->read_field()).min, 0.99) << "dt " << dt;
-        else EXPECT_GT(previous_sum, 0.02 * nx * ny) << "dt " << dt;
+        if (dt >= 50)
+            EXPECT_GT(range_of(sim->read_field()).min, 0.99) << "dt " << dt;
+        else
+            EXPECT_GT(previous_sum, 0.02 * nx * ny) << "dt " << dt;
     }
 }
 
@@ -105,7 +107,8 @@ TEST(SceneHeat, BrushStrokeIsBoundedAndConserved) {
 // The mass the source injects: dt times the rate times the sum of the Gaussian over the cells,
 // in float64 with the kernel's own geometry (sim/advection.cpp, advection.comp).
 double injected_per_step(const Simulation& sim, const std::string& scenario, int nx, int ny) {
-    const double radius = std::max(0.5f, float(sim.param("source_radius")) * float(std::min(nx, ny)));
+    const double radius =
+        std::max(0.5f, float(sim.param("source_radius")) * float(std::min(nx, ny)));
     const double cx = scenario == "vortex" ? 0.3f * nx : 0.3f * nx;
     const double cy = scenario == "vortex" ? 0.3f * ny : 0.5f * ny;
     double sum = 0;
@@ -141,11 +144,10 @@ TEST(SceneAdvection, SourcesInjectExactlyTheirMassAndNothingGoesNegativeAtLargeD
             sim->step(steps);
             const Stats s = sim->stats();
             ASSERT_TRUE(s.stable) << scenario << " dt " << dt << ": " << s.instability;
-            const double expected = injected_per_step(*sim, scenario, nx, ny) *
-                                    (scenario == "vortex" ? 60 : steps);
-            const double speed = scenario == "vortex"
-                                     ? 0.05 * 0.5 * std::hypot(double(nx), double(ny))
-                                     : 1.0;
+            const double expected =
+                injected_per_step(*sim, scenario, nx, ny) * (scenario == "vortex" ? 60 : steps);
+            const double speed =
+                scenario == "vortex" ? 0.05 * 0.5 * std::hypot(double(nx), double(ny)) : 1.0;
             const double courant = dt * (speed + 2 * sim->param("D"));
             const double tolerance = 1e-5 + steps * std::ldexp(1.0, -24) * (1 + courant);
             EXPECT_NEAR(s.sum, expected, tolerance * expected) << scenario << " dt " << dt;
@@ -208,8 +210,8 @@ TEST(SceneDetection, NoFalseAlarmOnAnyScenarioAtItsDefaults) {
         for (const std::string& scenario : sim->scenarios()) {
             sim->reset(scenario, 48, 40);
             sim->step(400);
-            EXPECT_TRUE(sim->stats().stable) << info.name << " " << scenario << ": "
-                                             << sim->instability();
+            EXPECT_TRUE(sim->stats().stable)
+                << info.name << " " << scenario << ": " << sim->instability();
         }
     }
 }

@@ -148,7 +148,8 @@ int reference_water_step(WaterState& s, double coupling, double damping) {
 
 // Diagonal push, damping 0: push_steps pushes, each the band's volume; 2,000 steps after the
 // last one the volume is the start plus exactly those. The old code added the push to the
-// right-hand side as a velocity: 64^2 grew by 150% (the same 16,384 -> 41,108 as the 128^2).
+// right-hand side as a velocity: 64^2 grew by 150% (the same 16,384 -> 41,108 as the issue's
+// 128^2).
 TEST(SimWaterScenes, DiagonalPushAddsItsVolumeOnce) {
     ADILAB_NEED_GL();
     const int n = 64, push_steps = 50;
@@ -157,8 +158,8 @@ TEST(SimWaterScenes, DiagonalPushAddsItsVolumeOnce) {
     sim->set_param("push_steps", push_steps);
     sim->reset("diagonal-push", n, n);
     const double start = sim->stats().sum;
-    const double added = push_steps * bump_volume(1, n, n, sim->param("push_strength"),
-                                                  sim->param("push_width"));
+    const double added =
+        push_steps * bump_volume(1, n, n, sim->param("push_strength"), sim->param("push_width"));
     sim->step(push_steps);
     EXPECT_LE(relative_change(sim->stats().sum, start + added), kVolumeTolerance);
     sim->step(2000);
@@ -361,7 +362,10 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
         std::uniform_real_distribution<float> rough(0.85f, 1.15f);
         for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
         sim->set_field(start);
-        WaterState ref{nx, ny, {start.begin(), start.end()}, std::vector<double>(start.size(), 0.0),
+        WaterState ref{nx,
+                       ny,
+                       {start.begin(), start.end()},
+                       std::vector<double>(start.size(), 0.0),
                        {bottom.begin(), bottom.end()}};
         int overdrawn = 0;
         for (int s = 0; s < steps; ++s)

@@ -14,8 +14,8 @@
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/reference/tridiagonal.hpp"
-#include "solvers/tridiagonal/solver.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/solver.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 #include "tests/support/gl_environment.hpp"
 
@@ -79,8 +79,7 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
     const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, symmetric);
     const auto expected =
         c.constant ? reference::solve_grid_constant(nx, ny, along_x, p.const_a, p.const_b,
-                                                    p.const_c, p.const_b_first, p.const_b_last,
-                                                    p.k)
+                                                    p.const_c, p.const_b_first, p.const_b_last, p.k)
                    : reference::solve_grid_general(nx, ny, along_x, p.a, p.b, p.c, p.k);
     ASSERT_EQ(expected.failed_line, -1);
     gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), cc = gl::Buffer::from(p.c);
@@ -94,9 +93,8 @@ void check_variant(const std::string& name, const Case& c, unsigned seed, double
     solver->solve({nx, ny}, c.direction, coefficients, k, x);
     const auto got = x.read_all<float>();
     const double error = reference::max_relative_error(got, expected.x);
-    EXPECT_LE(error, allowed)
-        << name << " N=" << c.n << (along_x ? " x " : " y ")
-        << (c.constant ? "constant" : "general");
+    EXPECT_LE(error, allowed) << name << " N=" << c.n << (along_x ? " x " : " y ")
+                              << (c.constant ? "constant" : "general");
     EXPECT_FALSE(solver->check_pivots().has_value()) << name << " N=" << c.n;
     // The right-hand side is left unchanged.
     EXPECT_EQ(k.read_all<float>(), p.k) << name;
@@ -145,8 +143,8 @@ TEST(Tridiagonal, LuScanBandsYMatchesFloat64Thomas) {
             // fp32 tolerance: the band carries add one affine-map composition per band to the
             // path of an unknown, like the carry scan's steps (and errors shrink along it, the
             // G, H, P factors being below 1 for these dominant systems).
-            check_variant("lu-scan bands " + std::to_string(rows), {n, Direction::y, true},
-                          ++seed, tolerance(n), false, make);
+            check_variant("lu-scan bands " + std::to_string(rows), {n, Direction::y, true}, ++seed,
+                          tolerance(n), false, make);
             // x lines never take the band kernel.
             if (n == 33)
                 check_variant("lu-scan bands x", {n, Direction::x, true}, ++seed, tolerance(n),
@@ -164,7 +162,9 @@ TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
     unsigned seed = 900;
     // Chunks of 4 along x and y so that the lines span one subgroup, several (two-level scan)
     // or a part of one; no bands (band_rows = 0).
-    const SolverFactory make = [] { return tridiag::make_lu_scan("lu-scan-sg", scan_tuning(4, 4, 8, 0, 0, 1)); };
+    const SolverFactory make = [] {
+        return tridiag::make_lu_scan("lu-scan-sg", scan_tuning(4, 4, 8, 0, 0, 1));
+    };
     for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096})
         for (Direction d : {Direction::x, Direction::y})
             check_variant("lu-scan subgroups", {n, d, true}, ++seed, tolerance(n), false, make);
@@ -176,9 +176,8 @@ TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
     ADILAB_NEED_GL();
     const int nx = 300, ny = 70;
     const auto p = reference::random_dominant_problem(nx, ny, false, 4242, 0.5, false);
-    const auto expected = reference::solve_grid_constant(nx, ny, false, p.const_a, p.const_b,
-                                                         p.const_c, p.const_b_first,
-                                                         p.const_b_last, p.k);
+    const auto expected = reference::solve_grid_constant(
+        nx, ny, false, p.const_a, p.const_b, p.const_c, p.const_b_first, p.const_b_last, p.k);
     ASSERT_EQ(expected.failed_line, -1);
     gl::Buffer k = gl::Buffer::from(p.k);
     gl::Buffer x(k.size());
@@ -271,13 +270,14 @@ void check_window(int n, int lines, unsigned seed, const tridiag::WindowTuning& 
     const tridiag::ConstantCoefficients constant = constant_coefficients(p);
     const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
     ASSERT_TRUE(plan.usable) << "n=" << n;
-    const auto expected = reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b,
-                                                         constant.c, constant.b_first,
-                                                         constant.b_last, p.k);
+    const auto expected =
+        reference::solve_grid_constant(nx, ny, along_x, constant.a, constant.b, constant.c,
+                                       constant.b_first, constant.b_last, p.k);
     gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
     x.poison();
-    auto solver = tridiag::make_lu_window("lu-window-test", settings,
-                                          tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
+    auto solver = tridiag::make_lu_window(
+        "lu-window-test", settings,
+        tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
     solver->solve({nx, ny}, direction, constant, k, x);
     const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
     EXPECT_LE(error, tolerance(std::max(n, 64)) + plan.bound)
@@ -328,9 +328,8 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
 TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
     ADILAB_NEED_GL();
     unsigned seed = 1700;
-    const int shapes[][3] = {{8, 8, 0}, {8, 16, 0}, {4, 24, 0}, {7, 12, 0}, {3, 32, 0},
-                                  {8, 8, 1}, {8, 16, 1}, {4, 24, 1}, {7, 12, 1}, {3, 32, 1},
-                                  {16, 8, 1}};
+    const int shapes[][3] = {{8, 8, 0},  {8, 16, 0}, {4, 24, 0}, {7, 12, 0}, {3, 32, 0}, {8, 8, 1},
+                             {8, 16, 1}, {4, 24, 1}, {7, 12, 1}, {3, 32, 1}, {16, 8, 1}};
     int scanned = 0, total = 0;
     for (const auto& shape : shapes) {
         tridiag::WindowTuning settings;
@@ -344,7 +343,8 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
             const auto p = reference::random_dominant_problem(lines, n, false, ++seed, 0.5, false);
             const tridiag::ConstantCoefficients constant = constant_coefficients(p);
             const unsigned halo = tridiag::lu_colscan_halo(unsigned(n), constant, settings);
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
+            const auto plan =
+                tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
             ++total;
             if (halo == ~0u)
                 EXPECT_FALSE(plan.usable) << "n=" << n << " shape " << shape[0] << "x" << shape[1];
@@ -354,18 +354,20 @@ TEST(Tridiagonal, LuColscanMatchesFloat64ThomasWithinItsBound) {
                 // Some group lies in the interior range: groups of W C rows start every S rows
                 // (S = (W - 2 halo) C stored), so a range of W C + S rows holds one whole.
                 const unsigned warps = tridiag::lu_colscan_warps(halo, settings);
-                const unsigned group = warps * unsigned(shape[0]), stored = group - 2 * halo * unsigned(shape[0]);
+                const unsigned group = warps * unsigned(shape[0]),
+                               stored = group - 2 * halo * unsigned(shape[0]);
                 const auto [first, last] = tridiag::lu_window_interior_rows(unsigned(n), constant);
                 EXPECT_GE(last - first + 1, int(group + stored)) << "n=" << n;
             }
             const double truncation = halo == 0 || halo == ~0u ? 0.0 : plan.bound;
-            const auto expected = reference::solve_grid_constant(
-                lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
-                constant.b_last, p.k);
+            const auto expected =
+                reference::solve_grid_constant(lines, n, false, constant.a, constant.b, constant.c,
+                                               constant.b_first, constant.b_last, p.k);
             gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
             x.poison();
             auto solver = tridiag::make_lu_window(
-                "lu-colscan-test", settings, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
+                "lu-colscan-test", settings,
+                tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
             solver->solve({lines, n}, Direction::y, constant, k, x);
             const double error = reference::max_relative_error(x.read_all<float>(), expected.x);
             EXPECT_LE(error, tolerance(std::max(n, 64)) + truncation)
@@ -398,16 +400,18 @@ TEST(Tridiagonal, LuColscanAutoFormFollowsTheInteriorShare) {
         ASSERT_NE(halo, 0u) << "n=" << n;  // (a whole-column group has no interior block)
         const bool lean = tridiag::lu_colscan_lean(unsigned(n), constant, settings);
         (lean ? lean_count : first_count) += 1;
-        const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
-        const auto expected = reference::solve_grid_constant(
-            lines, n, false, constant.a, constant.b, constant.c, constant.b_first,
-            constant.b_last, p.k);
+        const auto plan =
+            tridiag::lu_window_plan(unsigned(n), constant, unsigned(settings.max_window));
+        const auto expected =
+            reference::solve_grid_constant(lines, n, false, constant.a, constant.b, constant.c,
+                                           constant.b_first, constant.b_last, p.k);
         gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
         auto run = [&](int form) {
             tridiag::WindowTuning s = settings;
             s.scan_form = form;
             auto solver = tridiag::make_lu_window(
-                "lu-colscan-test", s, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
+                "lu-colscan-test", s,
+                tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
             x.poison();
             solver->solve({lines, n}, Direction::y, constant, k, x);
             EXPECT_FALSE(solver->check_pivots().has_value());
@@ -437,13 +441,14 @@ TEST(Tridiagonal, LuWindowScanMaxUnknownsSelectsTheYKernel) {
     const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(base.max_window));
     ASSERT_TRUE(plan.usable);
     ASSERT_NE(tridiag::lu_colscan_halo(unsigned(n), constant, base), ~0u);
-    const auto expected = reference::solve_grid_constant(lines, n, false, constant.a, constant.b,
-                                                         constant.c, constant.b_first,
-                                                         constant.b_last, p.k);
+    const auto expected =
+        reference::solve_grid_constant(lines, n, false, constant.a, constant.b, constant.c,
+                                       constant.b_first, constant.b_last, p.k);
     gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
     auto run = [&](const tridiag::WindowTuning& settings) {
         auto solver = tridiag::make_lu_window(
-            "lu-window-test", settings, tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
+            "lu-window-test", settings,
+            tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
         x.poison();
         solver->solve({lines, n}, Direction::y, constant, k, x);
         EXPECT_FALSE(solver->check_pivots().has_value());
@@ -471,17 +476,19 @@ TEST(Tridiagonal, LuWindowWeakDominanceTakesTheExactPath) {
     const tridiag::ConstantCoefficients weak{-1.0f, 2.05f, -1.0f, 2.05f, 2.05f};
     tridiag::WindowTuning settings;
     settings.min_unknowns = 0;
-    auto solver = tridiag::make_lu_window("lu-window-test", settings,
-                                          tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
+    auto solver = tridiag::make_lu_window(
+        "lu-window-test", settings,
+        tridiag::make_lu_scan("lu-scan", scan_tuning(16, 32, 8, 32, 4096, 0)));
     unsigned seed = 1500;
     // (Lines shorter than the window are solved exactly by it: 200 is the shortest here.)
     for (int n : {200, 1000, 4096}) {
-        ASSERT_FALSE(tridiag::lu_window_plan(unsigned(n), weak, unsigned(settings.max_window)).usable) << n;
+        ASSERT_FALSE(
+            tridiag::lu_window_plan(unsigned(n), weak, unsigned(settings.max_window)).usable)
+            << n;
         const int columns = 5;
         const auto p = reference::random_dominant_problem(columns, n, false, ++seed);
-        const auto expected = reference::solve_grid_constant(columns, n, false, weak.a, weak.b,
-                                                             weak.c, weak.b_first, weak.b_last,
-                                                             p.k);
+        const auto expected = reference::solve_grid_constant(
+            columns, n, false, weak.a, weak.b, weak.c, weak.b_first, weak.b_last, p.k);
         gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
         x.poison();
         solver->solve({columns, n}, Direction::y, weak, k, x);
@@ -590,12 +597,10 @@ TEST(Tridiagonal, BadInputIsAClearError) {
     ADILAB_NEED_GL();
     auto solver = tridiag::make_solver("cr-shared");
     gl::Buffer k(16 * sizeof(float)), x(16 * sizeof(float));
-    EXPECT_THROW(solver->solve({0, 4}, Direction::x, tridiag::ConstantCoefficients{}, k, x),
-                 Error);
+    EXPECT_THROW(solver->solve({0, 4}, Direction::x, tridiag::ConstantCoefficients{}, k, x), Error);
     EXPECT_THROW(solver->solve({8, 4}, Direction::x, tridiag::ConstantCoefficients{}, k, x),
                  Error);  // buffers hold 16 floats, the grid needs 32
-    EXPECT_THROW(solver->solve({4, 4}, Direction::x, tridiag::GeneralCoefficients{}, k, x),
-                 Error);
+    EXPECT_THROW(solver->solve({4, 4}, Direction::x, tridiag::GeneralCoefficients{}, k, x), Error);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ Shared& shared() {
 // destructor it would be torn down during exit(), after the GL driver's own exit handlers may
 // have run (a process that passed every test then crashed on exit on the NVIDIA driver).
 class ContextTeardown : public ::testing::Environment {
-public:
+  public:
     void TearDown() override { shared().context.reset(); }
 };
 [[maybe_unused]] ::testing::Environment* const context_teardown =
@@ -49,4 +49,3 @@ bool gl_required() {
 }
 
 }  // namespace adilab::test
-

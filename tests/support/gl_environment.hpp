@@ -16,11 +16,11 @@ bool gl_required();
 
 }  // namespace adilab::test
 
-#define ADILAB_NEED_GL()                                                              \
-    do {                                                                              \
-        std::string adilab_why;                                                       \
-        if (::adilab::test::gl_context(&adilab_why) == nullptr) {                     \
+#define ADILAB_NEED_GL()                                                                  \
+    do {                                                                                  \
+        std::string adilab_why;                                                           \
+        if (::adilab::test::gl_context(&adilab_why) == nullptr) {                         \
             if (::adilab::test::gl_required()) FAIL() << "no GL context: " << adilab_why; \
-            GTEST_SKIP() << "no GL 4.3 context: " << adilab_why;                      \
-        }                                                                             \
+            GTEST_SKIP() << "no GL 4.3 context: " << adilab_why;                          \
+        }                                                                                 \
     } while (0)

@@ -1,13 +1,16 @@
 #include "tests/support/gui.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace adilab::test {
 
-bool have_xvfb() { return run_command("command -v xvfb-run").exit_code == 0; }
+bool have_xvfb() {
+    return run_command("command -v xvfb-run").exit_code == 0;
+}
 
 bool gui_required() {
     const char* v = std::getenv("ADILAB_REQUIRE_GUI");
@@ -43,15 +46,16 @@ std::string gui_program() {
 ProcessResult run_adilab_gui(const std::string& arguments, const std::string& screen,
                              const std::string& environment) {
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
-    ProcessResult result =
-        run_command(environment + "flock -o -w 600 '" + lock.string() + "' xvfb-run -a -s '-screen 0 " +
-                    screen + "' '" + exit_code_wrapper().string() + "' " + gui_program() + " " +
-                    arguments);
+    ProcessResult result = run_command(
+        environment + "flock -o -w 600 '" + lock.string() + "' xvfb-run -a -s '-screen 0 " +
+        screen + "' '" + exit_code_wrapper().string() + "' " + gui_program() + " " + arguments);
     const std::size_t marker = result.output.rfind(kExitMarker);
     if (marker != std::string::npos) {
-        result.exit_code = std::atoi(result.output.c_str() + marker + std::string(kExitMarker).size());
+        result.exit_code =
+            std::atoi(result.output.c_str() + marker + std::string(kExitMarker).size());
         const std::size_t end = result.output.find('\n', marker);
-        result.output.erase(marker, end == std::string::npos ? std::string::npos : end - marker + 1);
+        result.output.erase(marker,
+                            end == std::string::npos ? std::string::npos : end - marker + 1);
     }
     return result;
 }

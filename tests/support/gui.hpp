@@ -26,10 +26,10 @@ ProcessResult run_adilab_gui(const std::string& arguments,
 
 }  // namespace adilab::test
 
-#define ADILAB_NEED_XVFB()                                                          \
-    do {                                                                            \
-        if (!::adilab::test::have_xvfb()) {                                         \
+#define ADILAB_NEED_XVFB()                                                             \
+    do {                                                                               \
+        if (!::adilab::test::have_xvfb()) {                                            \
             if (::adilab::test::gui_required()) FAIL() << "xvfb-run is not installed"; \
-            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)";     \
-        }                                                                           \
+            GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb)";        \
+        }                                                                              \
     } while (0)

@@ -28,9 +28,13 @@ namespace {
 
 // Windows come and go while the tree is walked (a BadWindow from a window destroyed between
 // XQueryTree and XFetchName); Xlib's default handler would exit the program on it.
-int ignore_x_errors(Display*, XErrorEvent*) { return 0; }
+int ignore_x_errors(Display*, XErrorEvent*) {
+    return 0;
+}
 
-void sleep_ms(long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void sleep_ms(long ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 Window find_window(Display* display, Window root, const char* name) {
     Window parent_return, root_return;
@@ -65,7 +69,8 @@ void send_key(Display* display, Window window, KeyCode code, bool press, Time ti
     XFlush(display);
 }
 
-void send_button(Display* display, Window window, int x, int y, bool press, unsigned state, Time time) {
+void send_button(Display* display, Window window, int x, int y, bool press, unsigned state,
+                 Time time) {
     XButtonEvent e{};
     e.type = press ? ButtonPress : ButtonRelease;
     e.display = display;
@@ -97,8 +102,9 @@ int main(int argc, char** argv) {
         argc -= 2;
     }
     if (argc < 3) {
-        std::fprintf(stderr,
-                     "usage: adilab_test_xkey [--after FILE] NAME KEY@DELAY_MS ... [close@DELAY_MS]\n");
+        std::fprintf(
+            stderr,
+            "usage: adilab_test_xkey [--after FILE] NAME KEY@DELAY_MS ... [close@DELAY_MS]\n");
         return 2;
     }
     Display* display = XOpenDisplay(nullptr);
@@ -160,7 +166,9 @@ int main(int argc, char** argv) {
         }
         if (key.starts_with("type:")) {
             for (char c : key.substr(5)) {
-                const std::string name = c == '.' ? "period" : c == '-' ? "minus" : std::string(1, c);
+                const std::string name = c == '.'   ? "period"
+                                         : c == '-' ? "minus"
+                                                    : std::string(1, c);
                 const KeyCode code = code_of(display, name);
                 if (code == 0) return 2;
                 send_key(display, window, code, true, time += 10);
@@ -181,7 +189,8 @@ int main(int argc, char** argv) {
             e.xclient.window = window;
             e.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", False);
             e.xclient.format = 32;
-            e.xclient.data.l[0] = static_cast<long>(XInternAtom(display, "WM_DELETE_WINDOW", False));
+            e.xclient.data.l[0] =
+                static_cast<long>(XInternAtom(display, "WM_DELETE_WINDOW", False));
             e.xclient.data.l[1] = CurrentTime;
             XSendEvent(display, window, False, NoEventMask, &e);
             XFlush(display);
