@@ -87,6 +87,8 @@ std::string BenchPanel::start() {
         return error_;
     }
     last_state_ = BenchRunner::State::running;
+    stop_seconds_ = 0.0;
+    frames_drawn_cancelling_ = 0;
     error_.clear();
     error_is_usage_ = false;
     export_message_.clear();
@@ -102,6 +104,7 @@ void BenchPanel::poll() {
     last_state_ = status.state;
     error_ = status.error;
     error_is_usage_ = status.usage_error;
+    if (status.state == BenchRunner::State::cancelled) stop_seconds_ = status.seconds_since_cancel;
     if (status.state == BenchRunner::State::done) {
         report_ = runner_.take_report();
         rebuild_series();
@@ -241,14 +244,22 @@ void BenchPanel::draw_run_controls() {
     const BenchRunner::Status status = runner_.status();
     if (status.state == BenchRunner::State::running) {
         const float cancel_width = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
-        char overlay[160];
-        std::snprintf(overlay, sizeof overlay, "%.0f%%  %s  (%.1f s)", 100.0 * status.fraction,
-                      status.what.c_str(), status.seconds);
+        char overlay[200];
+        if (status.cancel_requested)
+            std::snprintf(overlay, sizeof overlay, "cancelling...  (%.1f s)", status.seconds_since_cancel);
+        else
+            std::snprintf(overlay, sizeof overlay, "%.0f%%  %s  (%.1f s)", 100.0 * status.fraction,
+                          status.what.c_str(), status.seconds);
         ImGui::ProgressBar(static_cast<float>(status.fraction),
                            ImVec2(-(cancel_width + ImGui::GetStyle().ItemSpacing.x), 0), overlay);
         ImGui::SameLine();
+        ImGui::BeginDisabled(status.cancel_requested);
         if (ImGui::Button("Cancel")) runner_.cancel();
-        ImGui::TextDisabled("The benchmark stops at its next check; the GUI stays live.");
+        ImGui::EndDisabled();
+        if (status.cancel_requested) {
+            ++frames_drawn_cancelling_;
+            wrapped_text(kYellow, "cancelling... the run stops at its next GPU dispatch");
+        }
         return;
     }
     if (ImGui::Button("Run")) start();
@@ -259,9 +270,12 @@ void BenchPanel::draw_run_controls() {
     case BenchRunner::State::failed:
         wrapped_text(kRed, (error_is_usage_ ? "usage error: " : "error: ") + error_);
         break;
-    case BenchRunner::State::cancelled:
-        wrapped_text(kYellow, "cancelled");
+    case BenchRunner::State::cancelled: {
+        char text[96];
+        std::snprintf(text, sizeof text, "cancelled (stopped %.1f s after Cancel)", stop_seconds_);
+        wrapped_text(kYellow, text);
         break;
+    }
     case BenchRunner::State::done:
         if (report_) {
             char text[96];

@@ -11,6 +11,7 @@
 //    error);
 //  - BenchPanel (here): the ImGui tab; BenchTabs (bench_tabs.hpp): the tabs and the scripted-run
 //    options.
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -53,11 +54,18 @@ public:
     std::string start();
     void cancel() { runner_.cancel(); }
     void stop() { runner_.stop(); }
+    bool stop_within(std::chrono::milliseconds limit) { return runner_.stop_within(limit); }
     bool running() const { return runner_.running(); }
     // Picks up the end of a run (report or error); draw() calls it every frame.
     void poll();
     // The outcome of the last run, after poll() has seen it end.
     BenchRunner::State last_state() const { return last_state_; }
+    // The run's status now (progress, whether Cancel was pressed, how long it has taken).
+    BenchRunner::Status status() const { return runner_.status(); }
+    // A cancelled run: seconds from the Cancel press to its end, and the frames drawn meanwhile
+    // (each showed "cancelling...").
+    double stop_seconds() const { return stop_seconds_; }
+    int frames_drawn_cancelling() const { return frames_drawn_cancelling_; }
     const std::string& error() const { return error_; }
     bool error_is_usage() const { return error_is_usage_; }
     const std::optional<bench::Report>& report() const { return report_; }
@@ -81,6 +89,8 @@ private:
     BenchRunner::State last_state_ = BenchRunner::State::idle;
     std::string error_;
     bool error_is_usage_ = false;
+    double stop_seconds_ = 0.0;
+    int frames_drawn_cancelling_ = 0;
     std::optional<bench::Report> report_;
     std::string log_;
     ChartSpec chart_;  // the spec's, as the user changed it

@@ -3,6 +3,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 namespace adilab::gui {
@@ -17,6 +20,9 @@ std::vector<cli::OptionSpec> bench_tab_options() {
          "with --bench-tab: the tab's options, as for --bench NAME (e.g. \"--mib 1,2\")"},
         {"bench-export", "FILE",
          "with --bench-tab: export the report (.json or .csv) when the run has ended"},
+        {"bench-cancel-after", "SECONDS",
+         "with --bench-tab: press the tab's Cancel this long after the run started, and print "
+         "how long the run took to stop; a run cancelled so exits 0"},
     };
 }
 
@@ -24,8 +30,9 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     for (BenchPanelSpec& spec : default_panel_specs())
         panels_.push_back(std::make_unique<BenchPanel>(std::move(spec)));
     if (!args.has("bench-tab")) {
-        if (args.has("bench-args") || args.has("bench-export"))
-            throw cli::UsageError("--bench-args and --bench-export need --bench-tab NAME");
+        if (args.has("bench-args") || args.has("bench-export") || args.has("bench-cancel-after"))
+            throw cli::UsageError(
+                "--bench-args, --bench-export and --bench-cancel-after need --bench-tab NAME");
         return;
     }
     const std::string name = args.get("bench-tab");
@@ -43,6 +50,8 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     } catch (const cli::UsageError& e) {
         throw cli::UsageError(std::string("--bench-args: ") + e.what());
     }
+    if (args.has("bench-cancel-after"))
+        cancel_after_s_ = args.get_double("bench-cancel-after", 0.0, 0.0, 86400.0);
     scripted_export_ = args.get("bench-export");
     if (!scripted_export_.empty()) bench::check_report_path(scripted_export_);
     select_scripted_ = true;
@@ -51,8 +60,21 @@ BenchTabs::BenchTabs(const cli::Args& args) {
 BenchTabs::~BenchTabs() { stop(); }
 
 void BenchTabs::stop() {
-    for (auto& panel : panels_) panel->cancel();  // all at once, then wait for each
-    for (auto& panel : panels_) panel->stop();
+    // Closing the window waits for no benchmark: every run is asked to stop at once and given
+    // half a second together (runs stop within tens of milliseconds at their next dispatch). One
+    // still inside a single dispatch that cannot be called back (llvmpipe computes a 1024^2
+    // matmul in one dispatch of ~9 s) or a CPU step is left to end on its own thread, and the
+    // program exits without it.
+    for (auto& panel : panels_) panel->cancel();
+    const auto deadline = std::chrono::steady_clock::now() + kStopWithin;
+    for (auto& panel : panels_) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (!panel->stop_within(std::max(left, std::chrono::milliseconds(0))))
+            std::cerr << "adilab: the " << panel->spec().benchmark
+                      << " tab's run is in a step that cannot be interrupted; exiting without "
+                         "waiting for it\n";
+    }
     if (scripted_ != nullptr && !scripted_finished_) {
         std::cerr << "adilab: the " << scripted_->spec().benchmark
                   << " tab's run did not finish (the window was closed)\n";
@@ -88,6 +110,13 @@ void BenchTabs::follow_scripted_run() {
         scripted_->start();  // a bad form ends the run at once, as failed
         return;
     }
+    // --bench-cancel-after: the Cancel button's own call, once the run has been going that long.
+    if (cancel_after_s_ && scripted_->running() && !scripted_->status().cancel_requested &&
+        scripted_->status().seconds >= *cancel_after_s_) {
+        std::cout << "adilab: pressing Cancel in the " << name << " tab after "
+                  << scripted_->status().seconds << " s: " << scripted_->status().what << "\n";
+        scripted_->cancel();
+    }
     // Two frames: a new table measures its columns in its first frame and fits them in the next.
     if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 2) return;
     scripted_finished_ = true;
@@ -118,10 +147,16 @@ void BenchTabs::follow_scripted_run() {
             exit_code_ = 1;
         }
         break;
-    default:
-        std::cerr << "adilab: the " << name << " tab's run was cancelled\n";
-        exit_code_ = 1;
+    default: {
+        char stopped[64];
+        std::snprintf(stopped, sizeof stopped, "%.2f", scripted_->stop_seconds());
+        (cancel_after_s_ ? std::cout : std::cerr)
+            << "adilab: the " << name << " tab's run was cancelled: it stopped " << stopped
+            << " s after Cancel (" << scripted_->frames_drawn_cancelling()
+            << " frames drawn while cancelling)\n";
+        exit_code_ = cancel_after_s_ ? 0 : 1;
         break;
+    }
     }
 }
 
