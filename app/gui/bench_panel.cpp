@@ -293,30 +293,37 @@ void BenchPanel::draw_chart_controls() {
     if (!report_) return;
     const std::vector<std::string> keys = numeric_keys(report_->rows);
     bool changed = false;
-    const float combo_width = ImGui::GetContentRegionAvail().x * 0.5f - ImGui::CalcTextSize("y ").x -
-                              ImGui::GetStyle().ItemSpacing.x * 2;
-    auto key_combo = [&](const char* label, std::string& key, std::string& axis_label) {
+    // One line per axis: the column by its title in words (the report's key in the tooltip),
+    // and its scale.
+    auto axis_line = [&](const char* label, std::string& key, std::string& axis_label, bool& log) {
+        ImGui::PushID(label);
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(label);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(combo_width);
-        if (ImGui::BeginCombo((std::string("##") + label).c_str(), key.c_str())) {
+        const float log_width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                ImGui::CalcTextSize("log").x;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - log_width -
+                                ImGui::GetStyle().ItemSpacing.x);
+        const std::string shown = axis_label.empty() ? axis_title(key) : axis_label;
+        if (ImGui::BeginCombo("##column", shown.c_str())) {
             for (const std::string& k : keys) {
-                if (ImGui::Selectable(k.c_str(), k == key) && k != key) {
+                ImGui::PushID(k.c_str());
+                if (ImGui::Selectable(axis_title(k).c_str(), k == key) && k != key) {
                     key = k;
-                    axis_label.clear();  // the spec's label named the old key
+                    axis_label.clear();  // the spec's title named the old column
                     changed = true;
                 }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("report column %s", k.c_str());
+                ImGui::PopID();
             }
             ImGui::EndCombo();
         }
+        ImGui::SameLine();
+        changed |= ImGui::Checkbox("log", &log);
+        ImGui::PopID();
     };
-    key_combo("y", chart_.y_key, chart_.y_label);
-    ImGui::SameLine();
-    key_combo("x", chart_.x_key, chart_.x_label);
-    changed |= ImGui::Checkbox("log x", &chart_.log_x);
-    ImGui::SameLine();
-    changed |= ImGui::Checkbox("log y", &chart_.log_y);
+    axis_line("y", chart_.y_key, chart_.y_label, chart_.log_y);
+    axis_line("x", chart_.x_key, chart_.x_label, chart_.log_x);
     if (changed) series_ = make_series(report_->rows, chart_, &skipped_points_);
 }
 
@@ -330,12 +337,16 @@ void BenchPanel::draw_table() {
     // Dear ImGui tables hold at most 64 columns; reports have a dozen or so.
     const int count = static_cast<int>(std::min<std::size_t>(columns.size(), 64));
     if (count == 0) return;
-    const float height =
-        std::min(ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.5f),
-                 ImGui::GetTextLineHeightWithSpacing() * 14);
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float height = std::min(line * (static_cast<float>(rows.size()) + 1.2f), line * 14) +
+                         ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().CellPadding.y;
+    // Not resizable: a fixed-fit column the user has not resized fits its header and cells anew
+    // every frame (ImGuiTableColumnFlags_WidthAuto), so a later run's wider values are never cut
+    // off by the widths of the first; no saved settings for the same reason. Wider than the
+    // panel, the table scrolls sideways with the name column frozen.
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings |
                                   ImGuiTableFlags_Sortable | ImGuiTableFlags_SortTristate;
     if (!ImGui::BeginTable("rows", count, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
@@ -365,7 +376,11 @@ void BenchPanel::draw_table() {
         for (int c = 0; c < count; ++c) {
             ImGui::TableNextColumn();
             const bench::Value* v = rows[r].find(columns[c]);
-            ImGui::TextUnformatted(v ? bench::format_value(*v).c_str() : "");
+            if (v == nullptr) continue;
+            // Four significant figures in the cell; every digit (as exported) when hovered.
+            const std::string shown = format_cell(*v), full = bench::format_value(*v);
+            ImGui::TextUnformatted(shown.c_str());
+            if (shown != full && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
         }
     }
     ImGui::EndTable();
@@ -377,16 +392,23 @@ void BenchPanel::draw_results() {
         return;
     }
     if (report_) {
-        ImGui::TextDisabled("%s on %s, %s", report_->benchmark.c_str(), report_->renderer.c_str(),
-                            report_->created.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s on %s, %s", report_->benchmark.c_str(), report_->renderer.c_str(),
+                           report_->created.c_str());
+        ImGui::PopStyleColor();
         draw_chart_controls();
         const float width = ImGui::GetContentRegionAvail().x;
         const float height = std::clamp(width * 0.7f, 180.0f, std::max(180.0f, ImGui::GetContentRegionAvail().y * 0.55f));
         draw_chart("chart", series_, chart_, width, height);
-        if (skipped_points_ > 0)
-            ImGui::TextDisabled("%d rows not plotted (no %s or %s%s)", skipped_points_,
-                                chart_.x_key.c_str(), chart_.y_key.c_str(),
-                                chart_.log_x || chart_.log_y ? ", or not positive on a log axis" : "");
+        if (skipped_points_ > 0) {
+            char text[160];
+            std::snprintf(text, sizeof text, "%d rows not plotted: they have no %s or no %s%s",
+                          skipped_points_, chart_.y_key.c_str(), chart_.x_key.c_str(),
+                          chart_.log_x || chart_.log_y ? ", or a value not above 0 on a log axis" : "");
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", text);
+            ImGui::PopStyleColor();
+        }
         draw_table();
         for (const std::string& note : report_->notes) wrapped_text(kYellow, "note: " + note);
 

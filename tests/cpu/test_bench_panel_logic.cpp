@@ -1,5 +1,5 @@
-// The benchmark tabs' logic that needs no window: option fields <-> command-line tokens, and the
-// chart's series and axes (app/gui/option_form.hpp, app/gui/chart.hpp).
+// The benchmark tabs' logic that needs no window: option fields <-> command-line tokens, the
+// chart's series, axes and legend, and the table's numbers (app/gui/option_form.hpp, chart.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -148,6 +148,11 @@ TEST(Chart, SeriesLabelsJoinSeveralKeysAndLeaveMissingOnesOut) {
     ASSERT_EQ(series.size(), 2u);
     EXPECT_EQ(series[0].label, "gpu-blocked block=32");
     EXPECT_EQ(series[1].label, "gpu-unblocked");
+    // Words name themselves: "lu-scan x general", not "lu-scan direction=x coefficients=general".
+    bench::Row line;
+    line.set("name", "lu-scan").set("direction", "x").set("coefficients", "general").set("n", 8).set("gflops", 1.0);
+    EXPECT_EQ(make_series({line}, chart_of("n", "gflops", {"name", "direction", "coefficients"}))[0].label,
+              "lu-scan x general");
 }
 
 TEST(Chart, NumericKeysAreTheNumberFields) {
@@ -208,6 +213,67 @@ TEST(Chart, TickLabelsAreShort) {
     EXPECT_EQ(format_tick(1e-5), "1e-05");
     EXPECT_EQ(format_tick(0), "0");
     EXPECT_EQ(format_tick(-3e9), "-3G");
+}
+
+TEST(Table, NumbersHaveFourSignificantFigures) {
+    EXPECT_EQ(format_number(1493.764), "1494");
+    EXPECT_EQ(format_number(0.0285143), "0.02851");
+    EXPECT_EQ(format_number(5.0008371021), "5.001");
+    EXPECT_EQ(format_number(135.9412), "135.9");
+    EXPECT_EQ(format_number(135.9512), "136.0");
+    EXPECT_EQ(format_number(21909.3), "21909");
+    EXPECT_EQ(format_number(9.99996), "10.00") << "rounding carries into a new digit";
+    EXPECT_EQ(format_number(0.001), "0.001000");
+    EXPECT_EQ(format_number(8.37e-11), "8.37e-11");
+    EXPECT_EQ(format_number(3451882.0), "3.452e+06");
+    EXPECT_EQ(format_number(-2.5), "-2.500");
+    EXPECT_EQ(format_number(0.0), "0");
+    EXPECT_EQ(format_number(NAN), "-");
+    EXPECT_EQ(format_number(1.23456789, 6), "1.23457");
+    // Integers stay whole, text as it is; the export keeps every digit.
+    EXPECT_EQ(format_cell(bench::Value(std::int64_t{4096})), "4096");
+    EXPECT_EQ(format_cell(bench::Value(std::string("gpu-fast"))), "gpu-fast");
+    EXPECT_EQ(format_cell(bench::Value(true)), "yes");
+    EXPECT_EQ(format_cell(bench::Value(0.12345678)), "0.1235");
+}
+
+TEST(Chart, AxisTitlesSayTheUnit) {
+    EXPECT_EQ(axis_title("median_ms"), "median time (ms)");
+    EXPECT_EQ(axis_title("gflops"), "GFLOP/s");
+    EXPECT_EQ(axis_title("gb_per_s"), "GB/s");
+    EXPECT_EQ(axis_title("speedup_vs_host"), "speed-up vs host (x)");
+    EXPECT_EQ(axis_title("spmv_ms"), "spmv (ms)");
+    EXPECT_EQ(axis_title("rate_gpu_gflops"), "rate gpu (GFLOP/s)");
+    EXPECT_EQ(axis_title("frame_median_ms"), "frame median (ms)");
+    EXPECT_EQ(axis_title("g_fraction"), "g fraction");
+}
+
+TEST(Chart, PointsThatShareAnXAreNotJoined) {
+    // A run of one size: every series is one x; its points get markers, never a vertical line.
+    EXPECT_FALSE(joined({256, 1.0}, {256, 5.0}));
+    EXPECT_TRUE(joined({256, 1.0}, {512, 5.0}));
+}
+
+TEST(Chart, TheLegendTakesAFreeCornerOrGoesBelow) {
+    const Box plot{0, 0, 300, 200};
+    using Points = std::vector<std::vector<ChartPoint>>;
+    // A line rising from bottom left to top right leaves the other two corners free.
+    const Points rising = {{{10, 190}, {150, 100}, {290, 10}}};
+    EXPECT_EQ(place_legend(rising, plot, 80, 30, 6, 4), LegendPlace::top_left);
+    // A flat line along the top crosses both top corners without a marker in either.
+    const Points top = {{{10, 20}, {290, 20}}};
+    EXPECT_EQ(place_legend(top, plot, 80, 30, 6, 4), LegendPlace::bottom_left);
+    // A marker alone blocks its corner.
+    const Points corner_point = {{{20, 20}}};
+    EXPECT_EQ(place_legend(corner_point, plot, 80, 30, 6, 4), LegendPlace::top_right);
+    // Lines along the top and the bottom: no corner is free; the legend goes under the plot.
+    const Points both = {{{10, 20}, {290, 20}}, {{10, 185}, {290, 185}}};
+    EXPECT_EQ(place_legend(both, plot, 80, 30, 6, 4), LegendPlace::below);
+    // A legend wider than the plot has no corner either.
+    EXPECT_EQ(place_legend({}, plot, 400, 30, 6, 4), LegendPlace::below);
+    // Points at one x are not joined, so no line runs between them through a corner.
+    const Points column = {{{150, 10}, {150, 190}}};
+    EXPECT_EQ(place_legend(column, plot, 80, 30, 6, 4), LegendPlace::top_left);
 }
 
 }  // namespace
