@@ -33,43 +33,13 @@ std::string benchmark_names() {
     return names;
 }
 
-std::vector<BenchPanelSpec> default_panel_specs() {
-    ChartSpec matmul{"n", "gflops", {"name"}, true, 2, true, "N", "GFLOPS"};
-    ChartSpec lu{"n", "gflops", {"name", "block"}, true, 2, true, "N", "GFLOPS (2/3 n^3)"};
-    ChartSpec power{"rows", "speedup_vs_host", {"name"}, true, 10, true, "rows",
-                    "speed-up over host"};
-    return {
-        {"Matmul", "matmul",
-         "Dense fp32 C = A B: the paper's 32x32 shared-memory shader, a fast "
-         "shader, CPU baselines and the CPU+GPU split.",
-         matmul},
-        {"LU", "lu",
-         "LU with partial pivoting (the LU paper, Blocked LU decomposition on the GPU): unblocked "
-         "and blocked right-looking LU on the GPU "
-         "against the CPU.",
-         lu},
-        {"Power method", "power",
-         "Power method on CSR sparse matrices (the power-method paper, Power method on the GPU): "
-         "SpMV, the paper's fused kernels, "
-         "Matrix Market input and PageRank.",
-         power},
-    };
-}
-
-BenchPanelSpec panel_spec_for(const std::string& benchmark) {
-    for (BenchPanelSpec& spec : default_panel_specs())
-        if (spec.benchmark == benchmark) return spec;
-    if (benchmark == "bandwidth")
-        return {"Bandwidth", "bandwidth", "GPU memory bandwidth (vec4 copy).",
-                {"mib", "gb_per_s", {"name"}, true, 2, false, "buffer (MiB)", "GB/s (read+write)"}};
-    // Unknown to the GUI: the chart's keys are picked from the first report.
-    return {benchmark, benchmark, "", {"", "median_ms", {"name"}, true, 2, true, "", ""}};
-}
-
 BenchPanel::BenchPanel(BenchPanelSpec spec)
     : spec_(std::move(spec)), benchmark_(bench::find_benchmark(spec_.benchmark)),
       chart_(spec_.chart), export_path_("./adilab-" + spec_.benchmark + ".json") {
-    if (benchmark_ != nullptr) form_.emplace(benchmark_->options);
+    if (benchmark_ != nullptr) {
+        form_.emplace(form_options(spec_, benchmark_->options));
+        shown_ = shown_fields(spec_, benchmark_->options);
+    }
 }
 
 BenchPanel::~BenchPanel() { runner_.stop(); }
@@ -79,6 +49,7 @@ std::string BenchPanel::start() {
     if (runner_.running()) return "a run is still going";
     try {
         cli::Args args = form_->args();
+        check_offered(spec_, args);
         runner_.start(*benchmark_, std::move(args));
     } catch (const cli::UsageError& e) {
         last_state_ = BenchRunner::State::failed;
@@ -173,7 +144,8 @@ void BenchPanel::draw() {
         ImGui::PopID();
         return;
     }
-    ImGui::Separator();
+    // The options a user sets first, the rest folded away, then Run and the results: the chart
+    // and table come right after, in view without scrolling.
     draw_options();
     draw_run_controls();
     ImGui::Separator();
@@ -184,59 +156,95 @@ void BenchPanel::draw() {
         ImGui::End();
         ImGui::Checkbox("Results in their own window", &pop_out_);
     } else {
-        ImGui::Checkbox("Results in their own window", &pop_out_);
         draw_results();
+        if (report_) ImGui::Checkbox("Results in their own window", &pop_out_);
     }
     ImGui::PopID();
 }
 
-void BenchPanel::draw_options() {
-    const bool busy = runner_.running();
-    ImGui::BeginDisabled(busy);
+void BenchPanel::draw_fields(bool advanced) {
+    auto& fields = form_->fields();
     float label_width = 0.0f;
-    for (const auto& field : form_->fields())
-        label_width = std::max(label_width, ImGui::CalcTextSize(("--" + field.spec.name).c_str()).x);
-    if (ImGui::BeginTable("options", 2, ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, label_width);
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        for (auto& field : form_->fields()) {
-            ImGui::PushID(field.spec.name.c_str());
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::AlignTextToFramePadding();
-            ImGui::Text("--%s", field.spec.name.c_str());
-            const std::string help = cli::full_help(field.spec);
+    for (const FieldLabel& shown : shown_)
+        if (shown.advanced == advanced)
+            label_width = std::max(label_width, ImGui::CalcTextSize(shown.label.c_str()).x);
+    // A label wraps rather than squeeze its field below ~55% of a narrow panel.
+    label_width = std::min(label_width + 4.0f, ImGui::GetContentRegionAvail().x * 0.45f);
+    if (!ImGui::BeginTable(advanced ? "more options" : "options", 2, ImGuiTableFlags_SizingStretchProp))
+        return;
+    ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, label_width);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (const FieldLabel& shown : shown_) {
+        if (shown.advanced != advanced) continue;
+        const auto found = std::find_if(fields.begin(), fields.end(), [&](const OptionForm::Field& f) {
+            return f.spec.name == shown.option;
+        });
+        if (found == fields.end()) continue;
+        OptionForm::Field& field = *found;
+        const cli::OptionSpec& spec = field.spec;
+        ImGui::PushID(spec.name.c_str());
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextWrapped("%s", shown.label.c_str());
+        // The help, and the option's command-line form for those who script the same run.
+        const std::string help = cli::full_help(spec) + "\ncommand line: --" + spec.name +
+                                 (spec.value_name.empty() ? "" : " " + spec.value_name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+        ImGui::TableNextColumn();
+        if (spec.value_name.empty()) {
+            ImGui::Checkbox("##flag", &field.flag);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
-            ImGui::TableNextColumn();
-            if (field.spec.value_name.empty()) {
-                ImGui::Checkbox("##flag", &field.flag);
-            } else if (!field.spec.choices.empty()) {
-                // Checkboxes, wrapped to the column's width.
-                const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-                for (std::size_t i = 0; i < field.spec.choices.size(); ++i) {
-                    const std::string& choice = field.spec.choices[i];
-                    if (i > 0) {
-                        const float need = ImGui::GetFrameHeight() +
-                                           ImGui::GetStyle().ItemInnerSpacing.x +
-                                           ImGui::CalcTextSize(choice.c_str()).x;
-                        ImGui::SameLine();
-                        if (ImGui::GetCursorScreenPos().x + need > right) ImGui::NewLine();
-                    }
-                    bool checked = field.chosen[i];
-                    if (ImGui::Checkbox(choice.c_str(), &checked)) field.chosen[i] = checked;
+        } else if (!spec.choices.empty()) {
+            // Checkboxes, wrapped to the column's width.
+            const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+            for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+                const std::string& choice = spec.choices[i];
+                if (i > 0) {
+                    const float need = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                       ImGui::CalcTextSize(choice.c_str()).x;
+                    ImGui::SameLine();
+                    if (ImGui::GetCursorScreenPos().x + need > right) ImGui::NewLine();
                 }
-            } else {
-                ImGui::SetNextItemWidth(-FLT_MIN);
-                const std::string& stated = field.spec.default_value;
-                std::string hint = stated.empty() ? field.spec.value_name : "default " + stated;
-                if (field.spec.repeatable) hint += " (several: a; b)";
-                ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+                bool checked = field.chosen[i];
+                if (ImGui::Checkbox(choice.c_str(), &checked)) field.chosen[i] = checked;
             }
-            ImGui::PopID();
+        } else if (!shown.one_of.empty()) {
+            // One value of a few: a drop-down; the default stands for "not given".
+            const std::string& stated = spec.default_value;
+            auto item = [&](const std::string& value) {
+                return value == stated ? value + " (default)" : value;
+            };
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            if (ImGui::BeginCombo("##one of", item(field.text.empty() ? stated : field.text).c_str())) {
+                for (const std::string& value : shown.one_of) {
+                    const bool selected = field.text.empty() ? value == stated : value == field.text;
+                    if (ImGui::Selectable(item(value).c_str(), selected))
+                        field.text = value == stated ? "" : value;
+                }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+        } else {
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            // The default, or an example of the form: never a bare placeholder.
+            std::string hint = !spec.default_value.empty() ? "default " + spec.default_value : shown.hint;
+            if (spec.repeatable && hint.find(';') == std::string::npos)
+                hint += hint.empty() ? "several: a; b" : " (several: a; b)";
+            ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
         }
-        ImGui::EndTable();
+        ImGui::PopID();
     }
+    ImGui::EndTable();
+}
+
+void BenchPanel::draw_options() {
+    ImGui::BeginDisabled(runner_.running());
+    draw_fields(false);
+    const bool any_advanced = std::any_of(shown_.begin(), shown_.end(),
+                                          [](const FieldLabel& f) { return f.advanced; });
+    if (any_advanced && ImGui::CollapsingHeader("More options")) draw_fields(true);
     ImGui::EndDisabled();
 }
 

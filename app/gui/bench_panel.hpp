@@ -1,11 +1,13 @@
 #pragma once
-// The GUI's benchmark tabs (Matmul, LU, Power method): one generic panel over the benchmark
-// registry (app/bench/benchmark.hpp). A tab shows its benchmark's options as fields, turns them
-// into the same `--name value` tokens that `adilab --bench NAME` parses (so the same validation
-// and messages), runs Benchmark::run on a worker thread with its own headless GL context, and
-// shows the Report it returns: progress, Cancel, a table, a chart and CSV/JSON export.
+// The GUI's benchmark tabs, one per registered benchmark: one generic panel over the benchmark
+// registry (app/bench/benchmark.hpp). A tab shows its benchmark's options as fields labelled in
+// words, turns them into the same `--name value` tokens that `adilab --bench NAME` parses (so
+// the same validation and messages), runs Benchmark::run on a worker thread with its own
+// headless GL context, and shows the Report it returns: progress, Cancel, a chart, a table and
+// CSV/JSON export.
 //
-// Three layers, the first two free of ImGui so that the tests drive them without a window:
+// Four layers, the first three free of ImGui so that the tests drive them without a window:
+//  - BenchPanelSpec (bench_specs.hpp): what a tab shows, its labels and its chart;
 //  - OptionForm (option_form.hpp): the fields and the tokens they stand for;
 //  - BenchRunner (bench_runner.hpp): one run on a worker thread (progress, cancel, result or
 //    error);
@@ -19,22 +21,11 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/gui/bench_runner.hpp"
+#include "app/gui/bench_specs.hpp"
 #include "app/gui/chart.hpp"
 #include "app/gui/option_form.hpp"
 
 namespace adilab::gui {
-
-struct BenchPanelSpec {
-    std::string title;      // the tab's title, e.g. "Matmul"
-    std::string benchmark;  // the registry name, e.g. "matmul"
-    std::string about;      // one line on what it measures and which paper
-    ChartSpec chart;
-};
-
-// The tabs adilab shows (Matmul, LU, Power method), and a spec for any other registered
-// benchmark (the scripted runs may open one): x the first integer field, y median_ms.
-std::vector<BenchPanelSpec> default_panel_specs();
-BenchPanelSpec panel_spec_for(const std::string& benchmark);
 
 class BenchPanel {
 public:
@@ -74,6 +65,7 @@ public:
     std::string export_report(const std::filesystem::path& path);
 
 private:
+    void draw_fields(bool advanced);
     void draw_options();
     void draw_run_controls();
     void draw_results();
@@ -84,6 +76,7 @@ private:
     BenchPanelSpec spec_;
     const bench::Benchmark* benchmark_ = nullptr;
     std::optional<OptionForm> form_;
+    std::vector<FieldLabel> shown_;  // the form's fields as the tab labels and orders them
     BenchRunner runner_;
 
     BenchRunner::State last_state_ = BenchRunner::State::idle;

@@ -27,7 +27,7 @@ std::vector<cli::OptionSpec> bench_tab_options() {
 }
 
 BenchTabs::BenchTabs(const cli::Args& args) {
-    for (BenchPanelSpec& spec : default_panel_specs())
+    for (BenchPanelSpec& spec : tab_specs())
         panels_.push_back(std::make_unique<BenchPanel>(std::move(spec)));
     if (!args.has("bench-tab")) {
         if (args.has("bench-args") || args.has("bench-export") || args.has("bench-cancel-after"))
@@ -47,6 +47,7 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     }
     try {
         scripted_->form()->set(split_command_line(args.get("bench-args")));
+        check_offered(scripted_->spec(), scripted_->form()->args());
     } catch (const cli::UsageError& e) {
         throw cli::UsageError(std::string("--bench-args: ") + e.what());
     }
@@ -84,11 +85,19 @@ void BenchTabs::stop() {
 }
 
 void BenchTabs::draw_tab_items() {
+    // One "Benchmarks" tab beside "Simulation", holding a tab per benchmark: six titles and more
+    // do not fit one row of a 400-pixel panel beside the simulation's.
+    const bool open = ImGui::BeginTabItem("Benchmarks", nullptr,
+                                          select_scripted_ ? ImGuiTabItemFlags_SetSelected : 0);
+    const bool bar = open && ImGui::BeginTabBar("benchmarks", ImGuiTabBarFlags_FittingPolicyScroll);
     for (auto& panel : panels_) {
         const bool select = select_scripted_ && panel.get() == scripted_;
-        if (ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
-                                select ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (bar && ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
+                                       select ? ImGuiTabItemFlags_SetSelected : 0)) {
             panel->draw();
+            // Selected tabs open a frame after they are asked to, the inner one once the outer
+            // is open: ask until the scripted tab is drawn.
+            if (panel.get() == scripted_) select_scripted_ = false;
             if (panel.get() == scripted_ && scripted_started_ &&
                 panel->last_state() != BenchRunner::State::running)
                 ++scripted_frames_drawn_;
@@ -97,7 +106,8 @@ void BenchTabs::draw_tab_items() {
             panel->poll();  // a hidden tab's run still ends and keeps its report
         }
     }
-    select_scripted_ = false;
+    if (bar) ImGui::EndTabBar();
+    if (open) ImGui::EndTabItem();
     if (scripted_ != nullptr && scripted_->running()) ++scripted_frames_during_run_;
     follow_scripted_run();
 }
@@ -117,8 +127,9 @@ void BenchTabs::follow_scripted_run() {
                   << scripted_->status().seconds << " s: " << scripted_->status().what << "\n";
         scripted_->cancel();
     }
-    // Two frames: a new table measures its columns in its first frame and fits them in the next.
-    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 2) return;
+    // Three frames: a new table measures its columns in its first frame, fits them in the next,
+    // and shows its scroll bar (a table wider than the panel) in the third.
+    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 3) return;
     scripted_finished_ = true;
     switch (scripted_->last_state()) {
     case BenchRunner::State::done: {

@@ -1,7 +1,8 @@
 #pragma once
-// The benchmark tabs the side panel shows after the Simulation tab, and the scripted run of one
-// of them (--bench-tab, --bench-args, --bench-export): started at start-up, followed frame by
-// frame, its outcome printed and exported, its exit code handed to gui::run.
+// The side panel's Benchmarks tab, after the Simulation tab, with a tab per registered benchmark
+// inside it (bench_specs.hpp), and the scripted run of one of them (--bench-tab, --bench-args,
+// --bench-export, --bench-cancel-after): started at start-up, followed frame by frame, its
+// outcome printed and exported, its exit code handed to gui::run.
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -25,7 +26,8 @@ public:
     explicit BenchTabs(const cli::Args& args);
     ~BenchTabs();
 
-    // One BeginTabItem per panel; call between ImGui::BeginTabBar and EndTabBar.
+    // The "Benchmarks" tab item, a tab per benchmark inside it; call between ImGui::BeginTabBar
+    // and EndTabBar.
     void draw_tab_items();
     // Cancels every run and waits for them for at most kStopWithin together (also done by the
     // destructor); a run that has not ended by then is left to end on its own.

@@ -96,9 +96,32 @@ TEST(BenchTabs, ScriptedOptionsAreCheckedBeforeTheWindowOpens) {
     auto cancel = run_adilab("--bench-cancel-after 2 --frames 1");
     EXPECT_EQ(cancel.exit_code, 2);
     EXPECT_NE(cancel.output.find("need --bench-tab"), std::string::npos) << cancel.output;
+    // The sim tab cannot draw the GUI's interface into its own benchmark (--ui).
+    auto ui = run_adilab("--bench-tab sim --bench-args '--render 64x64 --ui' --frames 1");
+    EXPECT_EQ(ui.exit_code, 2);
+    EXPECT_NE(ui.output.find("--bench-args: --ui is not offered in the Sim speed tab"), std::string::npos)
+        << ui.output;
     auto help = run_adilab("--help");
     for (const char* option : {"--bench-tab", "--bench-args", "--bench-export", "--bench-cancel-after"})
         EXPECT_NE(help.output.find(option), std::string::npos) << option;
+}
+
+TEST(BenchTabs, TheTridiagAndSimBenchmarksRunFromTheirTabs) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("bench-tabs-new");
+    auto tridiag = run_adilab_gui("--frames 2 --bench-tab tridiag --bench-args '--grid 32,64 --solver "
+                                  "cr-pingpong,lu-scan --direction x --coefficients general --repeats 1 "
+                                  "--warmup-ms 0' --bench-export " + dir + "/tridiag.csv --screenshot " +
+                                  dir + "/tridiag.png");
+    ASSERT_EQ(tridiag.exit_code, 0) << tridiag.output;
+    EXPECT_NE(tridiag.output.find("run is done: 4 rows"), std::string::npos) << tridiag.output;
+    EXPECT_EQ(read_text(dir + "/tridiag.csv").rfind("name,grid,direction,coefficients,", 0), 0u);
+    EXPECT_GT(series_pixels(dir + "/tridiag.png"), 20) << "no chart in the screenshot";
+    auto sim = run_adilab_gui("--frames 2 --bench-tab sim --bench-args '--scenario heat/two-heaters "
+                              "--grid 32 --steps 2 --repeats 1' --bench-export " + dir + "/sim.json");
+    ASSERT_EQ(sim.exit_code, 0) << sim.output;
+    EXPECT_NE(sim.output.find("run is done: 1 rows"), std::string::npos) << sim.output;
+    EXPECT_NE(read_text(dir + "/sim.json").find("\"steps_per_s\""), std::string::npos);
 }
 
 // The seconds a scripted run took to stop after Cancel, from "it stopped X s after Cancel".
