@@ -7,8 +7,11 @@
 #include <thread>
 
 #include "app/gui/bench_runner.hpp"
+#include "app/gui/phases.hpp"
+#include "sim/simulation.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/objects.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/gl/timer.hpp"
@@ -287,6 +290,45 @@ TEST(BenchRunner, CancellationChecksBelongToTheirThreadAndNest) {
     }
     EXPECT_EQ(outer_calls, 2);
     EXPECT_NO_THROW(gl::cancellation_point());
+}
+
+TEST(BenchRunner, TheViewersPhasesNeverShowABenchmarkTabsKernels) {
+    // The overlay after (and during) a benchmark tab's run: the viewer profiles its simulation's
+    // dispatches on this thread while the tridiag benchmark dispatches tridiagonal/ programs,
+    // whose names the overlay would take for the simulation's line solves, on the worker. Only
+    // the simulation's phases appear, with times that are neither negative nor wrapped.
+    ADILAB_NEED_GL();
+    const bench::Benchmark* tridiag = bench::find_benchmark("tridiag");
+    BenchRunner runner;
+    runner.start(*tridiag, cli::Args::parse({"--grid", "64", "--repeats", "1000", "--warmup-ms", "0",
+                                             "--solver", "cr-pingpong,lu-scan"},
+                                            tridiag->options));
+    auto simulation = sim::make_simulation("heat");
+    simulation->reset("two-heaters", 64, 64);
+    gl::DispatchProfiler profiler;
+    int frames = 0, frames_during_run = 0;
+    for (int frame = 0; frame < 400 && (frames < 20 || runner.running()); ++frame) {
+        const bool during = runner.running();
+        profiler.begin();
+        simulation->step(1);
+        profiler.end();
+        gl::finish();
+        const auto phases = profiler.collect();
+        if (phases.empty()) continue;
+        ++frames;
+        frames_during_run += during;
+        EXPECT_TRUE(phases_valid(phases));
+        for (const auto& phase : phases) {
+            EXPECT_NE(phase.label.find("sim/"), std::string::npos) << phase.label;
+            EXPECT_GE(phase.ms, 0.0);
+            EXPECT_LT(phase.ms, 60000.0) << phase.label;
+        }
+        for (const PhaseTime& named : named_phases(phases))
+            EXPECT_NE(named.name, "line solves") << "a benchmark's tridiagonal kernels";
+        if (frames >= 20 && frames_during_run >= 10) break;
+    }
+    EXPECT_GE(frames_during_run, 5) << "the benchmark ran beside the frames";
+    runner.stop();
 }
 
 }  // namespace
