@@ -17,6 +17,7 @@
 #include "app/bench/ui_hook.hpp"
 #include "app/cli/args.hpp"
 #include "app/cli/headless.hpp"
+#include "app/gui/bench_runner.hpp"
 #include "app/gui/gui.hpp"
 #include "app/gui/headless_ui.hpp"
 #include "sim/assets.hpp"
@@ -147,7 +148,16 @@ int run(int argc, char** argv) {
     if (!bench_name.empty()) return run_bench(bench_name, args);
     if (args.has("headless")) return cli::run_headless(args);
     if (args.has("gpu")) throw cli::UsageError("--gpu applies to headless runs (--info, --bench)");
-    return gui::run(args);
+    const int code = gui::run(args);
+    if (gui::BenchRunner::left_running() > 0) {
+        // A benchmark tab's run was still inside a step that cannot be interrupted when the
+        // window closed (app/gui/bench_tabs.cpp): the GUI has closed all of its own; end here
+        // rather than run static destructors under that thread.
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(code);
+    }
+    return code;
 }
 
 }  // namespace

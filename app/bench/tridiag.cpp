@@ -181,6 +181,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         std::vector<double> cpu_samples;
         const int cpu_repeats = std::clamp(repeats / 3, 1, 5);
         for (int r = 0; r < cpu_repeats; ++r) {
+            ctx.check_cancelled();
             const auto start = std::chrono::steady_clock::now();
             tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
             cpu_samples.push_back(std::chrono::duration<double, std::milli>(

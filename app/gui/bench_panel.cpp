@@ -33,43 +33,13 @@ std::string benchmark_names() {
     return names;
 }
 
-std::vector<BenchPanelSpec> default_panel_specs() {
-    ChartSpec matmul{"n", "gflops", {"name"}, true, 2, true, "N", "GFLOPS"};
-    ChartSpec lu{"n", "gflops", {"name", "block"}, true, 2, true, "N", "GFLOPS (2/3 n^3)"};
-    ChartSpec power{"rows", "speedup_vs_host", {"name"}, true, 10, true, "rows",
-                    "speed-up over host"};
-    return {
-        {"Matmul", "matmul",
-         "Dense fp32 C = A B: the paper's 32x32 shared-memory shader, a fast "
-         "shader, CPU baselines and the CPU+GPU split.",
-         matmul},
-        {"LU", "lu",
-         "LU with partial pivoting (the LU paper, Blocked LU decomposition on the GPU): unblocked "
-         "and blocked right-looking LU on the GPU "
-         "against the CPU.",
-         lu},
-        {"Power method", "power",
-         "Power method on CSR sparse matrices (the power-method paper, Power method on the GPU): "
-         "SpMV, the paper's fused kernels, "
-         "Matrix Market input and PageRank.",
-         power},
-    };
-}
-
-BenchPanelSpec panel_spec_for(const std::string& benchmark) {
-    for (BenchPanelSpec& spec : default_panel_specs())
-        if (spec.benchmark == benchmark) return spec;
-    if (benchmark == "bandwidth")
-        return {"Bandwidth", "bandwidth", "GPU memory bandwidth (vec4 copy).",
-                {"mib", "gb_per_s", {"name"}, true, 2, false, "buffer (MiB)", "GB/s (read+write)"}};
-    // Unknown to the GUI: the chart's keys are picked from the first report.
-    return {benchmark, benchmark, "", {"", "median_ms", {"name"}, true, 2, true, "", ""}};
-}
-
 BenchPanel::BenchPanel(BenchPanelSpec spec)
     : spec_(std::move(spec)), benchmark_(bench::find_benchmark(spec_.benchmark)),
       chart_(spec_.chart), export_path_("./adilab-" + spec_.benchmark + ".json") {
-    if (benchmark_ != nullptr) form_.emplace(benchmark_->options);
+    if (benchmark_ != nullptr) {
+        form_.emplace(form_options(spec_, benchmark_->options));
+        shown_ = shown_fields(spec_, benchmark_->options);
+    }
 }
 
 BenchPanel::~BenchPanel() { runner_.stop(); }
@@ -79,6 +49,7 @@ std::string BenchPanel::start() {
     if (runner_.running()) return "a run is still going";
     try {
         cli::Args args = form_->args();
+        check_offered(spec_, args);
         runner_.start(*benchmark_, std::move(args));
     } catch (const cli::UsageError& e) {
         last_state_ = BenchRunner::State::failed;
@@ -87,6 +58,8 @@ std::string BenchPanel::start() {
         return error_;
     }
     last_state_ = BenchRunner::State::running;
+    stop_seconds_ = 0.0;
+    frames_drawn_cancelling_ = 0;
     error_.clear();
     error_is_usage_ = false;
     export_message_.clear();
@@ -102,6 +75,7 @@ void BenchPanel::poll() {
     last_state_ = status.state;
     error_ = status.error;
     error_is_usage_ = status.usage_error;
+    if (status.state == BenchRunner::State::cancelled) stop_seconds_ = status.seconds_since_cancel;
     if (status.state == BenchRunner::State::done) {
         report_ = runner_.take_report();
         rebuild_series();
@@ -170,7 +144,8 @@ void BenchPanel::draw() {
         ImGui::PopID();
         return;
     }
-    ImGui::Separator();
+    // The options a user sets first, the rest folded away, then Run and the results: the chart
+    // and table come right after, in view without scrolling.
     draw_options();
     draw_run_controls();
     ImGui::Separator();
@@ -181,59 +156,95 @@ void BenchPanel::draw() {
         ImGui::End();
         ImGui::Checkbox("Results in their own window", &pop_out_);
     } else {
-        ImGui::Checkbox("Results in their own window", &pop_out_);
         draw_results();
+        if (report_) ImGui::Checkbox("Results in their own window", &pop_out_);
     }
     ImGui::PopID();
 }
 
-void BenchPanel::draw_options() {
-    const bool busy = runner_.running();
-    ImGui::BeginDisabled(busy);
+void BenchPanel::draw_fields(bool advanced) {
+    auto& fields = form_->fields();
     float label_width = 0.0f;
-    for (const auto& field : form_->fields())
-        label_width = std::max(label_width, ImGui::CalcTextSize(("--" + field.spec.name).c_str()).x);
-    if (ImGui::BeginTable("options", 2, ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, label_width);
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        for (auto& field : form_->fields()) {
-            ImGui::PushID(field.spec.name.c_str());
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::AlignTextToFramePadding();
-            ImGui::Text("--%s", field.spec.name.c_str());
-            const std::string help = cli::full_help(field.spec);
+    for (const FieldLabel& shown : shown_)
+        if (shown.advanced == advanced)
+            label_width = std::max(label_width, ImGui::CalcTextSize(shown.label.c_str()).x);
+    // A label wraps rather than squeeze its field below ~55% of a narrow panel.
+    label_width = std::min(label_width + 4.0f, ImGui::GetContentRegionAvail().x * 0.45f);
+    if (!ImGui::BeginTable(advanced ? "more options" : "options", 2, ImGuiTableFlags_SizingStretchProp))
+        return;
+    ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, label_width);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (const FieldLabel& shown : shown_) {
+        if (shown.advanced != advanced) continue;
+        const auto found = std::find_if(fields.begin(), fields.end(), [&](const OptionForm::Field& f) {
+            return f.spec.name == shown.option;
+        });
+        if (found == fields.end()) continue;
+        OptionForm::Field& field = *found;
+        const cli::OptionSpec& spec = field.spec;
+        ImGui::PushID(spec.name.c_str());
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextWrapped("%s", shown.label.c_str());
+        // The help, and the option's command-line form for those who script the same run.
+        const std::string help = cli::full_help(spec) + "\ncommand line: --" + spec.name +
+                                 (spec.value_name.empty() ? "" : " " + spec.value_name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+        ImGui::TableNextColumn();
+        if (spec.value_name.empty()) {
+            ImGui::Checkbox("##flag", &field.flag);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
-            ImGui::TableNextColumn();
-            if (field.spec.value_name.empty()) {
-                ImGui::Checkbox("##flag", &field.flag);
-            } else if (!field.spec.choices.empty()) {
-                // Checkboxes, wrapped to the column's width.
-                const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-                for (std::size_t i = 0; i < field.spec.choices.size(); ++i) {
-                    const std::string& choice = field.spec.choices[i];
-                    if (i > 0) {
-                        const float need = ImGui::GetFrameHeight() +
-                                           ImGui::GetStyle().ItemInnerSpacing.x +
-                                           ImGui::CalcTextSize(choice.c_str()).x;
-                        ImGui::SameLine();
-                        if (ImGui::GetCursorScreenPos().x + need > right) ImGui::NewLine();
-                    }
-                    bool checked = field.chosen[i];
-                    if (ImGui::Checkbox(choice.c_str(), &checked)) field.chosen[i] = checked;
+        } else if (!spec.choices.empty()) {
+            // Checkboxes, wrapped to the column's width.
+            const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+            for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+                const std::string& choice = spec.choices[i];
+                if (i > 0) {
+                    const float need = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                       ImGui::CalcTextSize(choice.c_str()).x;
+                    ImGui::SameLine();
+                    if (ImGui::GetCursorScreenPos().x + need > right) ImGui::NewLine();
                 }
-            } else {
-                ImGui::SetNextItemWidth(-FLT_MIN);
-                const std::string& stated = field.spec.default_value;
-                std::string hint = stated.empty() ? field.spec.value_name : "default " + stated;
-                if (field.spec.repeatable) hint += " (several: a; b)";
-                ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+                bool checked = field.chosen[i];
+                if (ImGui::Checkbox(choice.c_str(), &checked)) field.chosen[i] = checked;
             }
-            ImGui::PopID();
+        } else if (!shown.one_of.empty()) {
+            // One value of a few: a drop-down; the default stands for "not given".
+            const std::string& stated = spec.default_value;
+            auto item = [&](const std::string& value) {
+                return value == stated ? value + " (default)" : value;
+            };
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            if (ImGui::BeginCombo("##one of", item(field.text.empty() ? stated : field.text).c_str())) {
+                for (const std::string& value : shown.one_of) {
+                    const bool selected = field.text.empty() ? value == stated : value == field.text;
+                    if (ImGui::Selectable(item(value).c_str(), selected))
+                        field.text = value == stated ? "" : value;
+                }
+                ImGui::EndCombo();
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
+        } else {
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            // The default, or an example of the form: never a bare placeholder.
+            std::string hint = !spec.default_value.empty() ? "default " + spec.default_value : shown.hint;
+            if (spec.repeatable && hint.find(';') == std::string::npos)
+                hint += hint.empty() ? "several: a; b" : " (several: a; b)";
+            ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help.c_str());
         }
-        ImGui::EndTable();
+        ImGui::PopID();
     }
+    ImGui::EndTable();
+}
+
+void BenchPanel::draw_options() {
+    ImGui::BeginDisabled(runner_.running());
+    draw_fields(false);
+    const bool any_advanced = std::any_of(shown_.begin(), shown_.end(),
+                                          [](const FieldLabel& f) { return f.advanced; });
+    if (any_advanced && ImGui::CollapsingHeader("More options")) draw_fields(true);
     ImGui::EndDisabled();
 }
 
@@ -241,14 +252,22 @@ void BenchPanel::draw_run_controls() {
     const BenchRunner::Status status = runner_.status();
     if (status.state == BenchRunner::State::running) {
         const float cancel_width = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
-        char overlay[160];
-        std::snprintf(overlay, sizeof overlay, "%.0f%%  %s  (%.1f s)", 100.0 * status.fraction,
-                      status.what.c_str(), status.seconds);
+        char overlay[200];
+        if (status.cancel_requested)
+            std::snprintf(overlay, sizeof overlay, "cancelling...  (%.1f s)", status.seconds_since_cancel);
+        else
+            std::snprintf(overlay, sizeof overlay, "%.0f%%  %s  (%.1f s)", 100.0 * status.fraction,
+                          status.what.c_str(), status.seconds);
         ImGui::ProgressBar(static_cast<float>(status.fraction),
                            ImVec2(-(cancel_width + ImGui::GetStyle().ItemSpacing.x), 0), overlay);
         ImGui::SameLine();
+        ImGui::BeginDisabled(status.cancel_requested);
         if (ImGui::Button("Cancel")) runner_.cancel();
-        ImGui::TextDisabled("The benchmark stops at its next check; the GUI stays live.");
+        ImGui::EndDisabled();
+        if (status.cancel_requested) {
+            ++frames_drawn_cancelling_;
+            wrapped_text(kYellow, "cancelling... the run stops at its next GPU dispatch");
+        }
         return;
     }
     if (ImGui::Button("Run")) start();
@@ -259,9 +278,12 @@ void BenchPanel::draw_run_controls() {
     case BenchRunner::State::failed:
         wrapped_text(kRed, (error_is_usage_ ? "usage error: " : "error: ") + error_);
         break;
-    case BenchRunner::State::cancelled:
-        wrapped_text(kYellow, "cancelled");
+    case BenchRunner::State::cancelled: {
+        char text[96];
+        std::snprintf(text, sizeof text, "cancelled (stopped %.1f s after Cancel)", stop_seconds_);
+        wrapped_text(kYellow, text);
         break;
+    }
     case BenchRunner::State::done:
         if (report_) {
             char text[96];
@@ -279,30 +301,37 @@ void BenchPanel::draw_chart_controls() {
     if (!report_) return;
     const std::vector<std::string> keys = numeric_keys(report_->rows);
     bool changed = false;
-    const float combo_width = ImGui::GetContentRegionAvail().x * 0.5f - ImGui::CalcTextSize("y ").x -
-                              ImGui::GetStyle().ItemSpacing.x * 2;
-    auto key_combo = [&](const char* label, std::string& key, std::string& axis_label) {
+    // One line per axis: the column by its title in words (the report's key in the tooltip),
+    // and its scale.
+    auto axis_line = [&](const char* label, std::string& key, std::string& axis_label, bool& log) {
+        ImGui::PushID(label);
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(label);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(combo_width);
-        if (ImGui::BeginCombo((std::string("##") + label).c_str(), key.c_str())) {
+        const float log_width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                ImGui::CalcTextSize("log").x;
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - log_width -
+                                ImGui::GetStyle().ItemSpacing.x);
+        const std::string shown = axis_label.empty() ? axis_title(key) : axis_label;
+        if (ImGui::BeginCombo("##column", shown.c_str())) {
             for (const std::string& k : keys) {
-                if (ImGui::Selectable(k.c_str(), k == key) && k != key) {
+                ImGui::PushID(k.c_str());
+                if (ImGui::Selectable(axis_title(k).c_str(), k == key) && k != key) {
                     key = k;
-                    axis_label.clear();  // the spec's label named the old key
+                    axis_label.clear();  // the spec's title named the old column
                     changed = true;
                 }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("report column %s", k.c_str());
+                ImGui::PopID();
             }
             ImGui::EndCombo();
         }
+        ImGui::SameLine();
+        changed |= ImGui::Checkbox("log", &log);
+        ImGui::PopID();
     };
-    key_combo("y", chart_.y_key, chart_.y_label);
-    ImGui::SameLine();
-    key_combo("x", chart_.x_key, chart_.x_label);
-    changed |= ImGui::Checkbox("log x", &chart_.log_x);
-    ImGui::SameLine();
-    changed |= ImGui::Checkbox("log y", &chart_.log_y);
+    axis_line("y", chart_.y_key, chart_.y_label, chart_.log_y);
+    axis_line("x", chart_.x_key, chart_.x_label, chart_.log_x);
     if (changed) series_ = make_series(report_->rows, chart_, &skipped_points_);
 }
 
@@ -316,12 +345,16 @@ void BenchPanel::draw_table() {
     // Dear ImGui tables hold at most 64 columns; reports have a dozen or so.
     const int count = static_cast<int>(std::min<std::size_t>(columns.size(), 64));
     if (count == 0) return;
-    const float height =
-        std::min(ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.5f),
-                 ImGui::GetTextLineHeightWithSpacing() * 14);
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float height = std::min(line * (static_cast<float>(rows.size()) + 1.2f), line * 14) +
+                         ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().CellPadding.y;
+    // Not resizable: a fixed-fit column the user has not resized fits its header and cells anew
+    // every frame (ImGuiTableColumnFlags_WidthAuto), so a later run's wider values are never cut
+    // off by the widths of the first; no saved settings for the same reason. Wider than the
+    // panel, the table scrolls sideways with the name column frozen.
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoSavedSettings |
                                   ImGuiTableFlags_Sortable | ImGuiTableFlags_SortTristate;
     if (!ImGui::BeginTable("rows", count, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
@@ -351,7 +384,11 @@ void BenchPanel::draw_table() {
         for (int c = 0; c < count; ++c) {
             ImGui::TableNextColumn();
             const bench::Value* v = rows[r].find(columns[c]);
-            ImGui::TextUnformatted(v ? bench::format_value(*v).c_str() : "");
+            if (v == nullptr) continue;
+            // Four significant figures in the cell; every digit (as exported) when hovered.
+            const std::string shown = format_cell(*v), full = bench::format_value(*v);
+            ImGui::TextUnformatted(shown.c_str());
+            if (shown != full && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
         }
     }
     ImGui::EndTable();
@@ -363,16 +400,23 @@ void BenchPanel::draw_results() {
         return;
     }
     if (report_) {
-        ImGui::TextDisabled("%s on %s, %s", report_->benchmark.c_str(), report_->renderer.c_str(),
-                            report_->created.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s on %s, %s", report_->benchmark.c_str(), report_->renderer.c_str(),
+                           report_->created.c_str());
+        ImGui::PopStyleColor();
         draw_chart_controls();
         const float width = ImGui::GetContentRegionAvail().x;
         const float height = std::clamp(width * 0.7f, 180.0f, std::max(180.0f, ImGui::GetContentRegionAvail().y * 0.55f));
         draw_chart("chart", series_, chart_, width, height);
-        if (skipped_points_ > 0)
-            ImGui::TextDisabled("%d rows not plotted (no %s or %s%s)", skipped_points_,
-                                chart_.x_key.c_str(), chart_.y_key.c_str(),
-                                chart_.log_x || chart_.log_y ? ", or not positive on a log axis" : "");
+        if (skipped_points_ > 0) {
+            char text[160];
+            std::snprintf(text, sizeof text, "%d rows not plotted: they have no %s or no %s%s",
+                          skipped_points_, chart_.y_key.c_str(), chart_.x_key.c_str(),
+                          chart_.log_x || chart_.log_y ? ", or a value not above 0 on a log axis" : "");
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", text);
+            ImGui::PopStyleColor();
+        }
         draw_table();
         for (const std::string& note : report_->notes) wrapped_text(kYellow, "note: " + note);
 

@@ -1,16 +1,19 @@
 #pragma once
-// The GUI's benchmark tabs (Matmul, LU, Power method): one generic panel over the benchmark
-// registry (app/bench/benchmark.hpp). A tab shows its benchmark's options as fields, turns them
-// into the same `--name value` tokens that `adilab --bench NAME` parses (so the same validation
-// and messages), runs Benchmark::run on a worker thread with its own headless GL context, and
-// shows the Report it returns: progress, Cancel, a table, a chart and CSV/JSON export.
+// The GUI's benchmark tabs, one per registered benchmark: one generic panel over the benchmark
+// registry (app/bench/benchmark.hpp). A tab shows its benchmark's options as fields labelled in
+// words, turns them into the same `--name value` tokens that `adilab --bench NAME` parses (so
+// the same validation and messages), runs Benchmark::run on a worker thread with its own
+// headless GL context, and shows the Report it returns: progress, Cancel, a chart, a table and
+// CSV/JSON export.
 //
-// Three layers, the first two free of ImGui so that the tests drive them without a window:
+// Four layers, the first three free of ImGui so that the tests drive them without a window:
+//  - BenchPanelSpec (bench_specs.hpp): what a tab shows, its labels and its chart;
 //  - OptionForm (option_form.hpp): the fields and the tokens they stand for;
 //  - BenchRunner (bench_runner.hpp): one run on a worker thread (progress, cancel, result or
 //    error);
 //  - BenchPanel (here): the ImGui tab; BenchTabs (bench_tabs.hpp): the tabs and the scripted-run
 //    options.
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,22 +21,11 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/gui/bench_runner.hpp"
+#include "app/gui/bench_specs.hpp"
 #include "app/gui/chart.hpp"
 #include "app/gui/option_form.hpp"
 
 namespace adilab::gui {
-
-struct BenchPanelSpec {
-    std::string title;      // the tab's title, e.g. "Matmul"
-    std::string benchmark;  // the registry name, e.g. "matmul"
-    std::string about;      // one line on what it measures and which paper
-    ChartSpec chart;
-};
-
-// The tabs adilab shows (Matmul, LU, Power method), and a spec for any other registered
-// benchmark (the scripted runs may open one): x the first integer field, y median_ms.
-std::vector<BenchPanelSpec> default_panel_specs();
-BenchPanelSpec panel_spec_for(const std::string& benchmark);
 
 class BenchPanel {
 public:
@@ -53,11 +45,18 @@ public:
     std::string start();
     void cancel() { runner_.cancel(); }
     void stop() { runner_.stop(); }
+    bool stop_within(std::chrono::milliseconds limit) { return runner_.stop_within(limit); }
     bool running() const { return runner_.running(); }
     // Picks up the end of a run (report or error); draw() calls it every frame.
     void poll();
     // The outcome of the last run, after poll() has seen it end.
     BenchRunner::State last_state() const { return last_state_; }
+    // The run's status now (progress, whether Cancel was pressed, how long it has taken).
+    BenchRunner::Status status() const { return runner_.status(); }
+    // A cancelled run: seconds from the Cancel press to its end, and the frames drawn meanwhile
+    // (each showed "cancelling...").
+    double stop_seconds() const { return stop_seconds_; }
+    int frames_drawn_cancelling() const { return frames_drawn_cancelling_; }
     const std::string& error() const { return error_; }
     bool error_is_usage() const { return error_is_usage_; }
     const std::optional<bench::Report>& report() const { return report_; }
@@ -66,6 +65,7 @@ public:
     std::string export_report(const std::filesystem::path& path);
 
 private:
+    void draw_fields(bool advanced);
     void draw_options();
     void draw_run_controls();
     void draw_results();
@@ -76,11 +76,14 @@ private:
     BenchPanelSpec spec_;
     const bench::Benchmark* benchmark_ = nullptr;
     std::optional<OptionForm> form_;
+    std::vector<FieldLabel> shown_;  // the form's fields as the tab labels and orders them
     BenchRunner runner_;
 
     BenchRunner::State last_state_ = BenchRunner::State::idle;
     std::string error_;
     bool error_is_usage_ = false;
+    double stop_seconds_ = 0.0;
+    int frames_drawn_cancelling_ = 0;
     std::optional<bench::Report> report_;
     std::string log_;
     ChartSpec chart_;  // the spec's, as the user changed it

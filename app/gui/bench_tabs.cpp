@@ -3,6 +3,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 namespace adilab::gui {
@@ -17,15 +20,19 @@ std::vector<cli::OptionSpec> bench_tab_options() {
          "with --bench-tab: the tab's options, as for --bench NAME (e.g. \"--mib 1,2\")"},
         {"bench-export", "FILE",
          "with --bench-tab: export the report (.json or .csv) when the run has ended"},
+        {"bench-cancel-after", "SECONDS",
+         "with --bench-tab: press the tab's Cancel this long after the run started, and print "
+         "how long the run took to stop; a run cancelled so exits 0"},
     };
 }
 
 BenchTabs::BenchTabs(const cli::Args& args) {
-    for (BenchPanelSpec& spec : default_panel_specs())
+    for (BenchPanelSpec& spec : tab_specs())
         panels_.push_back(std::make_unique<BenchPanel>(std::move(spec)));
     if (!args.has("bench-tab")) {
-        if (args.has("bench-args") || args.has("bench-export"))
-            throw cli::UsageError("--bench-args and --bench-export need --bench-tab NAME");
+        if (args.has("bench-args") || args.has("bench-export") || args.has("bench-cancel-after"))
+            throw cli::UsageError(
+                "--bench-args, --bench-export and --bench-cancel-after need --bench-tab NAME");
         return;
     }
     const std::string name = args.get("bench-tab");
@@ -40,9 +47,12 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     }
     try {
         scripted_->form()->set(split_command_line(args.get("bench-args")));
+        check_offered(scripted_->spec(), scripted_->form()->args());
     } catch (const cli::UsageError& e) {
         throw cli::UsageError(std::string("--bench-args: ") + e.what());
     }
+    if (args.has("bench-cancel-after"))
+        cancel_after_s_ = args.get_double("bench-cancel-after", 0.0, 0.0, 86400.0);
     scripted_export_ = args.get("bench-export");
     if (!scripted_export_.empty()) bench::check_report_path(scripted_export_);
     select_scripted_ = true;
@@ -51,8 +61,21 @@ BenchTabs::BenchTabs(const cli::Args& args) {
 BenchTabs::~BenchTabs() { stop(); }
 
 void BenchTabs::stop() {
-    for (auto& panel : panels_) panel->cancel();  // all at once, then wait for each
-    for (auto& panel : panels_) panel->stop();
+    // Closing the window waits for no benchmark: every run is asked to stop at once and given
+    // half a second together (runs stop within tens of milliseconds at their next dispatch). One
+    // still inside a single dispatch that cannot be called back (llvmpipe computes a 1024^2
+    // matmul in one dispatch of ~9 s) or a CPU step is left to end on its own thread, and the
+    // program exits without it.
+    for (auto& panel : panels_) panel->cancel();
+    const auto deadline = std::chrono::steady_clock::now() + kStopWithin;
+    for (auto& panel : panels_) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (!panel->stop_within(std::max(left, std::chrono::milliseconds(0))))
+            std::cerr << "adilab: the " << panel->spec().benchmark
+                      << " tab's run is in a step that cannot be interrupted; exiting without "
+                         "waiting for it\n";
+    }
     if (scripted_ != nullptr && !scripted_finished_) {
         std::cerr << "adilab: the " << scripted_->spec().benchmark
                   << " tab's run did not finish (the window was closed)\n";
@@ -62,11 +85,19 @@ void BenchTabs::stop() {
 }
 
 void BenchTabs::draw_tab_items() {
+    // One "Benchmarks" tab beside "Simulation", holding a tab per benchmark: six titles and more
+    // do not fit one row of a 400-pixel panel beside the simulation's.
+    const bool open = ImGui::BeginTabItem("Benchmarks", nullptr,
+                                          select_scripted_ ? ImGuiTabItemFlags_SetSelected : 0);
+    const bool bar = open && ImGui::BeginTabBar("benchmarks", ImGuiTabBarFlags_FittingPolicyScroll);
     for (auto& panel : panels_) {
         const bool select = select_scripted_ && panel.get() == scripted_;
-        if (ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
-                                select ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (bar && ImGui::BeginTabItem(panel->spec().title.c_str(), nullptr,
+                                       select ? ImGuiTabItemFlags_SetSelected : 0)) {
             panel->draw();
+            // Selected tabs open a frame after they are asked to, the inner one once the outer
+            // is open: ask until the scripted tab is drawn.
+            if (panel.get() == scripted_) select_scripted_ = false;
             if (panel.get() == scripted_ && scripted_started_ &&
                 panel->last_state() != BenchRunner::State::running)
                 ++scripted_frames_drawn_;
@@ -75,7 +106,8 @@ void BenchTabs::draw_tab_items() {
             panel->poll();  // a hidden tab's run still ends and keeps its report
         }
     }
-    select_scripted_ = false;
+    if (bar) ImGui::EndTabBar();
+    if (open) ImGui::EndTabItem();
     if (scripted_ != nullptr && scripted_->running()) ++scripted_frames_during_run_;
     follow_scripted_run();
 }
@@ -88,8 +120,16 @@ void BenchTabs::follow_scripted_run() {
         scripted_->start();  // a bad form ends the run at once, as failed
         return;
     }
-    // Two frames: a new table measures its columns in its first frame and fits them in the next.
-    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 2) return;
+    // --bench-cancel-after: the Cancel button's own call, once the run has been going that long.
+    if (cancel_after_s_ && scripted_->running() && !scripted_->status().cancel_requested &&
+        scripted_->status().seconds >= *cancel_after_s_) {
+        std::cout << "adilab: pressing Cancel in the " << name << " tab after "
+                  << scripted_->status().seconds << " s: " << scripted_->status().what << "\n";
+        scripted_->cancel();
+    }
+    // Three frames: a new table measures its columns in its first frame, fits them in the next,
+    // and shows its scroll bar (a table wider than the panel) in the third.
+    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 3) return;
     scripted_finished_ = true;
     switch (scripted_->last_state()) {
     case BenchRunner::State::done: {
@@ -118,10 +158,16 @@ void BenchTabs::follow_scripted_run() {
             exit_code_ = 1;
         }
         break;
-    default:
-        std::cerr << "adilab: the " << name << " tab's run was cancelled\n";
-        exit_code_ = 1;
+    default: {
+        char stopped[64];
+        std::snprintf(stopped, sizeof stopped, "%.2f", scripted_->stop_seconds());
+        (cancel_after_s_ ? std::cout : std::cerr)
+            << "adilab: the " << name << " tab's run was cancelled: it stopped " << stopped
+            << " s after Cancel (" << scripted_->frames_drawn_cancelling()
+            << " frames drawn while cancelling)\n";
+        exit_code_ = cancel_after_s_ ? 0 : 1;
         break;
+    }
     }
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // A small line chart of benchmark rows, drawn with ImGui's draw list: one series per value of the
 // series key (the row's `name`: an implementation or variant), y against x, log or linear axes,
-// ticks, labels, a legend and a tooltip on the nearest point.
+// ticks, axis titles with units, a legend that never covers data, and a tooltip on the nearest
+// point.
 //
-// The geometry (series grouping, axis ranges, tick values and labels) is plain C++ so that the
-// tests check it without a window; only draw_chart touches ImGui.
+// The geometry (series grouping, axis ranges, tick values and labels, the legend's place) and
+// the number formats are plain C++ so that the tests check them without a window; only
+// draw_chart touches ImGui.
 #include <string>
 #include <vector>
 
@@ -16,14 +18,15 @@ namespace adilab::gui {
 struct ChartSpec {
     std::string x_key;  // e.g. "n"
     std::string y_key;  // e.g. "gflops"
-    // The series a row belongs to: these fields' values joined, the first bare, the others as
-    // "key=value" (e.g. {"name", "block"} -> "gpu-blocked block=32"); missing values are left out.
+    // The series a row belongs to: these fields' values joined, the first and any text bare,
+    // numbers as "key=value" (e.g. {"name", "block"} -> "gpu-blocked block=32", {"name",
+    // "direction"} -> "lu-scan x"); missing values are left out.
     std::vector<std::string> series_keys = {"name"};
     bool log_x = true;
     int x_log_base = 2;  // sizes that double (128, 256, ...) tick at powers of 2; 10 for decades
     bool log_y = true;   // rates and times span decades: log10 ticks
-    std::string x_label;  // defaults to x_key
-    std::string y_label;  // defaults to y_key
+    std::string x_label;  // defaults to axis_title(x_key)
+    std::string y_label;  // defaults to axis_title(y_key)
 };
 
 struct ChartPoint {
@@ -71,8 +74,39 @@ struct Axis {
 // 1e-5 -> "1e-05".
 std::string format_tick(double value);
 
+// A measured number for people: `significant` figures, and no more digits than that (a time of
+// 1493.764 ms reads "1494", 0.0285143 reads "0.02851", 5.0008371021 reads "5.001"); plain from
+// 0.001 up to a million, in exponent form outside it ("8.37e-11", "3.452e+06"). The report and
+// its export keep every digit; the table shows them when a cell is hovered.
+std::string format_number(double value, int significant = 4);
+// A report value as the results table shows it: integers whole, other numbers by
+// format_number, yes / no, text as it is, "-" where a row has no value.
+std::string format_cell(const bench::Value& value);
+
+// An axis title in words with its unit, for a report column: "median_ms" -> "median time (ms)",
+// "gflops" -> "GFLOP/s", "gb_per_s" -> "GB/s", "speedup_vs_host" -> "speed-up vs host (x)";
+// a column it does not know reads as its key with spaces, with the unit its suffix names (_ms).
+std::string axis_title(const std::string& key);
+
+// Screen rectangles and where a chart's legend goes (plain C++, tested without a window).
+struct Box {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, y down
+};
+enum class LegendPlace { top_left, top_right, bottom_left, bottom_right, below };
+// Whether the chart draws a line from `a` to `b`, consecutive points of one series: only where x
+// grows. Points that share an x (one size measured several ways, or a run of a single size) get
+// markers alone, never a vertical line that reads as a trend.
+bool joined(const ChartPoint& a, const ChartPoint& b);
+// The first corner of `plot` (top left, top right, bottom left, bottom right) where a legend of
+// `width` x `height` pixels, inset by `inset`, covers no marker (points in pixels, `radius` around
+// each) and crosses none of the lines drawn between them; `below` when none is free: the legend
+// then goes outside the plot, under it. A legend never hides data.
+LegendPlace place_legend(const std::vector<std::vector<ChartPoint>>& screen_points, Box plot,
+                         double width, double height, double inset, double radius);
+
 // Draws the chart into a `width` x `height` pixel region at the cursor (ImGui), advancing the
-// cursor. Hovering a point shows its series and values.
+// cursor; taller by the legend's rows where no corner of the plot is free for it. Hovering a
+// point shows its series and values.
 void draw_chart(const char* id, const std::vector<Series>& series, const ChartSpec& spec,
                 float width, float height);
 

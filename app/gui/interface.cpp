@@ -51,7 +51,7 @@ void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& la
             draw_simulation_tab(viewer);
             ImGui::EndTabItem();
         }
-        bench_tabs.draw_tab_items();  // Matmul, LU, Power method (bench_tabs.hpp)
+        bench_tabs.draw_tab_items();  // Benchmarks: a tab per benchmark (bench_tabs.hpp)
         ImGui::EndTabBar();
     }
     ImGui::EndChild();

@@ -1,7 +1,7 @@
 #pragma once
 // The GUI's interface for one frame, shared by the window (gui.cpp) and the headless
 // `adilab --bench sim --render WxH --ui` (headless_ui.cpp), so that the UI the benchmark times is
-// the one users see: the side panel with its tabs (Simulation, Matmul, LU, Power method), the
+// the one users see: the side panel with its tabs (Simulation, Benchmarks), the
 // overlay over the viewport and the help window. ImGui calls only, between ImGui::NewFrame and
 // ImGui::Render; no GLFW.
 #include "app/render/renderer.hpp"

@@ -11,7 +11,23 @@
 
 namespace adilab::gl {
 
+namespace {
+thread_local const std::function<void()>* cancellation_check = nullptr;
+}  // namespace
+
+CancellationCheck::CancellationCheck(std::function<void()> check)
+    : check_(std::move(check)), previous_(cancellation_check) {
+    cancellation_check = &check_;
+}
+
+CancellationCheck::~CancellationCheck() { cancellation_check = previous_; }
+
+void cancellation_point() {
+    if (cancellation_check != nullptr) (*cancellation_check)();
+}
+
 void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
+    cancellation_point();
     if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;
     glDispatchCompute(groups_x, groups_y, groups_z);
     // The viewer's per-phase GPU times (frame_timer.hpp); one pointer test when not profiling.

@@ -2,6 +2,7 @@
 // The GL commands adilab issues outside object methods, so that no module but solvers/gl
 // includes the loader.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace adilab::gl {
@@ -25,6 +26,31 @@ void dispatch(unsigned groups_x, unsigned groups_y = 1, unsigned groups_z = 1);
 void memory_barrier(Barrier bits);
 void finish();
 void flush();
+
+// Cancellation points: where a benchmark that a GUI tab runs on a worker thread stops when the
+// user presses Cancel or closes the window. The worker installs a check (a function that throws
+// to stop: bench::Cancelled) for the length of the run; gl::dispatch calls it before every
+// dispatch, and the timing loops (timer.hpp) before every run. So a run stops at its next
+// dispatch wherever it is (inside a solver, a warm-up, the middle of a measurement of many
+// repeats), and none of those needs to know of the GUI: the exception unwinds through their RAII
+// objects, and the worker's context goes with it. A dispatch already issued cannot be called
+// back: on a software renderer, which runs a dispatch before glDispatchCompute returns, that one
+// dispatch bounds the wait; on a GPU, the work queued since the timing loop last waited for the
+// GPU (one timed run). Per thread, like DispatchProfiler::active(): the viewer's thread and
+// `adilab --bench` install none and pay one thread-local pointer test per dispatch.
+class CancellationCheck {
+public:
+    explicit CancellationCheck(std::function<void()> check);  // for this thread, until destroyed
+    ~CancellationCheck();                                     // the previous check again
+    CancellationCheck(const CancellationCheck&) = delete;
+    CancellationCheck& operator=(const CancellationCheck&) = delete;
+
+private:
+    std::function<void()> check_;
+    const std::function<void()>* previous_;
+};
+// Calls this thread's check, if one is installed (it may throw).
+void cancellation_point();
 
 // Rendering state and draws (the viewer's renderer uses these).
 void viewport(int x, int y, int width, int height);

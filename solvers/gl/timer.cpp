@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 
 namespace adilab::gl {
@@ -39,11 +40,15 @@ double GpuTimer::elapsed_ms() {
 }
 
 std::vector<double> time_runs(const std::function<void()>& work, TimingOptions options) {
-    for (int i = 0; i < options.warmup; ++i) work();
+    for (int i = 0; i < options.warmup; ++i) {
+        cancellation_point();
+        work();
+    }
     GpuTimer timer;
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(options.repeats));
     for (int i = 0; i < options.repeats; ++i) {
+        cancellation_point();
         timer.begin();
         work();
         timer.end();
@@ -61,6 +66,7 @@ void warm_up(const std::function<void()>& work, double min_ms, int min_runs) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
         if (run >= min_runs && elapsed >= min_ms) break;
+        cancellation_point();
         work();
         glFinish();
     }

@@ -29,7 +29,9 @@ struct TimingOptions {
     int repeats = 10;  // timed runs
 };
 
-// Runs `work` warmup + repeats times and returns the milliseconds of each timed run.
+// Runs `work` warmup + repeats times and returns the milliseconds of each timed run. Each run
+// waits for the GPU (the query's result, or glFinish), and each starts at a cancellation point
+// (commands.hpp): a cancelled GUI run leaves at most one run's work in flight. So does warm_up.
 std::vector<double> time_runs(const std::function<void()>& work, TimingOptions options = {});
 
 // Runs `work` (waiting for the GPU after each run) at least `min_runs` times and for at least

@@ -64,9 +64,10 @@ class CpGpu final : public Multiplier {
             return;
         }
         // The CPU starts first: it only reads host memory, while the GPU's uploads take time.
-        std::thread cpu(multiply_rows_blocked, s, a, b, c, g, s.m, cpu_workers());
+        // A jthread, joined however the GPU part leaves: a GUI tab's Cancel throws from its
+        // dispatches (gl::CancellationCheck), and a joinable std::thread would terminate.
+        std::jthread cpu(multiply_rows_blocked, s, a, b, c, g, s.m, cpu_workers());
         gpu_->multiply_host(Shape{g, s.n, s.l}, a, b, c);  // rows [0, g) of A and C lead the arrays
-        cpu.join();
     }
 
   private:

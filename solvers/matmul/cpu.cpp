@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/matmul/matmul.hpp"
 #include "solvers/matmul/variants.hpp"
@@ -66,12 +67,16 @@ class CpuIjk final : public Multiplier {
     bool on_gpu() const override { return false; }
     void multiply_host(Shape s, const float* a, const float* b, float* c) override {
         const std::size_t n = static_cast<std::size_t>(s.n), l = static_cast<std::size_t>(s.l);
-        for (std::size_t i = 0; i < static_cast<std::size_t>(s.m); ++i)
+        for (std::size_t i = 0; i < static_cast<std::size_t>(s.m); ++i) {
+            // A cancellation point a row (gl/commands.hpp): a run takes seconds at n = 1024,
+            // longer than a GUI tab's Cancel may wait.
+            gl::cancellation_point();
             for (std::size_t j = 0; j < l; ++j) {
                 float sum = 0.0f;
                 for (std::size_t k = 0; k < n; ++k) sum += a[i * n + k] * b[k * l + j];
                 c[i * l + j] = sum;
             }
+        }
     }
 };
 
@@ -82,6 +87,7 @@ class CpuIkj final : public Multiplier {
     void multiply_host(Shape s, const float* a, const float* b, float* c) override {
         const std::size_t n = static_cast<std::size_t>(s.n), l = static_cast<std::size_t>(s.l);
         for (std::size_t i = 0; i < static_cast<std::size_t>(s.m); ++i) {
+            gl::cancellation_point();
             float* c_row = c + i * l;
             std::fill(c_row, c_row + l, 0.0f);
             for (std::size_t k = 0; k < n; ++k) {

@@ -1,12 +1,14 @@
 // The GUI's benchmark tabs end to end: a scripted run (--bench-tab, --bench-args,
-// --bench-export) in the real window under Xvfb on llvmpipe, with the bandwidth benchmark so that
-// the test does not depend on the matmul, LU or power benchmarks; and the scripted options' bad
-// input, which fails before any window opens.
+// --bench-export) in the real window under Xvfb on llvmpipe, mostly with the bandwidth benchmark
+// so that the tests do not depend on the matmul, LU or power benchmarks; Cancel and closing the
+// window in the middle of long runs; and the scripted options' bad input, which fails before any
+// window opens.
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "app/gui/chart.hpp"
 #include "tests/support/gui.hpp"
@@ -91,9 +93,94 @@ TEST(BenchTabs, ScriptedOptionsAreCheckedBeforeTheWindowOpens) {
     auto export_path = run_adilab("--bench-tab bandwidth --bench-export /nonexistent-folder/r.json --frames 1");
     EXPECT_EQ(export_path.exit_code, 1);
     EXPECT_NE(export_path.output.find("/nonexistent-folder"), std::string::npos) << export_path.output;
+    auto cancel = run_adilab("--bench-cancel-after 2 --frames 1");
+    EXPECT_EQ(cancel.exit_code, 2);
+    EXPECT_NE(cancel.output.find("need --bench-tab"), std::string::npos) << cancel.output;
+    // The sim tab cannot draw the GUI's interface into its own benchmark (--ui).
+    auto ui = run_adilab("--bench-tab sim --bench-args '--render 64x64 --ui' --frames 1");
+    EXPECT_EQ(ui.exit_code, 2);
+    EXPECT_NE(ui.output.find("--bench-args: --ui is not offered in the Sim speed tab"), std::string::npos)
+        << ui.output;
     auto help = run_adilab("--help");
-    for (const char* option : {"--bench-tab", "--bench-args", "--bench-export"})
+    for (const char* option : {"--bench-tab", "--bench-args", "--bench-export", "--bench-cancel-after"})
         EXPECT_NE(help.output.find(option), std::string::npos) << option;
+}
+
+TEST(BenchTabs, TheTridiagAndSimBenchmarksRunFromTheirTabs) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("bench-tabs-new");
+    auto tridiag = run_adilab_gui("--frames 2 --bench-tab tridiag --bench-args '--grid 32,64 --solver "
+                                  "cr-pingpong,lu-scan --direction x --coefficients general --repeats 1 "
+                                  "--warmup-ms 0' --bench-export " + dir + "/tridiag.csv --screenshot " +
+                                  dir + "/tridiag.png");
+    ASSERT_EQ(tridiag.exit_code, 0) << tridiag.output;
+    EXPECT_NE(tridiag.output.find("run is done: 4 rows"), std::string::npos) << tridiag.output;
+    EXPECT_EQ(read_text(dir + "/tridiag.csv").rfind("name,grid,direction,coefficients,", 0), 0u);
+    EXPECT_GT(series_pixels(dir + "/tridiag.png"), 20) << "no chart in the screenshot";
+    auto sim = run_adilab_gui("--frames 2 --bench-tab sim --bench-args '--scenario heat/two-heaters "
+                              "--grid 32 --steps 2 --repeats 1' --bench-export " + dir + "/sim.json");
+    ASSERT_EQ(sim.exit_code, 0) << sim.output;
+    EXPECT_NE(sim.output.find("run is done: 1 rows"), std::string::npos) << sim.output;
+    EXPECT_NE(read_text(dir + "/sim.json").find("\"steps_per_s\""), std::string::npos);
+}
+
+// The seconds a scripted run took to stop after Cancel, from "it stopped X s after Cancel".
+double stopped_after(const std::string& output) {
+    const std::string marker = "it stopped ";
+    const std::size_t at = output.find(marker);
+    return at == std::string::npos ? -1.0 : std::atof(output.c_str() + at + marker.size());
+}
+
+TEST(BenchTabs, CancelStopsALongRunWithinASecond) {
+    ADILAB_NEED_XVFB();
+    // Minutes of work on llvmpipe: 500 steps of a 1024^2 plate per timed interval (the warm-up
+    // and each interval one call into the simulation), and 100000 timed copies of 32 MiB. The
+    // tab's Cancel is pressed 3 s into each; the runs stop at their next GPU dispatch. The bound
+    // is generous for a loaded machine: the run stops within tens of milliseconds here.
+    const std::vector<std::string> runs = {
+        "--bench-tab sim --bench-args '--scenario heat/two-heaters --grid 1024 --steps 500 --repeats 3'",
+        "--bench-tab bandwidth --bench-args '--mib 32 --repeats 100000'"};
+    for (const std::string& run : runs) {
+        auto r = run_adilab_gui("--frames 2 " + run + " --bench-cancel-after 3");
+        ASSERT_EQ(r.exit_code, 0) << "a run cancelled at the script's request: " << r.output;
+        EXPECT_NE(r.output.find("pressing Cancel in the"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("tab's run was cancelled: it stopped"), std::string::npos) << r.output;
+        const double seconds = stopped_after(r.output);
+        EXPECT_GE(seconds, 0.0) << r.output;
+        EXPECT_LT(seconds, 3.0) << r.output;
+    }
+}
+
+TEST(BenchTabs, ClosingTheWindowMidRunExitsWithinASecond) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    // The worst case: llvmpipe multiplies 1024^2 matrices with gpu-tiled32 in one dispatch of
+    // seconds, which nothing can interrupt. The window is closed (WM_DELETE_WINDOW, as a window
+    // manager sends it) 3 s into the run: the program exits without waiting for that dispatch.
+    const std::string dir = temp_folder("bench-tabs-close");
+    const std::string script = dir + "/close.sh";
+    std::ofstream(script) << "timeout -k 5 300 '" << ADILAB_EXE << "' --frames 100000 --window 1000x700"
+                          << " --bench-tab matmul --bench-args '--sizes 1024 --impl gpu-tiled32 --repeats 5'"
+                          << " --first-screenshot '" << dir << "/first.png' &\npid=$!\n'" << ADILAB_XKEY_EXE
+                          << "' --after '" << dir << "/first.png' adilab close@3000\necho \"keys=$?\"\n"
+                          << "closed=$(date +%s.%N)\nwait $pid\necho \"adilab=$?\"\n"
+                          << "echo \"exit_seconds=$(echo \"$(date +%s.%N) - $closed\" | bc)\"\n";
+    const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
+    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' flock -o -w 600 '" +
+                                        lock.string() + "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" +
+                                        script + "'");
+    ASSERT_NE(r.output.find("keys=0"), std::string::npos) << r.output;
+    // Exit 1: a scripted tab's run that did not finish; never a crash (134, 139) or the timeout.
+    EXPECT_NE(r.output.find("adilab=1"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("did not finish (the window was closed)"), std::string::npos) << r.output;
+    const std::size_t at = r.output.find("exit_seconds=");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const double seconds = std::atof(r.output.c_str() + at + 13);
+    EXPECT_GT(seconds, 0.0) << r.output;
+    EXPECT_LT(seconds, 3.0) << r.output;
+#endif
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
-// The benchmark tabs' logic that needs no window: option fields <-> command-line tokens, and the
-// chart's series and axes (app/gui/option_form.hpp, app/gui/chart.hpp).
+// The benchmark tabs' logic that needs no window: what each tab shows and how it labels it,
+// option fields <-> command-line tokens, the chart's series, axes and legend, and the table's
+// numbers (app/gui/bench_specs.hpp, option_form.hpp, chart.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
+#include "app/gui/bench_specs.hpp"
 #include "app/gui/chart.hpp"
 #include "app/gui/option_form.hpp"
 
@@ -154,6 +158,11 @@ TEST(Chart, SeriesLabelsJoinSeveralKeysAndLeaveMissingOnesOut) {
     ASSERT_EQ(series.size(), 2u);
     EXPECT_EQ(series[0].label, "gpu-blocked block=32");
     EXPECT_EQ(series[1].label, "gpu-unblocked");
+    // Words name themselves: "lu-scan x general", not "lu-scan direction=x coefficients=general".
+    bench::Row line;
+    line.set("name", "lu-scan").set("direction", "x").set("coefficients", "general").set("n", 8).set("gflops", 1.0);
+    EXPECT_EQ(make_series({line}, chart_of("n", "gflops", {"name", "direction", "coefficients"}))[0].label,
+              "lu-scan x general");
 }
 
 TEST(Chart, NumericKeysAreTheNumberFields) {
@@ -215,6 +224,192 @@ TEST(Chart, TickLabelsAreShort) {
     EXPECT_EQ(format_tick(1e-5), "1e-05");
     EXPECT_EQ(format_tick(0), "0");
     EXPECT_EQ(format_tick(-3e9), "-3G");
+}
+
+TEST(BenchTabs, EveryRegisteredBenchmarkHasATab) {
+    const std::vector<BenchPanelSpec> specs = tab_specs();
+    for (const bench::Benchmark& b : bench::benchmarks()) {
+        const bool found = std::any_of(specs.begin(), specs.end(),
+                                       [&](const BenchPanelSpec& s) { return s.benchmark == b.name; });
+        EXPECT_TRUE(found) << b.name << " has no tab";
+    }
+    for (const char* name : {"matmul", "lu", "power", "tridiag", "bandwidth", "sim"})
+        EXPECT_TRUE(std::any_of(specs.begin(), specs.end(),
+                                [&](const BenchPanelSpec& s) { return s.benchmark == name; }))
+            << name;
+}
+
+// A label a user reads: words, not a flag ("--x-block-gobs"), a metavariable ("N", "L", "LIST")
+// or the option's bare name.
+void expect_words(const std::string& label, const cli::OptionSpec& option, const std::string& tab) {
+    EXPECT_FALSE(label.empty()) << tab << " --" << option.name;
+    EXPECT_EQ(label.find("--"), std::string::npos) << tab << ": " << label;
+    EXPECT_NE(label, option.value_name) << tab << ": " << label;
+    EXPECT_NE(label, option.name) << tab << ": " << label;
+    EXPECT_TRUE(std::isupper(static_cast<unsigned char>(label[0]))) << tab << ": " << label;
+    EXPECT_TRUE(std::any_of(label.begin() + 1, label.end(),
+                            [](unsigned char c) { return std::islower(c) != 0; }))
+        << tab << ": " << label << " reads as a placeholder";
+}
+
+TEST(BenchTabs, EveryOptionOfTheKnownTabsIsLabelledInWords) {
+    // The known tabs name every option of their benchmark: an option added to a benchmark must
+    // get a label here too (else it would show under its command-line name).
+    for (const BenchPanelSpec& spec : tab_specs()) {
+        const bench::Benchmark* b = bench::find_benchmark(spec.benchmark);
+        ASSERT_NE(b, nullptr) << spec.benchmark;
+        if (spec.fields.empty()) continue;
+        const bool known = std::any_of(spec.fields.begin(), spec.fields.end(),
+                                       [](const FieldLabel& f) { return f.label != label_from_name(f.option); });
+        if (!known) continue;  // a tab made from the registry alone (a benchmark the GUI does not know)
+        for (const cli::OptionSpec& option : b->options) {
+            const bool listed = std::any_of(spec.fields.begin(), spec.fields.end(),
+                                            [&](const FieldLabel& f) { return f.option == option.name; });
+            const bool left_out = std::any_of(spec.left_out.begin(), spec.left_out.end(),
+                                              [&](const LeftOut& l) { return l.option == option.name; });
+            EXPECT_TRUE(listed || left_out) << spec.title << " does not label --" << option.name;
+        }
+        for (const FieldLabel& field : shown_fields(spec, b->options)) {
+            const auto option = std::find_if(b->options.begin(), b->options.end(),
+                                              [&](const cli::OptionSpec& o) { return o.name == field.option; });
+            ASSERT_NE(option, b->options.end()) << field.option;
+            expect_words(field.label, *option, spec.title);
+        }
+    }
+}
+
+TEST(BenchTabs, AFewOptionsUpFrontTheRestFolded) {
+    // Results above the fold: at most six fields before "More options"; the tuning knobs and
+    // file options behind it.
+    for (const BenchPanelSpec& spec : tab_specs()) {
+        const bench::Benchmark* b = bench::find_benchmark(spec.benchmark);
+        ASSERT_NE(b, nullptr);
+        const std::vector<FieldLabel> shown = shown_fields(spec, b->options);
+        const auto up_front = std::count_if(shown.begin(), shown.end(),
+                                            [](const FieldLabel& f) { return !f.advanced; });
+        EXPECT_LE(up_front, 6) << spec.title;
+        EXPECT_GE(up_front, 1) << spec.title;
+        for (const FieldLabel& f : shown)
+            if (f.option == "tune" || f.option == "mtx") {
+                EXPECT_TRUE(f.advanced) << spec.title;
+            }
+    }
+    const BenchPanelSpec power = panel_spec_for("power");
+    const auto shown = shown_fields(power, bench::find_benchmark("power")->options);
+    EXPECT_EQ(shown.front().label, "Matrix rows");
+}
+
+TEST(BenchTabs, ListsOfNamesBecomeCheckboxesAndDefaultsAreChecked) {
+    // LU's block sizes and the simulation's solvers are lists of names the tab offers as
+    // checkboxes; the stated default checks its names only.
+    const BenchPanelSpec lu = panel_spec_for("lu");
+    OptionForm lu_form(form_options(lu, bench::find_benchmark("lu")->options));
+    for (const OptionForm::Field& f : lu_form.fields()) {
+        if (f.spec.name != "block") continue;
+        EXPECT_EQ(f.spec.choices, (Tokens{"8", "16", "32", "64", "128"}));
+        EXPECT_EQ(f.chosen, (std::vector<bool>{false, false, true, true, true}));
+    }
+    EXPECT_TRUE(lu_form.tokens().empty());
+    const BenchPanelSpec sim = panel_spec_for("sim");
+    OptionForm sim_form(form_options(sim, bench::find_benchmark("sim")->options));
+    for (OptionForm::Field& f : sim_form.fields()) {
+        if (f.spec.name != "solver") continue;
+        ASSERT_FALSE(f.spec.choices.empty());
+        EXPECT_EQ(f.spec.choices[0], "fused");
+        EXPECT_TRUE(f.chosen[0]);
+        EXPECT_EQ(std::count(f.chosen.begin(), f.chosen.end(), true), 1);
+        f.chosen[1] = true;
+    }
+    const Tokens tokens = sim_form.tokens();
+    ASSERT_EQ(tokens.size(), 2u);
+    EXPECT_EQ(tokens[0], "--solver");
+    EXPECT_EQ(tokens[1].rfind("fused,", 0), 0u) << tokens[1];
+}
+
+TEST(BenchTabs, TheSimTabRefusesTheGuiItCannotDraw) {
+    // sim --ui draws the GUI's own interface through ImGui, whose context the running GUI owns.
+    const BenchPanelSpec sim = panel_spec_for("sim");
+    const auto& options = bench::find_benchmark("sim")->options;
+    for (const FieldLabel& f : shown_fields(sim, options)) EXPECT_NE(f.option, "ui");
+    try {
+        check_offered(sim, cli::Args::parse({"--ui", "--render", "64x64"}, options));
+        FAIL() << "--ui was offered";
+    } catch (const cli::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--ui is not offered in the Sim speed tab"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_NO_THROW(check_offered(sim, cli::Args::parse({"--render", "64x64"}, options)));
+}
+
+TEST(BenchTabs, AnUnknownBenchmarkGetsEveryOptionUnderItsName) {
+    EXPECT_EQ(label_from_name("nnz-per-row"), "Nnz per row");
+    BenchPanelSpec generic{"Soak", "soak", "", {}, {}};
+    const std::vector<cli::OptionSpec> options = {{"minutes", "M", "how long"}, {"tune", "X=Y", "knobs", true}};
+    const auto shown = shown_fields(generic, options);
+    ASSERT_EQ(shown.size(), 2u);
+    EXPECT_EQ(shown[0].label, "Minutes");
+    EXPECT_TRUE(shown[1].advanced);
+}
+
+TEST(Table, NumbersHaveFourSignificantFigures) {
+    EXPECT_EQ(format_number(1493.764), "1494");
+    EXPECT_EQ(format_number(0.0285143), "0.02851");
+    EXPECT_EQ(format_number(5.0008371021), "5.001");
+    EXPECT_EQ(format_number(135.9412), "135.9");
+    EXPECT_EQ(format_number(135.9512), "136.0");
+    EXPECT_EQ(format_number(21909.3), "21909");
+    EXPECT_EQ(format_number(9.99996), "10.00") << "rounding carries into a new digit";
+    EXPECT_EQ(format_number(0.001), "0.001000");
+    EXPECT_EQ(format_number(8.37e-11), "8.37e-11");
+    EXPECT_EQ(format_number(3451882.0), "3.452e+06");
+    EXPECT_EQ(format_number(-2.5), "-2.500");
+    EXPECT_EQ(format_number(0.0), "0");
+    EXPECT_EQ(format_number(NAN), "-");
+    EXPECT_EQ(format_number(1.23456789, 6), "1.23457");
+    // Integers stay whole, text as it is; the export keeps every digit.
+    EXPECT_EQ(format_cell(bench::Value(std::int64_t{4096})), "4096");
+    EXPECT_EQ(format_cell(bench::Value(std::string("gpu-fast"))), "gpu-fast");
+    EXPECT_EQ(format_cell(bench::Value(true)), "yes");
+    EXPECT_EQ(format_cell(bench::Value(0.12345678)), "0.1235");
+}
+
+TEST(Chart, AxisTitlesSayTheUnit) {
+    EXPECT_EQ(axis_title("median_ms"), "median time (ms)");
+    EXPECT_EQ(axis_title("gflops"), "GFLOP/s");
+    EXPECT_EQ(axis_title("gb_per_s"), "GB/s");
+    EXPECT_EQ(axis_title("speedup_vs_host"), "speed-up vs host (x)");
+    EXPECT_EQ(axis_title("spmv_ms"), "spmv (ms)");
+    EXPECT_EQ(axis_title("rate_gpu_gflops"), "rate gpu (GFLOP/s)");
+    EXPECT_EQ(axis_title("frame_median_ms"), "frame median (ms)");
+    EXPECT_EQ(axis_title("g_fraction"), "g fraction");
+}
+
+TEST(Chart, PointsThatShareAnXAreNotJoined) {
+    // A run of one size: every series is one x; its points get markers, never a vertical line.
+    EXPECT_FALSE(joined({256, 1.0}, {256, 5.0}));
+    EXPECT_TRUE(joined({256, 1.0}, {512, 5.0}));
+}
+
+TEST(Chart, TheLegendTakesAFreeCornerOrGoesBelow) {
+    const Box plot{0, 0, 300, 200};
+    using Points = std::vector<std::vector<ChartPoint>>;
+    // A line rising from bottom left to top right leaves the other two corners free.
+    const Points rising = {{{10, 190}, {150, 100}, {290, 10}}};
+    EXPECT_EQ(place_legend(rising, plot, 80, 30, 6, 4), LegendPlace::top_left);
+    // A flat line along the top crosses both top corners without a marker in either.
+    const Points top = {{{10, 20}, {290, 20}}};
+    EXPECT_EQ(place_legend(top, plot, 80, 30, 6, 4), LegendPlace::bottom_left);
+    // A marker alone blocks its corner.
+    const Points corner_point = {{{20, 20}}};
+    EXPECT_EQ(place_legend(corner_point, plot, 80, 30, 6, 4), LegendPlace::top_right);
+    // Lines along the top and the bottom: no corner is free; the legend goes under the plot.
+    const Points both = {{{10, 20}, {290, 20}}, {{10, 185}, {290, 185}}};
+    EXPECT_EQ(place_legend(both, plot, 80, 30, 6, 4), LegendPlace::below);
+    // A legend wider than the plot has no corner either.
+    EXPECT_EQ(place_legend({}, plot, 400, 30, 6, 4), LegendPlace::below);
+    // Points at one x are not joined, so no line runs between them through a corner.
+    const Points column = {{{150, 10}, {150, 190}}};
+    EXPECT_EQ(place_legend(column, plot, 80, 30, 6, 4), LegendPlace::top_left);
 }
 
 }  // namespace

@@ -7,8 +7,14 @@
 #include <thread>
 
 #include "app/gui/bench_runner.hpp"
+#include "app/gui/phases.hpp"
+#include "sim/simulation.hpp"
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
+#include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/objects.hpp"
+#include "solvers/gl/shaders.hpp"
+#include "solvers/gl/timer.hpp"
 #include "tests/support/gl_environment.hpp"
 
 namespace adilab::gui {
@@ -124,6 +130,207 @@ TEST(BenchRunner, UsageAndRunErrorsAreReportedApart) {
     EXPECT_EQ(status.state, BenchRunner::State::failed);
     EXPECT_FALSE(status.usage_error);
     EXPECT_EQ(status.error, "the GPU cannot hold that");
+}
+
+// Waits until the run reports `what` (its progress text) or ends.
+void wait_for_progress(BenchRunner& runner, const std::string& what, std::chrono::seconds limit = 120s) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (runner.running() && runner.status().what.find(what) == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(2ms);
+}
+
+// Cancel, then the time until the run has ended, in seconds. The bounds below are generous for
+// llvmpipe on a loaded machine: the promise is "within about a second", and the runs cancelled
+// here would take minutes.
+double seconds_to_stop(BenchRunner& runner) {
+    const auto pressed = std::chrono::steady_clock::now();
+    runner.cancel();
+    wait_for_end(runner);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - pressed).count();
+}
+
+TEST(BenchRunner, CancelStopsABenchmarkThatNeverChecksAtItsNextDispatch) {
+    // A benchmark of long measurements that never calls check_cancelled itself: the worker's
+    // cancellation check in gl::dispatch and the timing loops stops it (gl::CancellationCheck).
+    ADILAB_NEED_GL();
+    std::atomic<bool> measuring{false};
+    auto endless = fake([&](const cli::Args&, bench::BenchContext&) -> bench::Report {
+        const gl::Program& copy = gl::compute_program("common/copy_vec4.comp");
+        gl::Buffer source(std::size_t(1) << 22), destination(std::size_t(1) << 22);
+        auto run = [&] {
+            copy.use();
+            copy.set("count", 1u << 18);
+            source.bind_storage(0);
+            destination.bind_storage(1);
+            gl::dispatch(1024);
+            gl::memory_barrier(gl::Barrier::storage);
+        };
+        measuring = true;
+        for (;;) gl::time_runs(run, {.warmup = 1, .repeats = 1000000});
+    });
+    BenchRunner runner;
+    runner.start(endless, cli::Args{});
+    while (!measuring) std::this_thread::sleep_for(2ms);
+    std::this_thread::sleep_for(300ms);  // well inside the timed repeats
+    const double seconds = seconds_to_stop(runner);
+    EXPECT_EQ(runner.status().state, BenchRunner::State::cancelled) << runner.status().error;
+    EXPECT_LT(seconds, 3.0);
+}
+
+TEST(BenchRunner, CancelStopsTheBandwidthBenchmarkMidMeasurement) {
+    // 100000 timed copies of 32 MiB: minutes on llvmpipe; cancelled inside measure_stable.
+    ADILAB_NEED_GL();
+    const bench::Benchmark* bandwidth = bench::find_benchmark("bandwidth");
+    BenchRunner runner;
+    runner.start(*bandwidth, cli::Args::parse({"--mib", "32", "--repeats", "100000"}, bandwidth->options));
+    wait_for_progress(runner, "32 MiB");
+    std::this_thread::sleep_for(1s);
+    ASSERT_TRUE(runner.running()) << runner.status().error;
+    const double seconds = seconds_to_stop(runner);
+    const auto status = runner.status();
+    EXPECT_EQ(status.state, BenchRunner::State::cancelled) << status.error;
+    EXPECT_LT(seconds, 3.0);
+    EXPECT_LT(status.seconds_since_cancel, 3.0);
+    EXPECT_FALSE(runner.take_report().has_value());
+}
+
+TEST(BenchRunner, CancelStopsTheSimulationBenchmarkInsideATimedInterval) {
+    // 500 steps of a 1024^2 heat plate per timed interval, hundreds of dispatches a run: the
+    // warm-up and each interval are one call to Simulation::step, which knows nothing of Cancel.
+    ADILAB_NEED_GL();
+    const bench::Benchmark* sim = bench::find_benchmark("sim");
+    BenchRunner runner;
+    runner.start(*sim, cli::Args::parse({"--scenario", "heat/two-heaters", "--grid", "1024", "--steps",
+                                         "500", "--repeats", "3"},
+                                        sim->options));
+    wait_for_progress(runner, "1024");
+    std::this_thread::sleep_for(2s);
+    ASSERT_TRUE(runner.running()) << runner.status().error;
+    const double seconds = seconds_to_stop(runner);
+    EXPECT_EQ(runner.status().state, BenchRunner::State::cancelled) << runner.status().error;
+    EXPECT_LT(seconds, 3.0);
+}
+
+TEST(BenchRunner, CancellingIsReportedUntilTheRunHasStopped) {
+    // What the tab shows as "cancelling...": Cancel pressed, the run not ended yet.
+    ADILAB_NEED_GL();
+    auto slow_to_stop = fake([](const cli::Args&, bench::BenchContext& ctx) -> bench::Report {
+        ctx.progress(0.1, "busy");
+        while (!ctx.cancel->load()) std::this_thread::sleep_for(1ms);
+        std::this_thread::sleep_for(300ms);  // one step that cannot be interrupted
+        ctx.check_cancelled();
+        return {};
+    });
+    BenchRunner runner;
+    runner.start(slow_to_stop, cli::Args{});
+    wait_for_progress(runner, "busy");
+    EXPECT_FALSE(runner.status().cancel_requested);
+    runner.cancel();
+    const auto during = runner.status();
+    EXPECT_EQ(during.state, BenchRunner::State::running);
+    EXPECT_TRUE(during.cancel_requested);
+    const auto after = wait_for_end(runner);
+    EXPECT_EQ(after.state, BenchRunner::State::cancelled);
+    EXPECT_TRUE(after.cancel_requested);
+    EXPECT_GE(after.seconds_since_cancel, 0.25);
+}
+
+TEST(BenchRunner, StopWithinLeavesAWorkerThatCannotStopBehind) {
+    // Closing the window: a worker inside one long step (a dispatch that cannot be called back)
+    // is left to end on its own; the runner is free at once and nothing it owned is touched.
+    ADILAB_NEED_GL();
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    {
+        BenchRunner runner;
+        runner.start(fake([finished](const cli::Args&, bench::BenchContext& ctx) -> bench::Report {
+                         ctx.progress(0.5, "one long step");
+                         std::this_thread::sleep_for(1500ms);
+                         *finished = true;
+                         ctx.check_cancelled();
+                         return {};
+                     }),
+                     cli::Args{});
+        wait_for_progress(runner, "one long step");
+        const auto pressed = std::chrono::steady_clock::now();
+        EXPECT_FALSE(runner.stop_within(100ms));
+        EXPECT_LT(std::chrono::steady_clock::now() - pressed, 1s);
+        EXPECT_FALSE(runner.running());
+        EXPECT_EQ(runner.status().state, BenchRunner::State::idle);
+    }  // the runner goes first; the worker still runs
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!*finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+    EXPECT_TRUE(*finished);
+    std::this_thread::sleep_for(100ms);  // its context torn down on its own thread
+    BenchRunner quick;
+    EXPECT_TRUE(quick.stop_within(100ms)) << "nothing running: stops at once";
+}
+
+TEST(BenchRunner, CancellationChecksBelongToTheirThreadAndNest) {
+    ADILAB_NEED_GL();
+    EXPECT_NO_THROW(gl::cancellation_point()) << "no check installed: nothing happens";
+    struct Stop {};
+    int outer_calls = 0;
+    {
+        gl::CancellationCheck outer([&] { ++outer_calls; });
+        gl::cancellation_point();
+        {
+            gl::CancellationCheck inner([] { throw Stop{}; });
+            EXPECT_THROW(gl::cancellation_point(), Stop);
+            EXPECT_THROW(gl::dispatch(1), Stop) << "a dispatch is a cancellation point";
+            bool other_thread_threw = false;
+            std::thread([&] {
+                try {
+                    gl::cancellation_point();
+                } catch (...) {
+                    other_thread_threw = true;
+                }
+            }).join();
+            EXPECT_FALSE(other_thread_threw);
+        }
+        gl::cancellation_point();  // the outer check again
+    }
+    EXPECT_EQ(outer_calls, 2);
+    EXPECT_NO_THROW(gl::cancellation_point());
+}
+
+TEST(BenchRunner, TheViewersPhasesNeverShowABenchmarkTabsKernels) {
+    // The overlay after (and during) a benchmark tab's run: the viewer profiles its simulation's
+    // dispatches on this thread while the tridiag benchmark dispatches tridiagonal/ programs,
+    // whose names the overlay would take for the simulation's line solves, on the worker. Only
+    // the simulation's phases appear, with times that are neither negative nor wrapped.
+    ADILAB_NEED_GL();
+    const bench::Benchmark* tridiag = bench::find_benchmark("tridiag");
+    BenchRunner runner;
+    runner.start(*tridiag, cli::Args::parse({"--grid", "64", "--repeats", "1000", "--warmup-ms", "0",
+                                             "--solver", "cr-pingpong,lu-scan"},
+                                            tridiag->options));
+    auto simulation = sim::make_simulation("heat");
+    simulation->reset("two-heaters", 64, 64);
+    gl::DispatchProfiler profiler;
+    int frames = 0, frames_during_run = 0;
+    for (int frame = 0; frame < 400 && (frames < 20 || runner.running()); ++frame) {
+        const bool during = runner.running();
+        profiler.begin();
+        simulation->step(1);
+        profiler.end();
+        gl::finish();
+        const auto phases = profiler.collect();
+        if (phases.empty()) continue;
+        ++frames;
+        frames_during_run += during;
+        EXPECT_TRUE(phases_valid(phases));
+        for (const auto& phase : phases) {
+            EXPECT_NE(phase.label.find("sim/"), std::string::npos) << phase.label;
+            EXPECT_GE(phase.ms, 0.0);
+            EXPECT_LT(phase.ms, 60000.0) << phase.label;
+        }
+        for (const PhaseTime& named : named_phases(phases))
+            EXPECT_NE(named.name, "line solves") << "a benchmark's tridiagonal kernels";
+        if (frames >= 20 && frames_during_run >= 10) break;
+    }
+    EXPECT_GE(frames_during_run, 5) << "the benchmark ran beside the frames";
+    runner.stop();
 }
 
 }  // namespace
