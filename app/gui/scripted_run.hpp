@@ -51,8 +51,8 @@ public:
     // into the back buffer and before it is presented.
     void save_screenshots(long long frame, bool last, render::Rect viewport, int framebuffer_width,
                           int framebuffer_height, bool minimised) const;
-    // After the last frame: the stability check, the status line and the recording printed for
-    // the script to read. Returns the exit code: 1 when the simulation went unstable, else 0.
+    // After the last frame (or the window closed): the stability check, the status line, the
+    // overlay's time per phase and the recording printed for the script to read. Returns the exit code: 1 when the simulation went unstable, else 0.
     int finish(Viewer& viewer) const;
 
 private:

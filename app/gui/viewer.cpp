@@ -462,16 +462,30 @@ void Viewer::advance(std::int64_t frame) {
         step_requests_ -= steps;
     }
     const auto start = Clock::now();
+    const bool profile = profiling();
     if (steps > 0) {
-        const bool profile = gpu_timers_ && interface_.profile_phases && interface_.show_overlay;
-        if (profile) phase_profiler_.begin();
+        if (profile) phase_profiler_.begin(frame);
         sim_timer_.begin(frame);
         sim_->step(steps);
         sim_timer_.end();
         if (profile) phase_profiler_.end();
         figures_.steps = steps;
+    } else if (profile) {
+        partial_frame(frame).phases_known = true;  // no steps: no phases to wait for
     }
     figures_.sim_cpu_ms = ms_since(start);
+}
+
+bool Viewer::profiling() const { return interface_.profile_phases && interface_.show_overlay; }
+
+void Viewer::begin_ui_timing(std::int64_t frame) {
+    ui_start_ = Clock::now();
+    ui_timer_.begin(frame);
+}
+
+void Viewer::end_ui_timing() {
+    ui_timer_.end();
+    figures_.ui_cpu_ms = ms_since(ui_start_);
 }
 
 void Viewer::render(render::Rect viewport, std::int64_t frame) {
@@ -496,6 +510,14 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
     step_budget_.adapt(simulation_ms, figures_.steps, steps_per_frame_);
     count_frame_rate(frame_ms);
     if (recorder_.active()) record_frame(frame_ms, frame);
+    if (profiling()) {
+        PartialFrame& part = partial_frame(frame);
+        part.frame_ms = frame_ms;
+        if (!gpu_timers_) {
+            part.draw_ms = figures_.render_cpu_ms;
+            part.ui_ms = figures_.ui_cpu_ms;
+        }
+    }
     poll_timers();
     since_readback_s_ += frame_ms / 1000.0;
     since_stats_s_ += frame_ms / 1000.0;
@@ -542,18 +564,54 @@ void Viewer::poll_timers() {
         if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
         if (timing_log_ != nullptr) timing_log_->sim_ms.push_back(s.ms);
     }
+    const bool profile = profiling();
     for (const auto& s : render_timer_.collect()) {
         figures_.render_gpu_ms = s.ms;
+        if (profile && gpu_timers_) partial_frame(s.frame).draw_ms = s.ms;
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
         if (timing_log_ != nullptr) timing_log_->render_ms.push_back(s.ms);
     }
     for (const auto& s : ui_timer_.collect()) {
         figures_.ui_gpu_ms = s.ms;  // not recorded: UI only
+        if (profile && gpu_timers_) partial_frame(s.frame).ui_ms = s.ms;
         if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
     }
     // A frame with a wrapped or negative time is dropped whole; the last good one stays.
-    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases))
-        figures_.phases = std::move(phases);
+    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases)) {
+        PartialFrame& part = partial_frame(phase_profiler_.last_frame());
+        part.phases = std::move(phases);
+        part.phases_known = true;
+    }
+    complete_breakdowns();
+}
+
+Viewer::PartialFrame& Viewer::partial_frame(std::int64_t frame) {
+    for (PartialFrame& part : partial_frames_)
+        if (part.frame == frame) return part;
+    // The timers deliver within a few frames (their rings hold 4 to 6); older parts never will.
+    constexpr std::size_t kFramesKept = 16;
+    while (partial_frames_.size() >= kFramesKept) partial_frames_.pop_front();
+    partial_frames_.push_back(PartialFrame{});
+    partial_frames_.back().frame = frame;
+    return partial_frames_.back();
+}
+
+void Viewer::complete_breakdowns() {
+    // The newest frame whose every part has arrived becomes the overlay's; it and all older ones
+    // leave the list.
+    for (auto it = partial_frames_.rbegin(); it != partial_frames_.rend(); ++it) {
+        if (!it->phases_known || !it->draw_ms || !it->ui_ms || !it->frame_ms) continue;
+        FrameBreakdown& b = figures_.breakdown;
+        b.frame = it->frame;
+        b.gpu_phases = phase_profiler_.source() == gl::DispatchProfiler::Source::gpu_timestamps;
+        b.gpu_draw = gpu_timers_;
+        b.phases = std::move(it->phases);
+        b.draw_ms = *it->draw_ms;
+        b.ui_ms = *it->ui_ms;
+        b.frame_ms = *it->frame_ms;
+        partial_frames_.erase(partial_frames_.begin(), it.base());
+        return;
+    }
 }
 
 void Viewer::check_stability() {

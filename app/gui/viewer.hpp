@@ -7,6 +7,7 @@
 // (viewer_overlay.hpp), and the keys and mouse (viewer_input.hpp). What the views edit directly
 // is plain settings (RenderSettings, BrushSettings, FileSettings, InterfaceSettings). gui.cpp
 // owns the window and the frame loop.
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/phases.hpp"
 #include "app/gui/presets.hpp"
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
@@ -78,10 +80,13 @@ struct FrameFigures {
     double fps = 0, frame_ms = 0, steps_per_s = 0;  // over the last half second
     int steps = 0;                                  // this frame's
     double sim_cpu_ms = 0, render_cpu_ms = 0;       // issuing this frame's work
-    // The newest GPU times the timers delivered (a few frames old), and the step's dispatches by
-    // program: the explicit part and the x and y sweeps, as the model's kernels are split.
+    double ui_cpu_ms = 0;                           // ImGui's drawing, issued (or run)
+    // The newest GPU times the timers delivered (a few frames old).
     std::optional<double> sim_gpu_ms, render_gpu_ms, ui_gpu_ms;
-    std::vector<gl::DispatchProfiler::Phase> phases;
+    // The newest frame whose parts have all arrived: the step's dispatches by program (the
+    // explicit part and the x and y sweeps, as the model's kernels are split), the drawing, the
+    // UI and the rest, so that the overlay's lines add up to that frame.
+    FrameBreakdown breakdown;
     std::deque<float> history_ms;  // the last frames' wall-clock times, for the plot
 };
 
@@ -105,8 +110,8 @@ public:
     // Draws the viewport and times it on the GPU.
     void render(render::Rect viewport, std::int64_t frame);
     // GPU time of ImGui's drawing (around Window::end_frame), shown in the overlay.
-    void begin_ui_timing(std::int64_t frame) { ui_timer_.begin(frame); }
-    void end_ui_timing() { ui_timer_.end(); }
+    void begin_ui_timing(std::int64_t frame);
+    void end_ui_timing();
     // Frame bookkeeping after the frame was presented: FPS, the step cap, recording, and the
     // range and stability read back a few times a second.
     void end_frame(double frame_ms, std::int64_t frame);
@@ -230,6 +235,16 @@ private:
     void set_reference();
     void fit_height();
     void poll_timers();
+    // The frame-breakdown bookkeeping: each part of a frame as it arrives, by frame number.
+    struct PartialFrame {
+        std::int64_t frame = 0;
+        bool phases_known = false;
+        std::vector<gl::DispatchProfiler::Phase> phases;
+        std::optional<double> draw_ms, ui_ms, frame_ms;
+    };
+    PartialFrame& partial_frame(std::int64_t frame);
+    void complete_breakdowns();
+    bool profiling() const;
     void count_frame_rate(double frame_ms);
     void record_frame(double frame_ms, std::int64_t frame);
 
@@ -259,7 +274,9 @@ private:
     // Timing: GPU timers where the driver's work (else the CPU time of issuing the work).
     bool gpu_timers_ = false;
     gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
-    gl::DispatchProfiler phase_profiler_;  // per-dispatch GPU times of the step
+    gl::DispatchProfiler phase_profiler_;  // per-dispatch times of the step
+    std::deque<PartialFrame> partial_frames_;  // the last frames' parts, oldest first
+    std::chrono::steady_clock::time_point ui_start_;
     FrameFigures figures_;
     double rate_window_s_ = 0;  // the half second being counted for figures_'s rates
     int rate_window_frames_ = 0;

@@ -64,39 +64,52 @@ void draw_colour_bar_labels(const Viewer& viewer, render::Rect viewport, float f
                   text_colour, unit.c_str());
 }
 
-// Named phases: what a reader of an ADI paper looks for. The shader-level list (program and
-// #defines, clipped to the window) is behind "details".
+// One frame's parts, in lines that add up to it: the step's phases named for a reader of an ADI
+// paper (the shader-level list, program and #defines, behind "details"), the drawing, the UI and
+// the rest of the frame (the CPU's own work, waits for the GPU or vsync).
 void draw_phases(const Viewer& viewer) {
-    const FrameFigures& figures = viewer.figures();
-    const bool details = viewer.interface_settings().phase_details;
-    const std::vector<PhaseTime> phases =
-        details ? shader_phases(figures.phases) : named_phases(figures.phases);
-    if (phases.empty()) {
-        ImGui::TextDisabled("  (no simulation steps timed yet)");
+    const FrameBreakdown& b = viewer.figures().breakdown;
+    if (b.frame == 0) {
+        ImGui::TextDisabled("  (no frame timed yet)");
         return;
     }
+    const bool details = viewer.interface_settings().phase_details;
+    const std::vector<PhaseTime> phases = details ? shader_phases(b.phases) : named_phases(b.phases);
     const int width = details ? 40 : 12;
     for (const PhaseTime& phase : phases)
         ImGui::Text("  %-*s %9.3f ms  (%d dispatch%s)", width, phase.name.c_str(), phase.ms,
                     phase.dispatches, phase.dispatches == 1 ? "" : "es");
-    ImGui::Text("  %-*s %9.3f ms", width, "draw", figures.render_gpu_ms.value_or(0));
-    ImGui::Text("  %-*s %9.3f ms", width, "UI", figures.ui_gpu_ms.value_or(0));
+    if (phases.empty()) ImGui::Text("  %-*s %9.3f ms", width, "(no steps)", 0.0);
+    ImGui::Text("  %-*s %9.3f ms", width, "draw", b.draw_ms);
+    ImGui::Text("  %-*s %9.3f ms", width, "UI", b.ui_ms);
+    if (b.other_ms() >= 0)
+        ImGui::Text("  %-*s %9.3f ms  (CPU, waits, vsync)", width, "other", b.other_ms());
+    else
+        ImGui::Text("  %-*s %9.3f ms  (the GPU ran past the frame)", width, "overlap", -b.other_ms());
+    ImGui::Text("  %-*s %9.3f ms  (frame %lld)", width, "frame", b.frame_ms,
+                static_cast<long long>(b.frame));
 }
 
-// The GPU's times of the frame and, when asked, of the step's phases; the CPU's time of issuing
-// the work where the driver's timer reads 0.
+// The GPU's times of the frame (the CPU's time where the driver's timers do not time compute
+// work) and, when asked, the frame's parts.
 void draw_frame_times(Viewer& viewer) {
     const FrameFigures& figures = viewer.figures();
-    if (!viewer.gpu_timers()) {
-        ImGui::Text("CPU issue: simulation %.3f ms, render %.3f ms (no GPU timer here)",
-                    figures.sim_cpu_ms, figures.render_cpu_ms);
-        return;
-    }
-    ImGui::Text("GPU ms: simulation %.3f (%d step%s), draw %.3f, UI %.3f",
-                figures.sim_gpu_ms.value_or(0), figures.steps, figures.steps == 1 ? "" : "s",
-                figures.render_gpu_ms.value_or(0), figures.ui_gpu_ms.value_or(0));
+    if (viewer.gpu_timers())
+        ImGui::Text("GPU ms: simulation %.3f (%d step%s), draw %.3f, UI %.3f",
+                    figures.sim_gpu_ms.value_or(0), figures.steps, figures.steps == 1 ? "" : "s",
+                    figures.render_gpu_ms.value_or(0), figures.ui_gpu_ms.value_or(0));
+    else
+        ImGui::Text("CPU ms: simulation %.3f, draw %.3f, UI %.3f (no GPU timer for compute here)",
+                    figures.sim_cpu_ms, figures.render_cpu_ms, figures.ui_cpu_ms);
     InterfaceSettings& ui = viewer.interface_settings();
-    ImGui::Checkbox("GPU time per phase", &ui.profile_phases);
+    const FrameBreakdown& b = figures.breakdown;
+    ImGui::Checkbox(b.frame == 0 || (b.gpu_phases && b.gpu_draw) ? "GPU time per phase"
+                                                                 : "time per phase (CPU clock)",
+                    &ui.profile_phases);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("One frame's parts, which add up to it. Where the driver's timer queries "
+                          "do not time compute work (Mesa's llvmpipe), the CPU's clock around each "
+                          "part: such drivers run a dispatch inside the call.");
     if (ui.profile_phases) {
         ImGui::SameLine();
         ImGui::Checkbox("details", &ui.phase_details);

@@ -642,6 +642,39 @@ TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
     EXPECT_EQ(fine, (V{"0.2", "0.5", "1", "2"}));
 }
 
+// The overlay's time per phase, end to end under Xvfb: the frame's parts as its lines show them
+// (printed at the end of a scripted run). Its first phase read 0.000 ms here (llvmpipe's query
+// marks all took the time of the next flush); now both sweeps read their work and the lines add
+// up to the frame.
+TEST(ViewerOverlay, APhasesFrameHasBothSweepsAndAddsUpToTheFrame) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-phases");
+    auto r = run_viewer(dir + "/config", "--model heat --scenario free --grid 128 --frames 30");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::size_t line = r.output.find("phases: frame ");
+    ASSERT_NE(line, std::string::npos) << r.output;
+    const std::string text = r.output.substr(line, r.output.find('\n', line) - line);
+    auto value = [&](const std::string& key) {
+        const std::size_t at = text.find(key);
+        return at == std::string::npos ? -1.0 : std::atof(text.c_str() + at + key.size());
+    };
+    const double x = value(" x sweep "), y = value(" y sweep "), draw = value(" draw "),
+                 ui = value(" UI "), other = value(" other "), frame = value(" = ");
+    EXPECT_GT(x, 0.0) << text;
+    EXPECT_GT(y, 0.0) << text;
+    // The same work in x and in y (a square grid, a uniform field).
+    EXPECT_GT(x, 0.25 * y) << text;
+    EXPECT_GT(y, 0.25 * x) << text;
+    EXPECT_GT(draw, 0.0) << text;
+    EXPECT_GE(ui, 0.0) << text;
+    EXPECT_GT(frame, 0.0) << text;
+    // Every part of the same frame: they sum to it (the printed figures are rounded to 1 us).
+    EXPECT_NEAR(x + y + draw + ui + other, frame, 0.01) << text;
+    if (text.find("(CPU clock)") != std::string::npos) {
+        EXPECT_GE(other, 0.0) << text;
+    }
+}
+
 TEST(ViewerOverlay, PhasesAreNamedAndWrappedTimesAreRefused) {
     using Phase = gl::DispatchProfiler::Phase;
     const std::vector<Phase> frame = {
