@@ -8,6 +8,7 @@
 
 #include "app/cli/args.hpp"
 #include "app/gui/phases.hpp"
+#include "app/gui/view_capture.hpp"
 #include "app/render/sim_view.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/commands.hpp"
@@ -89,6 +90,13 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     if (!start.solver.empty()) solver = start.solver;
     apply_start_sizes(start);
     if (!start.colormap.empty()) view_.colormap = render::colormap_from_name(start.colormap);
+    if (start.video_width > 0) video_settings_.width = start.video_width;
+    if (start.video_height > 0) video_settings_.height = start.video_height;
+    if (start.video_fps > 0) video_settings_.fps = start.video_fps;
+    if (!start.video_format.empty())
+        video_settings_.format =
+            start.video_format == "png" ? VideoSettings::Format::png : VideoSettings::Format::mp4;
+    video_settings_ = clamped(video_settings_);
 
     make_start_simulation(start, model, solver);
     apply_start_scenario(start);
@@ -101,6 +109,12 @@ Viewer::~Viewer() {
     if (recorder_.active()) {
         try {
             stop_recording();
+        } catch (const std::exception&) {
+        }
+    }
+    if (video_.active()) {
+        try {
+            stop_video();
         } catch (const std::exception&) {
         }
     }
@@ -124,6 +138,15 @@ void Viewer::read_settings() {
     files_.npy_path = settings_.get("npy_path", files_.npy_path);
     files_.record_seconds = settings_.get_float("record_seconds", 0, 0, 3600);
     files_.screenshot_viewport_only = settings_.get_bool("screenshot_viewport_only", false);
+    files_.videos_folder = settings_.get("videos_folder", files_.videos_folder);
+    files_.shot_width = settings_.get_int("shot_width", files_.shot_width, 16, 8192);
+    files_.shot_height = settings_.get_int("shot_height", files_.shot_height, 16, 8192);
+    video_settings_.width = settings_.get_int("video_width", video_settings_.width, 16, 8192);
+    video_settings_.height = settings_.get_int("video_height", video_settings_.height, 16, 8192);
+    video_settings_.fps = settings_.get_int("video_fps", video_settings_.fps, 1, 240);
+    video_settings_.format = settings_.get("video_format", "mp4") == "png" ? VideoSettings::Format::png
+                                                                          : VideoSettings::Format::mp4;
+    video_settings_ = clamped(video_settings_);
     interface_.show_overlay = settings_.get_bool("show_overlay", true);
     interface_.show_help = settings_.get_bool("show_help", false);
     interface_.vsync = settings_.get_bool("vsync", true);
@@ -150,6 +173,13 @@ void Viewer::save_settings() {
     settings_.set("npy_path", files_.npy_path);
     settings_.set("record_seconds", files_.record_seconds);
     settings_.set("screenshot_viewport_only", files_.screenshot_viewport_only);
+    settings_.set("videos_folder", files_.videos_folder);
+    settings_.set("shot_width", files_.shot_width);
+    settings_.set("shot_height", files_.shot_height);
+    settings_.set("video_width", video_settings_.width);
+    settings_.set("video_height", video_settings_.height);
+    settings_.set("video_fps", video_settings_.fps);
+    settings_.set("video_format", std::string(format_name(video_settings_.format)));
     settings_.set("show_overlay", interface_.show_overlay);
     settings_.set("show_help", interface_.show_help);
     settings_.set("vsync", interface_.vsync);
@@ -510,6 +540,7 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
     step_budget_.adapt(simulation_ms, figures_.steps, steps_per_frame_);
     count_frame_rate(frame_ms);
     if (recorder_.active()) record_frame(frame_ms, frame);
+    if (video_.active()) video_elapsed_s_ += frame_ms / 1000.0;
     if (profiling()) {
         PartialFrame& part = partial_frame(frame);
         part.frame_ms = frame_ms;

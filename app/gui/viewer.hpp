@@ -22,6 +22,7 @@
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/step_budget.hpp"
+#include "app/gui/video.hpp"
 #include "app/render/renderer.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -37,6 +38,10 @@ struct ViewerStart {
     // once the model exists (Simulation::set_param_text).
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
+    // --video-size, --video-fps, --video-format: the video settings for this run (0 / empty:
+    // the saved ones).
+    int video_width = 0, video_height = 0, video_fps = 0;
+    std::string video_format;
 };
 
 // The grid sizes the viewer accepts on this device: the simulations' 4 .. 8192, capped where
@@ -59,7 +64,9 @@ struct BrushSettings {
 struct FileSettings {
     std::string state_path = "adilab-state.bin", npy_path = "adilab-field.npy";
     std::string screenshots_folder = "adilab-screenshots", reports_folder = "adilab-reports";
+    std::string videos_folder = "adilab-videos";
     bool screenshot_viewport_only = false;  // F12 saves the viewport, not the window
+    int shot_width = 1920, shot_height = 1080;  // "Screenshot at W x H": the view at this size
     float record_seconds = 0;               // an FPS recording's length; 0: until stopped
 };
 
@@ -89,6 +96,8 @@ struct FrameFigures {
     FrameBreakdown breakdown;
     std::deque<float> history_ms;  // the last frames' wall-clock times, for the plot
 };
+
+class ViewCapture;
 
 class Viewer {
 public:
@@ -203,6 +212,29 @@ public:
     bool take_screenshot_request() { return std::exchange(screenshot_requested_, false); }
     bool screenshot_viewport_only() const { return files_.screenshot_viewport_only; }
     std::filesystem::path next_screenshot_path();
+    // The view (field, colour bar and labels; no overlay) at files().shot_width x shot_height,
+    // drawn offscreen at the next capture_view() (the panel's "Screenshot at W x H").
+    void request_sized_screenshot() { sized_screenshot_requested_ = true; }
+    // Writes the view at width x height to `path` now (a scripted run's --screenshot-size).
+    // Needs ImGui's frame to have begun (the labels' font). Throws adilab::Error.
+    void save_view_screenshot(const std::filesystem::path& path, int width, int height);
+
+    // Video (F10, the Files section, --record-video): the view at video_settings()' size, to an
+    // MP4 through ffmpeg or to PNG frames (video.hpp).
+    VideoSettings& video_settings() { return video_settings_; }
+    const VideoWriter& video() const { return video_; }
+    bool video_recording() const { return video_.active(); }
+    void toggle_video();  // F10 and the button: start with the panel's settings, or stop
+    // `every_frame`: each drawn frame is a video frame (scripted runs, so that --frames N gives
+    // N frames); else frames are taken at most video_settings().fps times a second of the wall
+    // clock (a window slower than that gives one video frame a drawn frame: a time-lapse).
+    void start_video(const std::filesystem::path& folder, bool every_frame);
+    // Writes the frames still being read back, closes the video; the status line says where.
+    VideoWriter::Result stop_video();
+    // Once per frame after ImGui has drawn it (gui.cpp): a video frame when one is due (drawn
+    // offscreen, read back a frame or two later without a stall), and a sized screenshot when
+    // asked. Nothing at all while neither is on.
+    void capture_view();
     void request_fullscreen() { fullscreen_requested_ = true; }  // F11
     bool take_fullscreen_request() { return std::exchange(fullscreen_requested_, false); }
     void notify(std::string text);
@@ -247,6 +279,8 @@ private:
     bool profiling() const;
     void count_frame_rate(double frame_ms);
     void record_frame(double frame_ms, std::int64_t frame);
+    ViewCapture& capture();
+    void hand_video_frames(bool wait);
 
     Settings& settings_;
     std::string renderer_name_, gl_version_;
@@ -294,6 +328,13 @@ private:
     Recorder recorder_;
     std::int64_t record_offset_ = 0;  // GUI frame number before the recording's first row
     bool screenshot_requested_ = false, fullscreen_requested_ = false;
+    bool sized_screenshot_requested_ = false;
+
+    VideoSettings video_settings_;
+    VideoWriter video_;
+    bool video_every_frame_ = false;
+    double video_elapsed_s_ = 0, video_next_s_ = 0;  // wall clock since the start, next frame due
+    std::unique_ptr<ViewCapture> capture_;            // made at the first capture
     std::string message_;
     bool message_is_error_ = false;
 };

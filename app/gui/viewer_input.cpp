@@ -32,6 +32,7 @@ void handle_keys(Viewer& viewer, std::span<const KeyPress> keys) {
         case GLFW_KEY_F11: viewer.request_fullscreen(); break;
         case GLFW_KEY_F12: viewer.request_screenshot(); break;
         case GLFW_KEY_F9: viewer.toggle_recording(); break;
+        case GLFW_KEY_F10: viewer.toggle_video(); break;
         default: break;
         }
     }

@@ -33,8 +33,10 @@ std::string format_rate(double per_s) {
     return buf;
 }
 
-void draw_colour_bar_labels(const Viewer& viewer, render::Rect viewport, float framebuffer_height,
-                            float scale) {
+}  // namespace
+
+void draw_colour_bar_labels(ImDrawList& draw, const Viewer& viewer, render::Rect viewport,
+                            float framebuffer_height, float scale) {
     const render::FieldSource src = viewer.source();
     const render::RenderSettings& view = viewer.view();
     const bool bar = view.colour_bar && (!render::Renderer::draws_3d(src, view) || view.tint_water);
@@ -44,7 +46,6 @@ void draw_colour_bar_labels(const Viewer& viewer, render::Rect viewport, float f
     // The range the shaders use (auto or fixed, centred for diverging maps), labelled at round
     // values where they fall on the bar.
     const render::Range shown = render::shown_range(viewer.range(), view);
-    ImDrawList* draw = ImGui::GetBackgroundDrawList();
     const float x = (layout.bar.x + layout.bar.width + 4) / scale;
     const float font = ImGui::GetFontSize();
     const ImU32 text_colour = IM_COL32(230, 230, 230, 255);
@@ -55,14 +56,19 @@ void draw_colour_bar_labels(const Viewer& viewer, render::Rect viewport, float f
         const double position = render::colour_position(tick.value, shown, view);
         const double t = view.reversed ? 1.0 - position : position;
         const float y = (framebuffer_height - layout.bar.y - float(t) * layout.bar.height) / scale;
-        draw->AddLine(ImVec2(x - 4 / scale - 3, y), ImVec2(x - 1, y), text_colour);
-        draw->AddText(ImVec2(x + 1, y - font * 0.5f), text_colour, tick.text.c_str());
+        draw.AddLine(ImVec2(x - 4 / scale - 3, y), ImVec2(x - 1, y), text_colour);
+        draw.AddText(ImVec2(x + 1, y - font * 0.5f), text_colour, tick.text.c_str());
     }
+    // The unit above the bar, kept inside the picture where the bar starts near its top (a
+    // short capture: the bar's margin is a twelfth of the height).
     const std::string unit = field_label(viewer.model_info());
-    draw->AddText(ImVec2(layout.bar.x / scale, (framebuffer_height - layout.bar.y - layout.bar.height) / scale -
-                                                   2.2f * font),
-                  text_colour, unit.c_str());
+    const float unit_y =
+        std::max((framebuffer_height - layout.bar.y - layout.bar.height) / scale - 2.2f * font,
+                 (framebuffer_height - viewport.y - viewport.height) / scale + 1);
+    draw.AddText(ImVec2(layout.bar.x / scale, unit_y), text_colour, unit.c_str());
 }
+
+namespace {
 
 // One frame's parts, in lines that add up to it: the step's phases named for a reader of an ADI
 // paper (the shader-level list, program and #defines, behind "details"), the drawing, the UI and
@@ -155,6 +161,9 @@ void draw_figures(Viewer& viewer, bool compact) {
                            static_cast<long long>(device.total_memory_mib));
     if (viewer.recording())
         ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC %.1f s", viewer.recorder().elapsed_s());
+    if (viewer.video_recording())
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC video: %lld frames",
+                           static_cast<long long>(viewer.video().frames_added()));
 }
 
 // The value under the cursor, as last read back.
@@ -175,7 +184,8 @@ void draw_overlay(Viewer& viewer, render::Rect viewport, float framebuffer_heigh
                   bool capture) {
     if (viewport.empty()) return;
     const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
-    draw_colour_bar_labels(viewer, viewport, framebuffer_height, scale);
+    draw_colour_bar_labels(*ImGui::GetBackgroundDrawList(), viewer, viewport, framebuffer_height,
+                           scale);
     const InterfaceSettings& ui = viewer.interface_settings();
     if (capture || ui.hide_ui) return;  // a viewport capture: the picture and its colour bar only
     if (!ui.show_overlay && !viewer.unstable()) return;
@@ -212,6 +222,7 @@ void draw_help_window(Viewer& viewer) {
         "C       fit the 3-D camera to the domain\n"
         "Tab     hide / show the panel and overlay\n"
         "F9      start / stop an FPS recording\n"
+        "F10     start / stop a video (size, rate and format under Files)\n"
         "F11     fullscreen\n"
         "F12     screenshot (whole window or viewport, see Files)\n"
         "H       this help\n\n"

@@ -305,6 +305,37 @@ void draw_view_settings(Viewer& viewer) {
     draw_interface_settings(viewer);
 }
 
+// Videos: where, the size and rate, MP4 or PNG frames, and the F10 button.
+void draw_video_settings(Viewer& viewer) {
+    FileSettings& files = viewer.files();
+    VideoSettings& video = viewer.video_settings();
+    const bool recording = viewer.video_recording();
+    input_path("Videos", files.videos_folder);
+    ImGui::BeginDisabled(recording);  // a recording keeps the size and rate it started with
+    int size[2] = {video.width, video.height};
+    if (ImGui::InputInt2("Size (px)##video", size)) {
+        video.width = size[0];
+        video.height = size[1];
+        video = clamped(video);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("16 .. 8192, even (H.264 needs even sides)");
+    ImGui::SliderInt("Frames / s", &video.fps, 1, 120, "%d", ImGuiSliderFlags_AlwaysClamp);
+    int format = video.format == VideoSettings::Format::mp4 ? 0 : 1;
+    const char* formats[] = {"MP4 (ffmpeg)", "PNG frames"};
+    if (ImGui::Combo("Format", &format, formats, 2))
+        video.format = format == 0 ? VideoSettings::Format::mp4 : VideoSettings::Format::png;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("MP4: frames piped to ffmpeg when it is on PATH, else PNG frames.\n"
+                          "A frame is taken at most this many times a second; a slower window\n"
+                          "gives one frame per drawn frame (the video then plays faster).");
+    ImGui::EndDisabled();
+    if (ImGui::Button(recording ? "Stop video (F10)" : "Record video (F10)")) viewer.toggle_video();
+    if (recording)
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC video %lld frames -> %s",
+                           static_cast<long long>(viewer.video().frames_added()),
+                           viewer.video().path().string().c_str());
+}
+
 void draw_files(Viewer& viewer) {
     if (!ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) return;
     FileSettings& files = viewer.files();
@@ -318,6 +349,16 @@ void draw_files(Viewer& viewer) {
     if (ImGui::Button("Screenshot (F12)")) viewer.request_screenshot();
     ImGui::SameLine();
     ImGui::Checkbox("viewport only", &files.screenshot_viewport_only);
+    // The view alone (field, colour bar, labels) at a size of its own, drawn offscreen.
+    char sized[48];
+    std::snprintf(sized, sizeof sized, "Screenshot at %d x %d", files.shot_width, files.shot_height);
+    if (ImGui::Button(sized)) viewer.request_sized_screenshot();
+    int shot[2] = {files.shot_width, files.shot_height};
+    if (ImGui::InputInt2("Size (px)##shot", shot)) {
+        files.shot_width = std::clamp(shot[0], 16, 8192);
+        files.shot_height = std::clamp(shot[1], 16, 8192);
+    }
+    draw_video_settings(viewer);
     input_path("Reports", files.reports_folder);
     ImGui::SliderFloat("Record for (s)", &files.record_seconds, 0, 120,
                        files.record_seconds == 0 ? "until stopped" : "%.0f s",
