@@ -40,6 +40,8 @@ std::vector<cli::OptionSpec> options() {
         {"steps-per-frame", "K", "simulation steps per frame, 1..1000"},
         {"set", "NAME=VALUE", "set a simulation parameter (repeatable)", true},
         {"colormap", "NAME", "viridis, inferno, diverging, grayscale or turbo"},
+        {"paused", "", "start paused: the first frames show the start (or a loaded state) "
+                       "without stepping; Space plays"},
         {"video-size", "WxH", "videos (F10, --record-video): the frame size, 16..8192, even",
          cli::Default{"1280x720"}},
         {"video-fps", "N", "videos: frames per second, 1..240", cli::Default{"30"}},
@@ -61,6 +63,7 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.solver = args.get("solver");
     start.terrain = args.get("terrain");
     start.colormap = args.get("colormap");
+    start.paused = args.has("paused");
     // The simulations' limits; the device's storage-block limit is checked once a context exists.
     start.grid = static_cast<int>(args.get_int("grid", 0, GridLimits{}.min, GridLimits{}.max));
     start.steps_per_frame = static_cast<int>(args.get_int("steps-per-frame", 0, 1, 1000));

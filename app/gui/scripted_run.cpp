@@ -182,6 +182,9 @@ int ScriptedRun::finish(Viewer& viewer) const {
     viewer.check_stability();
     // The status line's last message, for scripts and tests (what a user would read).
     if (!viewer.message().empty()) std::cout << "status: " << viewer.message() << "\n";
+    // The value under the cursor as the overlay shows it, when the mouse is over the field.
+    if (const std::string probe = viewer.probe_text(); !probe.empty())
+        std::cout << probe << "\n";
     // The overlay's time per phase, as its lines show it (when the overlay timed any frame).
     if (viewer.figures().breakdown.frame > 0)
         std::cout << "phases: " << describe(viewer.figures().breakdown) << "\n";

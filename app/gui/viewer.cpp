@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "app/cli/args.hpp"
 #include "app/gui/phases.hpp"
@@ -23,6 +24,10 @@ using Clock = std::chrono::steady_clock;
 constexpr double kReadbackInterval_s = 0.25;  // colour-bar labels and stability: 4 per second
 constexpr double kStatsInterval_s = 2.0;      // full statistics on grids over 1024^2
 constexpr std::size_t kPlotFrames = 240;
+// The cross-section's plot follows a drag or a running field at up to 10 reads a second: a
+// gather of at most 4096 floats and their read-back, which waits for the GPU's queue.
+constexpr double kLineReadInterval_s = 0.1;
+constexpr int kMaxLineSamples = 4096;
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -102,6 +107,7 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     apply_start_scenario(start);
     apply_start_parameters(start, preset_params);
     if (!start.terrain.empty()) apply_start_terrain(start.terrain);
+    playing_ = !start.paused;
     reset();
 }
 
@@ -139,6 +145,7 @@ void Viewer::read_settings() {
     files_.record_seconds = settings_.get_float("record_seconds", 0, 0, 3600);
     files_.screenshot_viewport_only = settings_.get_bool("screenshot_viewport_only", false);
     files_.videos_folder = settings_.get("videos_folder", files_.videos_folder);
+    files_.line_csv_path = settings_.get("line_csv_path", files_.line_csv_path);
     files_.shot_width = settings_.get_int("shot_width", files_.shot_width, 16, 8192);
     files_.shot_height = settings_.get_int("shot_height", files_.shot_height, 16, 8192);
     video_settings_.width = settings_.get_int("video_width", video_settings_.width, 16, 8192);
@@ -174,6 +181,7 @@ void Viewer::save_settings() {
     settings_.set("record_seconds", files_.record_seconds);
     settings_.set("screenshot_viewport_only", files_.screenshot_viewport_only);
     settings_.set("videos_folder", files_.videos_folder);
+    settings_.set("line_csv_path", files_.line_csv_path);
     settings_.set("shot_width", files_.shot_width);
     settings_.set("shot_height", files_.shot_height);
     settings_.set("video_width", video_settings_.width);
@@ -312,6 +320,8 @@ void Viewer::measure_new_field() {
     stats_ = sim_->stats();
     since_readback_s_ = 0;
     since_stats_s_ = 0;
+    if (cross_section_) resample_cross_section();  // the grid may have changed
+    field_changed_ = true;
 }
 
 void Viewer::set_reference() {
@@ -451,6 +461,78 @@ void Viewer::paint_at(render::Rect viewport, glm::vec2 gl_pixel) {
     brush.radius = brush_.radius;
     brush.strength = brush_.subtract ? -brush_.strength : brush_.strength;
     sim_->apply_brush(brush);
+    field_changed_ = true;
+}
+
+std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny) {
+    // One sample per cell along the longer side (the line crosses that many columns or rows),
+    // each at its point's cell: a plot of the values the cells hold, no interpolation.
+    const glm::vec2 d = to - from;
+    const int n = std::clamp(static_cast<int>(std::ceil(std::max(std::abs(d.x), std::abs(d.y)))) + 1,
+                             2, kMaxLineSamples);
+    std::vector<glm::ivec2> cells;
+    cells.reserve(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) {
+        const glm::vec2 p = from + d * (float(k) / float(n - 1));
+        cells.emplace_back(std::clamp(static_cast<int>(std::floor(p.x)), 0, nx - 1),
+                           std::clamp(static_cast<int>(std::floor(p.y)), 0, ny - 1));
+    }
+    return cells;
+}
+
+void Viewer::begin_cross_section(glm::vec2 cell) {
+    cross_section_ = CrossSection{};
+    cross_section_->from = cell;
+    cross_section_->to = cell;
+    line_dragging_ = true;
+    resample_cross_section();
+}
+
+void Viewer::move_cross_section_end(glm::vec2 cell) {
+    if (!cross_section_ || cell == cross_section_->to) return;
+    cross_section_->to = cell;
+    resample_cross_section();
+}
+
+void Viewer::clear_cross_section() {
+    cross_section_.reset();
+    line_dragging_ = false;
+}
+
+void Viewer::resample_cross_section() {
+    CrossSection& line = *cross_section_;
+    line.cells = cells_along(line.from, line.to, sim_->nx(), sim_->ny());
+    const glm::vec2 span = glm::vec2(line.cells.back() - line.cells.front());
+    line.length_m = double(glm::length(span)) * sim_->param("dh");
+    line_changed_ = true;
+}
+
+void Viewer::read_cross_section(double frame_ms) {
+    since_line_read_s_ += frame_ms / 1000.0;
+    if (!cross_section_ || !(line_changed_ || field_changed_) ||
+        since_line_read_s_ < kLineReadInterval_s)
+        return;
+    CrossSection& line = *cross_section_;
+    std::vector<std::uint32_t> indices;
+    indices.reserve(line.cells.size());
+    for (const glm::ivec2& c : line.cells)
+        indices.push_back(static_cast<std::uint32_t>(c.y) * static_cast<std::uint32_t>(sim_->nx()) +
+                          static_cast<std::uint32_t>(c.x));
+    line.values = line_sampler_.sample(sim_->field(), indices);
+    line_changed_ = field_changed_ = false;
+    since_line_read_s_ = 0;
+}
+
+std::string Viewer::probe_text() const {
+    if (!probe_cell_ || !probe_value_) return {};
+    const sim::ModelInfo& info = model_info();
+    const double dh = sim_->param("dh");
+    char text[256];
+    std::snprintf(text, sizeof text, "probe (%d, %d) at x = %.4g m, y = %.4g m: %s = %.7g %s",
+                  probe_cell_->x, probe_cell_->y, (probe_cell_->x + 0.5) * dh,
+                  (probe_cell_->y + 0.5) * dh, info.field_name.c_str(), *probe_value_,
+                  info.field_unit == info.field_name ? "" : info.field_unit.c_str());
+    return text;
 }
 
 void Viewer::inject_drag(render::Rect viewport, float ax, float ay, float bx, float by) {
@@ -500,6 +582,7 @@ void Viewer::advance(std::int64_t frame) {
         sim_timer_.end();
         if (profile) phase_profiler_.end();
         figures_.steps = steps;
+        field_changed_ = true;
     } else if (profile) {
         partial_frame(frame).phases_known = true;  // no steps: no phases to wait for
     }
@@ -556,6 +639,7 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
         since_readback_s_ = 0;
         check_stability();
     }
+    read_cross_section(frame_ms);
 }
 
 void Viewer::count_frame_rate(double frame_ms) {

@@ -23,6 +23,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/step_budget.hpp"
 #include "app/gui/video.hpp"
+#include "app/render/line_sampler.hpp"
 #include "app/render/renderer.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -38,6 +39,7 @@ struct ViewerStart {
     // once the model exists (Simulation::set_param_text).
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
+    bool paused = false;  // --paused: the first frame shows the start without stepping
     // --video-size, --video-fps, --video-format: the video settings for this run (0 / empty:
     // the saved ones).
     int video_width = 0, video_height = 0, video_fps = 0;
@@ -65,6 +67,7 @@ struct FileSettings {
     std::string state_path = "adilab-state.bin", npy_path = "adilab-field.npy";
     std::string screenshots_folder = "adilab-screenshots", reports_folder = "adilab-reports";
     std::string videos_folder = "adilab-videos";
+    std::string line_csv_path = "adilab-line.csv";  // the cross-section's "Save CSV"
     bool screenshot_viewport_only = false;  // F12 saves the viewport, not the window
     int shot_width = 1920, shot_height = 1080;  // "Screenshot at W x H": the view at this size
     float record_seconds = 0;               // an FPS recording's length; 0: until stopped
@@ -96,6 +99,22 @@ struct FrameFigures {
     FrameBreakdown breakdown;
     std::deque<float> history_ms;  // the last frames' wall-clock times, for the plot
 };
+
+// A cross-section: the line the user dragged across the field (Ctrl+drag) and the field along
+// it, read from the GPU when the line or the field changed, at most ten times a second.
+struct CrossSection {
+    glm::vec2 from{0.0f}, to{0.0f};  // cell coordinates (fractional: pixel_to_cell's), as dragged
+    std::vector<glm::ivec2> cells;   // the cells sampled, from `from` to `to`
+    std::vector<float> values;       // the field in them at the last read; empty before it
+    double length_m = 0;             // from the first sample to the last
+    // The distance of sample k from the first, in metres.
+    double distance_m(std::size_t k) const {
+        return cells.size() < 2 ? 0.0 : length_m * double(k) / double(cells.size() - 1);
+    }
+};
+// The cells a line from `from` to `to` (cell coordinates) crosses: one sample per cell of its
+// longer side (at most 4096), each in the cell its point falls in, clamped to the nx x ny grid.
+std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny);
 
 class ViewCapture;
 
@@ -152,6 +171,11 @@ public:
     // The cell under the cursor and its value at the last read-back.
     const std::optional<glm::ivec2>& probe_cell() const { return probe_cell_; }
     const std::optional<float>& probe_value() const { return probe_value_; }
+    // "probe (i, j) at x = .. m, y = .. m: T = .. K", as the overlay shows it; empty without one.
+    std::string probe_text() const;
+    // The cross-section (Ctrl+drag in the viewport), if any.
+    const std::optional<CrossSection>& cross_section() const { return cross_section_; }
+    bool cross_section_dragging() const { return line_dragging_; }
     const std::vector<Preset>& presets() const { return presets_; }
     int preset_index() const { return preset_index_; }  // -1: none chosen
     const Recorder& recorder() const { return recorder_; }
@@ -196,6 +220,14 @@ public:
     // A brush dab at a viewport pixel (GL convention), and the cell the mouse is over.
     void paint_at(render::Rect viewport, glm::vec2 gl_pixel);
     void set_probe_cell(std::optional<glm::ivec2> cell) { probe_cell_ = cell; }
+    // The cross-section line: Ctrl+press starts it at `cell`, the drag moves its end until the
+    // button is released; clear removes it (and its plot).
+    void begin_cross_section(glm::vec2 cell);
+    void move_cross_section_end(glm::vec2 cell);
+    void end_cross_section_drag() { line_dragging_ = false; }
+    void clear_cross_section();
+    // The plotted values as CSV (distance_m,i,j,value) at files().line_csv_path.
+    void save_cross_section();
     // A brush stroke from a to b (viewport fractions, y down as on screen), for the test hook.
     void inject_drag(render::Rect viewport, float ax, float ay, float bx, float by);
     // Files (viewer_files.cpp): the state file, the field as .npy, FPS recordings.
@@ -279,6 +311,8 @@ private:
     bool profiling() const;
     void count_frame_rate(double frame_ms);
     void record_frame(double frame_ms, std::int64_t frame);
+    void resample_cross_section();  // the cells, after the line or the grid changed
+    void read_cross_section(double frame_ms);
     ViewCapture& capture();
     void hand_video_frames(bool wait);
 
@@ -298,6 +332,11 @@ private:
     bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame
     std::optional<glm::ivec2> probe_cell_;
     std::optional<float> probe_value_;  // read with the range (4 times a second), not per frame
+    std::optional<CrossSection> cross_section_;
+    bool line_dragging_ = false;
+    bool line_changed_ = false, field_changed_ = false;  // since the plot's last read
+    double since_line_read_s_ = 1e9;
+    render::LineSampler line_sampler_;
     std::vector<Preset> presets_;
     int preset_index_ = -1;
     BrushSettings brush_;

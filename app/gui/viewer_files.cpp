@@ -15,6 +15,7 @@
 #include "app/bench/image.hpp"
 #include "app/gui/view_capture.hpp"
 #include "app/gui/viewer.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
@@ -170,6 +171,30 @@ std::filesystem::path Viewer::next_screenshot_path() {
     std::filesystem::path folder = files_.screenshots_folder;
     std::filesystem::create_directories(folder);
     return folder / (timestamped_name("adilab") + ".png");
+}
+
+void Viewer::save_cross_section() {
+    if (!cross_section_ || cross_section_->values.empty()) {
+        report_error("no cross-section to save: Ctrl+drag across the field first");
+        return;
+    }
+    // The plotted values exactly: nine significant digits give a float back bit for bit.
+    const CrossSection& line = *cross_section_;
+    std::string csv = "distance_m,i,j,value\n";
+    char row[96];
+    for (std::size_t k = 0; k < line.values.size() && k < line.cells.size(); ++k) {
+        std::snprintf(row, sizeof row, "%.9g,%d,%d,%.9g\n", line.distance_m(k), line.cells[k].x,
+                      line.cells[k].y, double(line.values[k]));
+        csv += row;
+    }
+    try {
+        files::write_file_atomically(files_.line_csv_path, csv);
+        notify("cross-section " + absolute_text(files_.line_csv_path) + " (" +
+               std::to_string(line.values.size()) + " cells, " + model_info().field_name + " at step " +
+               std::to_string(stats_.steps) + ")");
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
 }
 
 // ---- The view drawn offscreen: screenshots at a chosen size, videos ---------------------------

@@ -168,14 +168,95 @@ void draw_figures(Viewer& viewer, bool compact) {
 
 // The value under the cursor, as last read back.
 void draw_probe(const Viewer& viewer) {
-    const auto& cell = viewer.probe_cell();
-    const auto& value = viewer.probe_value();
-    if (!cell || !value) return;
+    const std::string text = viewer.probe_text();
+    if (!text.empty()) ImGui::TextUnformatted(text.c_str());
+}
+
+// The cross-section's line over the field, from its start (a ring) to its end (a dot).
+void draw_cross_section_line(const Viewer& viewer, render::Rect viewport, float framebuffer_height,
+                             float scale) {
+    const auto& line = viewer.cross_section();
+    if (!line) return;
+    const render::FieldSource src = viewer.source();
+    const auto a = render::Renderer::cell_to_pixel(src, viewer.view(), viewport, line->from);
+    const auto b = render::Renderer::cell_to_pixel(src, viewer.view(), viewport, line->to);
+    if (!a || !b) return;
+    auto screen = [&](glm::vec2 p) { return ImVec2(p.x / scale, (framebuffer_height - p.y) / scale); };
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    draw->PushClipRect(screen(glm::vec2(viewport.x, viewport.y + viewport.height)),
+                       screen(glm::vec2(viewport.x + viewport.width, viewport.y)), true);
+    const ImU32 shadow = IM_COL32(0, 0, 0, 160), colour = IM_COL32(255, 255, 255, 230);
+    draw->AddLine(screen(*a), screen(*b), shadow, 4.0f);
+    draw->AddLine(screen(*a), screen(*b), colour, 2.0f);
+    draw->AddCircle(screen(*a), 5.0f, colour, 0, 2.0f);
+    draw->AddCircleFilled(screen(*b), 4.0f, colour);
+    draw->PopClipRect();
+}
+
+// The field along the line: a plot pinned to the viewport's bottom left, its buttons first.
+void draw_cross_section_plot(Viewer& viewer, render::Rect viewport, float framebuffer_height,
+                             float scale) {
+    const auto& line = viewer.cross_section();
+    if (!line) return;
+    const float font = ImGui::GetFontSize();
+    // Left of the colour bar and its labels, which stay readable.
+    const render::Rect area =
+        render::Renderer::layout_2d(viewer.source(), viewer.view(), viewport).field_area;
+    const float width = std::max(std::min(area.width / scale - 20, 34 * font), 12 * font);
+    const float height = 12 * font;
+    ImGui::SetNextWindowPos(ImVec2(viewport.x / scale + 10,
+                                   (framebuffer_height - viewport.y) / scale - height - 10));
+    ImGui::SetNextWindowSize(ImVec2(width, height));
+    ImGui::SetNextWindowBgAlpha(0.75f);
+    ImGui::Begin("Cross-section", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                     ImGuiWindowFlags_NoMove);
+    if (ImGui::Button("Save CSV")) viewer.save_cross_section();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("distance_m,i,j,value for every plotted cell, to %s",
+                          viewer.files().line_csv_path.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Clear")) viewer.clear_cross_section();
+    if (!viewer.cross_section()) {  // cleared just now
+        ImGui::End();
+        return;
+    }
     const sim::ModelInfo& info = viewer.model_info();
-    const double dh = double(viewer.source().dh);
-    ImGui::Text("probe (%d, %d) at x = %.4g m, y = %.4g m: %s = %.5g %s", cell->x, cell->y,
-                (cell->x + 0.5) * dh, (cell->y + 0.5) * dh, info.field_name.c_str(), *value,
-                info.field_unit == info.field_name ? "" : info.field_unit.c_str());
+    const glm::ivec2 first = line->cells.front(), last = line->cells.back();
+    ImGui::SameLine();
+    ImGui::Text("(%d,%d)-(%d,%d) %.4g m", first.x, first.y, last.x, last.y, line->length_m);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%zu cells, one per cell along the longer side", line->cells.size());
+    const std::vector<float>& values = line->values;
+    if (values.empty()) {
+        ImGui::TextDisabled("reading...");
+        ImGui::End();
+        return;
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    const float pad = std::max(1e-6f * std::abs(*high), 0.05f * (*high - *low));
+    char label[96];
+    std::snprintf(label, sizeof label, "%s: %.4g .. %.4g %s", info.field_name.c_str(), *low, *high,
+                  info.field_unit == info.field_name ? "" : info.field_unit.c_str());
+    // PlotLines takes its size as given (no -1 for "the rest", unlike most widgets).
+    const ImVec2 plot(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - font * 1.4f);
+    ImGui::PlotLines("##cross-section", values.data(), static_cast<int>(values.size()), 0, label,
+                     *low - pad, *high + pad, plot);
+    if (ImGui::IsItemHovered()) {
+        // The cell under the mouse along the plot: its distance, cell and value.
+        const float t = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) /
+                        std::max(1.0f, ImGui::GetItemRectSize().x);
+        const std::size_t k = std::min(values.size() - 1,
+                                       static_cast<std::size_t>(std::max(0.0f, t) * float(values.size())));
+        ImGui::SetTooltip("%.4g m, cell (%d, %d): %s = %.6g %s", line->distance_m(k),
+                          line->cells[k].x, line->cells[k].y, info.field_name.c_str(), values[k],
+                          info.field_unit.c_str());
+    }
+    ImGui::TextDisabled("0 m");
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 6 * font);
+    ImGui::TextDisabled("%.4g m", line->length_m);
+    ImGui::End();
 }
 
 }  // namespace
@@ -188,6 +269,8 @@ void draw_overlay(Viewer& viewer, render::Rect viewport, float framebuffer_heigh
                            scale);
     const InterfaceSettings& ui = viewer.interface_settings();
     if (capture || ui.hide_ui) return;  // a viewport capture: the picture and its colour bar only
+    draw_cross_section_line(viewer, viewport, framebuffer_height, scale);
+    draw_cross_section_plot(viewer, viewport, framebuffer_height, scale);
     if (!ui.show_overlay && !viewer.unstable()) return;
     // A small viewport keeps most of itself for the picture: the overlay drops the phases and
     // the frame-time plot.
@@ -228,6 +311,8 @@ void draw_help_window(Viewer& viewer) {
         "H       this help\n\n"
         "2-D: drag paints with the brush, the wheel zooms about the cursor,\n"
         "     right-drag pans. The value under the cursor is shown in the overlay.\n"
+        "Ctrl+drag: a cross-section line; the field along it is plotted below\n"
+        "     (Save CSV, Clear).\n"
         "3-D water: drag orbits, the wheel zooms, Shift+drag drops or pushes water.\n\n"
         "Settings and the layout are saved on exit in\n"
         "$XDG_CONFIG_HOME/adilab (default ~/.config/adilab).");

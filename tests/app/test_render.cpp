@@ -130,6 +130,30 @@ TEST(Renderer, PixelToCellInvertsTheLayout) {
     EXPECT_FALSE(render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
 }
 
+// The cross-section's line is drawn where its cells are: cell_to_pixel and pixel_to_cell are
+// inverses, in 2-D and in 3-D on the base plane.
+TEST(Renderer, CellToPixelIsPixelToCellsInverse) {
+    render::FieldSource source;
+    source.nx = 100;
+    source.ny = 50;
+    render::RenderSettings settings;
+    settings.zoom = 1.5f;
+    settings.pan = {0.1f, -0.2f};
+    const render::Rect viewport{10, 20, 400, 300};
+    for (bool three_d : {false, true}) {
+        source.height_field = three_d;
+        settings.three_d = three_d;
+        for (glm::vec2 cell : {glm::vec2(10.5f, 5.5f), glm::vec2(50, 25), glm::vec2(80.25f, 40.75f)}) {
+            const auto pixel = render::Renderer::cell_to_pixel(source, settings, viewport, cell);
+            ASSERT_TRUE(pixel.has_value());
+            const auto back = render::Renderer::pixel_to_cell(source, settings, viewport, *pixel);
+            ASSERT_TRUE(back.has_value()) << (three_d ? "3-D" : "2-D");
+            EXPECT_NEAR(back->x, cell.x, 1e-2f) << (three_d ? "3-D" : "2-D");
+            EXPECT_NEAR(back->y, cell.y, 1e-2f) << (three_d ? "3-D" : "2-D");
+        }
+    }
+}
+
 TEST(Renderer, OffscreenFramesWithASimulationAdvanceAndMeasure) {
     ADILAB_NEED_GL();
     for (const char* model : {"heat", "shallow-water"}) {

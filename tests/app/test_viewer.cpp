@@ -18,6 +18,7 @@
 
 #include "app/gui/phases.hpp"
 #include "app/gui/ticks.hpp"
+#include "sim/simulation.hpp"
 #include "tests/support/gui.hpp"
 
 namespace adilab::test {
@@ -708,6 +709,117 @@ TEST(Viewer, F10StartsAndStopsAVideoOfTheSavedSize) {
     EXPECT_EQ(image.height, 90);
     EXPECT_NE(output.find("status: video " + dir + "/videos/adilab-video-"), std::string::npos)
         << "the status line says where: " << output;
+#endif
+}
+
+// A heat state a few steps after the two heaters switched on (a field that varies across the
+// plate), and the same state exported as .npy by the headless mode: what the viewer shows when it
+// loads the state paused must be this field, cell for cell.
+struct SavedField {
+    std::string state;
+    sim::NpyArray exported;
+};
+SavedField heat_state(const std::string& dir) {
+    SavedField saved;
+    saved.state = dir + "/heat.state";
+    EXPECT_EQ(run_adilab("--headless --model heat --scenario two-heaters --grid 64 --steps 40 "
+                         "--save-state " + saved.state).exit_code, 0);
+    EXPECT_EQ(run_adilab("--headless --load-state " + saved.state + " --model heat --steps 0 "
+                         "--export " + dir + "/field.npy").exit_code, 0);
+    saved.exported = sim::read_npy(dir + "/field.npy");
+    return saved;
+}
+
+// In an 800x600 window the viewport is 440x600 (the panel takes 45 %), a 64^2 field fills a
+// 350 px square (the colour bar keeps 90 px) from window y 125 to 475: cell (i, j) is centred at
+// window pixel (5.47 (i + 0.5), 475 - 5.47 (j + 0.5)).
+constexpr double kCellPx = 350.0 / 64;
+
+TEST(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    const std::string dir = temp_folder("viewer-cross-section");
+    const SavedField saved = heat_state(dir);
+    ASSERT_EQ(saved.exported.nx, 64);
+    std::filesystem::create_directories(dir + "/config/adilab");
+    std::ofstream(dir + "/config/adilab/viewer.ini") << "line_csv_path = " << dir << "/line.csv\n";
+    // Ctrl+drag from (40, 140) to (330, 400), then a click on the plot's "Save CSV" (the plot is
+    // pinned 10 px inside the viewport's bottom left: 12 font heights tall, its first button at
+    // its top left).
+    std::string output;
+    run_with_keys(dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+                  "ctrldrag:40,140:330,400@400 click:40,451@800 close@800", "1024x768x24", &output);
+    ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    ASSERT_NE(output.find("status: cross-section " + dir + "/line.csv"), std::string::npos) << output;
+    std::istringstream lines(read_text(dir + "/line.csv"));
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "distance_m,i,j,value");
+    struct Sample {
+        double distance;
+        int i, j;
+        float value;
+    };
+    std::vector<Sample> samples;
+    while (std::getline(lines, line)) {
+        Sample p{};
+        ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d,%f", &p.distance, &p.i, &p.j, &p.value), 4) << line;
+        samples.push_back(p);
+    }
+    // One sample per cell along the longer side: the drag spans ~53 columns and ~48 rows.
+    ASSERT_GE(samples.size(), 45u);
+    ASSERT_LE(samples.size(), 60u);
+    // The line's ends are the cells under the drag's ends (within the pointer's last step).
+    EXPECT_NEAR(samples.front().i, 40 / kCellPx, 1.5);
+    EXPECT_NEAR(samples.front().j, (475 - 140) / kCellPx, 1.5);
+    EXPECT_NEAR(samples.back().i, 330 / kCellPx, 1.5);
+    EXPECT_NEAR(samples.back().j, (475 - 400) / kCellPx, 1.5);
+    double previous = -1;
+    std::set<float> distinct;
+    for (const Sample& p : samples) {
+        ASSERT_TRUE(p.i >= 0 && p.i < 64 && p.j >= 0 && p.j < 64) << p.i << ", " << p.j;
+        // The very value the exported field holds in that cell: the plot is the field read back
+        // from the GPU, nine digits give a float back bit for bit.
+        EXPECT_EQ(p.value, saved.exported.values[std::size_t(p.j) * 64 + std::size_t(p.i)])
+            << "cell (" << p.i << ", " << p.j << ")";
+        EXPECT_GT(p.distance, previous);
+        previous = p.distance;
+        distinct.insert(p.value);
+    }
+    EXPECT_GT(distinct.size(), 10u) << "the line crosses a field that varies";
+#endif
+}
+
+TEST(Viewer, ProbeShowsTheExportedFieldsValueUnderTheCursor) {
+    ADILAB_NEED_XVFB();
+#ifndef ADILAB_XKEY_EXE
+    GTEST_SKIP() << "libX11's headers (libx11-dev) were missing at configure time: no key sender";
+#else
+    const std::string dir = temp_folder("viewer-probe");
+    const SavedField saved = heat_state(dir);
+    ASSERT_EQ(saved.exported.nx, 64);
+    // The pointer over cell (20, 33), a flank of the left heater's warm disc, then the window
+    // closes; the scripted run prints the probe as the overlay shows it.
+    const int i = 20, j = 33;
+    const int x = int((i + 0.5) * kCellPx), y = int(475 - (j + 0.5) * kCellPx);
+    std::string output;
+    run_with_keys(dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+                  "move:" + std::to_string(x) + "," + std::to_string(y) + "@400 close@1000",
+                  "1024x768x24", &output);
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    const std::string expected = "probe (" + std::to_string(i) + ", " + std::to_string(j) + ") at x = ";
+    const std::size_t at = output.find(expected);
+    ASSERT_NE(at, std::string::npos) << output;
+    const std::size_t equals = output.find(": T = ", at);
+    ASSERT_NE(equals, std::string::npos) << output;
+    const double shown = std::atof(output.c_str() + equals + 6);
+    const float value = saved.exported.values[std::size_t(j) * 64 + i];
+    EXPECT_GT(value, 1e-3f) << "a cell the heat has reached";
+    // Shown with 7 significant digits: within half a unit of the 7th.
+    EXPECT_NEAR(shown, value, 5e-7 * std::abs(value)) << output.substr(at, 120);
 #endif
 }
 
