@@ -42,6 +42,8 @@ std::vector<cli::OptionSpec> options() {
         {"colormap", "NAME", "viridis, inferno, diverging, grayscale or turbo"},
         {"paused", "", "start paused: the first frames show the start (or a loaded state) "
                        "without stepping; Space plays"},
+        {"run-until", "T", "play until the simulated time reaches T seconds, then pause (the "
+                           "panel's \"Run until t =\")"},
         {"video-size", "WxH", "videos (F10, --record-video): the frame size, 16..8192, even",
          cli::Default{"1280x720"}},
         {"video-fps", "N", "videos: frames per second, 1..240", cli::Default{"30"}},
@@ -64,6 +66,12 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.terrain = args.get("terrain");
     start.colormap = args.get("colormap");
     start.paused = args.has("paused");
+    if (args.has("run-until")) {
+        start.run_until = cli::parse_double("run-until", args.get("run-until"));
+        if (!(start.run_until > 0))
+            throw cli::UsageError("--run-until expects a time in seconds above 0, got '" +
+                                  args.get("run-until") + "'");
+    }
     // The simulations' limits; the device's storage-block limit is checked once a context exists.
     start.grid = static_cast<int>(args.get_int("grid", 0, GridLimits{}.min, GridLimits{}.max));
     start.steps_per_frame = static_cast<int>(args.get_int("steps-per-frame", 0, 1, 1000));

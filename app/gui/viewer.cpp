@@ -78,7 +78,7 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
                const std::string& gl_version)
     : settings_(settings), renderer_name_(renderer_name), gl_version_(gl_version) {
     gpu_timers_ = gl::Context::current().timer_queries_work();
-    presets_ = load_presets();
+    presets_ = load_presets(user_presets_folder());
 
     // Settings first, then a preset, then explicit options: the most specific wins.
     read_settings();
@@ -105,10 +105,24 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
 
     make_start_simulation(start, model, solver);
     apply_start_scenario(start);
+    // The last run's parameters and terrain, where they belong to this model and no preset or
+    // --terrain says otherwise; --set still overrides single parameters.
+    const bool same_model = start.preset.empty() && sim_->model() == settings_.get("model", "");
+    if (same_model) apply_saved_parameters();
     apply_start_parameters(start, preset_params);
     if (!start.terrain.empty()) apply_start_terrain(start.terrain);
+    else if (same_model) apply_saved_terrain();
     playing_ = !start.paused;
     reset();
+    apply_saved_view();
+    if (start.run_until >= 0) run_until(start.run_until);
+    // Whatever the settings held that no longer fits: defaults were used; the status line says
+    // which, once.
+    if (const std::vector<std::string> problems = settings_.take_problems(); !problems.empty()) {
+        std::string text = "viewer.ini: ignored ";
+        for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "; " : "") + problems[k];
+        notify(text + " (defaults used)");
+    }
 }
 
 Viewer::~Viewer() {
@@ -162,6 +176,27 @@ void Viewer::read_settings() {
 }
 
 void Viewer::save_settings() {
+    // The parameters of this model only: another model's would be stale at the next start.
+    settings_.erase_prefix("param.");
+    for (const sim::ParamSpec& p : sim_->params()) {
+        const double value = sim_->param(p.name);
+        const auto index = static_cast<std::size_t>(value);
+        if (!p.choices.empty() && index < p.choices.size())
+            settings_.set("param." + p.name, p.choices[index]);  // a scheme by its name
+        else
+            settings_.set("param." + p.name, value);
+    }
+    settings_.set("terrain", sim_->terrain_name());
+    const render::OrbitCamera& camera = view_.camera;
+    settings_.set("camera_yaw", double(camera.yaw));
+    settings_.set("camera_pitch", double(camera.pitch));
+    settings_.set("camera_distance", double(camera.distance));
+    settings_.set("camera_target_x", double(camera.target.x));
+    settings_.set("camera_target_y", double(camera.target.y));
+    settings_.set("camera_target_z", double(camera.target.z));
+    settings_.set("view_zoom", double(view_.zoom));
+    settings_.set("view_pan_x", double(view_.pan.x));
+    settings_.set("view_pan_y", double(view_.pan.y));
     settings_.set("model", sim_->model());
     settings_.set("solver", sim_->solver());
     settings_.set("scenario", scenario_);
@@ -239,6 +274,7 @@ void Viewer::make_start_simulation(const ViewerStart& start, const std::string& 
         // in headless mode; a stale one from the settings falls back to the default.
         if (!start.model.empty() || !start.solver.empty() || !start.preset.empty())
             throw cli::UsageError(e.what());
+        settings_.add_problem("model = " + model + ", solver = " + solver + " (" + e.what() + ")");
         make("heat", "fused");
     }
 }
@@ -250,6 +286,9 @@ void Viewer::apply_start_scenario(const ViewerStart& start) {
     if (!start.scenario.empty() || (!start.preset.empty() && scenario_named))
         throw cli::UsageError("model '" + sim_->model() + "' has no scenario '" + scenario_ +
                               "' (available: " + comma_list(names) + ")");
+    if (!scenario_.empty())
+        settings_.add_problem("scenario = " + scenario_ + " (model '" + sim_->model() +
+                              "' has no such scenario)");
     scenario_ = names.front();  // none named, or a stale one from the settings
 }
 
@@ -262,6 +301,69 @@ void Viewer::apply_start_parameters(
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }
+}
+
+void Viewer::apply_saved_parameters() {
+    std::vector<std::pair<std::string, double>> values;
+    for (const std::string& key : settings_.keys_with_prefix("param.")) {
+        const std::string name = key.substr(6), text = settings_.get(key, "");
+        const auto spec = std::find_if(sim_->params().begin(), sim_->params().end(),
+                                       [&](const sim::ParamSpec& p) { return p.name == name; });
+        if (spec == sim_->params().end()) {
+            settings_.add_problem(key + " = " + text + " (model '" + sim_->model() +
+                                  "' has no such parameter)");
+            continue;
+        }
+        try {
+            values.emplace_back(name, sim::parse_param_value(*spec, text));
+        } catch (const std::exception& e) {
+            settings_.add_problem(key + " = " + text + " (" + e.what() + ")");
+        }
+    }
+    // Each value fine alone may still ask more than fp32 solves on this grid together: then
+    // none of them, the defaults (set_params changes nothing when it throws).
+    try {
+        sim_->set_params(values);
+        sim_->check_parameters(scenario_, grid_, grid_);
+    } catch (const std::exception& e) {
+        std::vector<std::pair<std::string, double>> defaults;
+        for (const sim::ParamSpec& p : sim_->params()) defaults.emplace_back(p.name, p.default_value);
+        sim_->set_params(defaults);
+        settings_.add_problem(std::string("the saved parameters together (") + e.what() + ")");
+    }
+}
+
+void Viewer::apply_saved_terrain() {
+    const std::string terrain = settings_.get("terrain", "");
+    if (terrain.empty() || sim_->terrains().empty()) return;
+    try {
+        sim_->set_terrain(terrain);
+    } catch (const std::exception& e) {
+        settings_.add_problem("terrain = " + terrain + " (" + e.what() + ")");
+    }
+}
+
+void Viewer::apply_saved_view() {
+    // The camera as the user left it (read with limits as OrbitCamera keeps them), and the first
+    // frame does not fit it again; a camera with any value out of range is not restored.
+    const std::vector<std::string> before = settings_.take_problems();
+    render::OrbitCamera camera;
+    camera.yaw = settings_.get_float("camera_yaw", camera.yaw, -1000.0f, 1000.0f);
+    camera.pitch = settings_.get_float("camera_pitch", camera.pitch, 0.15f, 1.5f);
+    camera.distance = settings_.get_float("camera_distance", camera.distance, 0.2f, 20.0f);
+    camera.target.x = settings_.get_float("camera_target_x", 0.0f, -10.0f, 10.0f);
+    camera.target.y = settings_.get_float("camera_target_y", 0.0f, -10.0f, 10.0f);
+    camera.target.z = settings_.get_float("camera_target_z", 0.0f, -10.0f, 10.0f);
+    const bool camera_ok = settings_.take_problems().empty();
+    for (const std::string& p : before) settings_.add_problem(p);
+    if (!camera_ok) settings_.add_problem("the saved 3-D camera (out of range; fitted instead)");
+    if (camera_ok && settings_.has("camera_distance")) {
+        view_.camera = camera;
+        camera_fit_pending_ = false;
+    }
+    view_.zoom = settings_.get_float("view_zoom", 1.0f, 0.2f, 64.0f);
+    view_.pan.x = settings_.get_float("view_pan_x", 0.0f, -100.0f, 100.0f);
+    view_.pan.y = settings_.get_float("view_pan_y", 0.0f, -100.0f, 100.0f);
 }
 
 void Viewer::apply_start_terrain(const std::string& terrain) {
@@ -305,6 +407,7 @@ void Viewer::reset() {
                      " MiB; the GPU reports " + std::to_string(device.available_memory_mib) +
                      " MiB free");
     sim_->reset(scenario_, grid_, grid_);
+    run_until_.reset();
     gl::finish();
     measure_new_field();
     step_budget_.restart();
@@ -342,10 +445,16 @@ void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
 void Viewer::reset_view_and_field() {
     try {
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
+}
+
+void Viewer::fit_view() {
+    fit_camera();
+    view_.zoom = 1;
+    view_.pan = glm::vec2(0.0f);
 }
 
 void Viewer::fit_camera() {
@@ -373,9 +482,10 @@ void Viewer::apply_preset(const Preset& p) {
         if (p.grid > 0) grid_ = p.grid;
         if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
         if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
+        if (!p.terrain.empty() && !sim_->terrains().empty()) sim_->set_terrain(p.terrain);
         sim_->set_params(p.params);
         reset();
-        fit_camera();
+        fit_view();
         notify("preset " + p.name);
     } catch (const std::exception& e) {
         report_error(e.what());
@@ -392,7 +502,7 @@ void Viewer::choose_model(const std::string& model) {
         make(model, sim_->solver());
         scenario_ = sim_->scenarios().front();
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -402,7 +512,7 @@ void Viewer::choose_scenario(const std::string& scenario) {
     scenario_ = scenario;
     try {
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -445,6 +555,61 @@ void Viewer::set_param(const std::string& name, double value) {
     } catch (const std::exception& e) {
         report_error(e.what());
     }
+}
+
+void Viewer::reset_parameters() {
+    std::vector<std::pair<std::string, double>> defaults;
+    for (const sim::ParamSpec& p : sim_->params()) defaults.emplace_back(p.name, p.default_value);
+    try {
+        sim_->set_params(defaults);
+        set_reference();
+        notify("parameters back to their defaults (the scenario's layout changes at the next "
+               "reset, R)");
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
+}
+
+void Viewer::save_as_preset(const std::string& name) {
+    try {
+        for (const Preset& p : presets_)
+            if (!p.user && p.name == name)
+                throw Error("'" + name + "' is a shipped preset: choose another name");
+        Preset preset;
+        preset.name = name;
+        preset.model = sim_->model();
+        preset.scenario = scenario_;
+        preset.solver = sim_->solver();
+        preset.terrain = sim_->terrain_name();
+        preset.grid = grid_;
+        preset.steps_per_frame = steps_per_frame_;
+        preset.colormap = render::kColormapNames[static_cast<std::size_t>(view_.colormap)];
+        for (const sim::ParamSpec& p : sim_->params()) preset.params.emplace_back(p.name, sim_->param(p.name));
+        const std::filesystem::path path = save_preset(user_presets_folder(), preset);
+        presets_ = load_presets(user_presets_folder());
+        preset_index_ = -1;
+        for (std::size_t k = 0; k < presets_.size(); ++k)
+            if (presets_[k].user && presets_[k].name == name) preset_index_ = static_cast<int>(k);
+        notify("saved preset '" + name + "' to " + path.string());
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
+}
+
+void Viewer::run_until(double t) {
+    if (!(t > sim_->time())) {
+        char text[96];
+        std::snprintf(text, sizeof text, "already at t = %.6g s, past %.6g s: reset (R) to run again",
+                      sim_->time(), t);
+        report_error(text);
+        return;
+    }
+    run_until_ = t;
+    interface_.run_until_field = t;
+    playing_ = true;
+    char text[64];
+    std::snprintf(text, sizeof text, "running until t = %.6g s", t);
+    notify(text);
 }
 
 void Viewer::step_once() {
@@ -569,6 +734,11 @@ void Viewer::advance(std::int64_t frame) {
     int steps = 0;
     if (tab_shown_ && playing_) {
         steps = std::min(steps_per_frame_, step_budget_.cap());
+        if (run_until_) {
+            // The steps left to the target, so that the run stops on the step that reaches it.
+            const double left = (*run_until_ - sim_->time()) / sim_->param("dt");
+            steps = static_cast<int>(std::min<double>(steps, std::max(0.0, std::ceil(left - 1e-9))));
+        }
     } else if (tab_shown_ && step_requests_ > 0) {
         steps = std::min(step_requests_, step_budget_.cap());
         step_requests_ -= steps;
@@ -587,6 +757,15 @@ void Viewer::advance(std::int64_t frame) {
         partial_frame(frame).phases_known = true;  // no steps: no phases to wait for
     }
     figures_.sim_cpu_ms = ms_since(start);
+    figures_.sim_seconds = steps * sim_->param("dt");
+    if (run_until_ && sim_->time() >= *run_until_ - 1e-6 * sim_->param("dt")) {
+        playing_ = false;
+        char text[96];
+        std::snprintf(text, sizeof text, "reached t = %.6g s at step %lld: paused", sim_->time(),
+                      static_cast<long long>(sim_->steps_taken()));
+        notify(text);
+        run_until_.reset();
+    }
 }
 
 bool Viewer::profiling() const { return interface_.profile_phases && interface_.show_overlay; }
@@ -648,13 +827,16 @@ void Viewer::count_frame_rate(double frame_ms) {
     rate_window_s_ += frame_ms / 1000.0;
     ++rate_window_frames_;
     rate_window_steps_ += figures_.steps;
+    rate_window_sim_s_ += figures_.sim_seconds;
     if (rate_window_s_ >= 0.5) {
         figures_.fps = rate_window_frames_ / rate_window_s_;
         figures_.frame_ms = 1000.0 * rate_window_s_ / rate_window_frames_;
         figures_.steps_per_s = rate_window_steps_ / rate_window_s_;
+        figures_.sim_seconds_per_s = rate_window_sim_s_ / rate_window_s_;
         rate_window_s_ = 0;
         rate_window_frames_ = 0;
         rate_window_steps_ = 0;
+        rate_window_sim_s_ = 0;
     }
 }
 

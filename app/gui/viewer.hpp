@@ -40,6 +40,7 @@ struct ViewerStart {
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
     bool paused = false;  // --paused: the first frame shows the start without stepping
+    double run_until = -1;  // --run-until T: play until the simulated time reaches T (< 0: no)
     // --video-size, --video-fps, --video-format: the video settings for this run (0 / empty:
     // the saved ones).
     int video_width = 0, video_height = 0, video_fps = 0;
@@ -83,11 +84,15 @@ struct InterfaceSettings {
     bool show_all_params = false;  // the parameters of the other scenarios too
     bool profile_phases = true;    // the overlay's GPU time per phase
     bool phase_details = false;    // shader-level phases instead of the named ones
+    double run_until_field = 10;   // the panel's "Run until t =" value
+    char preset_name_field[65] = "";  // the "Save as preset" name being typed
 };
 
 // What the overlay shows of the last frames.
 struct FrameFigures {
     double fps = 0, frame_ms = 0, steps_per_s = 0;  // over the last half second
+    double sim_seconds_per_s = 0;  // simulated seconds per wall-clock second, the same window
+    double sim_seconds = 0;        // simulated seconds this frame's steps advanced
     int steps = 0;                                  // this frame's
     double sim_cpu_ms = 0, render_cpu_ms = 0;       // issuing this frame's work
     double ui_cpu_ms = 0;                           // ImGui's drawing, issued (or run)
@@ -212,11 +217,29 @@ public:
     void choose_grid(int n);
     void set_steps_per_frame(int steps);  // clamped to 1 .. kMaxStepsPerFrame
     void set_param(const std::string& name, double value);
+    // Every parameter of the model back to its default (the panel's "Reset parameters"); they
+    // take effect at the next step, the scenario's geometry at the next reset.
+    void reset_parameters();
+    // The panel's "Save as preset": what is set now (model, scenario, solver, terrain, grid,
+    // steps per frame, colormap, every parameter) as user_presets_folder()/NAME.preset, then
+    // the preset list read again with it chosen.
+    void save_as_preset(const std::string& name);
+    // Ctrl+S opens the panel's "Save as preset" name field.
+    void request_preset_name() { preset_name_requested_ = true; }
+    bool take_preset_name_request() { return std::exchange(preset_name_requested_, false); }
+    // "Run until t = ...": play, then pause on the step that reaches simulated time `t` (never
+    // past it: the last frame takes only the steps left). Cancelled by a reset or a load.
+    void run_until(double t);
+    void cancel_run_until() { run_until_.reset(); }
+    const std::optional<double>& run_until_target() const { return run_until_; }
     void toggle_playing() { playing_ = !playing_; }
     void step_once();  // pauses; every call is one more step
-    // R: the scenario's initial state and, in 3-D, the camera fitted to the domain.
+    // R: the scenario's initial state, the 3-D camera fitted to the domain and the 2-D view's
+    // zoom and pan back to the whole domain.
     void reset_view_and_field();
-    void fit_camera();
+    // C, and a new model or scenario: the 3-D camera fitted and the 2-D view reset.
+    void fit_view();
+    void fit_camera();  // the 3-D camera only
     // A brush dab at a viewport pixel (GL convention), and the cell the mouse is over.
     void paint_at(render::Rect viewport, glm::vec2 gl_pixel);
     void set_probe_cell(std::optional<glm::ivec2> cell) { probe_cell_ = cell; }
@@ -288,7 +311,12 @@ private:
     void apply_start_parameters(const ViewerStart& start,
                                 const std::vector<std::pair<std::string, double>>& preset_params);
     void apply_start_terrain(const std::string& terrain);
-
+    // What the settings remember of the last run that the command line does not override: the
+    // parameters (of the same model), the terrain, the 3-D camera and the 2-D zoom and pan. A
+    // value that no longer fits falls back to the default; the status line lists them.
+    void apply_saved_parameters();
+    void apply_saved_terrain();
+    void apply_saved_view();
     void make(const std::string& model, const std::string& solver);
     void reset();
     void apply_preset(const Preset& preset);
@@ -327,6 +355,8 @@ private:
     bool playing_ = true;
     bool tab_shown_ = true;
     int step_requests_ = 0;  // S presses not yet stepped
+    std::optional<double> run_until_;
+    bool preset_name_requested_ = false;
     StepBudget step_budget_;
     render::Rect last_viewport_;
     bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame
@@ -354,6 +384,7 @@ private:
     double rate_window_s_ = 0;  // the half second being counted for figures_'s rates
     int rate_window_frames_ = 0;
     std::int64_t rate_window_steps_ = 0;
+    double rate_window_sim_s_ = 0;
     TimingLog* timing_log_ = nullptr;
 
     // Stability and the colour bar's range, read back a few times per second.

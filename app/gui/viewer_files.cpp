@@ -105,11 +105,12 @@ void Viewer::load_state(const std::filesystem::path& path) {
         scenario_ = sim_->scenario();
         grid_ = sim_->nx();
         preset_index_ = -1;
+        run_until_.reset();
         measure_new_field();
         step_budget_.settle();
         set_reference();
         fit_height();
-        fit_camera();
+        fit_view();
         char detail[160];
         std::snprintf(detail, sizeof detail, ": %s, %s, %d x %d, step %lld, t = %.4g s",
                       sim_->model().c_str(), scenario_.c_str(), sim_->nx(), sim_->ny(),

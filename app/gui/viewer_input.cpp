@@ -21,12 +21,18 @@ namespace {
 void handle_keys(Viewer& viewer, std::span<const KeyPress> keys) {
     InterfaceSettings& ui = viewer.interface_settings();
     for (const KeyPress& k : keys) {
+        const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0;
+        if (ctrl) {
+            // Ctrl+S: "Save as preset" (its name field in the panel); other chords are not ours.
+            if (k.key == GLFW_KEY_S && !k.repeat) viewer.request_preset_name();
+            continue;
+        }
         if (k.key == GLFW_KEY_S) viewer.step_once();
         if (k.repeat) continue;
         switch (k.key) {
         case GLFW_KEY_SPACE: viewer.toggle_playing(); break;
         case GLFW_KEY_R: viewer.reset_view_and_field(); break;
-        case GLFW_KEY_C: viewer.fit_camera(); break;
+        case GLFW_KEY_C: viewer.fit_view(); break;
         case GLFW_KEY_H: ui.show_help = !ui.show_help; break;
         case GLFW_KEY_TAB: ui.hide_ui = !ui.hide_ui; break;
         case GLFW_KEY_F11: viewer.request_fullscreen(); break;

@@ -144,7 +144,8 @@ void draw_figures(Viewer& viewer, bool compact) {
     const double cells = static_cast<double>(sim.nx()) * sim.ny();
     ImGui::Text("%s  %s  %s  %d x %d", sim.model().c_str(), viewer.scenario().c_str(),
                 sim.solver().c_str(), sim.nx(), sim.ny());
-    ImGui::Text("%.1f FPS   %.3f ms/frame   %s", figures.fps, figures.frame_ms,
+    ImGui::Text("%.1f FPS   %.3f ms/frame   t = %.4g s (%.3g s/s)   %s", figures.fps,
+                figures.frame_ms, sim.time(), figures.sim_seconds_per_s,
                 !viewer.tab_shown() ? "(paused while another tab is open)"
                 : viewer.playing()  ? ""
                                     : "(paused)");
@@ -301,8 +302,9 @@ void draw_help_window(Viewer& viewer) {
     ImGui::TextUnformatted(
         "Space   play / pause\n"
         "S       one step (pauses); every press counts\n"
-        "R       reset the scenario (and fit the 3-D camera)\n"
-        "C       fit the 3-D camera to the domain\n"
+        "Ctrl+S  save the current settings as a preset\n"
+        "R       reset the scenario and fit the view\n"
+        "C       fit the view: the 3-D camera, the 2-D zoom and pan\n"
         "Tab     hide / show the panel and overlay\n"
         "F9      start / stop an FPS recording\n"
         "F10     start / stop a video (size, rate and format under Files)\n"

@@ -76,14 +76,14 @@ std::string format_value(double v) {
 void draw_scene_choices(Viewer& viewer) {
     if (!viewer.presets().empty()) {
         std::vector<std::string> names;
-        for (const Preset& p : viewer.presets()) names.push_back(p.name);
+        for (const Preset& p : viewer.presets()) names.push_back(p.user ? p.name + " (yours)" : p.name);
         const int index = viewer.preset_index();
-        std::string current =
-            index >= 0 ? viewer.presets()[static_cast<std::size_t>(index)].name : "(none)";
+        std::string current = index >= 0 ? names[static_cast<std::size_t>(index)] : "(none)";
         if (combo("Preset", names, current))
             viewer.choose_preset(
                 static_cast<int>(std::find(names.begin(), names.end(), current) - names.begin()));
-        help_marker("Scenario presets from assets/presets/*.preset");
+        help_marker("Scenario presets from assets/presets/*.preset and yours (Save as preset, "
+                    "Ctrl+S), in " + user_presets_folder().string());
     }
     std::vector<std::string> models;
     for (const sim::ModelInfo& m : sim::models()) models.push_back(m.name);
@@ -131,6 +131,23 @@ void draw_grid_choice(Viewer& viewer) {
     }
 }
 
+// "Run until t = ...": a time to stop at, and the run towards it while it lasts.
+void draw_run_until(Viewer& viewer) {
+    double& target = viewer.interface_settings().run_until_field;
+    if (const auto& running = viewer.run_until_target()) {
+        ImGui::TextColored(ImVec4(0.6f, 0.9f, 1, 1), "running until t = %.6g s", *running);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("cancel")) viewer.cancel_run_until();
+        return;
+    }
+    if (ImGui::Button("Run until t =")) viewer.run_until(target);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::InputDouble("s##run-until", &target, 0, 0, "%.6g");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("plays, then pauses on the step that reaches this simulated time");
+}
+
 // Steps per frame (and the cap on them), play / step / reset, the time and the field's range.
 void draw_playback(Viewer& viewer, const sim::ModelInfo& info) {
     // Typed values are clamped to the command line's 1 .. 1000.
@@ -151,8 +168,15 @@ void draw_playback(Viewer& viewer, const sim::ModelInfo& info) {
     if (ImGui::Button("Step (S)")) viewer.step_once();
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)")) viewer.reset_view_and_field();
+    // The time and step are the simulation's own (kept on the host): live, no read-back.
+    const sim::Simulation& sim = viewer.simulation();
+    ImGui::Text("t = %.4g s, step %lld, %.3g simulated s per s", sim.time(),
+                static_cast<long long>(sim.steps_taken()), viewer.figures().sim_seconds_per_s);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("speed: simulated seconds per second of the wall clock, over the last "
+                          "half second");
+    draw_run_until(viewer);
     const sim::Stats& stats = viewer.stats();
-    ImGui::Text("t = %.4g s, step %lld", stats.time, static_cast<long long>(stats.steps));
     ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats.min,
                 stats.max, info.field_unit.c_str(), stats.sum);
 }
@@ -184,8 +208,39 @@ void draw_parameter(Viewer& viewer, const sim::ParamSpec& p) {
                           p.help.c_str(), p.min, p.max, p.unit.c_str(), p.default_value);
 }
 
+// The "Save as preset" name field (Ctrl+S or the button): a modal popup, Enter saves.
+void draw_save_preset_popup(Viewer& viewer) {
+    char* name = viewer.interface_settings().preset_name_field;
+    if (viewer.take_preset_name_request()) ImGui::OpenPopup("Save as preset");
+    if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("The current model, scenario, grid, view and parameters,\nsaved in your "
+                           "presets folder and listed under Preset.");
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool entered = ImGui::InputText("Name", name, sizeof viewer.interface_settings().preset_name_field,
+                                          ImGuiInputTextFlags_EnterReturnsTrue |
+                                              ImGuiInputTextFlags_AutoSelectAll);
+    const std::string problem = preset_name_problem(name);
+    if (!problem.empty() && name[0] != '\0') ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", problem.c_str());
+    ImGui::BeginDisabled(!problem.empty());
+    const bool save = ImGui::Button("Save (Enter)") || (entered && problem.empty());
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        ImGui::CloseCurrentPopup();
+    if (save) {
+        viewer.save_as_preset(name);
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
 void draw_parameters(Viewer& viewer) {
+    draw_save_preset_popup(viewer);
     if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (ImGui::Button("Reset parameters")) viewer.reset_parameters();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every parameter of the model to its default");
+    ImGui::SameLine();
+    if (ImGui::Button("Save as preset (Ctrl+S)")) viewer.request_preset_name();
     // Setting a parameter keeps the simulation; only the panel's actions above replace it.
     const sim::Simulation& sim = viewer.simulation();
     bool& show_all = viewer.interface_settings().show_all_params;

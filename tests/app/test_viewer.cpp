@@ -849,6 +849,166 @@ TEST(Viewer, ScreenshotAtAChosenSizeIsTheViewWithItsColourBar) {
     EXPECT_EQ(run_adilab("--frames 2 --video-format avi").exit_code, 2);
 }
 
+// "key = value" of a settings or preset file, or "" when the key is missing.
+std::string value_of(const std::string& text, const std::string& key) {
+    const std::string prefix = key + " = ";
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with(prefix)) return line.substr(prefix.size());
+    return {};
+}
+
+TEST(Viewer, RunUntilPausesOnTheStepThatReachesTheTime) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-run-until");
+    // dt = 0.5 s and 4 steps a frame: t = 7 s is step 14, reached in the fourth frame's first
+    // two steps; the run pauses there however many frames follow.
+    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 32 --set dt=0.5 "
+                                         "--steps-per-frame 4 --run-until 7 --frames 20 --record " +
+                                             dir + "/rec");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("status: reached t = 7 s at step 14: paused"), std::string::npos) << r.output;
+    std::string csv;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
+        if (entry.path().extension() == ".csv") csv = entry.path().string();
+    std::istringstream lines(read_text(csv));
+    std::string line, steps;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) steps += line.substr(line.rfind(',') + 1);
+    EXPECT_EQ(steps.substr(0, 5), "44420") << steps;
+    EXPECT_EQ(steps.find_first_not_of('0', 4), std::string::npos) << steps;
+    EXPECT_EQ(run_adilab("--frames 2 --run-until -3").exit_code, 2);
+    EXPECT_EQ(run_adilab("--frames 2 --run-until soon").exit_code, 2);
+}
+
+TEST(Viewer, SettingsRestoreParametersTerrainAndCamera) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-restore");
+    const std::string ini = dir + "/config/adilab/viewer.ini";
+    // A first run sets a parameter and a terrain; its settings hold them.
+    auto r = run_viewer(dir + "/config", "--model shallow-water --scenario drops --terrain island "
+                                         "--set damping=0.01 --grid 32 --frames 2 --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string saved = read_text(ini);
+    EXPECT_EQ(value_of(saved, "param.damping"), "0.01") << saved;
+    EXPECT_EQ(value_of(saved, "terrain"), "island") << saved;
+    EXPECT_FALSE(value_of(saved, "camera_distance").empty()) << saved;
+    // The user left the 3-D camera turned (as an orbit would); the next start, with no options,
+    // restores all three: had it not, it would save the defaults (damping 0, flat, a fitted
+    // camera at yaw -0.9).
+    std::string edited;
+    std::istringstream lines(saved);
+    for (std::string line; std::getline(lines, line);)
+        edited += (line.starts_with("camera_yaw = ") ? std::string("camera_yaw = 0.5") : line) + "\n";
+    write_text(ini, edited);
+    r = run_viewer(dir + "/config", "--frames 2 --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    saved = read_text(ini);
+    EXPECT_EQ(value_of(saved, "model"), "shallow-water") << saved;
+    EXPECT_EQ(value_of(saved, "param.damping"), "0.01") << saved;
+    EXPECT_EQ(value_of(saved, "terrain"), "island") << saved;
+    EXPECT_EQ(value_of(saved, "camera_yaw"), "0.5") << saved;
+    EXPECT_EQ(r.output.find("viewer.ini: ignored"), std::string::npos) << r.output;
+}
+
+TEST(Viewer, StaleOrInvalidSettingsFallBackToDefaultsWithANotice) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-stale");
+    std::filesystem::create_directories(dir + "/config/adilab");
+    write_text(dir + "/config/adilab/viewer.ini",
+               "model = shallow-water\nscenario = whirlpool\ngrid = 99999\ncolormap = 42\n"
+               "param.dt = banana\nparam.nosuch = 1\nparam.g = 1e300\nterrain = moon\n"
+               "camera_pitch = nan\ncamera_distance = 3\nview_zoom = -2\nvsync = maybe\n");
+    auto r = run_viewer(dir + "/config", "--frames 2 --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::size_t status = r.output.find("status: viewer.ini: ignored ");
+    ASSERT_NE(status, std::string::npos) << r.output;
+    const std::string notice = r.output.substr(status, r.output.find('\n', status) - status);
+    for (const char* key : {"scenario = whirlpool", "grid = 99999", "colormap = 42", "param.dt = banana",
+                            "param.nosuch = 1", "param.g = 1e300", "terrain = moon", "3-D camera",
+                            "view_zoom = -2", "vsync = maybe"})
+        EXPECT_NE(notice.find(key), std::string::npos) << key << " not in: " << notice;
+    EXPECT_NE(notice.find("(defaults used)"), std::string::npos) << notice;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_EQ(value_of(saved, "scenario"), "diagonal-push") << saved;  // the model's first
+    EXPECT_EQ(value_of(saved, "grid"), "512") << saved;
+    EXPECT_EQ(value_of(saved, "colormap"), "0") << saved;
+    EXPECT_EQ(value_of(saved, "param.dt"), "0.050000000000000003") << saved;  // the default, 0.05
+    EXPECT_EQ(value_of(saved, "param.nosuch"), "") << saved;
+    EXPECT_EQ(value_of(saved, "terrain"), "flat") << saved;
+    EXPECT_EQ(value_of(saved, "view_zoom"), "1") << saved;
+}
+
+#ifdef ADILAB_XKEY_EXE
+TEST(Viewer, RResetsTheTwoDimensionalZoomAndPan) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-r-zoom");
+    const std::string ini = "model = heat\nview_zoom = 4\nview_pan_x = 0.25\nview_pan_y = -0.125\n";
+    // Restored as saved without R...
+    std::filesystem::create_directories(dir + "/still/config/adilab");
+    write_text(dir + "/still/config/adilab/viewer.ini", ini);
+    auto r = run_viewer(dir + "/still/config", "--grid 32 --frames 2 --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::string saved = read_text(dir + "/still/config/adilab/viewer.ini");
+    EXPECT_EQ(value_of(saved, "view_zoom"), "4") << saved;
+    EXPECT_EQ(value_of(saved, "view_pan_x"), "0.25") << saved;
+    // ...and back to the whole domain after R.
+    std::filesystem::create_directories(dir + "/config/adilab");
+    write_text(dir + "/config/adilab/viewer.ini", ini);
+    std::string output;
+    run_with_keys(dir, "--window 480x300 --grid 32 --save-settings", "r@300 close@500", "1024x768x24", &output);
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_EQ(value_of(saved, "view_zoom"), "1") << saved;
+    EXPECT_EQ(value_of(saved, "view_pan_x"), "0") << saved;
+    EXPECT_EQ(value_of(saved, "view_pan_y"), "0") << saved;
+}
+
+TEST(Viewer, CtrlSSavesAPresetThatIsListedAndLoadsBack) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-save-preset");
+    std::string output;
+    run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 48 --set dt=0.5 "
+                       "--colormap inferno",
+                  "ctrl+s@300 type:warm-plate.2@400 Return@300 close@500", "1024x768x24", &output);
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    const std::string path = dir + "/config/adilab/presets/warm-plate.2.preset";
+    ASSERT_NE(output.find("status: saved preset 'warm-plate.2' to " + path), std::string::npos) << output;
+    const std::string preset = read_text(path);
+    EXPECT_EQ(value_of(preset, "model"), "heat") << preset;
+    EXPECT_EQ(value_of(preset, "scenario"), "two-heaters") << preset;
+    EXPECT_EQ(value_of(preset, "grid"), "48") << preset;
+    EXPECT_EQ(value_of(preset, "colormap"), "inferno") << preset;
+    EXPECT_EQ(value_of(preset, "set.dt"), "0.5") << preset;
+    EXPECT_EQ(value_of(preset, "set.c"), "1") << preset;
+    for (const auto& entry : std::filesystem::directory_iterator(dir + "/config/adilab/presets"))
+        EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
+    // Listed with the shipped ones: --preset finds it and its values take effect.
+    auto r = run_viewer(dir + "/config", "--preset warm-plate.2 --frames 2 --save-settings");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_EQ(value_of(saved, "grid"), "48") << saved;
+    EXPECT_EQ(value_of(saved, "param.dt"), "0.5") << saved;
+    EXPECT_EQ(value_of(saved, "colormap"), "1") << saved;  // inferno
+}
+
+TEST(Viewer, ResetParametersButtonRestoresTheDefaults) {
+    ADILAB_NEED_XVFB();
+    const std::string dir = temp_folder("viewer-reset-params");
+    std::string output;
+    // "Reset parameters" is the first row of the Parameters section: in an 800x600 window with
+    // heat, at (505, 330).
+    run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 32 "
+                       "--set dt=0.5 --set c=2 --save-settings",
+                  "click:505,330@300 close@500", "1024x768x24", &output);
+    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    EXPECT_NE(output.find("status: parameters back to their defaults"), std::string::npos) << output;
+    const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
+    EXPECT_EQ(value_of(saved, "param.dt"), "1") << saved;
+    EXPECT_EQ(value_of(saved, "param.c"), "1") << saved;
+}
+#endif
+
 TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);

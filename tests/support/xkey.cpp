@@ -9,7 +9,8 @@
 // type:TEXT (each character tapped, letters, digits, '.', '-'), click:X,Y and ctrlclick:X,Y (the
 // pointer moved to window pixel X,Y, then a left click, with Ctrl held for ctrlclick), move:X,Y
 // (the pointer moved there, no button), ctrldrag:X0,Y0:X1,Y1 (Ctrl held, the left button pressed
-// at X0,Y0, the pointer moved to X1,Y1 in 20 steps over a second, released), close.
+// at X0,Y0, the pointer moved to X1,Y1 in 20 steps over a second, released), ctrl+KEY (KEY
+// pressed with Ctrl held), close.
 //
 // --after FILE: start only once FILE exists (e.g. the GUI's --first-screenshot, written after
 // its first frame, when shader compiles are done and frames come at their normal rate).
@@ -52,8 +53,10 @@ Window find_window(Display* display, Window root, const char* name) {
     return found;
 }
 
-void send_key(Display* display, Window window, KeyCode code, bool press, Time time) {
+void send_key(Display* display, Window window, KeyCode code, bool press, Time time,
+              unsigned state = 0) {
     XKeyEvent e{};
+    e.state = state;  // the modifiers held, which GLFW reads as the event's mods
     e.type = press ? KeyPress : KeyRelease;
     e.display = display;
     e.window = window;
@@ -190,6 +193,19 @@ int main(int argc, char** argv) {
             send_button(display, window, x1, y1, false, ControlMask, time += 10);
             sleep_ms(150);
             send_key(display, window, control, false, time += 10);
+            continue;
+        }
+        if (key.starts_with("ctrl+")) {
+            const KeyCode code = code_of(display, key.substr(5));
+            const KeyCode control = code_of(display, "Control_L");
+            if (code == 0) return 2;
+            send_key(display, window, control, true, time += 10);
+            sleep_ms(150);
+            send_key(display, window, code, true, time += 10, ControlMask);
+            sleep_ms(150);
+            send_key(display, window, code, false, time += 10, ControlMask);
+            sleep_ms(150);
+            send_key(display, window, control, false, time += 10, ControlMask);
             continue;
         }
         if (key.starts_with("type:")) {
