@@ -26,6 +26,8 @@ public:
     float get_float(const std::string& key, float fallback, float min, float max) const;
     bool get_bool(const std::string& key, bool fallback) const;
     void set(const std::string& key, const std::string& value) { values_[key] = value; }
+    // A literal would otherwise pick the bool overload.
+    void set(const std::string& key, const char* value) { values_[key] = value; }
     void set(const std::string& key, int value) { values_[key] = std::to_string(value); }
     void set(const std::string& key, float value);
     void set(const std::string& key, bool value) { values_[key] = value ? "1" : "0"; }
