@@ -72,6 +72,8 @@ class AdiModel : public Simulation {
     std::string solver() const override { return solver_name_; }
     std::vector<std::string> scenarios() const override { return scenarios_; }
     std::string scenario() const override { return scenario_; }
+    double time() const override { return time_; }
+    std::int64_t steps_taken() const override { return steps_; }
     std::span<const ParamSpec> params() const override { return specs_; }
     void set_params(std::span<const std::pair<std::string, double>> values) override;
     void check_parameters(const std::string& scenario, int nx, int ny) const override;

@@ -151,6 +151,12 @@ class Simulation {
     virtual void set_terrain(const std::string& name);
     virtual std::string terrain_name() const { return {}; }
 
+    // The simulated time (seconds) and the steps taken since the last reset, or those of a
+    // loaded state: kept on the host, so the viewer can follow them every frame without the
+    // read-back stats() makes.
+    virtual double time() const = 0;
+    virtual std::int64_t steps_taken() const = 0;
+
     // Throws adilab::Error for an unknown scenario or a grid outside 4 .. 8192.
     virtual void reset(const std::string& scenario, int nx, int ny) = 0;
     virtual void step(int count) = 0;

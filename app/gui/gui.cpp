@@ -40,6 +40,15 @@ std::vector<cli::OptionSpec> options() {
         {"steps-per-frame", "K", "simulation steps per frame, 1..1000"},
         {"set", "NAME=VALUE", "set a simulation parameter (repeatable)", true},
         {"colormap", "NAME", "viridis, inferno, diverging, grayscale or turbo"},
+        {"paused", "", "start paused: the first frames show the start (or a loaded state) "
+                       "without stepping; Space plays"},
+        {"run-until", "T", "play until the simulated time reaches T seconds, then pause (the "
+                           "panel's \"Run until t =\")"},
+        {"video-size", "WxH", "videos (F10, --record-video): the frame size, 16..8192, even",
+         cli::Default{"1280x720"}},
+        {"video-fps", "N", "videos: frames per second, 1..240", cli::Default{"30"}},
+        {"video-format", "F", "videos: mp4 (through ffmpeg when it is on PATH, else PNG frames) "
+                              "or png (a PNG frame sequence)", cli::Default{"mp4"}},
     };
     for (cli::OptionSpec& o : scripted_run_options()) all.push_back(std::move(o));
     for (cli::OptionSpec& o : bench_tab_options()) all.push_back(std::move(o));
@@ -56,6 +65,13 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.solver = args.get("solver");
     start.terrain = args.get("terrain");
     start.colormap = args.get("colormap");
+    start.paused = args.has("paused");
+    if (args.has("run-until")) {
+        start.run_until = cli::parse_double("run-until", args.get("run-until"));
+        if (!(start.run_until > 0))
+            throw cli::UsageError("--run-until expects a time in seconds above 0, got '" +
+                                  args.get("run-until") + "'");
+    }
     // The simulations' limits; the device's storage-block limit is checked once a context exists.
     start.grid = static_cast<int>(args.get_int("grid", 0, GridLimits{}.min, GridLimits{}.max));
     start.steps_per_frame = static_cast<int>(args.get_int("steps-per-frame", 0, 1, 1000));
@@ -71,6 +87,15 @@ ViewerStart viewer_start(const cli::Args& args) {
         if (!word) cli::parse_double("set " + item.substr(0, eq), text);  // throws naming the text
         start.params.emplace_back(item.substr(0, eq), text);
     }
+    if (args.has("video-size")) {
+        const auto [w, h] = cli::parse_dimensions("video-size", args.get("video-size"), 16, 8192);
+        start.video_width = static_cast<int>(w);
+        start.video_height = static_cast<int>(h);
+    }
+    start.video_fps = static_cast<int>(args.get_int("video-fps", 0, 1, 240));
+    start.video_format = args.get("video-format");
+    if (!start.video_format.empty() && start.video_format != "mp4" && start.video_format != "png")
+        throw cli::UsageError("--video-format must be mp4 or png, not '" + start.video_format + "'");
     if (!start.colormap.empty()) {
         bool known = false;
         for (const char* name : render::kColormapNames) known = known || start.colormap == name;
@@ -144,19 +169,24 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
         viewer.begin_ui_timing(frame);
         window.end_frame();
         viewer.end_ui_timing();
+        // A video frame or a screenshot at a chosen size: the view drawn offscreen, now that
+        // ImGui's frame (the labels' font) is done with.
+        if (!minimised) viewer.capture_view();
         if (shot)
             save_requested_screenshot(viewer, viewer.screenshot_viewport_only()
                                                   ? viewport
                                                   : render::Rect{0, 0, fb_width, fb_height});
         if (script)
-            script->save_screenshots(frame, last, viewport, fb_width, fb_height, minimised);
+            script->save_screenshots(viewer, frame, last, viewport, fb_width, fb_height, minimised);
         if (!minimised) window.present();
         const auto now = Clock::now();
         viewer.end_frame(std::chrono::duration<double, std::milli>(now - frame_start).count(), frame);
         frame_start = now;
         if (last) return script->finish(viewer);
     }
-    return 0;
+    // A scripted run whose window was closed before its last frame (tests that close it with
+    // real events) ends as one that ran out: the status line and figures printed.
+    return script ? script->finish(viewer) : 0;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace adilab::gui {
@@ -74,6 +75,29 @@ std::vector<PhaseTime> shader_phases(std::span<const gl::DispatchProfiler::Phase
         add(out, name, p);
     }
     return out;
+}
+
+double FrameBreakdown::parts_ms() const {
+    double sum = draw_ms + ui_ms;
+    for (const auto& p : phases)
+        if (is_simulation_program(p.label)) sum += p.ms;
+    return sum;
+}
+
+std::string describe(const FrameBreakdown& b) {
+    std::string text = "frame " + std::to_string(b.frame) + " (" +
+                       (b.gpu_phases && b.gpu_draw    ? "GPU"
+                        : b.gpu_phases || b.gpu_draw ? "GPU and CPU clock"
+                                                     : "CPU clock") +
+                       "):";
+    char item[96];
+    for (const PhaseTime& p : named_phases(b.phases)) {
+        std::snprintf(item, sizeof item, " %s %.3f ms,", p.name.c_str(), p.ms);
+        text += item;
+    }
+    std::snprintf(item, sizeof item, " draw %.3f ms, UI %.3f ms, other %.3f ms = %.3f ms",
+                  b.draw_ms, b.ui_ms, b.other_ms(), b.frame_ms);
+    return text + item;
 }
 
 }  // namespace adilab::gui

@@ -23,6 +23,10 @@ std::vector<cli::OptionSpec> scripted_run_options() {
         {"window", "WxH", "with --frames: the window size (default 1280x800)"},
         {"save-settings", "", "with --frames: save the settings on exit as an interactive run does"},
         {"screenshot-area", "WHAT", "window (default) or viewport: what --screenshot captures"},
+        {"screenshot-size", "WxH", "with --screenshot: the view (field, colour bar and labels, no "
+                                   "overlay) drawn offscreen at this size instead"},
+        {"record-video", "DIR", "with --frames: record every frame of the run as a video into DIR "
+                                "(see --video-size, --video-fps, --video-format)"},
         {"inject", "EVENTS", "test hook, with --frames: synthetic input, ';'-separated: "
                              "drag@F:x0,y0:x1,y1 (viewport fractions, y down), resize@F:WxH "
                              "(0x0 minimises) or load@F:PATH (Load state)"},
@@ -44,6 +48,16 @@ std::optional<ScriptedRun> ScriptedRun::from_args(const cli::Args& args) {
         throw cli::UsageError("--screenshot-area must be window or viewport, not '" + area + "'");
     run.viewport_area_ = area == "viewport";
     if (!run.screenshot_.empty()) bench::check_png_path(run.screenshot_);
+    if (args.has("screenshot-size")) {
+        const auto [w, h] = cli::parse_dimensions("screenshot-size", args.get("screenshot-size"), 16, 8192);
+        run.shot_width_ = static_cast<int>(w);
+        run.shot_height_ = static_cast<int>(h);
+        if (run.screenshot_.empty())
+            throw cli::UsageError("--screenshot-size needs --screenshot PATH (and --frames N)");
+    }
+    run.record_video_ = args.get("record-video");
+    if (!run.record_video_.empty() && !scripted)
+        throw cli::UsageError("--record-video needs --frames N (use F10 interactively)");
     run.first_screenshot_ = args.get("first-screenshot");
     if (!run.first_screenshot_.empty() && !scripted)
         throw cli::UsageError("--first-screenshot needs --frames N");
@@ -103,6 +117,7 @@ std::vector<ScriptedRun::InjectedEvent> ScriptedRun::parse_events(const std::str
 
 void ScriptedRun::start(Viewer& viewer) const {
     if (!record_.empty()) viewer.start_recording(record_, 0);
+    if (!record_video_.empty()) viewer.start_video(record_video_, true);
 }
 
 void ScriptedRun::resize_window(Window& window, long long frame) {
@@ -139,9 +154,9 @@ bool ScriptedRun::is_last_frame(long long frame, bool bench_run_finished) const 
     return frame >= frames_ && bench_run_finished;
 }
 
-void ScriptedRun::save_screenshots(long long frame, bool last, render::Rect viewport,
-                                   int framebuffer_width, int framebuffer_height,
-                                   bool minimised) const {
+void ScriptedRun::save_screenshots(Viewer& viewer, long long frame, bool last,
+                                   render::Rect viewport, int framebuffer_width,
+                                   int framebuffer_height, bool minimised) const {
     if (minimised) {
         if (last && !screenshot_.empty())
             std::cout << "screenshot skipped: the window is minimised at the last frame\n";
@@ -149,20 +164,41 @@ void ScriptedRun::save_screenshots(long long frame, bool last, render::Rect view
     }
     const render::Rect window{0, 0, framebuffer_width, framebuffer_height};
     const render::Rect area = viewport_area_ ? viewport : window;
-    if (last && !screenshot_.empty() && viewport_area_) write_screenshot(screenshot_, area);
     if (frame == 1 && !first_screenshot_.empty()) write_screenshot(first_screenshot_, area);
-    if (last && !screenshot_.empty()) {
-        if (!viewport_area_) write_screenshot(screenshot_, area);
-        std::cout << "screenshot written to " << screenshot_.string() << " ("
-                  << (viewport_area_ ? viewport.width : framebuffer_width) << "x"
-                  << framebuffer_height << ")\n";
+    if (!last || screenshot_.empty()) return;
+    if (shot_width_ > 0) {
+        viewer.save_view_screenshot(screenshot_, shot_width_, shot_height_);
+        std::cout << "screenshot written to " << screenshot_.string() << " (" << shot_width_ << "x"
+                  << shot_height_ << ", the view)\n";
+        return;
     }
+    write_screenshot(screenshot_, area);
+    std::cout << "screenshot written to " << screenshot_.string() << " ("
+              << (viewport_area_ ? viewport.width : framebuffer_width) << "x" << framebuffer_height
+              << ")\n";
 }
 
 int ScriptedRun::finish(Viewer& viewer) const {
     viewer.check_stability();
     // The status line's last message, for scripts and tests (what a user would read).
     if (!viewer.message().empty()) std::cout << "status: " << viewer.message() << "\n";
+    // The value under the cursor as the overlay shows it, when the mouse is over the field.
+    if (const std::string probe = viewer.probe_text(); !probe.empty())
+        std::cout << probe << "\n";
+    // The overlay's time per phase, as its lines show it (when the overlay timed any frame).
+    if (viewer.figures().breakdown.frame > 0)
+        std::cout << "phases: " << describe(viewer.figures().breakdown) << "\n";
+    if (viewer.video_recording()) {
+        const VideoWriter::Result video = viewer.stop_video();
+        if (video.error.empty())
+            std::cout << "video written to " << video.path.string() << " (" << video.frames << " "
+                      << (video.mp4 ? "frames" : "PNG frames") << ", "
+                      << viewer.video().settings().width << "x" << viewer.video().settings().height
+                      << " at " << viewer.video().settings().fps << " fps)"
+                      << (video.note.empty() ? "" : ": " + video.note) << "\n";
+        else
+            std::cout << "video failed: " << video.error << "\n";
+    }
     if (viewer.recording()) {
         const auto csv = viewer.stop_recording();
         std::cout << "recording written to " << csv.string() << " and "

@@ -34,7 +34,7 @@ public:
     // that a script cannot change what the user sees next time).
     bool saves_settings() const { return save_settings_; }
 
-    // Before the first frame: the --record recording starts.
+    // Before the first frame: the --record recording and the --record-video video start.
     void start(Viewer& viewer) const;
     // This frame's injected resizes, right after the window's events were polled.
     void resize_window(Window& window, long long frame);
@@ -48,11 +48,12 @@ public:
     // --frames N reached and, for a --bench-tab run, its run has ended and been drawn.
     bool is_last_frame(long long frame, bool bench_run_finished) const;
     // --first-screenshot at frame 1 and --screenshot at the last frame, after ImGui has drawn
-    // into the back buffer and before it is presented.
-    void save_screenshots(long long frame, bool last, render::Rect viewport, int framebuffer_width,
-                          int framebuffer_height, bool minimised) const;
-    // After the last frame: the stability check, the status line and the recording printed for
-    // the script to read. Returns the exit code: 1 when the simulation went unstable, else 0.
+    // into the back buffer and before it is presented; with --screenshot-size, the view drawn
+    // offscreen at that size instead.
+    void save_screenshots(Viewer& viewer, long long frame, bool last, render::Rect viewport,
+                          int framebuffer_width, int framebuffer_height, bool minimised) const;
+    // After the last frame (or the window closed): the stability check, the status line, the
+    // overlay's time per phase and the recording printed for the script to read. Returns the exit code: 1 when the simulation went unstable, else 0.
     int finish(Viewer& viewer) const;
 
 private:
@@ -66,7 +67,8 @@ private:
     static std::vector<InjectedEvent> parse_events(const std::string& text);
 
     long long frames_ = 0;
-    std::filesystem::path screenshot_, first_screenshot_, record_;
+    std::filesystem::path screenshot_, first_screenshot_, record_, record_video_;
+    int shot_width_ = 0, shot_height_ = 0;  // --screenshot-size; 0: the window or viewport
     bool viewport_area_ = false;  // --screenshot-area viewport (else the whole window)
     int window_width_ = 1280, window_height_ = 800;
     bool save_settings_ = false;

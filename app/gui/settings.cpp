@@ -56,39 +56,75 @@ std::string Settings::get(const std::string& key, const std::string& fallback) c
     return it == values_.end() ? fallback : it->second;
 }
 
+void Settings::refuse(const std::string& key, const std::string& why) const {
+    problems_.push_back(key + " = " + get(key, "") + " (" + why + ")");
+}
+
 int Settings::get_int(const std::string& key, int fallback, int min, int max) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return fallback;
     try {
-        auto it = values_.find(key);
-        if (it == values_.end()) return fallback;
         std::size_t used = 0;
         const int v = std::stoi(it->second, &used);
-        return used == it->second.size() && v >= min && v <= max ? v : fallback;
+        if (used == it->second.size() && v >= min && v <= max) return v;
     } catch (const std::exception&) {
-        return fallback;
     }
+    refuse(key, "not a whole number within " + std::to_string(min) + " .. " + std::to_string(max));
+    return fallback;
 }
 
 float Settings::get_float(const std::string& key, float fallback, float min, float max) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return fallback;
     try {
-        auto it = values_.find(key);
-        if (it == values_.end()) return fallback;
         std::size_t used = 0;
         const float v = std::stof(it->second, &used);
-        return used == it->second.size() && v >= min && v <= max ? v : fallback;
+        if (used == it->second.size() && v >= min && v <= max) return v;  // NaN fails both
     } catch (const std::exception&) {
-        return fallback;
     }
+    std::ostringstream range;
+    range << "not a number within " << min << " .. " << max;
+    refuse(key, range.str());
+    return fallback;
 }
 
 bool Settings::get_bool(const std::string& key, bool fallback) const {
-    const std::string v = get(key, fallback ? "1" : "0");
-    return v == "1" || v == "true" || v == "yes" || v == "on";
+    if (!has(key)) return fallback;
+    const std::string v = get(key, "");
+    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    refuse(key, "not 1 or 0");
+    return fallback;
 }
 
 void Settings::set(const std::string& key, float value) {
     std::ostringstream s;
     s << value;
     values_[key] = s.str();
+}
+
+void Settings::set(const std::string& key, double value) {
+    std::ostringstream s;
+    s.precision(17);
+    s << value;
+    values_[key] = s.str();
+}
+
+std::vector<std::string> Settings::keys_with_prefix(const std::string& prefix) const {
+    std::vector<std::string> keys;
+    for (auto it = values_.lower_bound(prefix); it != values_.end() && it->first.starts_with(prefix); ++it)
+        keys.push_back(it->first);
+    return keys;
+}
+
+void Settings::erase_prefix(const std::string& prefix) {
+    for (const std::string& key : keys_with_prefix(prefix)) values_.erase(key);
+}
+
+std::vector<std::string> Settings::take_problems() {
+    std::vector<std::string> out;
+    out.swap(problems_);
+    return out;
 }
 
 }  // namespace adilab::gui

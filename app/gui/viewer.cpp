@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "app/cli/args.hpp"
 #include "app/gui/phases.hpp"
+#include "app/gui/view_capture.hpp"
 #include "app/render/sim_view.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/commands.hpp"
@@ -22,6 +24,10 @@ using Clock = std::chrono::steady_clock;
 constexpr double kReadbackInterval_s = 0.25;  // colour-bar labels and stability: 4 per second
 constexpr double kStatsInterval_s = 2.0;      // full statistics on grids over 1024^2
 constexpr std::size_t kPlotFrames = 240;
+// The cross-section's plot follows a drag or a running field at up to 10 reads a second: a
+// gather of at most 4096 floats and their read-back, which waits for the GPU's queue.
+constexpr double kLineReadInterval_s = 0.1;
+constexpr int kMaxLineSamples = 4096;
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -72,7 +78,7 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
                const std::string& gl_version)
     : settings_(settings), renderer_name_(renderer_name), gl_version_(gl_version) {
     gpu_timers_ = gl::Context::current().timer_queries_work();
-    presets_ = load_presets();
+    presets_ = load_presets(user_presets_folder());
 
     // Settings first, then a preset, then explicit options: the most specific wins.
     read_settings();
@@ -89,18 +95,46 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     if (!start.solver.empty()) solver = start.solver;
     apply_start_sizes(start);
     if (!start.colormap.empty()) view_.colormap = render::colormap_from_name(start.colormap);
+    if (start.video_width > 0) video_settings_.width = start.video_width;
+    if (start.video_height > 0) video_settings_.height = start.video_height;
+    if (start.video_fps > 0) video_settings_.fps = start.video_fps;
+    if (!start.video_format.empty())
+        video_settings_.format =
+            start.video_format == "png" ? VideoSettings::Format::png : VideoSettings::Format::mp4;
+    video_settings_ = clamped(video_settings_);
 
     make_start_simulation(start, model, solver);
     apply_start_scenario(start);
+    // The last run's parameters and terrain, where they belong to this model and no preset or
+    // --terrain says otherwise; --set still overrides single parameters.
+    const bool same_model = start.preset.empty() && sim_->model() == settings_.get("model", "");
+    if (same_model) apply_saved_parameters();
     apply_start_parameters(start, preset_params);
     if (!start.terrain.empty()) apply_start_terrain(start.terrain);
+    else if (same_model) apply_saved_terrain();
+    playing_ = !start.paused;
     reset();
+    apply_saved_view();
+    if (start.run_until >= 0) run_until(start.run_until);
+    // Whatever the settings held that no longer fits: defaults were used; the status line says
+    // which, once.
+    if (const std::vector<std::string> problems = settings_.take_problems(); !problems.empty()) {
+        std::string text = "viewer.ini: ignored ";
+        for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "; " : "") + problems[k];
+        notify(text + " (defaults used)");
+    }
 }
 
 Viewer::~Viewer() {
     if (recorder_.active()) {
         try {
             stop_recording();
+        } catch (const std::exception&) {
+        }
+    }
+    if (video_.active()) {
+        try {
+            stop_video();
         } catch (const std::exception&) {
         }
     }
@@ -124,6 +158,16 @@ void Viewer::read_settings() {
     files_.npy_path = settings_.get("npy_path", files_.npy_path);
     files_.record_seconds = settings_.get_float("record_seconds", 0, 0, 3600);
     files_.screenshot_viewport_only = settings_.get_bool("screenshot_viewport_only", false);
+    files_.videos_folder = settings_.get("videos_folder", files_.videos_folder);
+    files_.line_csv_path = settings_.get("line_csv_path", files_.line_csv_path);
+    files_.shot_width = settings_.get_int("shot_width", files_.shot_width, 16, 8192);
+    files_.shot_height = settings_.get_int("shot_height", files_.shot_height, 16, 8192);
+    video_settings_.width = settings_.get_int("video_width", video_settings_.width, 16, 8192);
+    video_settings_.height = settings_.get_int("video_height", video_settings_.height, 16, 8192);
+    video_settings_.fps = settings_.get_int("video_fps", video_settings_.fps, 1, 240);
+    video_settings_.format = settings_.get("video_format", "mp4") == "png" ? VideoSettings::Format::png
+                                                                          : VideoSettings::Format::mp4;
+    video_settings_ = clamped(video_settings_);
     interface_.show_overlay = settings_.get_bool("show_overlay", true);
     interface_.show_help = settings_.get_bool("show_help", false);
     interface_.vsync = settings_.get_bool("vsync", true);
@@ -132,6 +176,27 @@ void Viewer::read_settings() {
 }
 
 void Viewer::save_settings() {
+    // The parameters of this model only: another model's would be stale at the next start.
+    settings_.erase_prefix("param.");
+    for (const sim::ParamSpec& p : sim_->params()) {
+        const double value = sim_->param(p.name);
+        const auto index = static_cast<std::size_t>(value);
+        if (!p.choices.empty() && index < p.choices.size())
+            settings_.set("param." + p.name, p.choices[index]);  // a scheme by its name
+        else
+            settings_.set("param." + p.name, value);
+    }
+    settings_.set("terrain", sim_->terrain_name());
+    const render::OrbitCamera& camera = view_.camera;
+    settings_.set("camera_yaw", double(camera.yaw));
+    settings_.set("camera_pitch", double(camera.pitch));
+    settings_.set("camera_distance", double(camera.distance));
+    settings_.set("camera_target_x", double(camera.target.x));
+    settings_.set("camera_target_y", double(camera.target.y));
+    settings_.set("camera_target_z", double(camera.target.z));
+    settings_.set("view_zoom", double(view_.zoom));
+    settings_.set("view_pan_x", double(view_.pan.x));
+    settings_.set("view_pan_y", double(view_.pan.y));
     settings_.set("model", sim_->model());
     settings_.set("solver", sim_->solver());
     settings_.set("scenario", scenario_);
@@ -150,6 +215,14 @@ void Viewer::save_settings() {
     settings_.set("npy_path", files_.npy_path);
     settings_.set("record_seconds", files_.record_seconds);
     settings_.set("screenshot_viewport_only", files_.screenshot_viewport_only);
+    settings_.set("videos_folder", files_.videos_folder);
+    settings_.set("line_csv_path", files_.line_csv_path);
+    settings_.set("shot_width", files_.shot_width);
+    settings_.set("shot_height", files_.shot_height);
+    settings_.set("video_width", video_settings_.width);
+    settings_.set("video_height", video_settings_.height);
+    settings_.set("video_fps", video_settings_.fps);
+    settings_.set("video_format", std::string(format_name(video_settings_.format)));
     settings_.set("show_overlay", interface_.show_overlay);
     settings_.set("show_help", interface_.show_help);
     settings_.set("vsync", interface_.vsync);
@@ -201,6 +274,7 @@ void Viewer::make_start_simulation(const ViewerStart& start, const std::string& 
         // in headless mode; a stale one from the settings falls back to the default.
         if (!start.model.empty() || !start.solver.empty() || !start.preset.empty())
             throw cli::UsageError(e.what());
+        settings_.add_problem("model = " + model + ", solver = " + solver + " (" + e.what() + ")");
         make("heat", "fused");
     }
 }
@@ -212,6 +286,9 @@ void Viewer::apply_start_scenario(const ViewerStart& start) {
     if (!start.scenario.empty() || (!start.preset.empty() && scenario_named))
         throw cli::UsageError("model '" + sim_->model() + "' has no scenario '" + scenario_ +
                               "' (available: " + comma_list(names) + ")");
+    if (!scenario_.empty())
+        settings_.add_problem("scenario = " + scenario_ + " (model '" + sim_->model() +
+                              "' has no such scenario)");
     scenario_ = names.front();  // none named, or a stale one from the settings
 }
 
@@ -224,6 +301,69 @@ void Viewer::apply_start_parameters(
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }
+}
+
+void Viewer::apply_saved_parameters() {
+    std::vector<std::pair<std::string, double>> values;
+    for (const std::string& key : settings_.keys_with_prefix("param.")) {
+        const std::string name = key.substr(6), text = settings_.get(key, "");
+        const auto spec = std::find_if(sim_->params().begin(), sim_->params().end(),
+                                       [&](const sim::ParamSpec& p) { return p.name == name; });
+        if (spec == sim_->params().end()) {
+            settings_.add_problem(key + " = " + text + " (model '" + sim_->model() +
+                                  "' has no such parameter)");
+            continue;
+        }
+        try {
+            values.emplace_back(name, sim::parse_param_value(*spec, text));
+        } catch (const std::exception& e) {
+            settings_.add_problem(key + " = " + text + " (" + e.what() + ")");
+        }
+    }
+    // Each value fine alone may still ask more than fp32 solves on this grid together: then
+    // none of them, the defaults (set_params changes nothing when it throws).
+    try {
+        sim_->set_params(values);
+        sim_->check_parameters(scenario_, grid_, grid_);
+    } catch (const std::exception& e) {
+        std::vector<std::pair<std::string, double>> defaults;
+        for (const sim::ParamSpec& p : sim_->params()) defaults.emplace_back(p.name, p.default_value);
+        sim_->set_params(defaults);
+        settings_.add_problem(std::string("the saved parameters together (") + e.what() + ")");
+    }
+}
+
+void Viewer::apply_saved_terrain() {
+    const std::string terrain = settings_.get("terrain", "");
+    if (terrain.empty() || sim_->terrains().empty()) return;
+    try {
+        sim_->set_terrain(terrain);
+    } catch (const std::exception& e) {
+        settings_.add_problem("terrain = " + terrain + " (" + e.what() + ")");
+    }
+}
+
+void Viewer::apply_saved_view() {
+    // The camera as the user left it (read with limits as OrbitCamera keeps them), and the first
+    // frame does not fit it again; a camera with any value out of range is not restored.
+    const std::vector<std::string> before = settings_.take_problems();
+    render::OrbitCamera camera;
+    camera.yaw = settings_.get_float("camera_yaw", camera.yaw, -1000.0f, 1000.0f);
+    camera.pitch = settings_.get_float("camera_pitch", camera.pitch, 0.15f, 1.5f);
+    camera.distance = settings_.get_float("camera_distance", camera.distance, 0.2f, 20.0f);
+    camera.target.x = settings_.get_float("camera_target_x", 0.0f, -10.0f, 10.0f);
+    camera.target.y = settings_.get_float("camera_target_y", 0.0f, -10.0f, 10.0f);
+    camera.target.z = settings_.get_float("camera_target_z", 0.0f, -10.0f, 10.0f);
+    const bool camera_ok = settings_.take_problems().empty();
+    for (const std::string& p : before) settings_.add_problem(p);
+    if (!camera_ok) settings_.add_problem("the saved 3-D camera (out of range; fitted instead)");
+    if (camera_ok && settings_.has("camera_distance")) {
+        view_.camera = camera;
+        camera_fit_pending_ = false;
+    }
+    view_.zoom = settings_.get_float("view_zoom", 1.0f, 0.2f, 64.0f);
+    view_.pan.x = settings_.get_float("view_pan_x", 0.0f, -100.0f, 100.0f);
+    view_.pan.y = settings_.get_float("view_pan_y", 0.0f, -100.0f, 100.0f);
 }
 
 void Viewer::apply_start_terrain(const std::string& terrain) {
@@ -267,6 +407,7 @@ void Viewer::reset() {
                      " MiB; the GPU reports " + std::to_string(device.available_memory_mib) +
                      " MiB free");
     sim_->reset(scenario_, grid_, grid_);
+    run_until_.reset();
     gl::finish();
     measure_new_field();
     step_budget_.restart();
@@ -282,6 +423,8 @@ void Viewer::measure_new_field() {
     stats_ = sim_->stats();
     since_readback_s_ = 0;
     since_stats_s_ = 0;
+    if (cross_section_) resample_cross_section();  // the grid may have changed
+    field_changed_ = true;
 }
 
 void Viewer::set_reference() {
@@ -302,10 +445,16 @@ void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
 void Viewer::reset_view_and_field() {
     try {
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
+}
+
+void Viewer::fit_view() {
+    fit_camera();
+    view_.zoom = 1;
+    view_.pan = glm::vec2(0.0f);
 }
 
 void Viewer::fit_camera() {
@@ -333,9 +482,10 @@ void Viewer::apply_preset(const Preset& p) {
         if (p.grid > 0) grid_ = p.grid;
         if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
         if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
+        if (!p.terrain.empty() && !sim_->terrains().empty()) sim_->set_terrain(p.terrain);
         sim_->set_params(p.params);
         reset();
-        fit_camera();
+        fit_view();
         notify("preset " + p.name);
     } catch (const std::exception& e) {
         report_error(e.what());
@@ -352,7 +502,7 @@ void Viewer::choose_model(const std::string& model) {
         make(model, sim_->solver());
         scenario_ = sim_->scenarios().front();
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -362,7 +512,7 @@ void Viewer::choose_scenario(const std::string& scenario) {
     scenario_ = scenario;
     try {
         reset();
-        fit_camera();
+        fit_view();
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -407,6 +557,61 @@ void Viewer::set_param(const std::string& name, double value) {
     }
 }
 
+void Viewer::reset_parameters() {
+    std::vector<std::pair<std::string, double>> defaults;
+    for (const sim::ParamSpec& p : sim_->params()) defaults.emplace_back(p.name, p.default_value);
+    try {
+        sim_->set_params(defaults);
+        set_reference();
+        notify("parameters back to their defaults (the scenario's layout changes at the next "
+               "reset, R)");
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
+}
+
+void Viewer::save_as_preset(const std::string& name) {
+    try {
+        for (const Preset& p : presets_)
+            if (!p.user && p.name == name)
+                throw Error("'" + name + "' is a shipped preset: choose another name");
+        Preset preset;
+        preset.name = name;
+        preset.model = sim_->model();
+        preset.scenario = scenario_;
+        preset.solver = sim_->solver();
+        preset.terrain = sim_->terrain_name();
+        preset.grid = grid_;
+        preset.steps_per_frame = steps_per_frame_;
+        preset.colormap = render::kColormapNames[static_cast<std::size_t>(view_.colormap)];
+        for (const sim::ParamSpec& p : sim_->params()) preset.params.emplace_back(p.name, sim_->param(p.name));
+        const std::filesystem::path path = save_preset(user_presets_folder(), preset);
+        presets_ = load_presets(user_presets_folder());
+        preset_index_ = -1;
+        for (std::size_t k = 0; k < presets_.size(); ++k)
+            if (presets_[k].user && presets_[k].name == name) preset_index_ = static_cast<int>(k);
+        notify("saved preset '" + name + "' to " + path.string());
+    } catch (const std::exception& e) {
+        report_error(e.what());
+    }
+}
+
+void Viewer::run_until(double t) {
+    if (!(t > sim_->time())) {
+        char text[96];
+        std::snprintf(text, sizeof text, "already at t = %.6g s, past %.6g s: reset (R) to run again",
+                      sim_->time(), t);
+        report_error(text);
+        return;
+    }
+    run_until_ = t;
+    interface_.run_until_field = t;
+    playing_ = true;
+    char text[64];
+    std::snprintf(text, sizeof text, "running until t = %.6g s", t);
+    notify(text);
+}
+
 void Viewer::step_once() {
     playing_ = false;
     ++step_requests_;
@@ -421,6 +626,78 @@ void Viewer::paint_at(render::Rect viewport, glm::vec2 gl_pixel) {
     brush.radius = brush_.radius;
     brush.strength = brush_.subtract ? -brush_.strength : brush_.strength;
     sim_->apply_brush(brush);
+    field_changed_ = true;
+}
+
+std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny) {
+    // One sample per cell along the longer side (the line crosses that many columns or rows),
+    // each at its point's cell: a plot of the values the cells hold, no interpolation.
+    const glm::vec2 d = to - from;
+    const int n = std::clamp(static_cast<int>(std::ceil(std::max(std::abs(d.x), std::abs(d.y)))) + 1,
+                             2, kMaxLineSamples);
+    std::vector<glm::ivec2> cells;
+    cells.reserve(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) {
+        const glm::vec2 p = from + d * (float(k) / float(n - 1));
+        cells.emplace_back(std::clamp(static_cast<int>(std::floor(p.x)), 0, nx - 1),
+                           std::clamp(static_cast<int>(std::floor(p.y)), 0, ny - 1));
+    }
+    return cells;
+}
+
+void Viewer::begin_cross_section(glm::vec2 cell) {
+    cross_section_ = CrossSection{};
+    cross_section_->from = cell;
+    cross_section_->to = cell;
+    line_dragging_ = true;
+    resample_cross_section();
+}
+
+void Viewer::move_cross_section_end(glm::vec2 cell) {
+    if (!cross_section_ || cell == cross_section_->to) return;
+    cross_section_->to = cell;
+    resample_cross_section();
+}
+
+void Viewer::clear_cross_section() {
+    cross_section_.reset();
+    line_dragging_ = false;
+}
+
+void Viewer::resample_cross_section() {
+    CrossSection& line = *cross_section_;
+    line.cells = cells_along(line.from, line.to, sim_->nx(), sim_->ny());
+    const glm::vec2 span = glm::vec2(line.cells.back() - line.cells.front());
+    line.length_m = double(glm::length(span)) * sim_->param("dh");
+    line_changed_ = true;
+}
+
+void Viewer::read_cross_section(double frame_ms) {
+    since_line_read_s_ += frame_ms / 1000.0;
+    if (!cross_section_ || !(line_changed_ || field_changed_) ||
+        since_line_read_s_ < kLineReadInterval_s)
+        return;
+    CrossSection& line = *cross_section_;
+    std::vector<std::uint32_t> indices;
+    indices.reserve(line.cells.size());
+    for (const glm::ivec2& c : line.cells)
+        indices.push_back(static_cast<std::uint32_t>(c.y) * static_cast<std::uint32_t>(sim_->nx()) +
+                          static_cast<std::uint32_t>(c.x));
+    line.values = line_sampler_.sample(sim_->field(), indices);
+    line_changed_ = field_changed_ = false;
+    since_line_read_s_ = 0;
+}
+
+std::string Viewer::probe_text() const {
+    if (!probe_cell_ || !probe_value_) return {};
+    const sim::ModelInfo& info = model_info();
+    const double dh = sim_->param("dh");
+    char text[256];
+    std::snprintf(text, sizeof text, "probe (%d, %d) at x = %.4g m, y = %.4g m: %s = %.7g %s",
+                  probe_cell_->x, probe_cell_->y, (probe_cell_->x + 0.5) * dh,
+                  (probe_cell_->y + 0.5) * dh, info.field_name.c_str(), *probe_value_,
+                  info.field_unit == info.field_name ? "" : info.field_unit.c_str());
+    return text;
 }
 
 void Viewer::inject_drag(render::Rect viewport, float ax, float ay, float bx, float by) {
@@ -457,21 +734,50 @@ void Viewer::advance(std::int64_t frame) {
     int steps = 0;
     if (tab_shown_ && playing_) {
         steps = std::min(steps_per_frame_, step_budget_.cap());
+        if (run_until_) {
+            // The steps left to the target, so that the run stops on the step that reaches it.
+            const double left = (*run_until_ - sim_->time()) / sim_->param("dt");
+            steps = static_cast<int>(std::min<double>(steps, std::max(0.0, std::ceil(left - 1e-9))));
+        }
     } else if (tab_shown_ && step_requests_ > 0) {
         steps = std::min(step_requests_, step_budget_.cap());
         step_requests_ -= steps;
     }
     const auto start = Clock::now();
+    const bool profile = profiling();
     if (steps > 0) {
-        const bool profile = gpu_timers_ && interface_.profile_phases && interface_.show_overlay;
-        if (profile) phase_profiler_.begin();
+        if (profile) phase_profiler_.begin(frame);
         sim_timer_.begin(frame);
         sim_->step(steps);
         sim_timer_.end();
         if (profile) phase_profiler_.end();
         figures_.steps = steps;
+        field_changed_ = true;
+    } else if (profile) {
+        partial_frame(frame).phases_known = true;  // no steps: no phases to wait for
     }
     figures_.sim_cpu_ms = ms_since(start);
+    figures_.sim_seconds = steps * sim_->param("dt");
+    if (run_until_ && sim_->time() >= *run_until_ - 1e-6 * sim_->param("dt")) {
+        playing_ = false;
+        char text[96];
+        std::snprintf(text, sizeof text, "reached t = %.6g s at step %lld: paused", sim_->time(),
+                      static_cast<long long>(sim_->steps_taken()));
+        notify(text);
+        run_until_.reset();
+    }
+}
+
+bool Viewer::profiling() const { return interface_.profile_phases && interface_.show_overlay; }
+
+void Viewer::begin_ui_timing(std::int64_t frame) {
+    ui_start_ = Clock::now();
+    ui_timer_.begin(frame);
+}
+
+void Viewer::end_ui_timing() {
+    ui_timer_.end();
+    figures_.ui_cpu_ms = ms_since(ui_start_);
 }
 
 void Viewer::render(render::Rect viewport, std::int64_t frame) {
@@ -496,6 +802,15 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
     step_budget_.adapt(simulation_ms, figures_.steps, steps_per_frame_);
     count_frame_rate(frame_ms);
     if (recorder_.active()) record_frame(frame_ms, frame);
+    if (video_.active()) video_elapsed_s_ += frame_ms / 1000.0;
+    if (profiling()) {
+        PartialFrame& part = partial_frame(frame);
+        part.frame_ms = frame_ms;
+        if (!gpu_timers_) {
+            part.draw_ms = figures_.render_cpu_ms;
+            part.ui_ms = figures_.ui_cpu_ms;
+        }
+    }
     poll_timers();
     since_readback_s_ += frame_ms / 1000.0;
     since_stats_s_ += frame_ms / 1000.0;
@@ -503,6 +818,7 @@ void Viewer::end_frame(double frame_ms, std::int64_t frame) {
         since_readback_s_ = 0;
         check_stability();
     }
+    read_cross_section(frame_ms);
 }
 
 void Viewer::count_frame_rate(double frame_ms) {
@@ -511,13 +827,16 @@ void Viewer::count_frame_rate(double frame_ms) {
     rate_window_s_ += frame_ms / 1000.0;
     ++rate_window_frames_;
     rate_window_steps_ += figures_.steps;
+    rate_window_sim_s_ += figures_.sim_seconds;
     if (rate_window_s_ >= 0.5) {
         figures_.fps = rate_window_frames_ / rate_window_s_;
         figures_.frame_ms = 1000.0 * rate_window_s_ / rate_window_frames_;
         figures_.steps_per_s = rate_window_steps_ / rate_window_s_;
+        figures_.sim_seconds_per_s = rate_window_sim_s_ / rate_window_s_;
         rate_window_s_ = 0;
         rate_window_frames_ = 0;
         rate_window_steps_ = 0;
+        rate_window_sim_s_ = 0;
     }
 }
 
@@ -542,18 +861,54 @@ void Viewer::poll_timers() {
         if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
         if (timing_log_ != nullptr) timing_log_->sim_ms.push_back(s.ms);
     }
+    const bool profile = profiling();
     for (const auto& s : render_timer_.collect()) {
         figures_.render_gpu_ms = s.ms;
+        if (profile && gpu_timers_) partial_frame(s.frame).draw_ms = s.ms;
         if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
         if (timing_log_ != nullptr) timing_log_->render_ms.push_back(s.ms);
     }
     for (const auto& s : ui_timer_.collect()) {
         figures_.ui_gpu_ms = s.ms;  // not recorded: UI only
+        if (profile && gpu_timers_) partial_frame(s.frame).ui_ms = s.ms;
         if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
     }
     // A frame with a wrapped or negative time is dropped whole; the last good one stays.
-    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases))
-        figures_.phases = std::move(phases);
+    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases)) {
+        PartialFrame& part = partial_frame(phase_profiler_.last_frame());
+        part.phases = std::move(phases);
+        part.phases_known = true;
+    }
+    complete_breakdowns();
+}
+
+Viewer::PartialFrame& Viewer::partial_frame(std::int64_t frame) {
+    for (PartialFrame& part : partial_frames_)
+        if (part.frame == frame) return part;
+    // The timers deliver within a few frames (their rings hold 4 to 6); older parts never will.
+    constexpr std::size_t kFramesKept = 16;
+    while (partial_frames_.size() >= kFramesKept) partial_frames_.pop_front();
+    partial_frames_.push_back(PartialFrame{});
+    partial_frames_.back().frame = frame;
+    return partial_frames_.back();
+}
+
+void Viewer::complete_breakdowns() {
+    // The newest frame whose every part has arrived becomes the overlay's; it and all older ones
+    // leave the list.
+    for (auto it = partial_frames_.rbegin(); it != partial_frames_.rend(); ++it) {
+        if (!it->phases_known || !it->draw_ms || !it->ui_ms || !it->frame_ms) continue;
+        FrameBreakdown& b = figures_.breakdown;
+        b.frame = it->frame;
+        b.gpu_phases = phase_profiler_.source() == gl::DispatchProfiler::Source::gpu_timestamps;
+        b.gpu_draw = gpu_timers_;
+        b.phases = std::move(it->phases);
+        b.draw_ms = *it->draw_ms;
+        b.ui_ms = *it->ui_ms;
+        b.frame_ms = *it->frame_ms;
+        partial_frames_.erase(partial_frames_.begin(), it.base());
+        return;
+    }
 }
 
 void Viewer::check_stability() {

@@ -7,6 +7,7 @@
 // (viewer_overlay.hpp), and the keys and mouse (viewer_input.hpp). What the views edit directly
 // is plain settings (RenderSettings, BrushSettings, FileSettings, InterfaceSettings). gui.cpp
 // owns the window and the frame loop.
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -16,10 +17,13 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/phases.hpp"
 #include "app/gui/presets.hpp"
 #include "app/gui/recorder.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/step_budget.hpp"
+#include "app/gui/video.hpp"
+#include "app/render/line_sampler.hpp"
 #include "app/render/renderer.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/frame_timer.hpp"
@@ -35,6 +39,12 @@ struct ViewerStart {
     // once the model exists (Simulation::set_param_text).
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
+    bool paused = false;  // --paused: the first frame shows the start without stepping
+    double run_until = -1;  // --run-until T: play until the simulated time reaches T (< 0: no)
+    // --video-size, --video-fps, --video-format: the video settings for this run (0 / empty:
+    // the saved ones).
+    int video_width = 0, video_height = 0, video_fps = 0;
+    std::string video_format;
 };
 
 // The grid sizes the viewer accepts on this device: the simulations' 4 .. 8192, capped where
@@ -57,7 +67,10 @@ struct BrushSettings {
 struct FileSettings {
     std::string state_path = "adilab-state.bin", npy_path = "adilab-field.npy";
     std::string screenshots_folder = "adilab-screenshots", reports_folder = "adilab-reports";
+    std::string videos_folder = "adilab-videos";
+    std::string line_csv_path = "adilab-line.csv";  // the cross-section's "Save CSV"
     bool screenshot_viewport_only = false;  // F12 saves the viewport, not the window
+    int shot_width = 1920, shot_height = 1080;  // "Screenshot at W x H": the view at this size
     float record_seconds = 0;               // an FPS recording's length; 0: until stopped
 };
 
@@ -71,19 +84,44 @@ struct InterfaceSettings {
     bool show_all_params = false;  // the parameters of the other scenarios too
     bool profile_phases = true;    // the overlay's GPU time per phase
     bool phase_details = false;    // shader-level phases instead of the named ones
+    double run_until_field = 10;   // the panel's "Run until t =" value
+    char preset_name_field[65] = "";  // the "Save as preset" name being typed
 };
 
 // What the overlay shows of the last frames.
 struct FrameFigures {
     double fps = 0, frame_ms = 0, steps_per_s = 0;  // over the last half second
+    double sim_seconds_per_s = 0;  // simulated seconds per wall-clock second, the same window
+    double sim_seconds = 0;        // simulated seconds this frame's steps advanced
     int steps = 0;                                  // this frame's
     double sim_cpu_ms = 0, render_cpu_ms = 0;       // issuing this frame's work
-    // The newest GPU times the timers delivered (a few frames old), and the step's dispatches by
-    // program: the explicit part and the x and y sweeps, as the model's kernels are split.
+    double ui_cpu_ms = 0;                           // ImGui's drawing, issued (or run)
+    // The newest GPU times the timers delivered (a few frames old).
     std::optional<double> sim_gpu_ms, render_gpu_ms, ui_gpu_ms;
-    std::vector<gl::DispatchProfiler::Phase> phases;
+    // The newest frame whose parts have all arrived: the step's dispatches by program (the
+    // explicit part and the x and y sweeps, as the model's kernels are split), the drawing, the
+    // UI and the rest, so that the overlay's lines add up to that frame.
+    FrameBreakdown breakdown;
     std::deque<float> history_ms;  // the last frames' wall-clock times, for the plot
 };
+
+// A cross-section: the line the user dragged across the field (Ctrl+drag) and the field along
+// it, read from the GPU when the line or the field changed, at most ten times a second.
+struct CrossSection {
+    glm::vec2 from{0.0f}, to{0.0f};  // cell coordinates (fractional: pixel_to_cell's), as dragged
+    std::vector<glm::ivec2> cells;   // the cells sampled, from `from` to `to`
+    std::vector<float> values;       // the field in them at the last read; empty before it
+    double length_m = 0;             // from the first sample to the last
+    // The distance of sample k from the first, in metres.
+    double distance_m(std::size_t k) const {
+        return cells.size() < 2 ? 0.0 : length_m * double(k) / double(cells.size() - 1);
+    }
+};
+// The cells a line from `from` to `to` (cell coordinates) crosses: one sample per cell of its
+// longer side (at most 4096), each in the cell its point falls in, clamped to the nx x ny grid.
+std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny);
+
+class ViewCapture;
 
 class Viewer {
 public:
@@ -105,8 +143,8 @@ public:
     // Draws the viewport and times it on the GPU.
     void render(render::Rect viewport, std::int64_t frame);
     // GPU time of ImGui's drawing (around Window::end_frame), shown in the overlay.
-    void begin_ui_timing(std::int64_t frame) { ui_timer_.begin(frame); }
-    void end_ui_timing() { ui_timer_.end(); }
+    void begin_ui_timing(std::int64_t frame);
+    void end_ui_timing();
     // Frame bookkeeping after the frame was presented: FPS, the step cap, recording, and the
     // range and stability read back a few times a second.
     void end_frame(double frame_ms, std::int64_t frame);
@@ -138,6 +176,11 @@ public:
     // The cell under the cursor and its value at the last read-back.
     const std::optional<glm::ivec2>& probe_cell() const { return probe_cell_; }
     const std::optional<float>& probe_value() const { return probe_value_; }
+    // "probe (i, j) at x = .. m, y = .. m: T = .. K", as the overlay shows it; empty without one.
+    std::string probe_text() const;
+    // The cross-section (Ctrl+drag in the viewport), if any.
+    const std::optional<CrossSection>& cross_section() const { return cross_section_; }
+    bool cross_section_dragging() const { return line_dragging_; }
     const std::vector<Preset>& presets() const { return presets_; }
     int preset_index() const { return preset_index_; }  // -1: none chosen
     const Recorder& recorder() const { return recorder_; }
@@ -174,14 +217,40 @@ public:
     void choose_grid(int n);
     void set_steps_per_frame(int steps);  // clamped to 1 .. kMaxStepsPerFrame
     void set_param(const std::string& name, double value);
+    // Every parameter of the model back to its default (the panel's "Reset parameters"); they
+    // take effect at the next step, the scenario's geometry at the next reset.
+    void reset_parameters();
+    // The panel's "Save as preset": what is set now (model, scenario, solver, terrain, grid,
+    // steps per frame, colormap, every parameter) as user_presets_folder()/NAME.preset, then
+    // the preset list read again with it chosen.
+    void save_as_preset(const std::string& name);
+    // Ctrl+S opens the panel's "Save as preset" name field.
+    void request_preset_name() { preset_name_requested_ = true; }
+    bool take_preset_name_request() { return std::exchange(preset_name_requested_, false); }
+    // "Run until t = ...": play, then pause on the step that reaches simulated time `t` (never
+    // past it: the last frame takes only the steps left). Cancelled by a reset or a load.
+    void run_until(double t);
+    void cancel_run_until() { run_until_.reset(); }
+    const std::optional<double>& run_until_target() const { return run_until_; }
     void toggle_playing() { playing_ = !playing_; }
     void step_once();  // pauses; every call is one more step
-    // R: the scenario's initial state and, in 3-D, the camera fitted to the domain.
+    // R: the scenario's initial state, the 3-D camera fitted to the domain and the 2-D view's
+    // zoom and pan back to the whole domain.
     void reset_view_and_field();
-    void fit_camera();
+    // C, and a new model or scenario: the 3-D camera fitted and the 2-D view reset.
+    void fit_view();
+    void fit_camera();  // the 3-D camera only
     // A brush dab at a viewport pixel (GL convention), and the cell the mouse is over.
     void paint_at(render::Rect viewport, glm::vec2 gl_pixel);
     void set_probe_cell(std::optional<glm::ivec2> cell) { probe_cell_ = cell; }
+    // The cross-section line: Ctrl+press starts it at `cell`, the drag moves its end until the
+    // button is released; clear removes it (and its plot).
+    void begin_cross_section(glm::vec2 cell);
+    void move_cross_section_end(glm::vec2 cell);
+    void end_cross_section_drag() { line_dragging_ = false; }
+    void clear_cross_section();
+    // The plotted values as CSV (distance_m,i,j,value) at files().line_csv_path.
+    void save_cross_section();
     // A brush stroke from a to b (viewport fractions, y down as on screen), for the test hook.
     void inject_drag(render::Rect viewport, float ax, float ay, float bx, float by);
     // Files (viewer_files.cpp): the state file, the field as .npy, FPS recordings.
@@ -198,6 +267,29 @@ public:
     bool take_screenshot_request() { return std::exchange(screenshot_requested_, false); }
     bool screenshot_viewport_only() const { return files_.screenshot_viewport_only; }
     std::filesystem::path next_screenshot_path();
+    // The view (field, colour bar and labels; no overlay) at files().shot_width x shot_height,
+    // drawn offscreen at the next capture_view() (the panel's "Screenshot at W x H").
+    void request_sized_screenshot() { sized_screenshot_requested_ = true; }
+    // Writes the view at width x height to `path` now (a scripted run's --screenshot-size).
+    // Needs ImGui's frame to have begun (the labels' font). Throws adilab::Error.
+    void save_view_screenshot(const std::filesystem::path& path, int width, int height);
+
+    // Video (F10, the Files section, --record-video): the view at video_settings()' size, to an
+    // MP4 through ffmpeg or to PNG frames (video.hpp).
+    VideoSettings& video_settings() { return video_settings_; }
+    const VideoWriter& video() const { return video_; }
+    bool video_recording() const { return video_.active(); }
+    void toggle_video();  // F10 and the button: start with the panel's settings, or stop
+    // `every_frame`: each drawn frame is a video frame (scripted runs, so that --frames N gives
+    // N frames); else frames are taken at most video_settings().fps times a second of the wall
+    // clock (a window slower than that gives one video frame a drawn frame: a time-lapse).
+    void start_video(const std::filesystem::path& folder, bool every_frame);
+    // Writes the frames still being read back, closes the video; the status line says where.
+    VideoWriter::Result stop_video();
+    // Once per frame after ImGui has drawn it (gui.cpp): a video frame when one is due (drawn
+    // offscreen, read back a frame or two later without a stall), and a sized screenshot when
+    // asked. Nothing at all while neither is on.
+    void capture_view();
     void request_fullscreen() { fullscreen_requested_ = true; }  // F11
     bool take_fullscreen_request() { return std::exchange(fullscreen_requested_, false); }
     void notify(std::string text);
@@ -219,7 +311,12 @@ private:
     void apply_start_parameters(const ViewerStart& start,
                                 const std::vector<std::pair<std::string, double>>& preset_params);
     void apply_start_terrain(const std::string& terrain);
-
+    // What the settings remember of the last run that the command line does not override: the
+    // parameters (of the same model), the terrain, the 3-D camera and the 2-D zoom and pan. A
+    // value that no longer fits falls back to the default; the status line lists them.
+    void apply_saved_parameters();
+    void apply_saved_terrain();
+    void apply_saved_view();
     void make(const std::string& model, const std::string& solver);
     void reset();
     void apply_preset(const Preset& preset);
@@ -230,8 +327,22 @@ private:
     void set_reference();
     void fit_height();
     void poll_timers();
+    // The frame-breakdown bookkeeping: each part of a frame as it arrives, by frame number.
+    struct PartialFrame {
+        std::int64_t frame = 0;
+        bool phases_known = false;
+        std::vector<gl::DispatchProfiler::Phase> phases;
+        std::optional<double> draw_ms, ui_ms, frame_ms;
+    };
+    PartialFrame& partial_frame(std::int64_t frame);
+    void complete_breakdowns();
+    bool profiling() const;
     void count_frame_rate(double frame_ms);
     void record_frame(double frame_ms, std::int64_t frame);
+    void resample_cross_section();  // the cells, after the line or the grid changed
+    void read_cross_section(double frame_ms);
+    ViewCapture& capture();
+    void hand_video_frames(bool wait);
 
     Settings& settings_;
     std::string renderer_name_, gl_version_;
@@ -244,11 +355,18 @@ private:
     bool playing_ = true;
     bool tab_shown_ = true;
     int step_requests_ = 0;  // S presses not yet stepped
+    std::optional<double> run_until_;
+    bool preset_name_requested_ = false;
     StepBudget step_budget_;
     render::Rect last_viewport_;
     bool camera_fit_pending_ = true;  // fit the 3-D camera at the next drawn frame
     std::optional<glm::ivec2> probe_cell_;
     std::optional<float> probe_value_;  // read with the range (4 times a second), not per frame
+    std::optional<CrossSection> cross_section_;
+    bool line_dragging_ = false;
+    bool line_changed_ = false, field_changed_ = false;  // since the plot's last read
+    double since_line_read_s_ = 1e9;
+    render::LineSampler line_sampler_;
     std::vector<Preset> presets_;
     int preset_index_ = -1;
     BrushSettings brush_;
@@ -259,11 +377,14 @@ private:
     // Timing: GPU timers where the driver's work (else the CPU time of issuing the work).
     bool gpu_timers_ = false;
     gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
-    gl::DispatchProfiler phase_profiler_;  // per-dispatch GPU times of the step
+    gl::DispatchProfiler phase_profiler_;  // per-dispatch times of the step
+    std::deque<PartialFrame> partial_frames_;  // the last frames' parts, oldest first
+    std::chrono::steady_clock::time_point ui_start_;
     FrameFigures figures_;
     double rate_window_s_ = 0;  // the half second being counted for figures_'s rates
     int rate_window_frames_ = 0;
     std::int64_t rate_window_steps_ = 0;
+    double rate_window_sim_s_ = 0;
     TimingLog* timing_log_ = nullptr;
 
     // Stability and the colour bar's range, read back a few times per second.
@@ -277,6 +398,13 @@ private:
     Recorder recorder_;
     std::int64_t record_offset_ = 0;  // GUI frame number before the recording's first row
     bool screenshot_requested_ = false, fullscreen_requested_ = false;
+    bool sized_screenshot_requested_ = false;
+
+    VideoSettings video_settings_;
+    VideoWriter video_;
+    bool video_every_frame_ = false;
+    double video_elapsed_s_ = 0, video_next_s_ = 0;  // wall clock since the start, next frame due
+    std::unique_ptr<ViewCapture> capture_;            // made at the first capture
     std::string message_;
     bool message_is_error_ = false;
 };

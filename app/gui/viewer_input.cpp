@@ -21,17 +21,24 @@ namespace {
 void handle_keys(Viewer& viewer, std::span<const KeyPress> keys) {
     InterfaceSettings& ui = viewer.interface_settings();
     for (const KeyPress& k : keys) {
+        const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0;
+        if (ctrl) {
+            // Ctrl+S: "Save as preset" (its name field in the panel); other chords are not ours.
+            if (k.key == GLFW_KEY_S && !k.repeat) viewer.request_preset_name();
+            continue;
+        }
         if (k.key == GLFW_KEY_S) viewer.step_once();
         if (k.repeat) continue;
         switch (k.key) {
         case GLFW_KEY_SPACE: viewer.toggle_playing(); break;
         case GLFW_KEY_R: viewer.reset_view_and_field(); break;
-        case GLFW_KEY_C: viewer.fit_camera(); break;
+        case GLFW_KEY_C: viewer.fit_view(); break;
         case GLFW_KEY_H: ui.show_help = !ui.show_help; break;
         case GLFW_KEY_TAB: ui.hide_ui = !ui.hide_ui; break;
         case GLFW_KEY_F11: viewer.request_fullscreen(); break;
         case GLFW_KEY_F12: viewer.request_screenshot(); break;
         case GLFW_KEY_F9: viewer.toggle_recording(); break;
+        case GLFW_KEY_F10: viewer.toggle_video(); break;
         default: break;
         }
     }
@@ -54,14 +61,16 @@ void zoom(Viewer& viewer, render::Rect viewport, glm::vec2 mouse, float wheel, b
     view.pan += (mouse - (after.domain_min + f * size)) / size;
 }
 
-// Left: paint (2-D) or orbit (3-D; with Shift it paints). Right or middle: pan (2-D) / orbit
-// (3-D). `delta` is the mouse's move in framebuffer pixels, y down.
+// Left: paint (2-D) or orbit (3-D; with Shift it paints), unless a cross-section line is being
+// dragged (Ctrl). Right or middle: pan (2-D) / orbit (3-D). `delta` is the mouse's move in
+// framebuffer pixels, y down.
 void drag(Viewer& viewer, render::Rect viewport, glm::vec2 mouse, glm::vec2 delta, bool three_d) {
     const ImGuiIO& io = ImGui::GetIO();
     render::RenderSettings& view = viewer.view();
-    const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left) && (!three_d || io.KeyShift);
-    const bool orbit = three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
-                                   (ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyShift));
+    const bool left = ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyCtrl &&
+                      !viewer.cross_section_dragging();
+    const bool paint = left && (!three_d || io.KeyShift);
+    const bool orbit = three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) || (left && !io.KeyShift));
     if (paint) viewer.paint_at(viewport, mouse);
     if (orbit) {
         view.camera.rotate(-delta.x * 0.01f, delta.y * 0.01f);
@@ -74,6 +83,9 @@ void drag(Viewer& viewer, render::Rect viewport, glm::vec2 mouse, glm::vec2 delt
 
 void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale) {
     const ImGuiIO& io = ImGui::GetIO();
+    // A cross-section's end follows the mouse until the button is released, wherever that is.
+    if (viewer.cross_section_dragging() && !ImGui::IsMouseDown(ImGuiMouseButton_Left))
+        viewer.end_cross_section_drag();
     // ImGui positions are in its units (logical pixels), y down; the viewport is in framebuffer
     // pixels, y up.
     const glm::vec2 mouse(io.MousePos.x * scale, framebuffer_height - io.MousePos.y * scale);
@@ -85,11 +97,17 @@ void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_heigh
     }
     const render::FieldSource src = viewer.source();
     const bool three_d = render::Renderer::draws_3d(src, viewer.view());
-    if (auto cell = render::Renderer::pixel_to_cell(src, viewer.view(), viewport, mouse))
+    const auto cell = render::Renderer::pixel_to_cell(src, viewer.view(), viewport, mouse);
+    if (cell)
         viewer.set_probe_cell(glm::ivec2(std::clamp(int(cell->x), 0, src.nx - 1),
                                          std::clamp(int(cell->y), 0, src.ny - 1)));
     else
         viewer.set_probe_cell(std::nullopt);
+    // Ctrl+left press on the field starts a cross-section line; the drag moves its end.
+    if (cell && io.KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+        viewer.begin_cross_section(*cell);
+    else if (cell && viewer.cross_section_dragging())
+        viewer.move_cross_section_end(*cell);
     if (io.MouseWheel != 0) zoom(viewer, viewport, mouse, io.MouseWheel, three_d);
     drag(viewer, viewport, mouse, glm::vec2(io.MouseDelta.x * scale, io.MouseDelta.y * scale),
          three_d);

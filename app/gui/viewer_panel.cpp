@@ -76,14 +76,14 @@ std::string format_value(double v) {
 void draw_scene_choices(Viewer& viewer) {
     if (!viewer.presets().empty()) {
         std::vector<std::string> names;
-        for (const Preset& p : viewer.presets()) names.push_back(p.name);
+        for (const Preset& p : viewer.presets()) names.push_back(p.user ? p.name + " (yours)" : p.name);
         const int index = viewer.preset_index();
-        std::string current =
-            index >= 0 ? viewer.presets()[static_cast<std::size_t>(index)].name : "(none)";
+        std::string current = index >= 0 ? names[static_cast<std::size_t>(index)] : "(none)";
         if (combo("Preset", names, current))
             viewer.choose_preset(
                 static_cast<int>(std::find(names.begin(), names.end(), current) - names.begin()));
-        help_marker("Scenario presets from assets/presets/*.preset");
+        help_marker("Scenario presets from assets/presets/*.preset and yours (Save as preset, "
+                    "Ctrl+S), in " + user_presets_folder().string());
     }
     std::vector<std::string> models;
     for (const sim::ModelInfo& m : sim::models()) models.push_back(m.name);
@@ -131,6 +131,23 @@ void draw_grid_choice(Viewer& viewer) {
     }
 }
 
+// "Run until t = ...": a time to stop at, and the run towards it while it lasts.
+void draw_run_until(Viewer& viewer) {
+    double& target = viewer.interface_settings().run_until_field;
+    if (const auto& running = viewer.run_until_target()) {
+        ImGui::TextColored(ImVec4(0.6f, 0.9f, 1, 1), "running until t = %.6g s", *running);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("cancel")) viewer.cancel_run_until();
+        return;
+    }
+    if (ImGui::Button("Run until t =")) viewer.run_until(target);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::InputDouble("s##run-until", &target, 0, 0, "%.6g");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("plays, then pauses on the step that reaches this simulated time");
+}
+
 // Steps per frame (and the cap on them), play / step / reset, the time and the field's range.
 void draw_playback(Viewer& viewer, const sim::ModelInfo& info) {
     // Typed values are clamped to the command line's 1 .. 1000.
@@ -151,8 +168,15 @@ void draw_playback(Viewer& viewer, const sim::ModelInfo& info) {
     if (ImGui::Button("Step (S)")) viewer.step_once();
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)")) viewer.reset_view_and_field();
+    // The time and step are the simulation's own (kept on the host): live, no read-back.
+    const sim::Simulation& sim = viewer.simulation();
+    ImGui::Text("t = %.4g s, step %lld, %.3g simulated s per s", sim.time(),
+                static_cast<long long>(sim.steps_taken()), viewer.figures().sim_seconds_per_s);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("speed: simulated seconds per second of the wall clock, over the last "
+                          "half second");
+    draw_run_until(viewer);
     const sim::Stats& stats = viewer.stats();
-    ImGui::Text("t = %.4g s, step %lld", stats.time, static_cast<long long>(stats.steps));
     ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats.min,
                 stats.max, info.field_unit.c_str(), stats.sum);
 }
@@ -184,8 +208,39 @@ void draw_parameter(Viewer& viewer, const sim::ParamSpec& p) {
                           p.help.c_str(), p.min, p.max, p.unit.c_str(), p.default_value);
 }
 
+// The "Save as preset" name field (Ctrl+S or the button): a modal popup, Enter saves.
+void draw_save_preset_popup(Viewer& viewer) {
+    char* name = viewer.interface_settings().preset_name_field;
+    if (viewer.take_preset_name_request()) ImGui::OpenPopup("Save as preset");
+    if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("The current model, scenario, grid, view and parameters,\nsaved in your "
+                           "presets folder and listed under Preset.");
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool entered = ImGui::InputText("Name", name, sizeof viewer.interface_settings().preset_name_field,
+                                          ImGuiInputTextFlags_EnterReturnsTrue |
+                                              ImGuiInputTextFlags_AutoSelectAll);
+    const std::string problem = preset_name_problem(name);
+    if (!problem.empty() && name[0] != '\0') ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", problem.c_str());
+    ImGui::BeginDisabled(!problem.empty());
+    const bool save = ImGui::Button("Save (Enter)") || (entered && problem.empty());
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        ImGui::CloseCurrentPopup();
+    if (save) {
+        viewer.save_as_preset(name);
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
 void draw_parameters(Viewer& viewer) {
+    draw_save_preset_popup(viewer);
     if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (ImGui::Button("Reset parameters")) viewer.reset_parameters();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every parameter of the model to its default");
+    ImGui::SameLine();
+    if (ImGui::Button("Save as preset (Ctrl+S)")) viewer.request_preset_name();
     // Setting a parameter keeps the simulation; only the panel's actions above replace it.
     const sim::Simulation& sim = viewer.simulation();
     bool& show_all = viewer.interface_settings().show_all_params;
@@ -305,6 +360,37 @@ void draw_view_settings(Viewer& viewer) {
     draw_interface_settings(viewer);
 }
 
+// Videos: where, the size and rate, MP4 or PNG frames, and the F10 button.
+void draw_video_settings(Viewer& viewer) {
+    FileSettings& files = viewer.files();
+    VideoSettings& video = viewer.video_settings();
+    const bool recording = viewer.video_recording();
+    input_path("Videos", files.videos_folder);
+    ImGui::BeginDisabled(recording);  // a recording keeps the size and rate it started with
+    int size[2] = {video.width, video.height};
+    if (ImGui::InputInt2("Size (px)##video", size)) {
+        video.width = size[0];
+        video.height = size[1];
+        video = clamped(video);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("16 .. 8192, even (H.264 needs even sides)");
+    ImGui::SliderInt("Frames / s", &video.fps, 1, 120, "%d", ImGuiSliderFlags_AlwaysClamp);
+    int format = video.format == VideoSettings::Format::mp4 ? 0 : 1;
+    const char* formats[] = {"MP4 (ffmpeg)", "PNG frames"};
+    if (ImGui::Combo("Format", &format, formats, 2))
+        video.format = format == 0 ? VideoSettings::Format::mp4 : VideoSettings::Format::png;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("MP4: frames piped to ffmpeg when it is on PATH, else PNG frames.\n"
+                          "A frame is taken at most this many times a second; a slower window\n"
+                          "gives one frame per drawn frame (the video then plays faster).");
+    ImGui::EndDisabled();
+    if (ImGui::Button(recording ? "Stop video (F10)" : "Record video (F10)")) viewer.toggle_video();
+    if (recording)
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "REC video %lld frames -> %s",
+                           static_cast<long long>(viewer.video().frames_added()),
+                           viewer.video().path().string().c_str());
+}
+
 void draw_files(Viewer& viewer) {
     if (!ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) return;
     FileSettings& files = viewer.files();
@@ -318,6 +404,16 @@ void draw_files(Viewer& viewer) {
     if (ImGui::Button("Screenshot (F12)")) viewer.request_screenshot();
     ImGui::SameLine();
     ImGui::Checkbox("viewport only", &files.screenshot_viewport_only);
+    // The view alone (field, colour bar, labels) at a size of its own, drawn offscreen.
+    char sized[48];
+    std::snprintf(sized, sizeof sized, "Screenshot at %d x %d", files.shot_width, files.shot_height);
+    if (ImGui::Button(sized)) viewer.request_sized_screenshot();
+    int shot[2] = {files.shot_width, files.shot_height};
+    if (ImGui::InputInt2("Size (px)##shot", shot)) {
+        files.shot_width = std::clamp(shot[0], 16, 8192);
+        files.shot_height = std::clamp(shot[1], 16, 8192);
+    }
+    draw_video_settings(viewer);
     input_path("Reports", files.reports_folder);
     ImGui::SliderFloat("Record for (s)", &files.record_seconds, 0, 120,
                        files.record_seconds == 0 ? "until stopped" : "%.0f s",

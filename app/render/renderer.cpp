@@ -176,6 +176,25 @@ std::optional<glm::vec2> Renderer::pixel_to_cell(const FieldSource& source,
     return f * glm::vec2(source.nx, source.ny);
 }
 
+std::optional<glm::vec2> Renderer::cell_to_pixel(const FieldSource& source,
+                                                 const RenderSettings& settings, Rect viewport,
+                                                 glm::vec2 cell) {
+    if (viewport.empty() || source.nx <= 0 || source.ny <= 0) return std::nullopt;
+    const glm::vec2 f = cell / glm::vec2(source.nx, source.ny);
+    if (!draws_3d(source, settings)) {
+        const Layout layout = layout_2d(source, settings, viewport);
+        return layout.domain_min + f * (layout.domain_max - layout.domain_min);
+    }
+    const float aspect = static_cast<float>(viewport.width) / viewport.height;
+    const glm::vec2 world = (f * 2.0f - 1.0f) * half_extent(source);
+    const glm::vec4 clip = settings.camera.projection(aspect) * settings.camera.view() *
+                           glm::vec4(world, 0.0f, 1.0f);
+    if (clip.w <= 0) return std::nullopt;
+    const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+    return glm::vec2(viewport.x, viewport.y) +
+           (ndc + 1.0f) * 0.5f * glm::vec2(viewport.width, viewport.height);
+}
+
 void Renderer::reduce_range(const gl::Buffer& field, std::size_t count) {
     const std::size_t needed = (count + kReduceGroupSize - 1) / kReduceGroupSize;
     const unsigned groups =

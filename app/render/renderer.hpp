@@ -140,6 +140,12 @@ class Renderer {
     static std::optional<glm::vec2> pixel_to_cell(const FieldSource& source,
                                                   const RenderSettings& settings, Rect viewport,
                                                   glm::vec2 p);
+    // Where cell coordinates `cell` (fractional, as pixel_to_cell gives them) are drawn: the
+    // pixel (GL convention) of that point of the domain, in 3-D on the plane z = 0 (base level);
+    // nothing where it falls behind the 3-D camera.
+    static std::optional<glm::vec2> cell_to_pixel(const FieldSource& source,
+                                                  const RenderSettings& settings, Rect viewport,
+                                                  glm::vec2 cell);
     // Whether this source is drawn in 3-D with these settings.
     static bool draws_3d(const FieldSource& source, const RenderSettings& settings) {
         return source.height_field && settings.three_d && source.nx >= 2 && source.ny >= 2;

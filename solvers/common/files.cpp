@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "solvers/gl/error.hpp"
 
@@ -21,15 +22,20 @@ std::filesystem::path folder_of(const std::filesystem::path& path) {
     return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
-}  // namespace
-
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+// Same folder as the target: rename() is atomic only within one file system.
+std::filesystem::path temporary_for(const std::filesystem::path& path) {
     if (path.empty()) throw Error("cannot write a file with an empty path");
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail(path, "it is a folder");
-    // Same folder as the target: rename() is atomic only within one file system.
     std::filesystem::path temporary = path;
     temporary += ".tmp-" + std::to_string(::getpid());
+    return temporary;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+    const std::filesystem::path temporary = temporary_for(path);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
         const int error = errno;
@@ -63,6 +69,49 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
         ::unlink(temporary.c_str());
         fail(path, std::strerror(error));
     }
+}
+
+PendingFile::PendingFile(std::filesystem::path path)
+    : path_(std::move(path)), temporary_(temporary_for(path_)) {}
+
+PendingFile::PendingFile(PendingFile&& other) noexcept
+    : path_(std::move(other.path_)), temporary_(std::exchange(other.temporary_, {})) {}
+
+PendingFile& PendingFile::operator=(PendingFile&& other) noexcept {
+    if (this != &other) {
+        abandon();
+        path_ = std::move(other.path_);
+        temporary_ = std::exchange(other.temporary_, {});
+    }
+    return *this;
+}
+
+PendingFile::~PendingFile() { abandon(); }
+
+void PendingFile::abandon() {
+    if (temporary_.empty()) return;
+    ::unlink(temporary_.c_str());
+    temporary_.clear();
+}
+
+void PendingFile::commit() {
+    if (temporary_.empty()) throw Error("cannot write '" + path_.string() + "': nothing to commit");
+    const std::filesystem::path temporary = std::exchange(temporary_, {});
+    auto give_up = [&](int error) {
+        ::unlink(temporary.c_str());
+        fail(path_, std::strerror(error));
+    };
+    // As write_file_atomically: on disk before the rename, so that a crash cannot leave the new
+    // name on an empty file. The writer (another program) did not fsync.
+    const int fd = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) give_up(errno);
+    if (::fsync(fd) != 0 && errno != EINVAL) {
+        const int error = errno;
+        ::close(fd);
+        give_up(error);
+    }
+    ::close(fd);
+    if (::rename(temporary.c_str(), path_.c_str()) != 0) give_up(errno);
 }
 
 void check_output_path(const std::filesystem::path& path, const std::string& what) {

@@ -35,6 +35,32 @@ class InputError : public Error {
 // Writes `bytes` to `path` through "<path>.tmp-<pid>" in the same folder and a rename.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// The same protocol for an output that another program writes or that grows over a long run
+// (the GUI's MP4 videos, which ffmpeg writes as frames arrive): the writer is given temporary(),
+// "<path>.tmp-<pid>" in the target's folder; commit() flushes it to disk and renames it over the
+// target (throwing adilab::Error with the path and the system's reason, the temporary file
+// removed); a PendingFile destroyed or abandoned without commit() removes its temporary file and
+// leaves the target untouched.
+class PendingFile {
+public:
+    PendingFile() = default;
+    // Throws adilab::Error when `path` is empty or a folder.
+    explicit PendingFile(std::filesystem::path path);
+    PendingFile(PendingFile&& other) noexcept;
+    PendingFile& operator=(PendingFile&& other) noexcept;
+    PendingFile(const PendingFile&) = delete;
+    PendingFile& operator=(const PendingFile&) = delete;
+    ~PendingFile();
+
+    const std::filesystem::path& path() const { return path_; }
+    const std::filesystem::path& temporary() const { return temporary_; }
+    void commit();
+    void abandon();
+
+private:
+    std::filesystem::path path_, temporary_;
+};
+
 // Throws adilab::Error naming `what` and `path` unless a file could be created at `path`: its
 // folder exists and is writable, and `path` itself is not a folder. For checks before a long run.
 void check_output_path(const std::filesystem::path& path, const std::string& what);

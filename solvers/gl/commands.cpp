@@ -127,6 +127,18 @@ std::vector<std::uint8_t> read_pixels_rgba(int x, int y, int width, int height) 
     return pixels;
 }
 
+FramebufferBindingGuard::FramebufferBindingGuard() {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_);
+    glGetIntegerv(GL_VIEWPORT, viewport_);
+}
+
+FramebufferBindingGuard::~FramebufferBindingGuard() {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_));
+    glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
+}
+
 void check_errors(const char* where) {
     GLenum first = glGetError();
     if (first == GL_NO_ERROR) return;

@@ -63,6 +63,21 @@ void draw_arrays_instanced(Primitive mode, int first, int count, int instances);
 // Reads the bound read framebuffer as RGBA8, rows top first (flipped from GL's bottom-up).
 std::vector<std::uint8_t> read_pixels_rgba(int x, int y, int width, int height);
 
+// Saves the read and draw framebuffer bindings and the viewport, and puts them back when it goes:
+// for work that draws into a framebuffer of its own in the middle of someone else's frame (the
+// viewer's offscreen captures).
+class FramebufferBindingGuard {
+public:
+    FramebufferBindingGuard();
+    ~FramebufferBindingGuard();
+    FramebufferBindingGuard(const FramebufferBindingGuard&) = delete;
+    FramebufferBindingGuard& operator=(const FramebufferBindingGuard&) = delete;
+
+private:
+    int draw_ = 0, read_ = 0;
+    int viewport_[4] = {0, 0, 0, 0};
+};
+
 // Checks glGetError and throws adilab::Error naming `where` if anything is pending.
 void check_errors(const char* where);
 

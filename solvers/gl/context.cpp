@@ -136,22 +136,62 @@ void Context::detach() {
     if (current_context == this) current_context = nullptr;
 }
 
+// The probe times one compute dispatch three ways: a GL_TIME_ELAPSED query around it, two
+// GL_TIMESTAMP marks around it, and the CPU's clock around the glDispatchCompute call alone. A
+// GPU queues the dispatch and returns at once, so its queries read the work and the call takes
+// microseconds. Mesa's llvmpipe runs a compute dispatch on the CPU inside the call, but records
+// its query times only when its rasteriser threads execute the binned scene, at the next flush:
+// with a window's framebuffer bound (the GUI under Xvfb) every mark between two dispatches got
+// the time of that flush, so the step's first dispatch read 0.000 ms and its time went to
+// whichever later mark followed a flush; on its headless context the elapsed query reads 0 and
+// the marks are right. A query is trusted only when it reads at least a microsecond and at
+// least half of what the CPU spent inside the call, which a driver that runs compute inside the
+// call and stamps elsewhere cannot meet. (A buffer clear, the earlier probe, is no compute
+// dispatch: llvmpipe's elapsed query read it as microseconds under GLX.)
+void Context::probe_timers() {
+    constexpr GLuint kCount = 1u << 22;  // 16 MiB: ~10 us on a large GPU, ms on llvmpipe
+    Buffer data(kCount * sizeof(float));
+    data.zero();
+    const Program& program = shaders_.compute("common/timer_probe.comp");
+    GLint previous = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+    glUseProgram(program.id());
+    program.set("count", kCount);
+    data.bind_storage(0);
+    const GLuint groups = (kCount + 255) / 256;
+    glDispatchCompute(groups, 1, 1);  // a first run: the driver's lazy work (compile, first touch)
+    glFinish();
+    GLuint queries[3] = {0, 0, 0};
+    glGenQueries(3, queries);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    glQueryCounter(queries[0], GL_TIMESTAMP);
+    glBeginQuery(GL_TIME_ELAPSED, queries[2]);
+    const auto call_start = std::chrono::steady_clock::now();
+    glDispatchCompute(groups, 1, 1);
+    const auto call_end = std::chrono::steady_clock::now();
+    glEndQuery(GL_TIME_ELAPSED);
+    glQueryCounter(queries[1], GL_TIMESTAMP);
+    glFinish();
+    GLuint64 first = 0, last = 0, elapsed = 0;
+    glGetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &first);
+    glGetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &last);
+    glGetQueryObjectui64v(queries[2], GL_QUERY_RESULT, &elapsed);
+    glDeleteQueries(3, queries);
+    glUseProgram(static_cast<GLuint>(previous));
+    const double call_ns = std::chrono::duration<double, std::nano>(call_end - call_start).count();
+    auto times_the_work = [&](double ns) { return ns >= 1000.0 && ns >= 0.5 * call_ns; };
+    timer_queries_work_ = times_the_work(static_cast<double>(elapsed)) ? 1 : 0;
+    timestamps_work_ = last > first && times_the_work(static_cast<double>(last - first)) ? 1 : 0;
+}
+
 bool Context::timer_queries_work() {
-    if (timer_queries_work_ < 0) {
-        // Time a 64 MiB buffer clear, which takes tens of microseconds on any GPU; a driver
-        // without real timers (llvmpipe) answers 0 or a nanosecond or so.
-        Buffer probe(64 << 20);
-        GLuint query = 0;
-        glGenQueries(1, &query);
-        glBeginQuery(GL_TIME_ELAPSED, query);
-        probe.zero();
-        glEndQuery(GL_TIME_ELAPSED);
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-        glDeleteQueries(1, &query);
-        timer_queries_work_ = ns >= 1000 ? 1 : 0;
-    }
+    if (timer_queries_work_ < 0) probe_timers();
     return timer_queries_work_ == 1;
+}
+
+bool Context::timestamps_time_compute() {
+    if (timestamps_work_ < 0) probe_timers();
+    return timestamps_work_ == 1;
 }
 
 // ---- HeadlessContext ---------------------------------------------------------------------------

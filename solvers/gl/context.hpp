@@ -58,8 +58,11 @@ class Context {
 
     const DeviceInfo& info() const { return info_; }
     ShaderCache& shaders() { return shaders_; }
-    // Whether GL_TIME_ELAPSED queries measure anything here (llvmpipe's read 0).
+    // Whether GL_TIME_ELAPSED queries time compute dispatches here, and whether GL_TIMESTAMP
+    // marks between dispatches do (the viewer's per-phase times). Measured once, on the first
+    // question, against the CPU's clock (context.cpp says how and why).
     bool timer_queries_work();
+    bool timestamps_time_compute();
 
   protected:
     Context() = default;
@@ -72,7 +75,9 @@ class Context {
   private:
     DeviceInfo info_;
     ShaderCache shaders_;
+    void probe_timers();
     int timer_queries_work_ = -1;  // unknown until first asked
+    int timestamps_work_ = -1;
 };
 
 // A headless context through EGL_EXT_platform_device.

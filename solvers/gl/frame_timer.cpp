@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "solvers/gl/context.hpp"
+
 namespace adilab::gl {
 
 FrameTimer::FrameTimer(int depth) : slots_(static_cast<std::size_t>(depth < 2 ? 2 : depth)) {
@@ -84,10 +86,16 @@ void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width
 
 namespace adilab::gl {
 
-DispatchProfiler::DispatchProfiler(int depth, int max_dispatches)
-    : slots_(static_cast<std::size_t>(depth < 2 ? 2 : depth)), max_dispatches_(max_dispatches) {
+DispatchProfiler::DispatchProfiler(int depth, int max_dispatches, std::optional<Source> source)
+    : slots_(static_cast<std::size_t>(depth < 2 ? 2 : depth)), max_dispatches_(max_dispatches),
+      source_(source ? *source
+              : Context::current().timestamps_time_compute() ? Source::gpu_timestamps
+                                                             : Source::cpu_clock) {
     for (Slot& slot : slots_) {
-        for (int k = 0; k <= max_dispatches_; ++k) slot.stamps.push_back(Query::create());
+        if (source_ == Source::gpu_timestamps)
+            for (int k = 0; k <= max_dispatches_; ++k) slot.stamps.push_back(Query::create());
+        else
+            slot.clock.resize(static_cast<std::size_t>(max_dispatches_) + 1);
         slot.labels.resize(static_cast<std::size_t>(max_dispatches_));
     }
 }
@@ -96,12 +104,20 @@ DispatchProfiler::~DispatchProfiler() {
     if (active_ == this) active_ = nullptr;
 }
 
-void DispatchProfiler::begin() {
+void DispatchProfiler::mark(Slot& slot, int index) {
+    if (source_ == Source::gpu_timestamps)
+        glQueryCounter(slot.stamps[static_cast<std::size_t>(index)].id(), GL_TIMESTAMP);
+    else
+        slot.clock[static_cast<std::size_t>(index)] = std::chrono::steady_clock::now();
+}
+
+void DispatchProfiler::begin(std::int64_t frame) {
     Slot& slot = slots_[static_cast<std::size_t>(next_)];
     if (slot.pending) return;  // the GPU is that far behind: skip rather than wait
     current_ = next_;
     slot.count = 0;
-    glQueryCounter(slot.stamps[0].id(), GL_TIMESTAMP);
+    slot.frame = frame;
+    mark(slot, 0);
     active_ = this;
 }
 
@@ -109,7 +125,7 @@ void DispatchProfiler::after_dispatch() {
     if (current_ < 0) return;
     Slot& slot = slots_[static_cast<std::size_t>(current_)];
     if (slot.count >= max_dispatches_) return;
-    glQueryCounter(slot.stamps[static_cast<std::size_t>(slot.count + 1)].id(), GL_TIMESTAMP);
+    mark(slot, slot.count + 1);
     const std::string* label = detail::current_program_label;
     slot.labels[static_cast<std::size_t>(slot.count)] = label != nullptr ? *label : "?";
     ++slot.count;
@@ -123,25 +139,36 @@ void DispatchProfiler::end() {
     current_ = -1;
 }
 
+double DispatchProfiler::interval_ms(Slot& slot, int index, std::uint64_t& previous_stamp) const {
+    const auto k = static_cast<std::size_t>(index);
+    if (source_ == Source::cpu_clock)
+        return std::chrono::duration<double, std::milli>(slot.clock[k] - slot.clock[k - 1]).count();
+    GLuint64 stamp = 0;
+    glGetQueryObjectui64v(slot.stamps[k].id(), GL_QUERY_RESULT, &stamp);
+    const double ms = static_cast<double>(stamp - previous_stamp) * 1e-6;
+    previous_stamp = stamp;
+    return ms;
+}
+
 std::vector<DispatchProfiler::Phase> DispatchProfiler::collect() {
     std::vector<Phase> newest;
     const int n = static_cast<int>(slots_.size());
     for (int k = 0; k < n; ++k) {  // oldest first
         Slot& slot = slots_[static_cast<std::size_t>((next_ + k) % n)];
         if (!slot.pending) continue;
-        GLuint available = 0;
-        glGetQueryObjectuiv(slot.stamps[static_cast<std::size_t>(slot.count)].id(),
-                            GL_QUERY_RESULT_AVAILABLE, &available);
-        if (!available) break;
+        std::uint64_t previous = 0;
+        if (source_ == Source::gpu_timestamps) {
+            GLuint available = 0;
+            glGetQueryObjectuiv(slot.stamps[static_cast<std::size_t>(slot.count)].id(),
+                                GL_QUERY_RESULT_AVAILABLE, &available);
+            if (!available) break;
+            GLuint64 first = 0;
+            glGetQueryObjectui64v(slot.stamps[0].id(), GL_QUERY_RESULT, &first);
+            previous = first;
+        }
         std::vector<Phase> phases;
-        GLuint64 previous = 0;
-        glGetQueryObjectui64v(slot.stamps[0].id(), GL_QUERY_RESULT, &previous);
         for (int d = 0; d < slot.count; ++d) {
-            GLuint64 stamp = 0;
-            glGetQueryObjectui64v(slot.stamps[static_cast<std::size_t>(d + 1)].id(),
-                                  GL_QUERY_RESULT, &stamp);
-            const double ms = static_cast<double>(stamp - previous) * 1e-6;
-            previous = stamp;
+            const double ms = interval_ms(slot, d + 1, previous);
             const std::string& label = slot.labels[static_cast<std::size_t>(d)];
             auto it = std::find_if(phases.begin(), phases.end(),
                                    [&](const Phase& p) { return p.label == label; });
@@ -151,6 +178,7 @@ std::vector<DispatchProfiler::Phase> DispatchProfiler::collect() {
                 it->ms += ms, ++it->dispatches;
         }
         slot.pending = false;
+        last_frame_ = slot.frame;
         newest = std::move(phases);
     }
     return newest;

@@ -7,6 +7,7 @@
 // Used by the power method's gpu-opt: Step2 copies the control block here, and the host reads
 // iteration k's verdict while Step3 of the next iteration runs.
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <vector>
 
@@ -50,6 +51,45 @@ class Readback {
     std::deque<void*> fences_;  // GLsync, oldest first
     Buffer fallback_;           // without buffer storage: an ordinary buffer, read with a drain
     std::vector<unsigned char> fallback_bytes_;
+};
+
+// A framebuffer's pixels read back without stalling the frame that asks: queue() copies the
+// colour attachment into one of a few pixel-pack buffers (glReadPixels into a bound
+// GL_PIXEL_PACK_BUFFER returns at once; the copy runs on the GPU after the frame's drawing) and
+// fences it; take() hands over the copies whose fences have signalled, oldest first, a frame or
+// two later. The viewer's video reads one frame per recorded frame this way while recording,
+// and nothing otherwise.
+class FramebufferReader {
+public:
+    struct Image {
+        int width = 0, height = 0;
+        std::vector<unsigned char> rgba;  // rows top first (flipped from GL's bottom-up)
+    };
+    explicit FramebufferReader(int depth = 3);
+    FramebufferReader(const FramebufferReader&) = delete;
+    FramebufferReader& operator=(const FramebufferReader&) = delete;
+    ~FramebufferReader();
+
+    // Queues a copy of `source`'s colour (rgba8). When every buffer is still in flight, the
+    // oldest is waited for first and kept for the next take().
+    void queue(const Framebuffer& source);
+    // The copies that are done, oldest first; `wait`: all queued ones, waiting as needed (at the
+    // end of a recording).
+    std::vector<Image> take(bool wait);
+    std::size_t pending() const;
+
+private:
+    struct Slot {
+        Id buffer = 0;
+        std::size_t bytes = 0;
+        int width = 0, height = 0;
+        void* fence = nullptr;  // GLsync; null when the slot is free
+        std::uint64_t order = 0;
+    };
+    bool read_slot(Slot& slot, bool wait, std::vector<Image>& out);
+    std::vector<Slot> slots_;
+    std::vector<Image> ready_;  // taken out of a slot that queue() needed
+    std::uint64_t next_order_ = 0;
 };
 
 }  // namespace adilab::gl

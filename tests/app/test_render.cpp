@@ -2,6 +2,7 @@
 // storage buffer into an offscreen framebuffer, in 2-D and 3-D, and never draws NaN as a colour.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/objects.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -128,6 +130,30 @@ TEST(Renderer, PixelToCellInvertsTheLayout) {
     EXPECT_FALSE(render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
 }
 
+// The cross-section's line is drawn where its cells are: cell_to_pixel and pixel_to_cell are
+// inverses, in 2-D and in 3-D on the base plane.
+TEST(Renderer, CellToPixelIsPixelToCellsInverse) {
+    render::FieldSource source;
+    source.nx = 100;
+    source.ny = 50;
+    render::RenderSettings settings;
+    settings.zoom = 1.5f;
+    settings.pan = {0.1f, -0.2f};
+    const render::Rect viewport{10, 20, 400, 300};
+    for (bool three_d : {false, true}) {
+        source.height_field = three_d;
+        settings.three_d = three_d;
+        for (glm::vec2 cell : {glm::vec2(10.5f, 5.5f), glm::vec2(50, 25), glm::vec2(80.25f, 40.75f)}) {
+            const auto pixel = render::Renderer::cell_to_pixel(source, settings, viewport, cell);
+            ASSERT_TRUE(pixel.has_value());
+            const auto back = render::Renderer::pixel_to_cell(source, settings, viewport, *pixel);
+            ASSERT_TRUE(back.has_value()) << (three_d ? "3-D" : "2-D");
+            EXPECT_NEAR(back->x, cell.x, 1e-2f) << (three_d ? "3-D" : "2-D");
+            EXPECT_NEAR(back->y, cell.y, 1e-2f) << (three_d ? "3-D" : "2-D");
+        }
+    }
+}
+
 TEST(Renderer, OffscreenFramesWithASimulationAdvanceAndMeasure) {
     ADILAB_NEED_GL();
     for (const char* model : {"heat", "shallow-water"}) {
@@ -178,6 +204,53 @@ TEST(Renderer, DispatchProfilerChargesEachDispatchToItsProgram) {
     const auto steps = profiler.collect();
     ASSERT_FALSE(steps.empty());
     for (const auto& phase : steps) EXPECT_NE(phase.label.find("sim/"), std::string::npos);
+}
+
+// The overlay's first phase read 0.000 ms under Xvfb: llvmpipe stamps its queries when its
+// rasteriser runs the binned scene, not when a compute dispatch runs, so every mark of the step
+// took the time of the next flush. The probe now trusts the marks only where they time compute
+// work, and the profiler falls back to the CPU's clock, which on such a driver (it runs each
+// dispatch inside the call) is the dispatch's work. With either source, a step of two equal
+// half steps reads two phases of comparable, non-zero time that add up to the step.
+TEST(Renderer, DispatchProfilerPhasesAreEachDispatchesWorkAndAddUp) {
+    ADILAB_NEED_GL();
+    using Source = gl::DispatchProfiler::Source;
+    auto sim = sim::make_simulation("heat");
+    sim->reset("free", 256, 256);  // x and y sweeps of the same size: the same work
+    sim->step(2);                  // compiles first
+    std::vector<Source> sources = {Source::cpu_clock};
+    if (gl::Context::current().timestamps_time_compute()) sources.push_back(Source::gpu_timestamps);
+    for (Source source : sources) {
+        SCOPED_TRACE(source == Source::cpu_clock ? "CPU clock" : "GPU timestamps");
+        gl::DispatchProfiler profiler(2, 96, source);
+        EXPECT_EQ(profiler.source(), source);
+        gl::finish();
+        const auto start = std::chrono::steady_clock::now();
+        profiler.begin(7);
+        sim->step(3);
+        profiler.end();
+        gl::finish();
+        const double wall_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const auto phases = profiler.collect();
+        ASSERT_EQ(phases.size(), 2u);
+        EXPECT_EQ(profiler.last_frame(), 7);
+        double sum = 0;
+        for (const auto& p : phases) {
+            EXPECT_EQ(p.dispatches, 3) << p.label;
+            sum += p.ms;
+        }
+        // Each sweep reads the other's time within a factor of 4 (the same work; a loaded
+        // 2-core machine can stretch one), never 0.
+        EXPECT_GT(phases[0].ms, 0.25 * phases[1].ms) << phases[0].ms << " vs " << phases[1].ms;
+        EXPECT_GT(phases[1].ms, 0.25 * phases[0].ms) << phases[0].ms << " vs " << phases[1].ms;
+        // The phases lie within the step's wall time, and on a driver that runs the work inside
+        // the calls (llvmpipe, where the step takes milliseconds) they are most of it.
+        EXPECT_LE(sum, wall_ms * 1.05 + 0.05);
+        if (wall_ms > 20) {
+            EXPECT_GT(sum, 0.5 * wall_ms) << "wall " << wall_ms << " ms";
+        }
+    }
 }
 
 TEST(Renderer, DispatchProfilerSeesOnlyItsOwnThreadsDispatches) {

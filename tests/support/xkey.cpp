@@ -7,7 +7,10 @@
 //
 // Items, each after DELAY_MS: KEY (held 150 ms), KEY/HOLD (held HOLD ms: quick taps),
 // type:TEXT (each character tapped, letters, digits, '.', '-'), click:X,Y and ctrlclick:X,Y (the
-// pointer moved to window pixel X,Y, then a left click, with Ctrl held for ctrlclick), close.
+// pointer moved to window pixel X,Y, then a left click, with Ctrl held for ctrlclick), move:X,Y
+// (the pointer moved there, no button), ctrldrag:X0,Y0:X1,Y1 (Ctrl held, the left button pressed
+// at X0,Y0, the pointer moved to X1,Y1 in 20 steps over a second, released), ctrl+KEY (KEY
+// pressed with Ctrl held), close.
 //
 // --after FILE: start only once FILE exists (e.g. the GUI's --first-screenshot, written after
 // its first frame, when shader compiles are done and frames come at their normal rate).
@@ -54,8 +57,10 @@ Window find_window(Display* display, Window root, const char* name) {
     return found;
 }
 
-void send_key(Display* display, Window window, KeyCode code, bool press, Time time) {
+void send_key(Display* display, Window window, KeyCode code, bool press, Time time,
+              unsigned state = 0) {
     XKeyEvent e{};
+    e.state = state;  // the modifiers held, which GLFW reads as the event's mods
     e.type = press ? KeyPress : KeyRelease;
     e.display = display;
     e.window = window;
@@ -162,6 +167,51 @@ int main(int argc, char** argv) {
             send_button(display, window, x, y, false, ctrl ? ControlMask : 0, time += 10);
             if (ctrl) sleep_ms(150);
             if (ctrl) send_key(display, window, control, false, time += 10);
+            continue;
+        }
+        if (key.starts_with("move:")) {
+            int x = 0, y = 0;
+            if (std::sscanf(key.c_str() + 5, "%d,%d", &x, &y) != 2) return 2;
+            XSetInputFocus(display, window, RevertToParent, CurrentTime);
+            XWarpPointer(display, None, window, 0, 0, 0, 0, x, y);
+            XFlush(display);
+            continue;
+        }
+        if (key.starts_with("ctrldrag:")) {
+            int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+            if (std::sscanf(key.c_str() + 9, "%d,%d:%d,%d", &x0, &y0, &x1, &y1) != 4) return 2;
+            XSetInputFocus(display, window, RevertToParent, CurrentTime);
+            XWarpPointer(display, None, window, 0, 0, 0, 0, x0, y0);
+            XFlush(display);
+            sleep_ms(300);
+            const KeyCode control = code_of(display, "Control_L");
+            send_key(display, window, control, true, time += 10);
+            sleep_ms(200);
+            send_button(display, window, x0, y0, true, ControlMask, time += 10);
+            // Steps a frame or more apart, so that the GUI sees the button held while it moves.
+            for (int k = 1; k <= 20; ++k) {
+                sleep_ms(50);
+                XWarpPointer(display, None, window, 0, 0, 0, 0, x0 + (x1 - x0) * k / 20,
+                             y0 + (y1 - y0) * k / 20);
+                XFlush(display);
+            }
+            sleep_ms(300);
+            send_button(display, window, x1, y1, false, ControlMask, time += 10);
+            sleep_ms(150);
+            send_key(display, window, control, false, time += 10);
+            continue;
+        }
+        if (key.starts_with("ctrl+")) {
+            const KeyCode code = code_of(display, key.substr(5));
+            const KeyCode control = code_of(display, "Control_L");
+            if (code == 0) return 2;
+            send_key(display, window, control, true, time += 10);
+            sleep_ms(150);
+            send_key(display, window, code, true, time += 10, ControlMask);
+            sleep_ms(150);
+            send_key(display, window, code, false, time += 10, ControlMask);
+            sleep_ms(150);
+            send_key(display, window, control, false, time += 10, ControlMask);
             continue;
         }
         if (key.starts_with("type:")) {
