@@ -23,7 +23,8 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
         const gl::BufferNeed needs[] = {{"the copy's source buffer", bytes},
                                         {"the copy's destination buffer", bytes}};
         const std::string problem = gl::capacity_problem(needs, gl::limits_of(ctx.device));
-        if (!problem.empty()) throw gl::CapacityError("--mib " + std::to_string(mib) + ": " + problem);
+        if (!problem.empty())
+            throw gl::CapacityError("--mib " + std::to_string(mib) + ": " + problem);
     }
     Report report = make_report("bandwidth", ctx.device);
     record_config(report, args);
@@ -44,9 +45,9 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
             gl::dispatch(groups);
             gl::memory_barrier(gl::Barrier::storage);
         };
-        const Timing timing = measure_stable(
-            [&] { return gl::time_runs(run, {.warmup = 3, .repeats = repeats}); },
-            [&] { gl::warm_up(run); });
+        const Timing timing =
+            measure_stable([&] { return gl::time_runs(run, {.warmup = 3, .repeats = repeats}); },
+                           [&] { gl::warm_up(run); });
         const double ms = timing.median_ms;
         Row row;
         row.set("name", "gl-copy-vec4").set("mib", sizes[s]);
@@ -56,8 +57,13 @@ Report run_bandwidth(const cli::Args& args, BenchContext& ctx) {
     }
     ctx.progress(1.0, "done");
     note_unstable_rows(report);
-    ctx.out << format_table(report.rows, {{"name"}, {"mib"}, {"min_ms", "", 4}, {"median_ms", "", 4},
-                                          {"max_ms", "", 4}, {"unstable"}, {"gb_per_s", "GB/s (r+w)", 1}});
+    ctx.out << format_table(report.rows, {{"name"},
+                                          {"mib"},
+                                          {"min_ms", "", 4},
+                                          {"median_ms", "", 4},
+                                          {"max_ms", "", 4},
+                                          {"unstable"},
+                                          {"gb_per_s", "GB/s (r+w)", 1}});
     return report;
 }
 

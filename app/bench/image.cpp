@@ -1,6 +1,7 @@
 #include "app/bench/image.hpp"
 
 #include <stb_image_write.h>
+
 #include <string>
 
 #include "app/bench/report.hpp"
@@ -25,7 +26,8 @@ void write_png(const std::filesystem::path& path, int width, int height,
     // file-size limit leaves the old image untouched and names the reason.
     std::string png;
     auto append = [](void* context, void* data, int size) {
-        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   std::size_t(size));
     };
     if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
         throw Error("cannot write '" + path.string() + "': the PNG encoder failed");

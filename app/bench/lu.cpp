@@ -20,10 +20,10 @@
 
 #include "app/bench/benchmark.hpp"
 #include "app/bench/tuning.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
-#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
 #include "solvers/reference/lu.hpp"
@@ -54,7 +54,8 @@ std::vector<float> random_matrix(int n, unsigned seed) {
 std::vector<gl::BufferNeed> bench_needs(std::int64_t n, int block) {
     std::vector<gl::BufferNeed> needs = lu::buffer_needs(n, block);
     const std::uint64_t size = std::uint64_t(n);
-    needs.push_back({"the bench's pristine copy of the matrix", gl::bytes_of(gl::bytes_of(size, size), 4)});
+    needs.push_back(
+        {"the bench's pristine copy of the matrix", gl::bytes_of(gl::bytes_of(size, size), 4)});
     needs.push_back({"the right-hand side b", gl::bytes_of(size, 4)});
     needs.push_back({"the solution x", gl::bytes_of(size, 4)});
     return needs;
@@ -63,12 +64,13 @@ std::vector<gl::BufferNeed> bench_needs(std::int64_t n, int block) {
 Problem read_mtx(const std::string& path, const gl::DeviceInfo& device, int block) {
     const mm::Matrix m = mm::read(path);
     if (m.rows != m.cols)
-        throw files::InputError(path + ": LU needs a square matrix, the file holds " + std::to_string(m.rows) +
-                    " x " + std::to_string(m.cols));
+        throw files::InputError(path + ": LU needs a square matrix, the file holds " +
+                                std::to_string(m.rows) + " x " + std::to_string(m.cols));
     if (m.rows < 1) throw files::InputError(path + ": the matrix is empty");
     // A coordinate file's size line is not bounded by its length: the dense matrix it implies
     // must fit the GPU before it is built on the host (2e9 x 2e9 is 16 EB).
-    const std::string problem = gl::capacity_problem(bench_needs(m.rows, block), gl::limits_of(device));
+    const std::string problem =
+        gl::capacity_problem(bench_needs(m.rows, block), gl::limits_of(device));
     if (!problem.empty()) throw files::InputError(mm::describe_size_line(m) + ": " + problem);
     const std::vector<double> dense = mm::to_dense_row_major(m);
     Problem p{std::filesystem::path(path).filename().string(), static_cast<int>(m.rows), {}};
@@ -124,7 +126,8 @@ Report run_lu(const cli::Args& args, BenchContext& ctx) {
     for (long long n : sizes) {
         const std::string problem =
             gl::capacity_problem(bench_needs(n, largest_block), gl::limits_of(ctx.device));
-        if (!problem.empty()) throw gl::CapacityError("--sizes " + std::to_string(n) + ": " + problem);
+        if (!problem.empty())
+            throw gl::CapacityError("--sizes " + std::to_string(n) + ": " + problem);
     }
 
     std::vector<Problem> problems;

@@ -1,8 +1,10 @@
 // `adilab --bench matmul`: C = A * B for square sizes (and optional m x n x l shapes) over the
-// matmul registry's variants (the OpenGL matmul paper and Kwon & Lee). Every measurement: min, median and max of
-// --repeats runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <-> device
-// transfers (wall clock; what the seeds timed). Each result is checked against float64 dot
-// products on sampled entries. Prints the OpenGL matmul paper's Table 1 and Kwon & Lee's Table 1 layouts.
+// matmul registry's variants (the OpenGL matmul paper and Kwon & Lee). Every measurement: min,
+// median and max of
+// --repeats runs after warm-up, kernel-only (GL_TIME_ELAPSED; GPU variants) and with the host <->
+// device transfers (wall clock; what the seeds timed). Each result is checked against float64 dot
+// products on sampled entries. Prints the OpenGL matmul paper's Table 1 and Kwon & Lee's Table 1
+// layouts.
 #include "solvers/matmul/matmul.hpp"
 
 #include <algorithm>
@@ -207,7 +209,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
                                           {"speedup_vs_cpu", "vs cpu-ijk", 1},
                                           {"max_rel_error", "error", 2},
                                           {"g"}});
-    // Table 1 of the OpenGL matmul paper: per N, the paper's GPU shader and its naive CPU loop (ms with transfer).
+    // Table 1 of the OpenGL matmul paper: per N, the paper's GPU shader and its naive CPU loop (ms
+    // with transfer).
     auto find = [&](const std::string& name, const Shape& s) -> const Row* {
         for (const Row& r : report.rows)
             if (r.text("name") == name && r.number("m") == s.m && r.number("n") == s.n &&
@@ -250,7 +253,8 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
         if (any) paper2.push_back(r2);
     }
     if (!paper0.empty()) {
-        ctx.out << "\nTable 1 of the OpenGL matmul paper layout (gpu-tiled32 with transfers vs cpu-ijk):\n"
+        ctx.out << "\nTable 1 of the OpenGL matmul paper layout (gpu-tiled32 with transfers vs "
+                   "cpu-ijk):\n"
                 << format_table(paper0, {{"N"},
                                          {"gpu_ms", "GPU ms", 2},
                                          {"gpu_gflops", "GPU GFLOPS", 2},
@@ -275,17 +279,17 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
 }  // namespace
 
 Benchmark make_matmul_benchmark() {
-    return {
-        "matmul",
-        "C = A*B, fp32: CPU loops, the OpenGL matmul paper's 32x32 shader, a register-blocked GEMM, CPU+GPU split",
-        {{"sizes", "LIST", "square sizes N", cli::Default{"128,256,512,1024,2048,4096"}},
-         {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
-         {"impl", "LIST", "all or names: " + matmul::variants().list(), cli::Default{"all"},
-          matmul::variants().names()},
-         {"cpu-max", "N", "skip CPU baselines above this size", cli::Default{"1024"}},
-         {"repeats", "N", "timed runs per measurement, after warm-up", cli::Default{"10"}},
-         {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},
-        run_matmul};
+    return {"matmul",
+            "C = A*B, fp32: CPU loops, the OpenGL matmul paper's 32x32 shader, a register-blocked "
+            "GEMM, CPU+GPU split",
+            {{"sizes", "LIST", "square sizes N", cli::Default{"128,256,512,1024,2048,4096"}},
+             {"shapes", "LIST", "extra MxNxL shapes, e.g. 300x200x100 (A is MxN, B is NxL)"},
+             {"impl", "LIST", "all or names: " + matmul::variants().list(), cli::Default{"all"},
+              matmul::variants().names()},
+             {"cpu-max", "N", "skip CPU baselines above this size", cli::Default{"1024"}},
+             {"repeats", "N", "timed runs per measurement, after warm-up", cli::Default{"10"}},
+             {"tiles", "LIST", "extra gpu-fast tile configurations BMxBNxBKxTMxTN to time"}},
+            run_matmul};
 }
 
 }  // namespace adilab::bench

@@ -3,6 +3,8 @@
 // a Matrix Market file or a PageRank matrix, with the paper's figures: speed-up over the host
 // by size (Fig. 12) and by density (Fig. 13), and the per-iteration split (Fig. 14). SpMV rows
 // measure the GPU kernel alone (the figure cuSPARSE is compared with).
+#include "solvers/power/power.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,15 +16,14 @@
 #include <sstream>
 
 #include "app/bench/benchmark.hpp"
-#include "solvers/common/clock.hpp"
 #include "app/bench/tuning.hpp"
+#include "solvers/common/clock.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/common/matrix_market.hpp"
 #include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/timer.hpp"
-#include "solvers/power/power.hpp"
 
 namespace adilab::bench {
 
@@ -45,7 +46,7 @@ struct PowerConfig {
     std::int32_t band = 0;
     std::string mtx;
     std::shared_ptr<const mm::Matrix> mtx_matrix;  // --mtx, read and checked by parse()
-    std::string vector_path;  // --vector: where the eigenvector goes
+    std::string vector_path;                       // --vector: where the eigenvector goes
 };
 
 // The matrix a --mtx file gives must fit the GPU before it is converted: the rows of a coordinate
@@ -54,13 +55,17 @@ struct PowerConfig {
 // exit 2), naming the file, its size line and the buffer that does not fit.
 void check_mtx_fits(const mm::Matrix& m, bool pagerank, const gl::Limits& limits) {
     if (m.rows != m.cols)
-        throw files::InputError(mm::describe_size_line(m) + ": the power method needs a square "
-                                "matrix" + std::string(pagerank ? " (a PageRank graph)" : ""));
+        throw files::InputError(mm::describe_size_line(m) +
+                                ": the power method needs a square "
+                                "matrix" +
+                                std::string(pagerank ? " (a PageRank graph)" : ""));
     // PageRank adds the teleport node: one more row, and an entry to and from it per page.
     const std::int64_t rows = pagerank ? m.rows + 1 : m.rows;
     const std::int64_t nnz = mm::stored_entries(m) + (pagerank ? 2 * m.rows : 0);
-    if (rows >= std::numeric_limits<std::int32_t>::max() || nnz > std::numeric_limits<std::int32_t>::max())
-        throw files::InputError(mm::describe_size_line(m) + ": beyond 2^31 - 1 rows or nonzeros "
+    if (rows >= std::numeric_limits<std::int32_t>::max() ||
+        nnz > std::numeric_limits<std::int32_t>::max())
+        throw files::InputError(mm::describe_size_line(m) +
+                                ": beyond 2^31 - 1 rows or nonzeros "
                                 "(32-bit CSR indices)");
     const std::string problem = gl::capacity_problem(power::buffer_needs(rows, nnz), limits);
     if (!problem.empty()) throw files::InputError(mm::describe_size_line(m) + ": " + problem);
@@ -84,19 +89,24 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
                  power::tuning_fields(c.options.tuning));
     const int tpr = c.options.tuning.threads_per_row;
     if ((tpr & (tpr - 1)) != 0)
-        throw cli::UsageError("--tune power.threads_per_row must be 0 or a power of two up to 32, "
-                              "not " + std::to_string(tpr));
+        throw cli::UsageError(
+            "--tune power.threads_per_row must be 0 or a power of two up to 32, "
+            "not " +
+            std::to_string(tpr));
     const int gobs = c.options.tuning.x_block_gobs;
     if ((gobs & (gobs - 1)) != 0)
-        throw cli::UsageError("--tune power.x_block_gobs must be 0 or a power of two up to 32, "
-                              "not " + std::to_string(gobs));
+        throw cli::UsageError(
+            "--tune power.x_block_gobs must be 0 or a power of two up to 32, "
+            "not " +
+            std::to_string(gobs));
     if (c.options.tuning.stream_chunk % 256 != 0)
         throw cli::UsageError("--tune power.stream_chunk must be a multiple of 256, not " +
                               std::to_string(c.options.tuning.stream_chunk));
     c.repeats = static_cast<int>(args.get_int("repeats", 5, 1, 1000));
     c.host_repeats = static_cast<int>(args.get_int("host-repeats", 1, 1, 1000));
     c.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1ll << 62));
-    c.band = static_cast<std::int32_t>(args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
+    c.band = static_cast<std::int32_t>(
+        args.get_int("band", 0, 0, std::numeric_limits<std::int32_t>::max()));
 
     c.variants = chosen_variants(args, "variant", power::variants());
 
@@ -104,11 +114,13 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
     const bool pagerank = args.has("pagerank");
     if (args.has("mtx")) {
         if (args.has("rows") || args.has("nnz-per-row") || args.has("density"))
-            throw cli::UsageError("--mtx takes its size from the file: leave out --rows, "
-                                  "--nnz-per-row and --density");
+            throw cli::UsageError(
+                "--mtx takes its size from the file: leave out --rows, "
+                "--nnz-per-row and --density");
         c.mtx = args.get("mtx");
         cli::check_input_file("mtx", c.mtx);
-        auto matrix = std::make_shared<mm::Matrix>(mm::read(c.mtx));  // entries bounded by its length
+        auto matrix =
+            std::make_shared<mm::Matrix>(mm::read(c.mtx));  // entries bounded by its length
         check_mtx_fits(*matrix, pagerank, gl::limits_of(device));
         c.mtx_matrix = std::move(matrix);
         const std::string label = std::filesystem::path(c.mtx).filename().string();
@@ -119,8 +131,9 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
                                         std::numeric_limits<std::int32_t>::max() - 1);
     if (pagerank) {
         if (args.has("nnz-per-row") || args.has("density"))
-            throw cli::UsageError("--pagerank makes its own power-law graph: leave out "
-                                  "--nnz-per-row and --density");
+            throw cli::UsageError(
+                "--pagerank makes its own power-law graph: leave out "
+                "--nnz-per-row and --density");
         for (long long n : rows) c.matrices.push_back({"pagerank", "pagerank", n, 0});
     } else {
         if (args.has("nnz-per-row") && args.has("density"))
@@ -133,7 +146,8 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
             if (!densities.empty()) {
                 for (double d : densities) {
                     if (!(d > 0.0 && d <= 1.0))
-                        throw cli::UsageError("--density must lie in (0, 1], not " + std::to_string(d));
+                        throw cli::UsageError("--density must lie in (0, 1], not " +
+                                              std::to_string(d));
                     const auto p = std::max<long long>(1, std::llround(d * static_cast<double>(n)));
                     c.matrices.push_back({"random", "random", n, p});
                 }
@@ -164,8 +178,9 @@ PowerConfig parse(const cli::Args& args, const gl::DeviceInfo& device) {
 
 void check_vector_option(const PowerConfig& c) {
     if (!c.vector_path.empty() && (c.matrices.size() != 1 || c.variants.size() != 1))
-        throw cli::UsageError("--vector writes one eigenvector: give one matrix (one --rows and "
-                              "one --nnz-per-row, or --mtx) and one --variant");
+        throw cli::UsageError(
+            "--vector writes one eigenvector: give one matrix (one --rows and "
+            "one --nnz-per-row, or --mtx) and one --variant");
     if (!c.vector_path.empty()) {
         const auto folder = std::filesystem::absolute(c.vector_path).parent_path();
         if (!std::filesystem::is_directory(folder))
@@ -188,12 +203,12 @@ CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {
     if (spec.kind == "random")
         return random_csr(static_cast<std::int32_t>(spec.rows),
                           static_cast<std::int32_t>(spec.per_row), c.seed, c.band);
-    if (spec.kind == "pagerank") return pagerank_csr(static_cast<std::int32_t>(spec.rows), 0.85, c.seed);
+    if (spec.kind == "pagerank")
+        return pagerank_csr(static_cast<std::int32_t>(spec.rows), 0.85, c.seed);
     CsrMatrix a = mm::to_csr(*c.mtx_matrix);
     if (spec.kind == "mtx-pagerank") return pagerank_csr(a, 0.85);
     return a;
 }
-
 
 // Compulsory bytes of one CSR SpMV: values and columns (12 B per nonzero), row offsets, x and y
 // once each: the convention of the cuSPARSE peer figure.
@@ -208,9 +223,9 @@ std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::
     std::map<std::pair<std::string, std::pair<std::int64_t, double>>, std::size_t> where;
     for (const Row& r : rows) {
         if (r.text("kind") != "solve") continue;
-        const auto key = std::make_pair(r.text("matrix"),
-                                        std::make_pair(static_cast<std::int64_t>(r.number("rows")),
-                                                       r.number("nnz_per_row")));
+        const auto key = std::make_pair(
+            r.text("matrix"),
+            std::make_pair(static_cast<std::int64_t>(r.number("rows")), r.number("nnz_per_row")));
         auto [it, inserted] = where.try_emplace(key, table.size());
         if (inserted) {
             Row t;
@@ -228,7 +243,6 @@ std::string speedup_tables(const std::vector<Row>& rows, const std::vector<std::
     return format_table(table, columns);
 }
 
-
 Report run_power(const cli::Args& args, BenchContext& ctx) {
     const PowerConfig c = parse(args, ctx.device);
     check_vector_option(c);
@@ -245,8 +259,8 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
     std::size_t step = 0;
     for (const MatrixSpec& spec : c.matrices) {
         ctx.check_cancelled();
-        ctx.progress(static_cast<double>(step) / steps, "building " + spec.label + " " +
-                                                            std::to_string(spec.rows) + " rows");
+        ctx.progress(static_cast<double>(step) / steps,
+                     "building " + spec.label + " " + std::to_string(spec.rows) + " rows");
         const CsrMatrix a = build(spec, c);
         const double per_row = a.rows ? static_cast<double>(a.nnz()) / a.rows : 0.0;
         double host_ms = std::nan("");
@@ -312,9 +326,9 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
             // The SpMV kernel alone, once per matrix, on the first GPU variant's buffers other
             // than gpu-naive's (whose x is uploaded every iteration, which the driver may answer
             // by moving it: measured 3x slower SpMVs on the H200) unless it is the only one.
-            const bool others = std::any_of(c.variants.begin(), c.variants.end(), [](const auto& v) {
-                return v != "host" && v != "gpu-naive";
-            });
+            const bool others =
+                std::any_of(c.variants.begin(), c.variants.end(),
+                            [](const auto& v) { return v != "host" && v != "gpu-naive"; });
             if (variant->on_gpu() && !spmv_done && (name != "gpu-naive" || !others)) {
                 spmv_done = true;
                 {
@@ -344,16 +358,29 @@ Report run_power(const cli::Args& args, BenchContext& ctx) {
     ctx.progress(1.0, "done");
     std::vector<Row> solves, spmvs;
     for (const Row& r : report.rows) (r.text("kind") == "solve" ? solves : spmvs).push_back(r);
-    ctx.out << format_table(solves, {{"name"}, {"matrix"}, {"rows"}, {"nnz"}, {"spmv"},
-                                     {"iterations", "iters"}, {"converged"}, {"lambda", "", 10},
-                                     {"residual", "", 2}, {"ms_per_iteration", "ms/it", 4},
-                                     {"median_ms", "", 3}, {"speedup_vs_host", "speed-up", 2},
-                                     {"spmv_ms", "", 4}, {"max_ms", "", 4},
+    ctx.out << format_table(solves, {{"name"},
+                                     {"matrix"},
+                                     {"rows"},
+                                     {"nnz"},
+                                     {"spmv"},
+                                     {"iterations", "iters"},
+                                     {"converged"},
+                                     {"lambda", "", 10},
+                                     {"residual", "", 2},
+                                     {"ms_per_iteration", "ms/it", 4},
+                                     {"median_ms", "", 3},
+                                     {"speedup_vs_host", "speed-up", 2},
+                                     {"spmv_ms", "", 4},
+                                     {"max_ms", "", 4},
                                      {"newx_stop_ms", "newx+stop ms", 4}});
     if (!spmvs.empty()) {
         ctx.out << "\nSpMV alone (float64, ms per product; GB/s of compulsory traffic):\n";
-        ctx.out << format_table(spmvs, {{"name"}, {"matrix"}, {"rows"}, {"nnz"},
-                                        {"median_ms", "ms", 4}, {"gb_per_s", "GB/s", 1}});
+        ctx.out << format_table(spmvs, {{"name"},
+                                        {"matrix"},
+                                        {"rows"},
+                                        {"nnz"},
+                                        {"median_ms", "ms", 4},
+                                        {"gb_per_s", "GB/s", 1}});
     }
     if (std::find(c.variants.begin(), c.variants.end(), "host") != c.variants.end()) {
         ctx.out << "\nSpeed-up over host (Fig. 12: down a column, by size; Fig. 13: across "
@@ -382,18 +409,21 @@ Benchmark make_power_benchmark() {
              {"variant", "LIST", "all or names: " + power::variants().list(), cli::Default{"all"},
               power::variants().names()},
              {"mtx", "FILE", "a Matrix Market file instead of random matrices"},
-             {"pagerank", "", "the PageRank matrix (damping 0.85) of a random power-law graph "
-                              "with --rows pages, or of the --mtx graph"},
+             {"pagerank", "",
+              "the PageRank matrix (damping 0.85) of a random power-law graph "
+              "with --rows pages, or of the --mtx graph"},
              {"tol", "T", "stop when max |x_new - x| < T; 0 never stops", cli::Default{"1e-10"}},
              {"max-iter", "K", "at most K iterations", cli::Default{"1000"}},
-             {"layout", "L", "GPU SpMV layout: auto (rows, or stream where a row is far longer "
-                             "than the mean: PageRank), stream (CSR-stream) or rows",
+             {"layout", "L",
+              "GPU SpMV layout: auto (rows, or stream where a row is far longer "
+              "than the mean: PageRank), stream (CSR-stream) or rows",
               cli::Default{"auto"}},
              {"repeats", "N", "timed solves per GPU variant", cli::Default{"5"}},
              {"host-repeats", "N", "timed solves for host", cli::Default{"1"}},
              {"seed", "S", "random matrix seed", cli::Default{"1"}},
-             {"vector", "FILE", "write the eigenvector (one value per line; one matrix and one "
-                                "variant)"},
+             {"vector", "FILE",
+              "write the eigenvector (one value per line; one matrix and one "
+              "variant)"},
              {"band", "W", "random columns within W of the diagonal (local gathers; 0: anywhere)",
               cli::Default{"0"}},
              tune_option(power_tuning_help())},

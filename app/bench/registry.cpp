@@ -24,7 +24,8 @@ std::span<const Benchmark> benchmarks() {
 
 const Benchmark* find_benchmark(std::string_view name) {
     auto all = benchmarks();
-    auto found = std::find_if(all.begin(), all.end(), [&](const Benchmark& b) { return b.name == name; });
+    auto found =
+        std::find_if(all.begin(), all.end(), [&](const Benchmark& b) { return b.name == name; });
     return found == all.end() ? nullptr : &*found;
 }
 

@@ -66,11 +66,21 @@ std::string json_string(const std::string& text) {
     std::string out = "\"";
     for (unsigned char c : text) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];
@@ -96,7 +106,9 @@ std::string json_value(const Value& value) {
         std::string operator()(bool b) const { return b ? "true" : "false"; }
         std::string operator()(std::int64_t i) const { return std::to_string(i); }
         // JSON has no NaN or infinity: an unmeasured or failed figure is null.
-        std::string operator()(double d) const { return std::isfinite(d) ? number_text(d) : "null"; }
+        std::string operator()(double d) const {
+            return std::isfinite(d) ? number_text(d) : "null";
+        }
         std::string operator()(const std::string& s) const { return json_string(s); }
     };
     return std::visit(Visitor{}, value);
@@ -138,14 +150,16 @@ std::string to_json(const Report& r) {
     std::ostringstream out;
     out << "{\n  \"tool\": \"adilab\",\n  \"version\": " << json_string(ADILAB_VERSION)
         << ",\n  \"benchmark\": " << json_string(r.benchmark)
-        << ",\n  \"created\": " << json_string(r.created) << ",\n  \"device\": {\"vendor\": "
-        << json_string(r.vendor) << ", \"renderer\": " << json_string(r.renderer)
-        << ", \"gl_version\": " << json_string(r.gl_version) << "},\n  \"config\": "
-        << json_object(r.config, "  ") << ",\n  \"rows\": [";
+        << ",\n  \"created\": " << json_string(r.created)
+        << ",\n  \"device\": {\"vendor\": " << json_string(r.vendor)
+        << ", \"renderer\": " << json_string(r.renderer)
+        << ", \"gl_version\": " << json_string(r.gl_version)
+        << "},\n  \"config\": " << json_object(r.config, "  ") << ",\n  \"rows\": [";
     for (std::size_t i = 0; i < r.rows.size(); ++i)
         out << (i ? ",\n    " : "\n    ") << json_object(r.rows[i].fields(), "    ");
     out << (r.rows.empty() ? "],\n" : "\n  ],\n") << "  \"notes\": [";
-    for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << json_string(r.notes[i]);
+    for (std::size_t i = 0; i < r.notes.size(); ++i)
+        out << (i ? ", " : "") << json_string(r.notes[i]);
     out << "]";
     if (!r.failure.empty()) out << ",\n  \"failure\": " << json_string(r.failure);
     out << "\n}\n";
@@ -219,12 +233,16 @@ std::string format_table(const std::vector<Row>& rows, const std::vector<Column>
         cells.push_back(std::move(line));
     }
     std::ostringstream out;
-    auto pad = [](const std::string& s, std::size_t w) { return std::string(w - s.size(), ' ') + s; };
+    auto pad = [](const std::string& s, std::size_t w) {
+        return std::string(w - s.size(), ' ') + s;
+    };
     for (std::size_t i = 0; i < columns.size(); ++i)
-        out << (i ? "  " : "") << pad(columns[i].title.empty() ? columns[i].key : columns[i].title, widths[i]);
+        out << (i ? "  " : "")
+            << pad(columns[i].title.empty() ? columns[i].key : columns[i].title, widths[i]);
     out << "\n";
     for (const auto& line : cells) {
-        for (std::size_t i = 0; i < line.size(); ++i) out << (i ? "  " : "") << pad(line[i], widths[i]);
+        for (std::size_t i = 0; i < line.size(); ++i)
+            out << (i ? "  " : "") << pad(line[i], widths[i]);
         out << "\n";
     }
     return out.str();
@@ -262,14 +280,16 @@ void set_timing(Row& row, const Timing& t, const std::string& prefix) {
         .set(prefix + "max_ms", t.max_ms);
     // One flag per row: unstable if any of its timings is.
     const Value* old = row.find("unstable");
-    const bool before = old != nullptr && std::holds_alternative<bool>(*old) && std::get<bool>(*old);
+    const bool before =
+        old != nullptr && std::holds_alternative<bool>(*old) && std::get<bool>(*old);
     row.set("unstable", before || t.unstable);
 }
 
 void note_unstable_rows(Report& report) {
     for (const Row& row : report.rows) {
         const Value* flag = row.find("unstable");
-        if (flag == nullptr || !std::holds_alternative<bool>(*flag) || !std::get<bool>(*flag)) continue;
+        if (flag == nullptr || !std::holds_alternative<bool>(*flag) || !std::get<bool>(*flag))
+            continue;
         std::string what;
         for (const Field& f : row.fields()) {
             if (std::holds_alternative<double>(f.value) || std::holds_alternative<bool>(f.value) ||
@@ -281,7 +301,8 @@ void note_unstable_rows(Report& report) {
         char spread[64];
         std::snprintf(spread, sizeof spread, "%.0f%%",
                       100 * (row.number("max_ms") / row.number("min_ms") - 1));
-        report.notes.push_back("unstable: " + what + ": repeats spread " + spread + " (max / min - 1) " +
+        report.notes.push_back("unstable: " + what + ": repeats spread " + spread +
+                               " (max / min - 1) " +
                                "even after more warm-up; its median is not a steady-state figure");
     }
 }

@@ -26,7 +26,7 @@ struct Field {
 };
 
 class Row {
-public:
+  public:
     Row& set(const std::string& key, Value value);
     Row& set(const std::string& key, int value) { return set(key, Value(std::int64_t{value})); }
     Row& set(const std::string& key, long value) { return set(key, Value(std::int64_t{value})); }
@@ -35,14 +35,16 @@ public:
     }
     Row& set(const std::string& key, double value) { return set(key, Value(value)); }
     Row& set(const std::string& key, bool value) { return set(key, Value(value)); }
-    Row& set(const std::string& key, const char* value) { return set(key, Value(std::string(value))); }
+    Row& set(const std::string& key, const char* value) {
+        return set(key, Value(std::string(value)));
+    }
     Row& set(const std::string& key, const std::string& value) { return set(key, Value(value)); }
     const Value* find(const std::string& key) const;
     double number(const std::string& key) const;  // NaN if missing or not a number
     std::string text(const std::string& key) const;
     const std::vector<Field>& fields() const { return fields_; }
 
-private:
+  private:
     std::vector<Field> fields_;
 };
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "app/bench/report.hpp"
@@ -19,8 +19,9 @@ namespace adilab::bench {
 namespace {
 
 class JsonReader {
-public:
-    JsonReader(std::string text, std::string where) : text_(std::move(text)), where_(std::move(where)) {}
+  public:
+    JsonReader(std::string text, std::string where)
+        : text_(std::move(text)), where_(std::move(where)) {}
 
     void expect(char c) {
         skip();
@@ -38,19 +39,24 @@ public:
             char c = text_[pos_++];
             if (c == '\\' && pos_ < text_.size()) {
                 const char e = text_[pos_++];
-                if (e == 'n') c = '\n';
-                else if (e == 't') c = '\t';
-                else if (e == 'r') c = '\r';
+                if (e == 'n')
+                    c = '\n';
+                else if (e == 't')
+                    c = '\t';
+                else if (e == 'r')
+                    c = '\r';
                 else if (e == 'u') {
                     // Exactly four hex digits (to_json writes \u00XX for control characters).
                     unsigned code = 0;
                     const char* first = text_.data() + pos_;
                     const char* last = text_.data() + std::min(pos_ + 4, text_.size());
                     const auto [end, error] = std::from_chars(first, last, code, 16);
-                    if (error != std::errc() || end != first + 4) fail("a \\u escape without four hex digits");
+                    if (error != std::errc() || end != first + 4)
+                        fail("a \\u escape without four hex digits");
                     c = char(code);
                     pos_ += 4;
-                } else c = e;
+                } else
+                    c = e;
             }
             out += c;
         }
@@ -110,10 +116,11 @@ public:
         expect(']');
     }
     [[noreturn]] void fail(const std::string& what) const {
-        throw Error(where_ + ": not an adilab report (" + what + " at byte " + std::to_string(pos_) + ")");
+        throw Error(where_ + ": not an adilab report (" + what + " at byte " +
+                    std::to_string(pos_) + ")");
     }
 
-private:
+  private:
     void skip() {
         while (pos_ < text_.size() && std::isspace((unsigned char)text_[pos_])) ++pos_;
     }
@@ -135,7 +142,8 @@ bool identity_field(const Field& f) {
     if (f.key.find('.') != std::string::npos || f.key == "unstable") return false;
     if (f.key.ends_with("breakdown") || f.key.starts_with("ui_") || f.key.starts_with("gui_"))
         return false;
-    return std::holds_alternative<std::string>(f.value) || std::holds_alternative<std::int64_t>(f.value);
+    return std::holds_alternative<std::string>(f.value) ||
+           std::holds_alternative<std::int64_t>(f.value);
 }
 
 bool same_identity(const Row& a, const Row& b) {
@@ -223,7 +231,8 @@ std::string compare_reports(const Report& now, const Report& old) {
         if (line.find("ratio") == nullptr) line.set("then_ms", "no match");
         lines.push_back(std::move(line));
     }
-    out << format_table(lines, {{"row"}, {"then_ms", "then ms", 4}, {"now_ms", "now ms", 4}, {"ratio", "", 3}});
+    out << format_table(
+        lines, {{"row"}, {"then_ms", "then ms", 4}, {"now_ms", "now ms", 4}, {"ratio", "", 3}});
     return out.str();
 }
 

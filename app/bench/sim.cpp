@@ -23,7 +23,6 @@
 #include "app/bench/benchmark.hpp"
 #include "app/bench/image.hpp"
 #include "app/bench/tuning.hpp"
-#include "solvers/tridiagonal/tuning.hpp"
 #include "app/bench/ui_hook.hpp"
 #include "app/cli/headless.hpp"
 #include "app/render/sim_view.hpp"
@@ -33,6 +32,7 @@
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/frame_timer.hpp"
 #include "solvers/gl/timer.hpp"
+#include "solvers/tridiagonal/tuning.hpp"
 
 namespace adilab::bench {
 
@@ -71,8 +71,10 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
         }
         if (!found) {
             std::string names;
-            for (const Case& c : all) names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
-            throw cli::UsageError("--scenario: unknown '" + w + "' (all, a model, a scenario or one of: " + names + ")");
+            for (const Case& c : all)
+                names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
+            throw cli::UsageError("--scenario: unknown '" + w +
+                                  "' (all, a model, a scenario or one of: " + names + ")");
         }
     }
     return out;
@@ -80,8 +82,12 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
 
 }  // namespace
 
-void set_ui_runner(UiRunner runner) { g_ui_runner = runner; }
-UiRunner ui_runner() { return g_ui_runner; }
+void set_ui_runner(UiRunner runner) {
+    g_ui_runner = runner;
+}
+UiRunner ui_runner() {
+    return g_ui_runner;
+}
 
 // Milliseconds per step (min, median and max of `repeats` intervals of `steps` steps each). Where
 // `submit_ms` is given it receives the host's wall time per step for issuing the commands
@@ -100,8 +106,9 @@ Timing measure_simulation(sim::Simulation& simulation, int steps, int repeats,
                 frame(simulation);
             }
         }
-        submit.push_back(std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - start).count());
+        submit.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     };
     // Untimed: first-use costs, and clocks up after the set-up (gl::warm_up).
     auto warm = [&] { gl::warm_up([&] { simulation.step(std::min(steps, 20)); }); };
@@ -198,7 +205,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         render_h = int(h);
     }
     const bool ui = args.has("ui");
-    if (ui && render_w == 0) throw cli::UsageError("--ui needs --render WxH (the frame it draws into)");
+    if (ui && render_w == 0)
+        throw cli::UsageError("--ui needs --render WxH (the frame it draws into)");
     const std::string ui_screenshot = args.get("ui-screenshot");
     if (!ui_screenshot.empty()) {
         if (!ui) throw cli::UsageError("--ui-screenshot needs --ui");
@@ -233,13 +241,13 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                                             " (solver " + solver + "): " + e.what());
                 }
                 double submit_ms = 0;
-                const Timing timing = measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
+                const Timing timing =
+                    measure_simulation(*simulation, steps, repeats, {}, &submit_ms);
                 const double ms = timing.median_ms;
                 const sim::Stats stats = simulation->stats();
                 if (!stats.stable)
                     report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
-                                           " " + solver + " went unstable: " +
-                                           stats.instability);
+                                           " " + solver + " went unstable: " + stats.instability);
                 const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
                 Row row;
@@ -285,8 +293,9 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                         gl::finish();
                         for (const auto& phase : profiler.collect()) {
                             char text[256];
-                            std::snprintf(text, sizeof text, "%s%s: %.4f ms", breakdown.empty() ? "" : "; ",
-                                          phase.label.c_str(), phase.ms / kProfiled);
+                            std::snprintf(text, sizeof text, "%s%s: %.4f ms",
+                                          breakdown.empty() ? "" : "; ", phase.label.c_str(),
+                                          phase.ms / kProfiled);
                             breakdown += text;
                         }
                     }
@@ -301,8 +310,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     // The GUI's own frame (its viewer, panels and overlay) on a fresh simulation
                     // of the same case: GPU times per phase from its timer queries, and the
                     // wall-clock frame rate with the CPU's share (ImGui, the viewer) included.
-                    const UiRunResult r = ui_runner()(
-                        {c.model, c.scenario, solver, int(n), render_w, render_h, steps, ui_screenshot});
+                    const UiRunResult r = ui_runner()({c.model, c.scenario, solver, int(n),
+                                                       render_w, render_h, steps, ui_screenshot});
                     row.set("ui_frames", r.frames)
                         .set("ui_viewport_width", r.viewport_width)
                         .set("gui_sim_ms", r.sim_ms)
@@ -316,19 +325,33 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             }
     ctx.progress(1.0, "done");
     note_unstable_rows(report);
-    ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"steps"},
+    ctx.out << format_table(report.rows, {{"name"},
+                                          {"model"},
+                                          {"scenario"},
+                                          {"grid"},
+                                          {"steps"},
                                           {"min_ms", "min ms/step", 5},
                                           {"ms_per_step", "ms/step", 5},
                                           {"max_ms", "max ms/step", 5},
-                                          {"unstable"}, {"host_submit_ms_per_step", "host ms/step", 5},
-                                          {"steps_per_s", "steps/s", 0}, {"cells_per_s", "cells/s", 0},
+                                          {"unstable"},
+                                          {"host_submit_ms_per_step", "host ms/step", 5},
+                                          {"steps_per_s", "steps/s", 0},
+                                          {"cells_per_s", "cells/s", 0},
                                           {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}});
     if (render_w > 0)
-        ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"render"},
+        ctx.out << format_table(report.rows, {{"name"},
+                                              {"model"},
+                                              {"scenario"},
+                                              {"grid"},
+                                              {"render"},
                                               {"draw_ms_per_frame", "draw ms/frame", 4},
                                               {"fps_rendered", "FPS drawn (1 step/frame)", 0}});
     if (ui)
-        ctx.out << format_table(report.rows, {{"name"}, {"model"}, {"scenario"}, {"grid"}, {"render"},
+        ctx.out << format_table(report.rows, {{"name"},
+                                              {"model"},
+                                              {"scenario"},
+                                              {"grid"},
+                                              {"render"},
                                               {"gui_sim_ms", "GUI sim ms", 4},
                                               {"gui_draw_ms", "GUI draw ms", 4},
                                               {"gui_ui_ms", "GUI ImGui ms", 4},
@@ -341,25 +364,28 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
 
 Benchmark make_sim_benchmark() {
     sim::FusedTuning defaults;
-    return {"sim",
-            "simulation steps per second: heat, advection, shallow water (Kim & Lee 2005, sec. 2)",
-            {{"scenario", "LIST", "all, a model, a scenario, or model/scenario, comma-separated",
-              cli::Default{"all"}},
-             {"grid", "LIST", "square grid sizes", cli::Default{"256,1024,2048,4096"}},
-             {"steps", "N", "steps per timed interval", cli::Default{"500"}},
-             {"repeats", "N", "timed intervals: min, median and max are reported",
-              cli::Default{"3"}},
-             {"solver", "LIST", "fused and/or GPU tridiagonal variants", cli::Default{"fused"}},
-             {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
-              true},
-             {"render", "WxH", "also draw every step offscreen at WxH with the viewer's renderer "
-                               "(3-D water): FPS with visualisation"},
-             {"ui", "", "with --render: also run the GUI's frame offscreen (its viewer, side panel "
-                        "and overlay through ImGui) and report its GPU times of drawing and UI"},
-             {"ui-screenshot", "PNG", "with --ui: save the GUI's last offscreen frame (the last "
-                                      "case's) as PNG"},
-             tune_option(describe_tuning("fused", sim::tuning_fields(defaults)))},
-            run_sim};
+    return {
+        "sim",
+        "simulation steps per second: heat, advection, shallow water (Kim & Lee 2005, sec. 2)",
+        {{"scenario", "LIST", "all, a model, a scenario, or model/scenario, comma-separated",
+          cli::Default{"all"}},
+         {"grid", "LIST", "square grid sizes", cli::Default{"256,1024,2048,4096"}},
+         {"steps", "N", "steps per timed interval", cli::Default{"500"}},
+         {"repeats", "N", "timed intervals: min, median and max are reported", cli::Default{"3"}},
+         {"solver", "LIST", "fused and/or GPU tridiagonal variants", cli::Default{"fused"}},
+         {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
+          true},
+         {"render", "WxH",
+          "also draw every step offscreen at WxH with the viewer's renderer "
+          "(3-D water): FPS with visualisation"},
+         {"ui", "",
+          "with --render: also run the GUI's frame offscreen (its viewer, side panel "
+          "and overlay through ImGui) and report its GPU times of drawing and UI"},
+         {"ui-screenshot", "PNG",
+          "with --ui: save the GUI's last offscreen frame (the last "
+          "case's) as PNG"},
+         tune_option(describe_tuning("fused", sim::tuning_fields(defaults)))},
+        run_sim};
 }
 
 }  // namespace adilab::bench

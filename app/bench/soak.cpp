@@ -19,13 +19,14 @@
 // tolerance, makes the run fail: the report is written, and adilab exits 1 naming them.
 #include "app/bench/soak.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
-#include <unistd.h>
 
 #include "app/bench/benchmark.hpp"
 #include "sim/simulation.hpp"
@@ -92,7 +93,8 @@ std::vector<Case> chosen_cases(const std::vector<std::string>& wanted) {
     for (const std::string& w : wanted) {
         bool found = false;
         for (const Case& c : all) {
-            if (w != "all" && w != c.model && w != c.scenario && w != c.model + "/" + c.scenario) continue;
+            if (w != "all" && w != c.model && w != c.scenario && w != c.model + "/" + c.scenario)
+                continue;
             found = true;
             if (std::none_of(out.begin(), out.end(), [&](const Case& o) {
                     return o.model == c.model && o.scenario == c.scenario;
@@ -101,9 +103,10 @@ std::vector<Case> chosen_cases(const std::vector<std::string>& wanted) {
         }
         if (!found) {
             std::string names;
-            for (const Case& c : all) names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
-            throw cli::UsageError("--scenario: unknown '" + w + "' (all, a model, a scenario or one of: " +
-                                  names + ")");
+            for (const Case& c : all)
+                names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
+            throw cli::UsageError("--scenario: unknown '" + w +
+                                  "' (all, a model, a scenario or one of: " + names + ")");
         }
     }
     return out;
@@ -144,8 +147,9 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         "tolerance (sourceless scenarios): steps 2^-24 (1 + W) (max|field| / mean|field|) / "
         "sqrt(cells), the fp32 round-off of sweeps with diagonal 1 + W (app/bench/soak.cpp "
         "derives it); max / mean is the largest seen at any check");
-    report.notes.push_back("free scenarios start from a seeded field in [0.5, 1] (their own "
-                           "start is uniform); the others from their own start");
+    report.notes.push_back(
+        "free scenarios start from a seeded field in [0.5, 1] (their own "
+        "start is uniform); the others from their own start");
     const bool gpu_memory = gl::free_memory_bytes() >= 0;
     if (!gpu_memory)
         report.notes.push_back("gpu_growth_kib: n/a, the driver has no GL_NVX_gpu_memory_info");
@@ -155,7 +159,8 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         ctx.check_cancelled();
         const std::string name = c.model + "/" + c.scenario;
         if (!sim::solver_supports(c.model, solver)) {
-            report.notes.push_back(name + " skipped: solver " + solver + " does not step " + c.model);
+            report.notes.push_back(name + " skipped: solver " + solver + " does not step " +
+                                   c.model);
             ++done;
             continue;
         }
@@ -199,7 +204,8 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         }
         gl::finish();
         const double wall_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began)
+                .count();
         const std::int64_t rss_end = soak::resident_bytes();
         const std::int64_t gpu_end = gl::free_memory_bytes();
 
@@ -210,7 +216,8 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         outcome.instability = last.instability;
         outcome.sources = simulation->has_sources(c.scenario);
         outcome.relative_change = std::abs(last.sum - start.sum) / std::abs(start.sum);
-        outcome.tolerance = soak::total_tolerance(run, simulation->sweep_weight(), largest_over_mean, cells);
+        outcome.tolerance =
+            soak::total_tolerance(run, simulation->sweep_weight(), largest_over_mean, cells);
         const std::string failure = soak::verdict(outcome);
         if (!failure.empty()) failures.push_back(failure);
 
@@ -233,7 +240,8 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
             row.set("relative_change", outcome.relative_change).set("tolerance", outcome.tolerance);
         }
         row.set("conserved", outcome.sources ? "n/a (sources)" : failure.empty() ? "yes" : "no");
-        row.set("rss_kib", rss_base >= 0 ? Value(std::int64_t(rss_base / 1024)) : Value(std::string("n/a")));
+        row.set("rss_kib",
+                rss_base >= 0 ? Value(std::int64_t(rss_base / 1024)) : Value(std::string("n/a")));
         row.set("rss_growth_kib", rss_base >= 0 && rss_end >= 0
                                       ? Value(std::int64_t((rss_end - rss_base) / 1024))
                                       : Value(std::string("n/a")));
@@ -276,8 +284,9 @@ Benchmark make_soak_benchmark() {
             "growth (exit 1 when a scenario goes unstable or loses its total)",
             {{"steps", "N", "steps of each scenario (default 20000)"},
              {"grid", "N|WxH", "grid of every run (default 128)"},
-             {"check-every", "N", "steps between two reads of the stats, the only read-backs "
-                                  "(default 2000)"},
+             {"check-every", "N",
+              "steps between two reads of the stats, the only read-backs "
+              "(default 2000)"},
              {"solver", "NAME", "line solver: fused (default) or a GPU tridiagonal variant"},
              {"scenario", "LIST", "all (default), a model, a scenario or model/scenario"}},
             run_soak};

@@ -69,8 +69,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
         throw cli::UsageError("--direction: expected x, y or both, got '" + direction + "'");
     const std::string forms = args.get("coefficients", "both");
     if (forms != "both" && forms != "constant" && forms != "general")
-        throw cli::UsageError("--coefficients: expected constant, general or both, got '" +
-                              forms + "'");
+        throw cli::UsageError("--coefficients: expected constant, general or both, got '" + forms +
+                              "'");
     // --constant a,b,c: the constant-coefficient systems' interior a, b, c (b also on the end
     // rows) instead of random ones, e.g. an implicit heat step -r, 1 + 2r, -r.
     std::optional<tridiag::ConstantCoefficients> fixed;
@@ -90,17 +90,16 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
     // each) and every chosen solver's scratch.
     for (long long n : grids) {
         const std::uint64_t field = std::uint64_t(n) * std::uint64_t(n) * sizeof(float);
-        std::vector<gl::BufferNeed> needs = {{"the right-hand side k", field},
-                                             {"the checked solution x", field},
-                                             {"the timed solution", field},
-                                             {"the sub-diagonal a", field},
-                                             {"the diagonal b", field},
-                                             {"the super-diagonal c", field}};
+        std::vector<gl::BufferNeed> needs = {
+            {"the right-hand side k", field}, {"the checked solution x", field},
+            {"the timed solution", field},    {"the sub-diagonal a", field},
+            {"the diagonal b", field},        {"the super-diagonal c", field}};
         for (const auto& [name, solver] : instances)
             for (gl::BufferNeed& scratch : solver->scratch_needs({int(n), int(n)}))
                 needs.push_back(std::move(scratch));
         const std::string problem = gl::capacity_problem(needs, gl::limits_of(ctx.device));
-        if (!problem.empty()) throw gl::CapacityError("--grid " + std::to_string(n) + ": " + problem);
+        if (!problem.empty())
+            throw gl::CapacityError("--grid " + std::to_string(n) + ": " + problem);
     }
 
     Report report = make_report("tridiag", ctx.device);
@@ -124,15 +123,13 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             n, n, along_x, 1000u + unsigned(n) + (along_x ? 0u : 1u), 0.5, true);
         const tridiag::ConstantCoefficients constant =
             fixed ? *fixed
-                  : tridiag::ConstantCoefficients{float(problem.const_a), float(problem.const_b),
-                                                  float(problem.const_c),
-                                                  float(problem.const_b_first),
-                                                  float(problem.const_b_last)};
+                  : tridiag::ConstantCoefficients{
+                        float(problem.const_a), float(problem.const_b), float(problem.const_c),
+                        float(problem.const_b_first), float(problem.const_b_last)};
         const auto expected =
             config.constant
-                ? reference::solve_grid_constant(n, n, along_x, constant.a, constant.b,
-                                                 constant.c, constant.b_first, constant.b_last,
-                                                 problem.k)
+                ? reference::solve_grid_constant(n, n, along_x, constant.a, constant.b, constant.c,
+                                                 constant.b_first, constant.b_last, problem.k)
                 : reference::solve_grid_general(n, n, along_x, problem.a, problem.b, problem.c,
                                                 problem.k);
         if (config.constant && config.direction == Direction::y &&
@@ -140,10 +137,11 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             // The decay window lu-window takes here (with the tuning that runs), derived from
             // the coefficients (solvers/tridiagonal/lu_factors.cpp).
             const tridiag::WindowTuning& defaults = tuning.window;
-            const auto plan = tridiag::lu_window_plan(unsigned(n), constant, unsigned(defaults.max_window));
+            const auto plan =
+                tridiag::lu_window_plan(unsigned(n), constant, unsigned(defaults.max_window));
             std::ostringstream note;
-            note << "lu-window " << n << "^2: coefficients a=" << constant.a
-                 << " b=" << constant.b << " c=" << constant.c;
+            note << "lu-window " << n << "^2: coefficients a=" << constant.a << " b=" << constant.b
+                 << " c=" << constant.c;
             if (plan.usable)
                 note << ": window K=" << plan.rows << " rows (" << plan.exact_rows
                      << " needed), truncation bound " << plan.bound;
@@ -154,7 +152,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                 double(n) * double(n) <= double(defaults.scan_max_unknowns))
                 note << "; column scan ("
                      << (tridiag::lu_colscan_lean(unsigned(n), constant, defaults) ? "lean"
-                                                                                    : "first")
+                                                                                   : "first")
                      << " form), " << halo << "-chunk warm-ups"
                      << (halo == 0 ? " (whole columns: exact)" : "");
             else if (!plan.usable || double(n) * double(n) < double(defaults.min_unknowns))
@@ -184,9 +182,9 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             ctx.check_cancelled();
             const auto start = std::chrono::steady_clock::now();
             tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
-            cpu_samples.push_back(std::chrono::duration<double, std::milli>(
-                                      std::chrono::steady_clock::now() - start)
-                                      .count());
+            cpu_samples.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
         }
         const Timing thomas = timing_of(cpu_samples);
         const double thomas_ms = thomas.median_ms;
@@ -230,10 +228,14 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     // work, so that a query's cost does not count; one timed solve sizes the
                     // batch.
                     gl::warm_up(
-                        [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
+                        [&] {
+                            solver.solve({n, n}, config.direction, coefficients, k, timed);
+                        },
                         warmup_ms);
                     const double single_ms = gl::median(gl::time_runs(
-                        [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
+                        [&] {
+                            solver.solve({n, n}, config.direction, coefficients, k, timed);
+                        },
                         {.warmup = 0, .repeats = 1}));
                     const int batch = std::clamp(int(2.0 / std::max(single_ms, 1e-4)), 1, 200);
                     auto batches = [&] {
@@ -248,7 +250,9 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     };
                     timing = measure_stable(batches, [&] {
                         gl::warm_up(
-                            [&] { solver.solve({n, n}, config.direction, coefficients, k, timed); },
+                            [&] {
+                                solver.solve({n, n}, config.direction, coefficients, k, timed);
+                            },
                             warmup_ms);
                     });
                     if (auto f = solver.check_pivots(); f && failure.empty())
@@ -257,7 +261,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     // thomas-cpu: the baseline measured above, checked like the others.
                     const int failed =
                         tridiag::thomas_cpu_solve_host({n, n}, config.direction, host);
-                    if (failed >= 0) failure = "pivot failure (line " + std::to_string(failed) + ")";
+                    if (failed >= 0)
+                        failure = "pivot failure (line " + std::to_string(failed) + ")";
                     error = reference::max_relative_error(host_x, expected.x);
                     timing = thomas;
                 }
@@ -328,9 +333,9 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                           {"gb_per_s", "GB/s", 1},
                                           {"speedup_vs_thomas", "vs thomas", 1},
                                           {"max_rel_error", "max rel err", 8}});
-    // The paper's Fig. 11 (Kim & Lee 2005): cyclic reduction against CG with 1 and 2 iterations and the CPU's
-    // Thomas, in milliseconds per batched solve (general coefficients, as the paper's textures
-    // carry every coefficient).
+    // The paper's Fig. 11 (Kim & Lee 2005): cyclic reduction against CG with 1 and 2 iterations and
+    // the CPU's Thomas, in milliseconds per batched solve (general coefficients, as the paper's
+    // textures carry every coefficient).
     std::vector<Row> figure;
     for (const Config& config : configs) {
         if (config.constant) continue;
@@ -341,8 +346,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             if (r.number("grid") != config.n || r.text("coefficients") != "general" ||
                 r.text("direction") != (config.direction == Direction::x ? "x" : "y"))
                 continue;
-            for (const char* name : {"cr-pingpong", "cr-shared", "lu-scan", "cg-1", "cg-2",
-                                     "thomas-cpu"})
+            for (const char* name :
+                 {"cr-pingpong", "cr-shared", "lu-scan", "cg-1", "cg-2", "thomas-cpu"})
                 if (r.text("name") == name) {
                     line.set(name, r.number("median_ms"));
                     any = true;

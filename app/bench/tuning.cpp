@@ -31,7 +31,8 @@ std::string range_text(const TuningField& f) {
 std::string describe_tuning(std::string_view family, const std::vector<TuningField>& fields) {
     std::string out;
     for (const TuningField& f : fields) {
-        out += "\n" + std::string(32, ' ') + std::string(family) + "." + f.name + " (" + range_text(f) + "): " + f.help;
+        out += "\n" + std::string(32, ' ') + std::string(family) + "." + f.name + " (" +
+               range_text(f) + "): " + f.help;
     }
     return out;
 }
@@ -53,9 +54,11 @@ std::vector<std::string> tuning_assignments(const cli::Args& args,
             throw cli::UsageError("--tune '" + text + "': expected FAMILY.FIELD=VALUE");
         if (std::find(families.begin(), families.end(), a.family) == families.end()) {
             std::string names;
-            for (std::string_view f : families) names += (names.empty() ? "" : ", ") + std::string(f);
-            throw cli::UsageError("--tune '" + text + "': unknown family '" + std::string(a.family) +
-                                  "' (this benchmark tunes: " + (names.empty() ? "nothing" : names) + ")");
+            for (std::string_view f : families)
+                names += (names.empty() ? "" : ", ") + std::string(f);
+            throw cli::UsageError(
+                "--tune '" + text + "': unknown family '" + std::string(a.family) +
+                "' (this benchmark tunes: " + (names.empty() ? "nothing" : names) + ")");
         }
         out.push_back(text);
     }
@@ -72,17 +75,19 @@ void apply_tuning(const std::vector<std::string>& assignments, std::string_view 
         if (found == fields.end()) {
             std::string names;
             for (const TuningField& f : fields) names += (names.empty() ? "" : ", ") + f.name;
-            throw cli::UsageError("--tune '" + text + "': " + std::string(family) + " has no field '" +
-                                  std::string(a.field) + "' (fields: " + names + ")");
+            throw cli::UsageError("--tune '" + text + "': " + std::string(family) +
+                                  " has no field '" + std::string(a.field) + "' (fields: " + names +
+                                  ")");
         }
-        const std::optional<long long> parsed = numbers::to_integer(a.value);  // no wrap, no "12abc"
+        const std::optional<long long> parsed =
+            numbers::to_integer(a.value);  // no wrap, no "12abc"
         if (!parsed)
-            throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." + found->name +
-                                  " takes an integer in " + range_text(*found));
+            throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." +
+                                  found->name + " takes an integer in " + range_text(*found));
         const long long value = *parsed;
         if (value < found->min || value > found->max)
-            throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." + found->name +
-                                  " must lie in " + range_text(*found));
+            throw cli::UsageError("--tune '" + text + "': " + std::string(family) + "." +
+                                  found->name + " must lie in " + range_text(*found));
         *found->value = static_cast<int>(value);
     }
 }

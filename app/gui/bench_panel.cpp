@@ -34,18 +34,23 @@ std::string benchmark_names() {
 }
 
 BenchPanel::BenchPanel(BenchPanelSpec spec)
-    : spec_(std::move(spec)), benchmark_(bench::find_benchmark(spec_.benchmark)),
-      chart_(spec_.chart), export_path_("./adilab-" + spec_.benchmark + ".json") {
+    : spec_(std::move(spec)),
+      benchmark_(bench::find_benchmark(spec_.benchmark)),
+      chart_(spec_.chart),
+      export_path_("./adilab-" + spec_.benchmark + ".json") {
     if (benchmark_ != nullptr) {
         form_.emplace(form_options(spec_, benchmark_->options));
         shown_ = shown_fields(spec_, benchmark_->options);
     }
 }
 
-BenchPanel::~BenchPanel() { runner_.stop(); }
+BenchPanel::~BenchPanel() {
+    runner_.stop();
+}
 
 std::string BenchPanel::start() {
-    if (benchmark_ == nullptr) return error_ = "the " + spec_.benchmark + " benchmark is not in this build";
+    if (benchmark_ == nullptr)
+        return error_ = "the " + spec_.benchmark + " benchmark is not in this build";
     if (runner_.running()) return "a run is still going";
     try {
         cli::Args args = form_->args();
@@ -140,7 +145,8 @@ void BenchPanel::draw() {
     if (benchmark_ == nullptr) {
         wrapped_text(kYellow, "The '" + spec_.benchmark +
                                   "' benchmark is not in this build (app/bench/registry.cpp "
-                                  "lists: " + benchmark_names() + ").");
+                                  "lists: " +
+                                  benchmark_names() + ").");
         ImGui::PopID();
         return;
     }
@@ -170,15 +176,16 @@ void BenchPanel::draw_fields(bool advanced) {
             label_width = std::max(label_width, ImGui::CalcTextSize(shown.label.c_str()).x);
     // A label wraps rather than squeeze its field below ~55% of a narrow panel.
     label_width = std::min(label_width + 4.0f, ImGui::GetContentRegionAvail().x * 0.45f);
-    if (!ImGui::BeginTable(advanced ? "more options" : "options", 2, ImGuiTableFlags_SizingStretchProp))
+    if (!ImGui::BeginTable(advanced ? "more options" : "options", 2,
+                           ImGuiTableFlags_SizingStretchProp))
         return;
     ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, label_width);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     for (const FieldLabel& shown : shown_) {
         if (shown.advanced != advanced) continue;
-        const auto found = std::find_if(fields.begin(), fields.end(), [&](const OptionForm::Field& f) {
-            return f.spec.name == shown.option;
-        });
+        const auto found =
+            std::find_if(fields.begin(), fields.end(),
+                         [&](const OptionForm::Field& f) { return f.spec.name == shown.option; });
         if (found == fields.end()) continue;
         OptionForm::Field& field = *found;
         const cli::OptionSpec& spec = field.spec;
@@ -201,7 +208,8 @@ void BenchPanel::draw_fields(bool advanced) {
             for (std::size_t i = 0; i < spec.choices.size(); ++i) {
                 const std::string& choice = spec.choices[i];
                 if (i > 0) {
-                    const float need = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                    const float need = ImGui::GetFrameHeight() +
+                                       ImGui::GetStyle().ItemInnerSpacing.x +
                                        ImGui::CalcTextSize(choice.c_str()).x;
                     ImGui::SameLine();
                     if (ImGui::GetCursorScreenPos().x + need > right) ImGui::NewLine();
@@ -216,9 +224,11 @@ void BenchPanel::draw_fields(bool advanced) {
                 return value == stated ? value + " (default)" : value;
             };
             ImGui::SetNextItemWidth(-FLT_MIN);
-            if (ImGui::BeginCombo("##one of", item(field.text.empty() ? stated : field.text).c_str())) {
+            if (ImGui::BeginCombo("##one of",
+                                  item(field.text.empty() ? stated : field.text).c_str())) {
                 for (const std::string& value : shown.one_of) {
-                    const bool selected = field.text.empty() ? value == stated : value == field.text;
+                    const bool selected =
+                        field.text.empty() ? value == stated : value == field.text;
                     if (ImGui::Selectable(item(value).c_str(), selected))
                         field.text = value == stated ? "" : value;
                 }
@@ -228,7 +238,8 @@ void BenchPanel::draw_fields(bool advanced) {
         } else {
             ImGui::SetNextItemWidth(-FLT_MIN);
             // The default, or an example of the form: never a bare placeholder.
-            std::string hint = !spec.default_value.empty() ? "default " + spec.default_value : shown.hint;
+            std::string hint =
+                !spec.default_value.empty() ? "default " + spec.default_value : shown.hint;
             if (spec.repeatable && hint.find(';') == std::string::npos)
                 hint += hint.empty() ? "several: a; b" : " (several: a; b)";
             ImGui::InputTextWithHint("##value", hint.c_str(), &field.text);
@@ -242,8 +253,8 @@ void BenchPanel::draw_fields(bool advanced) {
 void BenchPanel::draw_options() {
     ImGui::BeginDisabled(runner_.running());
     draw_fields(false);
-    const bool any_advanced = std::any_of(shown_.begin(), shown_.end(),
-                                          [](const FieldLabel& f) { return f.advanced; });
+    const bool any_advanced =
+        std::any_of(shown_.begin(), shown_.end(), [](const FieldLabel& f) { return f.advanced; });
     if (any_advanced && ImGui::CollapsingHeader("More options")) draw_fields(true);
     ImGui::EndDisabled();
 }
@@ -251,10 +262,12 @@ void BenchPanel::draw_options() {
 void BenchPanel::draw_run_controls() {
     const BenchRunner::Status status = runner_.status();
     if (status.state == BenchRunner::State::running) {
-        const float cancel_width = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
+        const float cancel_width =
+            ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
         char overlay[200];
         if (status.cancel_requested)
-            std::snprintf(overlay, sizeof overlay, "cancelling...  (%.1f s)", status.seconds_since_cancel);
+            std::snprintf(overlay, sizeof overlay, "cancelling...  (%.1f s)",
+                          status.seconds_since_cancel);
         else
             std::snprintf(overlay, sizeof overlay, "%.0f%%  %s  (%.1f s)", 100.0 * status.fraction,
                           status.what.c_str(), status.seconds);
@@ -275,25 +288,26 @@ void BenchPanel::draw_run_controls() {
     if (ImGui::Button("Defaults")) form_->reset();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("every field back to the benchmark's default");
     switch (last_state_) {
-    case BenchRunner::State::failed:
-        wrapped_text(kRed, (error_is_usage_ ? "usage error: " : "error: ") + error_);
-        break;
-    case BenchRunner::State::cancelled: {
-        char text[96];
-        std::snprintf(text, sizeof text, "cancelled (stopped %.1f s after Cancel)", stop_seconds_);
-        wrapped_text(kYellow, text);
-        break;
-    }
-    case BenchRunner::State::done:
-        if (report_) {
+        case BenchRunner::State::failed:
+            wrapped_text(kRed, (error_is_usage_ ? "usage error: " : "error: ") + error_);
+            break;
+        case BenchRunner::State::cancelled: {
             char text[96];
-            std::snprintf(text, sizeof text, "done in %.1f s: %zu rows", status.seconds,
-                          report_->rows.size());
-            wrapped_text(kGreen, text);
+            std::snprintf(text, sizeof text, "cancelled (stopped %.1f s after Cancel)",
+                          stop_seconds_);
+            wrapped_text(kYellow, text);
+            break;
         }
-        break;
-    default:
-        break;
+        case BenchRunner::State::done:
+            if (report_) {
+                char text[96];
+                std::snprintf(text, sizeof text, "done in %.1f s: %zu rows", status.seconds,
+                              report_->rows.size());
+                wrapped_text(kGreen, text);
+            }
+            break;
+        default:
+            break;
     }
 }
 
@@ -363,7 +377,8 @@ void BenchPanel::draw_table() {
     // Row order: the benchmark's, or sorted by the clicked column (numbers as numbers).
     std::vector<std::size_t> order(rows.size());
     std::iota(order.begin(), order.end(), 0);
-    if (const ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsCount > 0) {
+    if (const ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs();
+        sort && sort->SpecsCount > 0) {
         const ImGuiTableColumnSortSpecs& s = sort->Specs[0];
         const std::string& key = columns[s.ColumnIndex];
         const bool ascending = s.SortDirection == ImGuiSortDirection_Ascending;
@@ -406,13 +421,15 @@ void BenchPanel::draw_results() {
         ImGui::PopStyleColor();
         draw_chart_controls();
         const float width = ImGui::GetContentRegionAvail().x;
-        const float height = std::clamp(width * 0.7f, 180.0f, std::max(180.0f, ImGui::GetContentRegionAvail().y * 0.55f));
+        const float height = std::clamp(width * 0.7f, 180.0f,
+                                        std::max(180.0f, ImGui::GetContentRegionAvail().y * 0.55f));
         draw_chart("chart", series_, chart_, width, height);
         if (skipped_points_ > 0) {
             char text[160];
-            std::snprintf(text, sizeof text, "%d rows not plotted: they have no %s or no %s%s",
-                          skipped_points_, chart_.y_key.c_str(), chart_.x_key.c_str(),
-                          chart_.log_x || chart_.log_y ? ", or a value not above 0 on a log axis" : "");
+            std::snprintf(
+                text, sizeof text, "%d rows not plotted: they have no %s or no %s%s",
+                skipped_points_, chart_.y_key.c_str(), chart_.x_key.c_str(),
+                chart_.log_x || chart_.log_y ? ", or a value not above 0 on a log axis" : "");
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
             ImGui::TextWrapped("%s", text);
             ImGui::PopStyleColor();

@@ -28,7 +28,7 @@
 namespace adilab::gui {
 
 class BenchPanel {
-public:
+  public:
     explicit BenchPanel(BenchPanelSpec spec);
     ~BenchPanel();  // stops a run (cancel, join)
 
@@ -64,7 +64,7 @@ public:
     // the error, which the panel also shows.
     std::string export_report(const std::filesystem::path& path);
 
-private:
+  private:
     void draw_fields(bool advanced);
     void draw_options();
     void draw_run_controls();

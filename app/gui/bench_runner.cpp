@@ -21,10 +21,10 @@ namespace adilab::gui {
 
 // The benchmark's printed output (BenchContext::out), collected for the panel as it comes.
 class BenchRunner::LogBuffer : public std::streambuf {
-public:
+  public:
     explicit LogBuffer(Shared& shared) : shared_(shared) {}
 
-protected:
+  protected:
     int_type overflow(int_type c) override {
         if (c != traits_type::eof()) {
             const char ch = traits_type::to_char_type(c);
@@ -38,7 +38,7 @@ protected:
         return count;
     }
 
-private:
+  private:
     Shared& shared_;
 };
 
@@ -51,7 +51,9 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 }
 }  // namespace
 
-BenchRunner::~BenchRunner() { stop(); }
+BenchRunner::~BenchRunner() {
+    stop();
+}
 
 void BenchRunner::start(const bench::Benchmark& benchmark, cli::Args args, int device) {
     if (running()) throw Error("a benchmark run is still going");
@@ -110,7 +112,8 @@ void BenchRunner::work(std::shared_ptr<Shared> shared, bench::Benchmark benchmar
     status.error = std::move(error);
     status.usage_error = usage_error;
     status.seconds = seconds_between(shared->started, now);
-    if (status.cancel_requested) status.seconds_since_cancel = seconds_between(shared->cancelled_at, now);
+    if (status.cancel_requested)
+        status.seconds_since_cancel = seconds_between(shared->cancelled_at, now);
     if (end == State::done) {
         status.fraction = 1.0;
         shared->report = std::move(report);
@@ -155,7 +158,9 @@ bool BenchRunner::stop_within(std::chrono::milliseconds limit) {
     return false;
 }
 
-int BenchRunner::left_running() { return workers_left_running.load(); }
+int BenchRunner::left_running() {
+    return workers_left_running.load();
+}
 
 bool BenchRunner::running() const {
     std::lock_guard lock(shared_->mutex);
@@ -168,7 +173,8 @@ BenchRunner::Status BenchRunner::status() const {
     if (copy.state == State::running) {
         const auto now = std::chrono::steady_clock::now();
         copy.seconds = seconds_between(shared_->started, now);
-        if (copy.cancel_requested) copy.seconds_since_cancel = seconds_between(shared_->cancelled_at, now);
+        if (copy.cancel_requested)
+            copy.seconds_since_cancel = seconds_between(shared_->cancelled_at, now);
     }
     return copy;
 }

@@ -16,14 +16,14 @@
 namespace adilab::gui {
 
 class BenchRunner {
-public:
+  public:
     enum class State { idle, running, done, cancelled, failed };
 
     struct Status {
         State state = State::idle;
-        double fraction = 0.0;  // from BenchContext::on_progress
-        std::string what;       // what is being measured
-        std::string error;      // failed: the message
+        double fraction = 0.0;     // from BenchContext::on_progress
+        std::string what;          // what is being measured
+        std::string error;         // failed: the message
         bool usage_error = false;  // failed with cli::UsageError (bad option), not a run error
         double seconds = 0.0;      // since start (running) or the run's length (ended)
         bool has_report = false;   // done: a report waits in take_report()
@@ -64,7 +64,7 @@ public:
     // What the benchmark printed (its table and notes), so far.
     std::string log() const;
 
-private:
+  private:
     // Everything the worker touches, shared with it so that a worker left to end on its own
     // (stop_within) outlives the runner safely.
     struct Shared {

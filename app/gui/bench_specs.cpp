@@ -29,7 +29,13 @@ std::vector<BenchPanelSpec> known_specs() {
          "lu",
          "LU with partial pivoting (Kim, Kim & Yu): unblocked and blocked right-looking LU on "
          "the GPU against the CPU, with residuals.",
-         {"n", "gflops", {"name", "block"}, true, 2, true, "matrix size n (n x n)",
+         {"n",
+          "gflops",
+          {"name", "block"},
+          true,
+          2,
+          true,
+          "matrix size n (n x n)",
           "GFLOP/s (2/3 n^3 flops)"},
          {{"sizes", "Matrix sizes"},
           {"impl", "Implementations"},
@@ -44,7 +50,13 @@ std::vector<BenchPanelSpec> known_specs() {
          "power",
          "Power method on sparse CSR matrices in fp64 (Kim & Kim 2011): SpMV, the paper's fused "
          "kernels, Matrix Market input and PageRank.",
-         {"rows", "speedup_vs_host", {"name"}, true, 10, true, "matrix rows",
+         {"rows",
+          "speedup_vs_host",
+          {"name"},
+          true,
+          10,
+          true,
+          "matrix rows",
           "speed-up over host (x)"},
          {{"rows", "Matrix rows"},
           {"nnz-per-row", "Nonzeros per row"},
@@ -65,8 +77,14 @@ std::vector<BenchPanelSpec> known_specs() {
          "tridiag",
          "Batched tridiagonal solves, n lines of n unknowns (Kim & Lee 2005): cyclic reduction, "
          "scans, CG and the CPU's Thomas, checked against float64.",
-         {"grid", "median_ms", {"name", "direction", "coefficients"}, true, 2, true,
-          "grid size n (n lines of n)", "time per batched solve (ms)"},
+         {"grid",
+          "median_ms",
+          {"name", "direction", "coefficients"},
+          true,
+          2,
+          true,
+          "grid size n (n lines of n)",
+          "time per batched solve (ms)"},
          {{"grid", "Grid sizes"},
           {"solver", "Solvers"},
           {"direction", "Line direction", false, "", {"x", "y", "both"}},
@@ -79,15 +97,20 @@ std::vector<BenchPanelSpec> known_specs() {
          "bandwidth",
          "GPU memory bandwidth as a compute shader sees it (vec4 copy): the roof of the "
          "bandwidth-bound solvers.",
-         {"mib", "gb_per_s", {"name"}, true, 2, false, "buffer size (MiB)",
-          "GB/s (read + write)"},
+         {"mib", "gb_per_s", {"name"}, true, 2, false, "buffer size (MiB)", "GB/s (read + write)"},
          {{"mib", "Buffer sizes (MiB)"}, {"repeats", "Timed runs"}}},
         {"Sim speed",
          "sim",
          "Simulation steps per second of heat, advection-diffusion and shallow water (Kim & Lee "
          "2005, sec. 2), with any GPU line solver.",
-         {"grid", "steps_per_s", {"name", "model", "scenario"}, true, 2, true,
-          "grid size n (n x n)", "steps/s"},
+         {"grid",
+          "steps_per_s",
+          {"name", "model", "scenario"},
+          true,
+          2,
+          true,
+          "grid size n (n x n)",
+          "steps/s"},
          {{"scenario", "Scenarios", false, ""},
           {"grid", "Grid sizes"},
           {"solver", "Solvers", false, "", {}, sim::solver_names()},
@@ -96,8 +119,9 @@ std::vector<BenchPanelSpec> known_specs() {
           {"set", "Model parameters", true, "e.g. dt=0.5; kappa=1"},
           {"render", "Also draw each step at", true, "e.g. 1920x1080"},
           kTuning},
-         {{"ui", "it draws the GUI's own interface, which a tab cannot do while the GUI runs; "
-                 "use adilab --bench sim --render WxH --ui"},
+         {{"ui",
+           "it draws the GUI's own interface, which a tab cannot do while the GUI runs; "
+           "use adilab --bench sim --render WxH --ui"},
           {"ui-screenshot", "it goes with --ui, which a tab does not offer"}}},
     };
 }
@@ -121,13 +145,17 @@ BenchPanelSpec panel_spec_for(const std::string& benchmark) {
     for (BenchPanelSpec& spec : known_specs())
         if (spec.benchmark == benchmark) return spec;
     // Unknown to the GUI: the chart's x is picked from the first report (BenchPanel).
-    BenchPanelSpec spec{label_from_name(benchmark), benchmark, "", {"", "median_ms", {"name"}, true, 2, true, "", ""}, {}};
+    BenchPanelSpec spec{label_from_name(benchmark),
+                        benchmark,
+                        "",
+                        {"", "median_ms", {"name"}, true, 2, true, "", ""},
+                        {}};
     if (const bench::Benchmark* b = bench::find_benchmark(benchmark)) {
         spec.about = b->summary;
         // Without a spec, every option is in view: none is known to be the advanced kind.
         for (const cli::OptionSpec& option : b->options)
-            spec.fields.push_back({option.name, label_from_name(option.name),
-                                   option.name == "tune"});
+            spec.fields.push_back(
+                {option.name, label_from_name(option.name), option.name == "tune"});
     }
     return spec;
 }
@@ -136,7 +164,8 @@ std::string label_from_name(const std::string& option) {
     std::string label = option;
     std::replace(label.begin(), label.end(), '-', ' ');
     std::replace(label.begin(), label.end(), '_', ' ');
-    if (!label.empty()) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+    if (!label.empty())
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
     return label;
 }
 
@@ -154,8 +183,9 @@ std::vector<FieldLabel> shown_fields(const BenchPanelSpec& spec,
     for (const FieldLabel& field : spec.fields)
         if (exists(field.option) && offered(field.option)) shown.push_back(field);
     for (const cli::OptionSpec& option : options) {
-        const bool listed = std::any_of(spec.fields.begin(), spec.fields.end(),
-                                        [&](const FieldLabel& f) { return f.option == option.name; });
+        const bool listed =
+            std::any_of(spec.fields.begin(), spec.fields.end(),
+                        [&](const FieldLabel& f) { return f.option == option.name; });
         if (!listed && offered(option.name))
             shown.push_back({option.name, label_from_name(option.name), true});
     }

@@ -37,8 +37,8 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     }
     const std::string name = args.get("bench-tab");
     if (bench::find_benchmark(name) == nullptr)
-        throw cli::UsageError("--bench-tab: unknown benchmark '" + name + "' (available: " +
-                              benchmark_names() + ")");
+        throw cli::UsageError("--bench-tab: unknown benchmark '" + name +
+                              "' (available: " + benchmark_names() + ")");
     for (auto& panel : panels_)
         if (panel->spec().benchmark == name) scripted_ = panel.get();
     if (scripted_ == nullptr) {  // a registered benchmark without a tab of its own
@@ -58,7 +58,9 @@ BenchTabs::BenchTabs(const cli::Args& args) {
     select_scripted_ = true;
 }
 
-BenchTabs::~BenchTabs() { stop(); }
+BenchTabs::~BenchTabs() {
+    stop();
+}
 
 void BenchTabs::stop() {
     // Closing the window waits for no benchmark: every run is asked to stop at once and given
@@ -129,48 +131,53 @@ void BenchTabs::follow_scripted_run() {
     }
     // Three frames: a new table measures its columns in its first frame, fits them in the next,
     // and shows its scroll bar (a table wider than the panel) in the third.
-    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 3) return;
+    if (scripted_->last_state() == BenchRunner::State::running || scripted_frames_drawn_ < 3)
+        return;
     scripted_finished_ = true;
     switch (scripted_->last_state()) {
-    case BenchRunner::State::done: {
-        std::cout << "adilab: the " << name << " tab's run is done: "
-                  << scripted_->report()->rows.size() << " rows (the GUI drew "
-                  << scripted_frames_during_run_ << " frames during the run)\n";
-        if (!scripted_export_.empty()) {
-            const std::string error = scripted_->export_report(scripted_export_);
-            if (!error.empty()) {
-                std::cerr << "adilab: error: " << error << "\n";
-                exit_code_ = 1;
-            } else {
-                std::cout << "report written to " << scripted_export_.string() << "\n";
+        case BenchRunner::State::done: {
+            std::cout << "adilab: the " << name
+                      << " tab's run is done: " << scripted_->report()->rows.size()
+                      << " rows (the GUI drew " << scripted_frames_during_run_
+                      << " frames during the run)\n";
+            if (!scripted_export_.empty()) {
+                const std::string error = scripted_->export_report(scripted_export_);
+                if (!error.empty()) {
+                    std::cerr << "adilab: error: " << error << "\n";
+                    exit_code_ = 1;
+                } else {
+                    std::cout << "report written to " << scripted_export_.string() << "\n";
+                }
             }
+            break;
         }
-        break;
-    }
-    case BenchRunner::State::failed:
-        // A usage error prints the usage line as in every other mode (app/cli/args.hpp).
-        if (scripted_->error_is_usage())
-            exit_code_ = cli::print_usage_error(
-                std::cerr, "the " + name + " tab's run failed: usage error: " + scripted_->error());
-        else {
-            std::cerr << "adilab: the " << name << " tab's run failed: error: " << scripted_->error()
-                      << "\n";
-            exit_code_ = 1;
+        case BenchRunner::State::failed:
+            // A usage error prints the usage line as in every other mode (app/cli/args.hpp).
+            if (scripted_->error_is_usage())
+                exit_code_ = cli::print_usage_error(
+                    std::cerr,
+                    "the " + name + " tab's run failed: usage error: " + scripted_->error());
+            else {
+                std::cerr << "adilab: the " << name
+                          << " tab's run failed: error: " << scripted_->error() << "\n";
+                exit_code_ = 1;
+            }
+            break;
+        default: {
+            char stopped[64];
+            std::snprintf(stopped, sizeof stopped, "%.2f", scripted_->stop_seconds());
+            (cancel_after_s_ ? std::cout : std::cerr)
+                << "adilab: the " << name << " tab's run was cancelled: it stopped " << stopped
+                << " s after Cancel (" << scripted_->frames_drawn_cancelling()
+                << " frames drawn while cancelling)\n";
+            exit_code_ = cancel_after_s_ ? 0 : 1;
+            break;
         }
-        break;
-    default: {
-        char stopped[64];
-        std::snprintf(stopped, sizeof stopped, "%.2f", scripted_->stop_seconds());
-        (cancel_after_s_ ? std::cout : std::cerr)
-            << "adilab: the " << name << " tab's run was cancelled: it stopped " << stopped
-            << " s after Cancel (" << scripted_->frames_drawn_cancelling()
-            << " frames drawn while cancelling)\n";
-        exit_code_ = cancel_after_s_ ? 0 : 1;
-        break;
-    }
     }
 }
 
-bool BenchTabs::scripted_run_finished() const { return scripted_ == nullptr || scripted_finished_; }
+bool BenchTabs::scripted_run_finished() const {
+    return scripted_ == nullptr || scripted_finished_;
+}
 
 }  // namespace adilab::gui

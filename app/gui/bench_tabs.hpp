@@ -19,7 +19,7 @@ namespace adilab::gui {
 std::vector<cli::OptionSpec> bench_tab_options();
 
 class BenchTabs {
-public:
+  public:
     // Makes the panels and checks the scripted-run options before any window opens: an unknown
     // --bench-tab, --bench-args the benchmark rejects (cli::UsageError) or an --bench-export
     // path that cannot take a report (adilab::Error).
@@ -42,14 +42,14 @@ public:
     // message went to stderr.
     int exit_code() const { return exit_code_; }
 
-private:
+  private:
     void follow_scripted_run();
 
     std::vector<std::unique_ptr<BenchPanel>> panels_;
     BenchPanel* scripted_ = nullptr;
     std::filesystem::path scripted_export_;
     bool scripted_started_ = false;
-    int scripted_frames_drawn_ = 0;  // frames that have drawn the run's outcome
+    int scripted_frames_drawn_ = 0;       // frames that have drawn the run's outcome
     int scripted_frames_during_run_ = 0;  // frames drawn while the worker ran
     bool scripted_finished_ = false;
     bool select_scripted_ = false;

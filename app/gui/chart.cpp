@@ -45,8 +45,11 @@ std::vector<Tick> linear_ticks(double lo, double hi, int max_ticks) {
     const double raw = (hi - lo) / std::max(1, max_ticks - 1);
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     const double residual = raw / magnitude;
-    const double step =
-        (residual <= 1.0 ? 1.0 : residual <= 2.0 ? 2.0 : residual <= 5.0 ? 5.0 : 10.0) * magnitude;
+    const double step = (residual <= 1.0   ? 1.0
+                         : residual <= 2.0 ? 2.0
+                         : residual <= 5.0 ? 5.0
+                                           : 10.0) *
+                        magnitude;
     for (double i = std::ceil(lo / step); i * step <= hi + step * 1e-9; i += 1.0) {
         double value = i * step;
         if (std::fabs(value) < step * 1e-9) value = 0.0;  // no "-0"
@@ -69,8 +72,8 @@ std::vector<Series> make_series(const std::vector<bench::Row>& rows, const Chart
             continue;
         }
         const std::string label = series_label(row, spec.series_keys);
-        auto found = std::find_if(out.begin(), out.end(),
-                                  [&](const Series& s) { return s.label == label; });
+        auto found =
+            std::find_if(out.begin(), out.end(), [&](const Series& s) { return s.label == label; });
         if (found == out.end()) {
             out.push_back({label, {}});
             found = out.end() - 1;
@@ -269,7 +272,9 @@ std::string axis_title(const std::string& key) {
     return unit.empty() ? words : words + " (" + unit + ")";
 }
 
-bool joined(const ChartPoint& a, const ChartPoint& b) { return b.x > a.x; }
+bool joined(const ChartPoint& a, const ChartPoint& b) {
+    return b.x > a.x;
+}
 
 namespace {
 
@@ -277,16 +282,18 @@ namespace {
 bool segment_meets(const ChartPoint& p, const ChartPoint& q, const Box& box) {
     double t0 = 0.0, t1 = 1.0;
     const double dx = q.x - p.x, dy = q.y - p.y;
-    const double edges[4][2] = {{-dx, p.x - box.x0}, {dx, box.x1 - p.x},
-                                {-dy, p.y - box.y0}, {dy, box.y1 - p.y}};
+    const double edges[4][2] = {
+        {-dx, p.x - box.x0}, {dx, box.x1 - p.x}, {-dy, p.y - box.y0}, {dy, box.y1 - p.y}};
     for (const auto& [direction, distance] : edges) {
         if (direction == 0.0) {
             if (distance < 0.0) return false;  // parallel to this edge and outside it
             continue;
         }
         const double t = distance / direction;
-        if (direction < 0.0) t0 = std::max(t0, t);
-        else t1 = std::min(t1, t);
+        if (direction < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
         if (t0 > t1) return false;
     }
     return true;
@@ -323,7 +330,7 @@ LegendPlace place_legend(const std::vector<std::vector<ChartPoint>>& screen_poin
 }
 
 Rgb series_colour(std::size_t index) {
-    static const Rgb palette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
+    static const Rgb palette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
                                   {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
                                   {188, 189, 34},  {23, 190, 207}};
     return palette[index % (sizeof palette / sizeof palette[0])];
@@ -365,9 +372,11 @@ void draw_chart(const char* id, const std::vector<Series>& series, const ChartSp
     // Margins: y tick labels on the left, the y title above the plot, x tick labels and the x
     // title below it.
     const float pad = 6.0f;
-    const std::vector<Tick> y_ticks = y_axis.ticks(std::max(2, static_cast<int>(size.y / (2.5f * line))));
+    const std::vector<Tick> y_ticks =
+        y_axis.ticks(std::max(2, static_cast<int>(size.y / (2.5f * line))));
     float label_width = 0.0f;
-    for (const Tick& t : y_ticks) label_width = std::max(label_width, ImGui::CalcTextSize(t.label.c_str()).x);
+    for (const Tick& t : y_ticks)
+        label_width = std::max(label_width, ImGui::CalcTextSize(t.label.c_str()).x);
     const ImVec2 p0(origin.x + label_width + 2 * pad, origin.y + line + 2 * pad);
     const ImVec2 p1(origin.x + size.x - 2 * pad, origin.y + size.y - 2 * line - 2 * pad);
 
@@ -501,7 +510,8 @@ void draw_chart(const char* id, const std::vector<Series>& series, const ChartSp
         draw->AddRectFilled(l0, ImVec2(l0.x + corner_legend.x, l0.y + corner_legend.y),
                             IM_COL32(20, 22, 28, 210), 3.0f);
         for (std::size_t i = 0; i < series.size(); ++i)
-            draw_entry(i, ImVec2(l0.x + pad, l0.y + pad / 2 + static_cast<float>(i) * entry_height));
+            draw_entry(i,
+                       ImVec2(l0.x + pad, l0.y + pad / 2 + static_cast<float>(i) * entry_height));
     }
 
     if (hover_point != nullptr) {

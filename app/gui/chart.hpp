@@ -23,8 +23,8 @@ struct ChartSpec {
     // "direction"} -> "lu-scan x"); missing values are left out.
     std::vector<std::string> series_keys = {"name"};
     bool log_x = true;
-    int x_log_base = 2;  // sizes that double (128, 256, ...) tick at powers of 2; 10 for decades
-    bool log_y = true;   // rates and times span decades: log10 ticks
+    int x_log_base = 2;   // sizes that double (128, 256, ...) tick at powers of 2; 10 for decades
+    bool log_y = true;    // rates and times span decades: log10 ticks
     std::string x_label;  // defaults to axis_title(x_key)
     std::string y_label;  // defaults to axis_title(y_key)
 };
@@ -39,7 +39,8 @@ struct Series {
 };
 
 // Groups rows into series in first-seen order. Rows whose x or y is missing, not a number, or
-// not positive on a log axis are left out (a log axis has no place for them); `skipped` counts them.
+// not positive on a log axis are left out (a log axis has no place for them); `skipped` counts
+// them.
 std::vector<Series> make_series(const std::vector<bench::Row>& rows, const ChartSpec& spec,
                                 int* skipped = nullptr);
 

@@ -40,15 +40,19 @@ std::vector<cli::OptionSpec> options() {
         {"steps-per-frame", "K", "simulation steps per frame, 1..1000"},
         {"set", "NAME=VALUE", "set a simulation parameter (repeatable)", true},
         {"colormap", "NAME", "viridis, inferno, diverging, grayscale or turbo"},
-        {"paused", "", "start paused: the first frames show the start (or a loaded state) "
-                       "without stepping; Space plays"},
-        {"run-until", "T", "play until the simulated time reaches T seconds, then pause (the "
-                           "panel's \"Run until t =\")"},
+        {"paused", "",
+         "start paused: the first frames show the start (or a loaded state) "
+         "without stepping; Space plays"},
+        {"run-until", "T",
+         "play until the simulated time reaches T seconds, then pause (the "
+         "panel's \"Run until t =\")"},
         {"video-size", "WxH", "videos (F10, --record-video): the frame size, 16..8192, even",
          cli::Default{"1280x720"}},
         {"video-fps", "N", "videos: frames per second, 1..240", cli::Default{"30"}},
-        {"video-format", "F", "videos: mp4 (through ffmpeg when it is on PATH, else PNG frames) "
-                              "or png (a PNG frame sequence)", cli::Default{"mp4"}},
+        {"video-format", "F",
+         "videos: mp4 (through ffmpeg when it is on PATH, else PNG frames) "
+         "or png (a PNG frame sequence)",
+         cli::Default{"mp4"}},
     };
     for (cli::OptionSpec& o : scripted_run_options()) all.push_back(std::move(o));
     for (cli::OptionSpec& o : bench_tab_options()) all.push_back(std::move(o));
@@ -82,8 +86,9 @@ ViewerStart viewer_start(const cli::Args& args) {
         // Checked before any window opens: a number (strictly), or a word that may name a
         // scheme; the parameter itself checks it once the model exists.
         const std::string text = item.substr(eq + 1);
-        const bool word = !text.empty() && text != "nan" && text != "inf" && text != "infinity" &&
-                          text.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos;
+        const bool word =
+            !text.empty() && text != "nan" && text != "inf" && text != "infinity" &&
+            text.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos;
         if (!word) cli::parse_double("set " + item.substr(0, eq), text);  // throws naming the text
         start.params.emplace_back(item.substr(0, eq), text);
     }
@@ -95,7 +100,8 @@ ViewerStart viewer_start(const cli::Args& args) {
     start.video_fps = static_cast<int>(args.get_int("video-fps", 0, 1, 240));
     start.video_format = args.get("video-format");
     if (!start.video_format.empty() && start.video_format != "mp4" && start.video_format != "png")
-        throw cli::UsageError("--video-format must be mp4 or png, not '" + start.video_format + "'");
+        throw cli::UsageError("--video-format must be mp4 or png, not '" + start.video_format +
+                              "'");
     if (!start.colormap.empty()) {
         bool known = false;
         for (const char* name : render::kColormapNames) known = known || start.colormap == name;
@@ -135,9 +141,9 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
         const float scale = ImGui::GetIO().DisplayFramebufferScale.x > 0
                                 ? ImGui::GetIO().DisplayFramebufferScale.x
                                 : 1.0f;
-        const FrameLayout layout = frame_layout(viewer, minimised ? 0 : fb_width,
-                                                minimised ? 0 : fb_height, scale,
-                                                window.content_scale());
+        const FrameLayout layout =
+            frame_layout(viewer, minimised ? 0 : fb_width, minimised ? 0 : fb_height, scale,
+                         window.content_scale());
         const render::Rect viewport = layout.viewport;
 
         if (viewer.take_fullscreen_request()) window.toggle_fullscreen();
@@ -151,9 +157,8 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
         // Viewport captures are read after ImGui has drawn, so that the colour bar's labels are
         // in them; the overlay and help window are left out of those frames.
         const bool shot = !minimised && viewer.take_screenshot_request();
-        const bool viewport_capture =
-            !minimised && ((shot && viewer.screenshot_viewport_only()) ||
-                           (script && script->captures_viewport(frame)));
+        const bool viewport_capture = !minimised && ((shot && viewer.screenshot_viewport_only()) ||
+                                                     (script && script->captures_viewport(frame)));
         if (!minimised) {
             draw_interface(viewer, bench_tabs, layout, fb_height, scale, viewport_capture);
 
@@ -180,7 +185,8 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
             script->save_screenshots(viewer, frame, last, viewport, fb_width, fb_height, minimised);
         if (!minimised) window.present();
         const auto now = Clock::now();
-        viewer.end_frame(std::chrono::duration<double, std::milli>(now - frame_start).count(), frame);
+        viewer.end_frame(std::chrono::duration<double, std::milli>(now - frame_start).count(),
+                         frame);
         frame_start = now;
         if (last) return script->finish(viewer);
     }
@@ -202,10 +208,10 @@ int run(const cli::Args& args) {
     // only when asked (--save-settings), so a script cannot change what the user sees next time.
     const std::filesystem::path config = config_folder();
     Settings settings = config.empty() ? Settings{} : Settings::load(config / "viewer.ini");
-    const int width = script ? script->window_width()
-                             : settings.get_int("window_width", 1280, 200, 16384);
-    const int height = script ? script->window_height()
-                              : settings.get_int("window_height", 800, 150, 16384);
+    const int width =
+        script ? script->window_width() : settings.get_int("window_width", 1280, 200, 16384);
+    const int height =
+        script ? script->window_height() : settings.get_int("window_height", 800, 150, 16384);
 
     Window window(width, height, "adilab");
     static std::string imgui_ini;  // ImGui keeps the pointer
@@ -223,8 +229,10 @@ int run(const cli::Args& args) {
 
     if (save_settings && !config.empty()) {
         viewer.save_settings();
-        settings.set("window_width", window.framebuffer_width() > 0 ? window.framebuffer_width() : width);
-        settings.set("window_height", window.framebuffer_height() > 0 ? window.framebuffer_height() : height);
+        settings.set("window_width",
+                     window.framebuffer_width() > 0 ? window.framebuffer_width() : width);
+        settings.set("window_height",
+                     window.framebuffer_height() > 0 ? window.framebuffer_height() : height);
         if (!settings.save(config / "viewer.ini"))
             std::cerr << "adilab: warning: could not save settings in " << config.string() << "\n";
     }

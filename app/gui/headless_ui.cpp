@@ -1,7 +1,7 @@
 #include "app/gui/headless_ui.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,12 +24,13 @@ namespace {
 
 // ImGui's context and OpenGL3 backend for the run, torn down in reverse order.
 class ImGuiSession {
-public:
+  public:
     ImGuiSession(int width, int height) {
         // ImGui's current context is process-wide: inside the GUI (its benchmark tabs run
         // benchmarks on worker threads) a second one would take over the window's.
         if (ImGui::GetCurrentContext() != nullptr)
-            throw Error("--ui runs only from the command line (adilab --bench sim), not inside the GUI");
+            throw Error(
+                "--ui runs only from the command line (adilab --bench sim), not inside the GUI");
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGuiIO& io = ImGui::GetIO();

@@ -19,8 +19,8 @@ FrameLayout frame_layout(const Viewer& viewer, int framebuffer_width, int frameb
         layout.panel_px = static_cast<int>(
             std::min(viewer.panel_width() * content_scale * viewer.ui_scale() * scale,
                      framebuffer_width * 0.45f));
-    layout.viewport = render::Rect{0, 0, std::max(framebuffer_width - layout.panel_px, 0),
-                                   framebuffer_height};
+    layout.viewport =
+        render::Rect{0, 0, std::max(framebuffer_width - layout.panel_px, 0), framebuffer_height};
     return layout;
 }
 
@@ -38,9 +38,8 @@ void draw_interface(Viewer& viewer, BenchTabs& bench_tabs, const FrameLayout& la
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel, 0));
     ImGui::SetNextWindowSize(ImVec2(panel, io.DisplaySize.y));
     ImGui::Begin("adilab", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                     ImGuiWindowFlags_NoScrollbar);
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar);
     // The tabs scroll in a child region; the status line below it stays in view (three lines).
     const float footer = 3.4f * ImGui::GetTextLineHeightWithSpacing();
     ImGui::BeginChild("tabs area", ImVec2(0, -footer));

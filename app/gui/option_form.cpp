@@ -124,7 +124,9 @@ std::vector<std::string> OptionForm::tokens() const {
     return out;
 }
 
-cli::Args OptionForm::args() const { return cli::Args::parse(tokens(), options_); }
+cli::Args OptionForm::args() const {
+    return cli::Args::parse(tokens(), options_);
+}
 
 void OptionForm::set(const std::vector<std::string>& tokens) {
     const cli::Args args = cli::Args::parse(tokens, options_);

@@ -21,14 +21,14 @@ namespace adilab::gui {
 std::vector<std::string> split_command_line(std::string_view text);
 
 class OptionForm {
-public:
+  public:
     struct Field {
         cli::OptionSpec spec;  // its default_value is shown greyed in an empty field
         // A value option without choices: the text; empty means "the benchmark's default".
         // A repeatable option holds its values separated by ';'.
         std::string text;
-        bool flag = false;          // a flag (spec.value_name empty)
-        std::vector<bool> chosen;   // an option with choices: one per spec.choices entry
+        bool flag = false;         // a flag (spec.value_name empty)
+        std::vector<bool> chosen;  // an option with choices: one per spec.choices entry
     };
 
     explicit OptionForm(std::vector<cli::OptionSpec> options);
@@ -48,7 +48,7 @@ public:
     void set(const std::vector<std::string>& tokens);
     void reset();  // every field back to its default
 
-private:
+  private:
     std::vector<bool> default_choice(const Field& field) const;
     std::vector<cli::OptionSpec> options_;
     std::vector<Field> fields_;

@@ -9,7 +9,9 @@ namespace adilab::gui {
 
 namespace {
 
-bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+}
 
 std::string program_path(const std::string& label) {
     std::string path = label.substr(0, label.find(' '));
@@ -17,10 +19,14 @@ std::string program_path(const std::string& label) {
     return path;
 }
 
-void add(std::vector<PhaseTime>& out, const std::string& name, const gl::DispatchProfiler::Phase& p) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const PhaseTime& t) { return t.name == name; });
-    if (it == out.end()) out.push_back({name, p.ms, p.dispatches});
-    else it->ms += p.ms, it->dispatches += p.dispatches;
+void add(std::vector<PhaseTime>& out, const std::string& name,
+         const gl::DispatchProfiler::Phase& p) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const PhaseTime& t) { return t.name == name; });
+    if (it == out.end())
+        out.push_back({name, p.ms, p.dispatches});
+    else
+        it->ms += p.ms, it->dispatches += p.dispatches;
 }
 
 }  // namespace
@@ -42,12 +48,17 @@ std::vector<PhaseTime> named_phases(std::span<const gl::DispatchProfiler::Phase>
         if (!is_simulation_program(p.label)) continue;
         const std::string path = program_path(p.label);
         std::string name = "other";
-        if (path == "sim/brush.comp") name = "brush";
-        else if (path.starts_with("tridiagonal/")) name = "line solves";
-        else if (path == "sim/heat_tile.comp") name = "whole step";
-        else if (contains(p.label, "DIRECTION=0") || contains(path, "rowscan") || contains(path, "linerow"))
+        if (path == "sim/brush.comp")
+            name = "brush";
+        else if (path.starts_with("tridiagonal/"))
+            name = "line solves";
+        else if (path == "sim/heat_tile.comp")
+            name = "whole step";
+        else if (contains(p.label, "DIRECTION=0") || contains(path, "rowscan") ||
+                 contains(path, "linerow"))
             name = "x sweep";
-        else if (contains(p.label, "DIRECTION=1") || contains(path, "colscan") || contains(path, "colpair"))
+        else if (contains(p.label, "DIRECTION=1") || contains(path, "colscan") ||
+                 contains(path, "colpair"))
             name = "y sweep";
         add(out, name, p);
     }
@@ -86,7 +97,7 @@ double FrameBreakdown::parts_ms() const {
 
 std::string describe(const FrameBreakdown& b) {
     std::string text = "frame " + std::to_string(b.frame) + " (" +
-                       (b.gpu_phases && b.gpu_draw    ? "GPU"
+                       (b.gpu_phases && b.gpu_draw   ? "GPU"
                         : b.gpu_phases || b.gpu_draw ? "GPU and CPU clock"
                                                      : "CPU clock") +
                        "):";

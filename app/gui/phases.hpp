@@ -44,9 +44,9 @@ bool phases_valid(std::span<const gl::DispatchProfiler::Phase> phases);
 // that another thread or tab dispatched (a benchmark) is never a simulation phase.
 bool is_simulation_program(const std::string& label);
 // The simulation's dispatches grouped as people name them: "x sweep" and "y sweep" (each ADI
-// half step: its explicit part and the implicit line solves along that axis, fused or not), "line solves" (a registry tridiagonal solver's kernels, both
-// half steps: the profiler sums them per program), "whole step" (a one-dispatch step),
-// "brush", "other". In order of first appearance.
+// half step: its explicit part and the implicit line solves along that axis, fused or not), "line
+// solves" (a registry tridiagonal solver's kernels, both half steps: the profiler sums them per
+// program), "whole step" (a one-dispatch step), "brush", "other". In order of first appearance.
 std::vector<PhaseTime> named_phases(std::span<const gl::DispatchProfiler::Phase> phases);
 // One line per simulation program: the shader's file name and its DIRECTION / KERNEL_* defines
 // (the shape defines left out: they are numbers, not names).

@@ -31,10 +31,12 @@ std::vector<Preset> read_folder(const std::filesystem::path& folder, bool user) 
         // A preset is a few lines of text: a larger file is a mistake (a binary dropped into
         // the folder), refused before it is read.
         constexpr std::uintmax_t kMaxPresetBytes = 64 * 1024;
-        if (const auto bytes = std::filesystem::file_size(file, ec); ec || bytes > kMaxPresetBytes) {
+        if (const auto bytes = std::filesystem::file_size(file, ec);
+            ec || bytes > kMaxPresetBytes) {
             p.model = "?";
-            p.problem = "preset '" + file.string() + "': " +
-                        (ec ? ec.message() : std::to_string(bytes) + " bytes, more than a preset's 64 KiB");
+            p.problem =
+                "preset '" + file.string() + "': " +
+                (ec ? ec.message() : std::to_string(bytes) + " bytes, more than a preset's 64 KiB");
             presets.push_back(std::move(p));
             continue;
         }
@@ -95,8 +97,8 @@ std::string preset_name_problem(const std::string& name) {
     if (name.size() > 64) return "a preset's name has at most 64 characters";
     if (name.front() == '.') return "a preset's name cannot start with '.'";
     for (char c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '-' || c == '_' || c == '.';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
         if (!ok)
             return "a preset's name holds letters, digits, '-', '_' and '.' only, not '" +
                    std::string(1, c) + "'";
@@ -105,8 +107,9 @@ std::string preset_name_problem(const std::string& name) {
 }
 
 std::string format_preset(const Preset& p) {
-    std::string text = "# Saved from the adilab viewer (Save as preset). key = value; set.NAME sets a "
-                       "parameter.\n";
+    std::string text =
+        "# Saved from the adilab viewer (Save as preset). key = value; set.NAME sets a "
+        "parameter.\n";
     auto line = [&](const char* key, const std::string& value) {
         if (!value.empty()) text += std::string(key) + " = " + value + "\n";
     };
@@ -132,7 +135,8 @@ std::filesystem::path save_preset(const std::filesystem::path& folder, const Pre
         throw Error("no folder for presets: neither XDG_CONFIG_HOME nor HOME is set");
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
-    if (ec) throw Error("cannot create the presets folder '" + folder.string() + "': " + ec.message());
+    if (ec)
+        throw Error("cannot create the presets folder '" + folder.string() + "': " + ec.message());
     const std::filesystem::path path = folder / (preset.name + ".preset");
     files::write_file_atomically(path, format_preset(preset));
     return path;

@@ -76,8 +76,8 @@ std::string format_csv(const std::vector<FrameSample>& rows) {
     std::ostringstream out;
     out << "frame,t_s,frame_ms,sim_ms,render_ms,steps\n" << std::setprecision(9);
     for (const FrameSample& r : rows)
-        out << r.frame << ',' << r.t_s << ',' << r.frame_ms << ',' << r.sim_ms << ','
-            << r.render_ms << ',' << r.steps << '\n';
+        out << r.frame << ',' << r.t_s << ',' << r.frame_ms << ',' << r.sim_ms << ',' << r.render_ms
+            << ',' << r.steps << '\n';
     return out.str();
 }
 
@@ -148,7 +148,9 @@ void Recorder::set_render_ms(std::int64_t frame, double ms) {
         rows_[static_cast<std::size_t>(frame - 1)].render_ms = ms;
 }
 
-bool Recorder::time_is_up() const { return active_ && max_seconds_ > 0 && elapsed_s() >= max_seconds_; }
+bool Recorder::time_is_up() const {
+    return active_ && max_seconds_ > 0 && elapsed_s() >= max_seconds_;
+}
 
 std::filesystem::path Recorder::stop() {
     if (!active_) return {};

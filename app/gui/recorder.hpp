@@ -45,7 +45,7 @@ std::string format_json(const RecordingInfo& info, const RecordingSummary& summa
 std::string timestamped_name(const std::string& prefix);
 
 class Recorder {
-public:
+  public:
     // Throws adilab::Error when the folder cannot be created or written.
     void start(const std::filesystem::path& folder, RecordingInfo info, double max_seconds);
     bool active() const { return active_; }
@@ -63,7 +63,7 @@ public:
     const std::filesystem::path& csv_path() const { return csv_path_; }
     const std::filesystem::path& json_path() const { return json_path_; }
 
-private:
+  private:
     bool active_ = false;
     RecordingInfo info_;
     double max_seconds_ = 0;

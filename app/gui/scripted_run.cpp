@@ -21,15 +21,19 @@ std::vector<cli::OptionSpec> scripted_run_options() {
         {"screenshot", "PATH", "with --frames: save the window after the last frame as PNG"},
         {"first-screenshot", "PATH", "with --frames: also save the first frame as PNG"},
         {"window", "WxH", "with --frames: the window size (default 1280x800)"},
-        {"save-settings", "", "with --frames: save the settings on exit as an interactive run does"},
+        {"save-settings", "",
+         "with --frames: save the settings on exit as an interactive run does"},
         {"screenshot-area", "WHAT", "window (default) or viewport: what --screenshot captures"},
-        {"screenshot-size", "WxH", "with --screenshot: the view (field, colour bar and labels, no "
-                                   "overlay) drawn offscreen at this size instead"},
-        {"record-video", "DIR", "with --frames: record every frame of the run as a video into DIR "
-                                "(see --video-size, --video-fps, --video-format)"},
-        {"inject", "EVENTS", "test hook, with --frames: synthetic input, ';'-separated: "
-                             "drag@F:x0,y0:x1,y1 (viewport fractions, y down), resize@F:WxH "
-                             "(0x0 minimises) or load@F:PATH (Load state)"},
+        {"screenshot-size", "WxH",
+         "with --screenshot: the view (field, colour bar and labels, no "
+         "overlay) drawn offscreen at this size instead"},
+        {"record-video", "DIR",
+         "with --frames: record every frame of the run as a video into DIR "
+         "(see --video-size, --video-fps, --video-format)"},
+        {"inject", "EVENTS",
+         "test hook, with --frames: synthetic input, ';'-separated: "
+         "drag@F:x0,y0:x1,y1 (viewport fractions, y down), resize@F:WxH "
+         "(0x0 minimises) or load@F:PATH (Load state)"},
     };
 }
 
@@ -49,7 +53,8 @@ std::optional<ScriptedRun> ScriptedRun::from_args(const cli::Args& args) {
     run.viewport_area_ = area == "viewport";
     if (!run.screenshot_.empty()) bench::check_png_path(run.screenshot_);
     if (args.has("screenshot-size")) {
-        const auto [w, h] = cli::parse_dimensions("screenshot-size", args.get("screenshot-size"), 16, 8192);
+        const auto [w, h] =
+            cli::parse_dimensions("screenshot-size", args.get("screenshot-size"), 16, 8192);
         run.shot_width_ = static_cast<int>(w);
         run.shot_height_ = static_cast<int>(h);
         if (run.screenshot_.empty())
@@ -68,8 +73,7 @@ std::optional<ScriptedRun> ScriptedRun::from_args(const cli::Args& args) {
             throw cli::UsageError("--window expects WxH between 200x150 and 8192x8192, got '" +
                                   text + "'");
         const auto [w, h] = cli::parse_dimensions("window", text, 150, 8192);
-        if (w < 200)
-            throw cli::UsageError("--window: '" + text + "' is narrower than 200 pixels");
+        if (w < 200) throw cli::UsageError("--window: '" + text + "' is narrower than 200 pixels");
         run.window_width_ = static_cast<int>(w);
         run.window_height_ = static_cast<int>(h);
         if (!scripted) throw cli::UsageError("--window needs --frames N");
@@ -93,7 +97,8 @@ std::vector<ScriptedRun::InjectedEvent> ScriptedRun::parse_events(const std::str
         InjectedEvent e;
         int n = 0;
         if (std::sscanf(item.c_str(), "drag@%lld:%f,%f:%f,%f%n", &e.frame, &e.a[0], &e.a[1],
-                        &e.a[2], &e.a[3], &n) == 5 && n == static_cast<int>(item.size())) {
+                        &e.a[2], &e.a[3], &n) == 5 &&
+            n == static_cast<int>(item.size())) {
             e.kind = InjectedEvent::Kind::drag;
         } else if (int w = 0, h = 0;
                    std::sscanf(item.c_str(), "resize@%lld:%dx%d%n", &e.frame, &w, &h, &n) == 3 &&
@@ -183,8 +188,7 @@ int ScriptedRun::finish(Viewer& viewer) const {
     // The status line's last message, for scripts and tests (what a user would read).
     if (!viewer.message().empty()) std::cout << "status: " << viewer.message() << "\n";
     // The value under the cursor as the overlay shows it, when the mouse is over the field.
-    if (const std::string probe = viewer.probe_text(); !probe.empty())
-        std::cout << probe << "\n";
+    if (const std::string probe = viewer.probe_text(); !probe.empty()) std::cout << probe << "\n";
     // The overlay's time per phase, as its lines show it (when the overlay timed any frame).
     if (viewer.figures().breakdown.frame > 0)
         std::cout << "phases: " << describe(viewer.figures().breakdown) << "\n";

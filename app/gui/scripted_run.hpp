@@ -22,7 +22,7 @@ class Window;
 std::vector<cli::OptionSpec> scripted_run_options();
 
 class ScriptedRun {
-public:
+  public:
     // Reads and checks every scripted-run option before any window opens. Empty when --frames is
     // not given; then the other options (but --save-settings) are a cli::UsageError naming it.
     static std::optional<ScriptedRun> from_args(const cli::Args& args);
@@ -53,10 +53,11 @@ public:
     void save_screenshots(Viewer& viewer, long long frame, bool last, render::Rect viewport,
                           int framebuffer_width, int framebuffer_height, bool minimised) const;
     // After the last frame (or the window closed): the stability check, the status line, the
-    // overlay's time per phase and the recording printed for the script to read. Returns the exit code: 1 when the simulation went unstable, else 0.
+    // overlay's time per phase and the recording printed for the script to read. Returns the exit
+    // code: 1 when the simulation went unstable, else 0.
     int finish(Viewer& viewer) const;
 
-private:
+  private:
     // One --inject event.
     struct InjectedEvent {
         long long frame = 0;
@@ -69,7 +70,7 @@ private:
     long long frames_ = 0;
     std::filesystem::path screenshot_, first_screenshot_, record_, record_video_;
     int shot_width_ = 0, shot_height_ = 0;  // --screenshot-size; 0: the window or viewport
-    bool viewport_area_ = false;  // --screenshot-area viewport (else the whole window)
+    bool viewport_area_ = false;            // --screenshot-area viewport (else the whole window)
     int window_width_ = 1280, window_height_ = 800;
     bool save_settings_ = false;
     std::vector<InjectedEvent> events_;

@@ -112,7 +112,8 @@ void Settings::set(const std::string& key, double value) {
 
 std::vector<std::string> Settings::keys_with_prefix(const std::string& prefix) const {
     std::vector<std::string> keys;
-    for (auto it = values_.lower_bound(prefix); it != values_.end() && it->first.starts_with(prefix); ++it)
+    for (auto it = values_.lower_bound(prefix);
+         it != values_.end() && it->first.starts_with(prefix); ++it)
         keys.push_back(it->first);
     return keys;
 }

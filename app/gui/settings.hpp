@@ -15,7 +15,7 @@ namespace adilab::gui {
 std::filesystem::path config_folder();
 
 class Settings {
-public:
+  public:
     // Reads `path` if it exists; a missing file is an empty set of settings.
     static Settings load(const std::filesystem::path& path);
     // Writes atomically; returns false (and leaves the old file) when it cannot.
@@ -40,7 +40,7 @@ public:
     std::vector<std::string> take_problems();
     void add_problem(std::string problem) const { problems_.push_back(std::move(problem)); }
 
-private:
+  private:
     void refuse(const std::string& key, const std::string& why) const;
     std::map<std::string, std::string> values_;
     mutable std::vector<std::string> problems_;

@@ -32,8 +32,8 @@ void StepBudget::adapt(double simulation_ms, int steps, int steps_per_frame) {
         frames_since_change_ = 0;
         slow_frames_ = 0;
         capped_frame_ms_ = simulation_ms;
-    } else if (simulation_ms < 0.5 * kFrameBudget_ms && steps >= cap_ &&
-               cap_ < kMaxStepsPerFrame && frames_since_change_ >= 2) {
+    } else if (simulation_ms < 0.5 * kFrameBudget_ms && steps >= cap_ && cap_ < kMaxStepsPerFrame &&
+               frames_since_change_ >= 2) {
         cap_ = std::min(kMaxStepsPerFrame, 2 * cap_);
         frames_since_change_ = 0;
     }

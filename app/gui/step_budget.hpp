@@ -10,7 +10,7 @@ constexpr int kMaxStepsPerFrame = 1000;
 constexpr double kFrameBudget_ms = 100;
 
 class StepBudget {
-public:
+  public:
     // Steps the next frame may take at most.
     int cap() const { return cap_; }
     // Whether the cap holds the frames below the steps the user set (`steps_per_frame`) because
@@ -30,7 +30,7 @@ public:
     // for drawing and the UI, `steps` the steps it took, `steps_per_frame` the user's setting.
     void adapt(double simulation_ms, int steps, int steps_per_frame);
 
-private:
+  private:
     int cap_ = 8;
     int frames_since_change_ = 0;
     int settle_frames_ = 2;  // frames after a reset that compile shaders: not measured

@@ -29,9 +29,12 @@ std::vector<Tick> nice_ticks(double lo, double hi, int count) {
         double value = k * step;
         if (std::abs(value) < 1e-9 * step) value = 0;  // -0 and round-off about zero
         char text[32];
-        if (value == 0) std::snprintf(text, sizeof text, "0");
-        else if (exponent) std::snprintf(text, sizeof text, "%.*e", std::min(significant - 1, 6), value);
-        else std::snprintf(text, sizeof text, "%.*f", decimals, value);
+        if (value == 0)
+            std::snprintf(text, sizeof text, "0");
+        else if (exponent)
+            std::snprintf(text, sizeof text, "%.*e", std::min(significant - 1, 6), value);
+        else
+            std::snprintf(text, sizeof text, "%.*f", decimals, value);
         ticks.push_back({value, text});
         if (ticks.size() > 50) break;
     }
@@ -42,7 +45,8 @@ std::vector<Tick> log_ticks(double lo, double hi) {
     std::vector<Tick> ticks;
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0) || !(hi > lo)) return ticks;
     const bool fine = std::log10(hi / lo) < 2;
-    for (int k = static_cast<int>(std::floor(std::log10(lo))); k <= static_cast<int>(std::ceil(std::log10(hi))); ++k)
+    for (int k = static_cast<int>(std::floor(std::log10(lo)));
+         k <= static_cast<int>(std::ceil(std::log10(hi))); ++k)
         for (double f : {1.0, 2.0, 5.0}) {
             if (f != 1.0 && !fine) continue;
             const double value = f * std::pow(10.0, k);

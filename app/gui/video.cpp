@@ -27,7 +27,9 @@ namespace {
 // holds a bounded amount of memory (3 x 33 MB).
 constexpr std::size_t kQueuedFrames = 3;
 
-int even_within(int value, int low, int high) { return std::clamp(value, low, high) & ~1; }
+int even_within(int value, int low, int high) {
+    return std::clamp(value, low, high) & ~1;
+}
 
 }  // namespace
 
@@ -71,8 +73,8 @@ void VideoWriter::start(const std::filesystem::path& folder, const VideoSettings
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec || !std::filesystem::is_directory(folder))
-        throw Error("cannot create the videos folder '" + folder.string() + "': " +
-                    (ec ? ec.message() : "not a folder"));
+        throw Error("cannot create the videos folder '" + folder.string() +
+                    "': " + (ec ? ec.message() : "not a folder"));
     const bool mp4 = settings_.format == VideoSettings::Format::mp4 && !ffmpeg.empty();
     note_.clear();
     if (settings_.format == VideoSettings::Format::mp4 && ffmpeg.empty())
@@ -91,7 +93,9 @@ void VideoWriter::start(const std::filesystem::path& folder, const VideoSettings
         start_ffmpeg(ffmpeg);
     } else {
         std::filesystem::create_directory(path_, ec);
-        if (ec) throw Error("cannot create the frames folder '" + path_.string() + "': " + ec.message());
+        if (ec)
+            throw Error("cannot create the frames folder '" + path_.string() +
+                        "': " + ec.message());
     }
     added_ = 0;
     written_ = 0;
@@ -106,12 +110,29 @@ void VideoWriter::start(const std::filesystem::path& folder, const VideoSettings
 void VideoWriter::start_ffmpeg(const std::filesystem::path& ffmpeg) {
     // Raw RGBA frames on stdin at the video's size and rate; 4:2:0 output, which every player
     // reads; ffmpeg's own messages (errors only) go to adilab's stderr.
-    const std::string size = std::to_string(settings_.width) + "x" + std::to_string(settings_.height);
+    const std::string size =
+        std::to_string(settings_.width) + "x" + std::to_string(settings_.height);
     const std::string rate = std::to_string(settings_.fps);
-    const std::vector<std::string> args = {ffmpeg.string(), "-hide_banner", "-loglevel", "error",
-                                           "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
-                                           "-video_size", size, "-framerate", rate, "-i", "pipe:0",
-                                           "-an", "-pix_fmt", "yuv420p", "-f", "mp4",
+    const std::vector<std::string> args = {ffmpeg.string(),
+                                           "-hide_banner",
+                                           "-loglevel",
+                                           "error",
+                                           "-y",
+                                           "-f",
+                                           "rawvideo",
+                                           "-pix_fmt",
+                                           "rgba",
+                                           "-video_size",
+                                           size,
+                                           "-framerate",
+                                           rate,
+                                           "-i",
+                                           "pipe:0",
+                                           "-an",
+                                           "-pix_fmt",
+                                           "yuv420p",
+                                           "-f",
+                                           "mp4",
                                            mp4_.temporary().string()};
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -199,7 +220,8 @@ void VideoWriter::write_frame(const std::vector<unsigned char>& rgba, std::int64
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
             throw Error("cannot write '" + path_.string() + "': ffmpeg stopped reading frames (" +
-                        std::strerror(n < 0 ? errno : EPIPE) + "); its messages are on the terminal");
+                        std::strerror(n < 0 ? errno : EPIPE) +
+                        "); its messages are on the terminal");
         done += static_cast<std::size_t>(n);
     }
 }
@@ -228,11 +250,11 @@ VideoWriter::Result VideoWriter::stop() {
         result.mp4 = true;
         const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
         if (!ok && result.error.empty())
-            result.error = "ffmpeg " +
-                           (WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                              : std::string("was stopped by a signal")) +
-                           " and wrote no video to '" + path_.string() +
-                           "'; its messages are on the terminal";
+            result.error =
+                "ffmpeg " +
+                (WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
+                                   : std::string("was stopped by a signal")) +
+                " and wrote no video to '" + path_.string() + "'; its messages are on the terminal";
         if (ok) {
             try {
                 mp4_.commit();

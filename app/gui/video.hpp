@@ -36,7 +36,7 @@ const char* format_name(VideoSettings::Format format);  // "mp4", "png"
 std::filesystem::path find_program(const std::string& name, const std::string& path_list);
 
 class VideoWriter {
-public:
+  public:
     VideoWriter() = default;
     VideoWriter(const VideoWriter&) = delete;
     VideoWriter& operator=(const VideoWriter&) = delete;
@@ -70,7 +70,7 @@ public:
     std::int64_t frames_added() const { return added_; }
     const std::string& note() const { return note_; }
 
-private:
+  private:
     void run_worker();
     void write_frame(const std::vector<unsigned char>& rgba, std::int64_t index);
     void start_ffmpeg(const std::filesystem::path& ffmpeg);
@@ -90,8 +90,8 @@ private:
     std::deque<std::vector<unsigned char>> queue_;
     bool stopping_ = false;
     bool error_reported_ = false;
-    std::string error_;            // the worker's first failure
-    std::int64_t written_ = 0;     // by the worker
+    std::string error_;         // the worker's first failure
+    std::int64_t written_ = 0;  // by the worker
 };
 
 }  // namespace adilab::gui

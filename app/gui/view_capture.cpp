@@ -1,8 +1,8 @@
 // The view drawn offscreen: see view_capture.hpp.
 #include "app/gui/view_capture.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include "app/gui/viewer.hpp"
 #include "app/gui/viewer_overlay.hpp"

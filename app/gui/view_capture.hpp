@@ -15,7 +15,7 @@ namespace adilab::gui {
 class Viewer;
 
 class ViewCapture {
-public:
+  public:
     // Draws `viewer`'s view with `renderer` into the capture's width x height framebuffer; the
     // framebuffers and viewport bound before are bound again after. Needs ImGui's frame to have
     // begun (its font). Throws adilab::Error when the framebuffer cannot be made.
@@ -24,7 +24,7 @@ public:
     // The video's pixel read-back (a frame or two late, never stalling): see gl::FramebufferReader.
     gl::FramebufferReader& reader() { return reader_; }
 
-private:
+  private:
     gl::Framebuffer target_;
     gl::FramebufferReader reader_{3};
 };

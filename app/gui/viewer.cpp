@@ -110,8 +110,10 @@ Viewer::Viewer(const ViewerStart& start, Settings& settings, const std::string& 
     const bool same_model = start.preset.empty() && sim_->model() == settings_.get("model", "");
     if (same_model) apply_saved_parameters();
     apply_start_parameters(start, preset_params);
-    if (!start.terrain.empty()) apply_start_terrain(start.terrain);
-    else if (same_model) apply_saved_terrain();
+    if (!start.terrain.empty())
+        apply_start_terrain(start.terrain);
+    else if (same_model)
+        apply_saved_terrain();
     playing_ = !start.paused;
     reset();
     apply_saved_view();
@@ -165,8 +167,9 @@ void Viewer::read_settings() {
     video_settings_.width = settings_.get_int("video_width", video_settings_.width, 16, 8192);
     video_settings_.height = settings_.get_int("video_height", video_settings_.height, 16, 8192);
     video_settings_.fps = settings_.get_int("video_fps", video_settings_.fps, 1, 240);
-    video_settings_.format = settings_.get("video_format", "mp4") == "png" ? VideoSettings::Format::png
-                                                                          : VideoSettings::Format::mp4;
+    video_settings_.format = settings_.get("video_format", "mp4") == "png"
+                                 ? VideoSettings::Format::png
+                                 : VideoSettings::Format::mp4;
     video_settings_ = clamped(video_settings_);
     interface_.show_overlay = settings_.get_bool("show_overlay", true);
     interface_.show_help = settings_.get_bool("show_help", false);
@@ -327,7 +330,8 @@ void Viewer::apply_saved_parameters() {
         sim_->check_parameters(scenario_, grid_, grid_);
     } catch (const std::exception& e) {
         std::vector<std::pair<std::string, double>> defaults;
-        for (const sim::ParamSpec& p : sim_->params()) defaults.emplace_back(p.name, p.default_value);
+        for (const sim::ParamSpec& p : sim_->params())
+            defaults.emplace_back(p.name, p.default_value);
         sim_->set_params(defaults);
         settings_.add_problem(std::string("the saved parameters together (") + e.what() + ")");
     }
@@ -384,14 +388,17 @@ const sim::ModelInfo& Viewer::model_info() const {
     return sim::models().front();
 }
 
-render::FieldSource Viewer::source() const { return render::source_of(*sim_); }
+render::FieldSource Viewer::source() const {
+    return render::source_of(*sim_);
+}
 
 void Viewer::make(const std::string& model, const std::string& solver) {
     auto next = sim::make_simulation(model, solver);
     // Keep the parameters the user set when only the solver changes.
     if (sim_ && sim_->model() == model) {
         std::vector<std::pair<std::string, double>> values;
-        for (const sim::ParamSpec& p : sim_->params()) values.emplace_back(p.name, sim_->param(p.name));
+        for (const sim::ParamSpec& p : sim_->params())
+            values.emplace_back(p.name, sim_->param(p.name));
         next->set_params(values);
     }
     sim_ = std::move(next);
@@ -440,7 +447,9 @@ void Viewer::set_reference() {
     view_.reference = cells > 0 ? static_cast<float>(stats_.sum / cells) : 0.0f;
 }
 
-void Viewer::fit_height() { render::fit_height(renderer_, *sim_, view_); }
+void Viewer::fit_height() {
+    render::fit_height(renderer_, *sim_, view_);
+}
 
 void Viewer::reset_view_and_field() {
     try {
@@ -464,9 +473,8 @@ void Viewer::fit_camera() {
     // angle. The aspect is the viewport's (the last one drawn).
     const render::FieldSource src = source();
     const glm::vec2 half = render::Renderer::half_extent(src);
-    const float aspect = last_viewport_.empty()
-                             ? 1.5f
-                             : float(last_viewport_.width) / float(last_viewport_.height);
+    const float aspect =
+        last_viewport_.empty() ? 1.5f : float(last_viewport_.width) / float(last_viewport_.height);
     view_.camera = render::OrbitCamera{};
     view_.camera.fit(half, 0.25f, aspect);
 }
@@ -563,8 +571,9 @@ void Viewer::reset_parameters() {
     try {
         sim_->set_params(defaults);
         set_reference();
-        notify("parameters back to their defaults (the scenario's layout changes at the next "
-               "reset, R)");
+        notify(
+            "parameters back to their defaults (the scenario's layout changes at the next "
+            "reset, R)");
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -584,7 +593,8 @@ void Viewer::save_as_preset(const std::string& name) {
         preset.grid = grid_;
         preset.steps_per_frame = steps_per_frame_;
         preset.colormap = render::kColormapNames[static_cast<std::size_t>(view_.colormap)];
-        for (const sim::ParamSpec& p : sim_->params()) preset.params.emplace_back(p.name, sim_->param(p.name));
+        for (const sim::ParamSpec& p : sim_->params())
+            preset.params.emplace_back(p.name, sim_->param(p.name));
         const std::filesystem::path path = save_preset(user_presets_folder(), preset);
         presets_ = load_presets(user_presets_folder());
         preset_index_ = -1;
@@ -599,8 +609,9 @@ void Viewer::save_as_preset(const std::string& name) {
 void Viewer::run_until(double t) {
     if (!(t > sim_->time())) {
         char text[96];
-        std::snprintf(text, sizeof text, "already at t = %.6g s, past %.6g s: reset (R) to run again",
-                      sim_->time(), t);
+        std::snprintf(text, sizeof text,
+                      "already at t = %.6g s, past %.6g s: reset (R) to run again", sim_->time(),
+                      t);
         report_error(text);
         return;
     }
@@ -633,8 +644,9 @@ std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny
     // One sample per cell along the longer side (the line crosses that many columns or rows),
     // each at its point's cell: a plot of the values the cells hold, no interpolation.
     const glm::vec2 d = to - from;
-    const int n = std::clamp(static_cast<int>(std::ceil(std::max(std::abs(d.x), std::abs(d.y)))) + 1,
-                             2, kMaxLineSamples);
+    const int n =
+        std::clamp(static_cast<int>(std::ceil(std::max(std::abs(d.x), std::abs(d.y)))) + 1, 2,
+                   kMaxLineSamples);
     std::vector<glm::ivec2> cells;
     cells.reserve(static_cast<std::size_t>(n));
     for (int k = 0; k < n; ++k) {
@@ -737,7 +749,8 @@ void Viewer::advance(std::int64_t frame) {
         if (run_until_) {
             // The steps left to the target, so that the run stops on the step that reaches it.
             const double left = (*run_until_ - sim_->time()) / sim_->param("dt");
-            steps = static_cast<int>(std::min<double>(steps, std::max(0.0, std::ceil(left - 1e-9))));
+            steps =
+                static_cast<int>(std::min<double>(steps, std::max(0.0, std::ceil(left - 1e-9))));
         }
     } else if (tab_shown_ && step_requests_ > 0) {
         steps = std::min(step_requests_, step_budget_.cap());
@@ -768,7 +781,9 @@ void Viewer::advance(std::int64_t frame) {
     }
 }
 
-bool Viewer::profiling() const { return interface_.profile_phases && interface_.show_overlay; }
+bool Viewer::profiling() const {
+    return interface_.profile_phases && interface_.show_overlay;
+}
 
 void Viewer::begin_ui_timing(std::int64_t frame) {
     ui_start_ = Clock::now();
@@ -919,8 +934,9 @@ void Viewer::check_stability() {
     // The value under the cursor: one float, read with the range (4 times a second), never per
     // frame.
     if (probe_cell_ && probe_cell_->x < sim_->nx() && probe_cell_->y < sim_->ny())
-        probe_value_ = sim_->field().read<float>(
-            1, std::size_t(probe_cell_->y) * std::size_t(sim_->nx()) + std::size_t(probe_cell_->x))[0];
+        probe_value_ =
+            sim_->field().read<float>(1, std::size_t(probe_cell_->y) * std::size_t(sim_->nx()) +
+                                             std::size_t(probe_cell_->x))[0];
     const bool large = std::int64_t(sim_->nx()) * sim_->ny() > (1 << 20);
     if (!large || since_stats_s_ >= kStatsInterval_s || bad_step >= 0) {
         stats_ = sim_->stats();
@@ -929,10 +945,10 @@ void Viewer::check_stability() {
     if (!unstable_ && (bad_step >= 0 || range_.nonfinite > 0)) {
         unstable_ = true;
         playing_ = false;
-        unstable_message_ = "instability: " +
-                            (bad_step >= 0 ? sim_->instability()
-                                           : std::string("the field has NaN/Inf")) +
-                            ". Paused; change the parameters and reset (R).";
+        unstable_message_ =
+            "instability: " +
+            (bad_step >= 0 ? sim_->instability() : std::string("the field has NaN/Inf")) +
+            ". Paused; change the parameters and reset (R).";
     }
 }
 

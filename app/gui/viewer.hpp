@@ -39,7 +39,7 @@ struct ViewerStart {
     // once the model exists (Simulation::set_param_text).
     std::vector<std::pair<std::string, std::string>> params;
     std::string colormap;
-    bool paused = false;  // --paused: the first frame shows the start without stepping
+    bool paused = false;    // --paused: the first frame shows the start without stepping
     double run_until = -1;  // --run-until T: play until the simulated time reaches T (< 0: no)
     // --video-size, --video-fps, --video-format: the video settings for this run (0 / empty:
     // the saved ones).
@@ -58,8 +58,8 @@ GridLimits grid_limits();
 // The brush that the mouse paints with (the panel's Brush section; saved in the settings but
 // `subtract`).
 struct BrushSettings {
-    float radius = 8;    // cells
-    float strength = 1;  // the field's unit at the centre of a dab
+    float radius = 8;       // cells
+    float strength = 1;     // the field's unit at the centre of a dab
     bool subtract = false;  // remove (push the water down) instead of add (drop)
 };
 
@@ -69,9 +69,9 @@ struct FileSettings {
     std::string screenshots_folder = "adilab-screenshots", reports_folder = "adilab-reports";
     std::string videos_folder = "adilab-videos";
     std::string line_csv_path = "adilab-line.csv";  // the cross-section's "Save CSV"
-    bool screenshot_viewport_only = false;  // F12 saves the viewport, not the window
-    int shot_width = 1920, shot_height = 1080;  // "Screenshot at W x H": the view at this size
-    float record_seconds = 0;               // an FPS recording's length; 0: until stopped
+    bool screenshot_viewport_only = false;          // F12 saves the viewport, not the window
+    int shot_width = 1920, shot_height = 1080;      // "Screenshot at W x H": the view at this size
+    float record_seconds = 0;                       // an FPS recording's length; 0: until stopped
 };
 
 // How the interface shows itself: the panel's View section, the overlay's checkboxes, Tab and H.
@@ -80,11 +80,11 @@ struct InterfaceSettings {
     bool vsync = true;
     float panel_width = 400, ui_scale = 1;
     // Not saved: they hold for this run only.
-    bool hide_ui = false;          // Tab: no panel or overlay (clean captures)
-    bool show_all_params = false;  // the parameters of the other scenarios too
-    bool profile_phases = true;    // the overlay's GPU time per phase
-    bool phase_details = false;    // shader-level phases instead of the named ones
-    double run_until_field = 10;   // the panel's "Run until t =" value
+    bool hide_ui = false;             // Tab: no panel or overlay (clean captures)
+    bool show_all_params = false;     // the parameters of the other scenarios too
+    bool profile_phases = true;       // the overlay's GPU time per phase
+    bool phase_details = false;       // shader-level phases instead of the named ones
+    double run_until_field = 10;      // the panel's "Run until t =" value
     char preset_name_field[65] = "";  // the "Save as preset" name being typed
 };
 
@@ -93,9 +93,9 @@ struct FrameFigures {
     double fps = 0, frame_ms = 0, steps_per_s = 0;  // over the last half second
     double sim_seconds_per_s = 0;  // simulated seconds per wall-clock second, the same window
     double sim_seconds = 0;        // simulated seconds this frame's steps advanced
-    int steps = 0;                                  // this frame's
-    double sim_cpu_ms = 0, render_cpu_ms = 0;       // issuing this frame's work
-    double ui_cpu_ms = 0;                           // ImGui's drawing, issued (or run)
+    int steps = 0;                 // this frame's
+    double sim_cpu_ms = 0, render_cpu_ms = 0;  // issuing this frame's work
+    double ui_cpu_ms = 0;                      // ImGui's drawing, issued (or run)
     // The newest GPU times the timers delivered (a few frames old).
     std::optional<double> sim_gpu_ms, render_gpu_ms, ui_gpu_ms;
     // The newest frame whose parts have all arrived: the step's dispatches by program (the
@@ -124,7 +124,7 @@ std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny
 class ViewCapture;
 
 class Viewer {
-public:
+  public:
     // Throws adilab::Error / cli::UsageError for an unknown model, scenario, solver or parameter.
     Viewer(const ViewerStart& start, Settings& settings, const std::string& renderer_name,
            const std::string& gl_version);
@@ -298,7 +298,7 @@ public:
     // Writes what the user set into the settings (saved by gui.cpp on exit).
     void save_settings();
 
-private:
+  private:
     // Construction (viewer.cpp): the settings, then a preset, then the command line.
     void read_settings();
     std::vector<std::pair<std::string, double>> apply_start_preset(const std::string& name,
@@ -377,7 +377,7 @@ private:
     // Timing: GPU timers where the driver's work (else the CPU time of issuing the work).
     bool gpu_timers_ = false;
     gl::FrameTimer sim_timer_, render_timer_, ui_timer_;
-    gl::DispatchProfiler phase_profiler_;  // per-dispatch times of the step
+    gl::DispatchProfiler phase_profiler_;      // per-dispatch times of the step
     std::deque<PartialFrame> partial_frames_;  // the last frames' parts, oldest first
     std::chrono::steady_clock::time_point ui_start_;
     FrameFigures figures_;
@@ -404,7 +404,7 @@ private:
     VideoWriter video_;
     bool video_every_frame_ = false;
     double video_elapsed_s_ = 0, video_next_s_ = 0;  // wall clock since the start, next frame due
-    std::unique_ptr<ViewCapture> capture_;            // made at the first capture
+    std::unique_ptr<ViewCapture> capture_;           // made at the first capture
     std::string message_;
     bool message_is_error_ = false;
 };

@@ -28,7 +28,8 @@ namespace {
 std::string os_reason(const std::filesystem::path& path, bool write) {
     std::error_code ec;
     const bool existed = std::filesystem::exists(path, ec);
-    const int fd = write ? ::open(path.c_str(), O_WRONLY | O_CREAT, 0644) : ::open(path.c_str(), O_RDONLY);
+    const int fd =
+        write ? ::open(path.c_str(), O_WRONLY | O_CREAT, 0644) : ::open(path.c_str(), O_RDONLY);
     if (fd < 0) return std::strerror(errno);
     ::close(fd);
     if (write && !existed) std::filesystem::remove(path, ec);
@@ -53,7 +54,9 @@ struct StateHeader {
 };
 StateHeader read_state_header(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(with_reason("cannot read state file '" + absolute_text(path) + "'", path, false));
+    if (!in)
+        throw Error(
+            with_reason("cannot read state file '" + absolute_text(path) + "'", path, false));
     StateHeader header;
     std::string line;
     std::getline(in, line);
@@ -66,7 +69,8 @@ StateHeader read_state_header(const std::filesystem::path& path) {
         if (key == "model") fields >> header.model;
         if (key == "solver") fields >> header.solver;
     }
-    if (header.model.empty()) throw Error("state file '" + absolute_text(path) + "' names no model");
+    if (header.model.empty())
+        throw Error("state file '" + absolute_text(path) + "' names no model");
     return header;
 }
 
@@ -132,8 +136,10 @@ void Viewer::export_field() {
 
 void Viewer::toggle_recording() {
     try {
-        if (recorder_.active()) stop_recording();
-        else start_recording(files_.reports_folder, files_.record_seconds);
+        if (recorder_.active())
+            stop_recording();
+        else
+            start_recording(files_.reports_folder, files_.record_seconds);
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -191,8 +197,8 @@ void Viewer::save_cross_section() {
     try {
         files::write_file_atomically(files_.line_csv_path, csv);
         notify("cross-section " + absolute_text(files_.line_csv_path) + " (" +
-               std::to_string(line.values.size()) + " cells, " + model_info().field_name + " at step " +
-               std::to_string(stats_.steps) + ")");
+               std::to_string(line.values.size()) + " cells, " + model_info().field_name +
+               " at step " + std::to_string(stats_.steps) + ")");
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -213,8 +219,10 @@ void Viewer::save_view_screenshot(const std::filesystem::path& path, int width, 
 
 void Viewer::toggle_video() {
     try {
-        if (video_.active()) stop_video();
-        else start_video(files_.videos_folder, false);
+        if (video_.active())
+            stop_video();
+        else
+            start_video(files_.videos_folder, false);
     } catch (const std::exception& e) {
         report_error(e.what());
     }

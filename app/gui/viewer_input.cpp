@@ -30,16 +30,35 @@ void handle_keys(Viewer& viewer, std::span<const KeyPress> keys) {
         if (k.key == GLFW_KEY_S) viewer.step_once();
         if (k.repeat) continue;
         switch (k.key) {
-        case GLFW_KEY_SPACE: viewer.toggle_playing(); break;
-        case GLFW_KEY_R: viewer.reset_view_and_field(); break;
-        case GLFW_KEY_C: viewer.fit_view(); break;
-        case GLFW_KEY_H: ui.show_help = !ui.show_help; break;
-        case GLFW_KEY_TAB: ui.hide_ui = !ui.hide_ui; break;
-        case GLFW_KEY_F11: viewer.request_fullscreen(); break;
-        case GLFW_KEY_F12: viewer.request_screenshot(); break;
-        case GLFW_KEY_F9: viewer.toggle_recording(); break;
-        case GLFW_KEY_F10: viewer.toggle_video(); break;
-        default: break;
+            case GLFW_KEY_SPACE:
+                viewer.toggle_playing();
+                break;
+            case GLFW_KEY_R:
+                viewer.reset_view_and_field();
+                break;
+            case GLFW_KEY_C:
+                viewer.fit_view();
+                break;
+            case GLFW_KEY_H:
+                ui.show_help = !ui.show_help;
+                break;
+            case GLFW_KEY_TAB:
+                ui.hide_ui = !ui.hide_ui;
+                break;
+            case GLFW_KEY_F11:
+                viewer.request_fullscreen();
+                break;
+            case GLFW_KEY_F12:
+                viewer.request_screenshot();
+                break;
+            case GLFW_KEY_F9:
+                viewer.toggle_recording();
+                break;
+            case GLFW_KEY_F10:
+                viewer.toggle_video();
+                break;
+            default:
+                break;
         }
     }
 }
@@ -70,7 +89,8 @@ void drag(Viewer& viewer, render::Rect viewport, glm::vec2 mouse, glm::vec2 delt
     const bool left = ImGui::IsMouseDown(ImGuiMouseButton_Left) && !io.KeyCtrl &&
                       !viewer.cross_section_dragging();
     const bool paint = left && (!three_d || io.KeyShift);
-    const bool orbit = three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) || (left && !io.KeyShift));
+    const bool orbit =
+        three_d && (ImGui::IsMouseDown(ImGuiMouseButton_Right) || (left && !io.KeyShift));
     if (paint) viewer.paint_at(viewport, mouse);
     if (orbit) {
         view.camera.rotate(-delta.x * 0.01f, delta.y * 0.01f);

@@ -26,10 +26,14 @@ std::string field_label(const sim::ModelInfo& info) {
 
 std::string format_rate(double per_s) {
     char buf[64];
-    if (per_s >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", per_s / 1e9);
-    else if (per_s >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", per_s / 1e6);
-    else if (per_s >= 1e3) std::snprintf(buf, sizeof buf, "%.2f k", per_s / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.1f ", per_s);
+    if (per_s >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.2f G", per_s / 1e9);
+    else if (per_s >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.2f M", per_s / 1e6);
+    else if (per_s >= 1e3)
+        std::snprintf(buf, sizeof buf, "%.2f k", per_s / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f ", per_s);
     return buf;
 }
 
@@ -50,8 +54,9 @@ void draw_colour_bar_labels(ImDrawList& draw, const Viewer& viewer, render::Rect
     const float font = ImGui::GetFontSize();
     const ImU32 text_colour = IM_COL32(230, 230, 230, 255);
     const int count = std::clamp(static_cast<int>(layout.bar.height / scale / (2.5f * font)), 2, 7);
-    const std::vector<Tick> ticks = render::uses_log_scale(view) ? log_ticks(shown.min, shown.max)
-                                                                 : nice_ticks(shown.min, shown.max, count);
+    const std::vector<Tick> ticks = render::uses_log_scale(view)
+                                        ? log_ticks(shown.min, shown.max)
+                                        : nice_ticks(shown.min, shown.max, count);
     for (const Tick& tick : ticks) {
         const double position = render::colour_position(tick.value, shown, view);
         const double t = view.reversed ? 1.0 - position : position;
@@ -80,7 +85,8 @@ void draw_phases(const Viewer& viewer) {
         return;
     }
     const bool details = viewer.interface_settings().phase_details;
-    const std::vector<PhaseTime> phases = details ? shader_phases(b.phases) : named_phases(b.phases);
+    const std::vector<PhaseTime> phases =
+        details ? shader_phases(b.phases) : named_phases(b.phases);
     const int width = details ? 40 : 12;
     for (const PhaseTime& phase : phases)
         ImGui::Text("  %-*s %9.3f ms  (%d dispatch%s)", width, phase.name.c_str(), phase.ms,
@@ -91,7 +97,8 @@ void draw_phases(const Viewer& viewer) {
     if (b.other_ms() >= 0)
         ImGui::Text("  %-*s %9.3f ms  (CPU, waits, vsync)", width, "other", b.other_ms());
     else
-        ImGui::Text("  %-*s %9.3f ms  (the GPU ran past the frame)", width, "overlap", -b.other_ms());
+        ImGui::Text("  %-*s %9.3f ms  (the GPU ran past the frame)", width, "overlap",
+                    -b.other_ms());
     ImGui::Text("  %-*s %9.3f ms  (frame %lld)", width, "frame", b.frame_ms,
                 static_cast<long long>(b.frame));
 }
@@ -113,9 +120,10 @@ void draw_frame_times(Viewer& viewer) {
                                                                  : "time per phase (CPU clock)",
                     &ui.profile_phases);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("One frame's parts, which add up to it. Where the driver's timer queries "
-                          "do not time compute work (Mesa's llvmpipe), the CPU's clock around each "
-                          "part: such drivers run a dispatch inside the call.");
+        ImGui::SetTooltip(
+            "One frame's parts, which add up to it. Where the driver's timer queries "
+            "do not time compute work (Mesa's llvmpipe), the CPU's clock around each "
+            "part: such drivers run a dispatch inside the call.");
     if (ui.profile_phases) {
         ImGui::SameLine();
         ImGui::Checkbox("details", &ui.phase_details);
@@ -182,7 +190,9 @@ void draw_cross_section_line(const Viewer& viewer, render::Rect viewport, float 
     const auto a = render::Renderer::cell_to_pixel(src, viewer.view(), viewport, line->from);
     const auto b = render::Renderer::cell_to_pixel(src, viewer.view(), viewport, line->to);
     if (!a || !b) return;
-    auto screen = [&](glm::vec2 p) { return ImVec2(p.x / scale, (framebuffer_height - p.y) / scale); };
+    auto screen = [&](glm::vec2 p) {
+        return ImVec2(p.x / scale, (framebuffer_height - p.y) / scale);
+    };
     ImDrawList* draw = ImGui::GetBackgroundDrawList();
     draw->PushClipRect(screen(glm::vec2(viewport.x, viewport.y + viewport.height)),
                        screen(glm::vec2(viewport.x + viewport.width, viewport.y)), true);
@@ -205,8 +215,8 @@ void draw_cross_section_plot(Viewer& viewer, render::Rect viewport, float frameb
         render::Renderer::layout_2d(viewer.source(), viewer.view(), viewport).field_area;
     const float width = std::max(std::min(area.width / scale - 20, 34 * font), 12 * font);
     const float height = 12 * font;
-    ImGui::SetNextWindowPos(ImVec2(viewport.x / scale + 10,
-                                   (framebuffer_height - viewport.y) / scale - height - 10));
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport.x / scale + 10, (framebuffer_height - viewport.y) / scale - height - 10));
     ImGui::SetNextWindowSize(ImVec2(width, height));
     ImGui::SetNextWindowBgAlpha(0.75f);
     ImGui::Begin("Cross-section", nullptr,
@@ -241,15 +251,16 @@ void draw_cross_section_plot(Viewer& viewer, render::Rect viewport, float frameb
     std::snprintf(label, sizeof label, "%s: %.4g .. %.4g %s", info.field_name.c_str(), *low, *high,
                   info.field_unit == info.field_name ? "" : info.field_unit.c_str());
     // PlotLines takes its size as given (no -1 for "the rest", unlike most widgets).
-    const ImVec2 plot(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - font * 1.4f);
+    const ImVec2 plot(ImGui::GetContentRegionAvail().x,
+                      ImGui::GetContentRegionAvail().y - font * 1.4f);
     ImGui::PlotLines("##cross-section", values.data(), static_cast<int>(values.size()), 0, label,
                      *low - pad, *high + pad, plot);
     if (ImGui::IsItemHovered()) {
         // The cell under the mouse along the plot: its distance, cell and value.
         const float t = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) /
                         std::max(1.0f, ImGui::GetItemRectSize().x);
-        const std::size_t k = std::min(values.size() - 1,
-                                       static_cast<std::size_t>(std::max(0.0f, t) * float(values.size())));
+        const std::size_t k = std::min(
+            values.size() - 1, static_cast<std::size_t>(std::max(0.0f, t) * float(values.size())));
         ImGui::SetTooltip("%.4g m, cell (%d, %d): %s = %.6g %s", line->distance_m(k),
                           line->cells[k].x, line->cells[k].y, info.field_name.c_str(), values[k],
                           info.field_unit.c_str());
@@ -265,7 +276,8 @@ void draw_cross_section_plot(Viewer& viewer, render::Rect viewport, float frameb
 void draw_overlay(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale,
                   bool capture) {
     if (viewport.empty()) return;
-    const ImVec2 origin(viewport.x / scale, (framebuffer_height - viewport.y - viewport.height) / scale);
+    const ImVec2 origin(viewport.x / scale,
+                        (framebuffer_height - viewport.y - viewport.height) / scale);
     draw_colour_bar_labels(*ImGui::GetBackgroundDrawList(), viewer, viewport, framebuffer_height,
                            scale);
     const InterfaceSettings& ui = viewer.interface_settings();
@@ -298,7 +310,8 @@ void draw_help_window(Viewer& viewer) {
     InterfaceSettings& ui = viewer.interface_settings();
     if (!ui.show_help || ui.hide_ui) return;
     // Sized to its text: a fixed width cut lines off ("wheel zooms about the cur").
-    ImGui::Begin("Help", &ui.show_help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Begin("Help", &ui.show_help,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
     ImGui::TextUnformatted(
         "Space   play / pause\n"
         "S       one step (pauses); every press counts\n"

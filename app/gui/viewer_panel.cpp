@@ -76,14 +76,17 @@ std::string format_value(double v) {
 void draw_scene_choices(Viewer& viewer) {
     if (!viewer.presets().empty()) {
         std::vector<std::string> names;
-        for (const Preset& p : viewer.presets()) names.push_back(p.user ? p.name + " (yours)" : p.name);
+        for (const Preset& p : viewer.presets())
+            names.push_back(p.user ? p.name + " (yours)" : p.name);
         const int index = viewer.preset_index();
         std::string current = index >= 0 ? names[static_cast<std::size_t>(index)] : "(none)";
         if (combo("Preset", names, current))
             viewer.choose_preset(
                 static_cast<int>(std::find(names.begin(), names.end(), current) - names.begin()));
-        help_marker("Scenario presets from assets/presets/*.preset and yours (Save as preset, "
-                    "Ctrl+S), in " + user_presets_folder().string());
+        help_marker(
+            "Scenario presets from assets/presets/*.preset and yours (Save as preset, "
+            "Ctrl+S), in " +
+            user_presets_folder().string());
     }
     std::vector<std::string> models;
     for (const sim::ModelInfo& m : sim::models()) models.push_back(m.name);
@@ -102,8 +105,9 @@ void draw_scene_choices(Viewer& viewer) {
     for (const std::string& name : sim::solver_names())
         if (sim::solver_supports(viewer.simulation().model(), name)) solvers.push_back(name);
     if (combo("Solver", solvers, solver)) viewer.choose_solver(solver);
-    help_marker("fused: explicit half step fused into a shared-memory line solve; the others use "
-                "the tridiagonal solver registry (cyclic reduction variants, ...)");
+    help_marker(
+        "fused: explicit half step fused into a shared-memory line solve; the others use "
+        "the tridiagonal solver registry (cyclic reduction variants, ...)");
 }
 
 // Grid: a combo of the sizes this device can hold (a slider over a table index let a typed
@@ -173,12 +177,13 @@ void draw_playback(Viewer& viewer, const sim::ModelInfo& info) {
     ImGui::Text("t = %.4g s, step %lld, %.3g simulated s per s", sim.time(),
                 static_cast<long long>(sim.steps_taken()), viewer.figures().sim_seconds_per_s);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("speed: simulated seconds per second of the wall clock, over the last "
-                          "half second");
+        ImGui::SetTooltip(
+            "speed: simulated seconds per second of the wall clock, over the last "
+            "half second");
     draw_run_until(viewer);
     const sim::Stats& stats = viewer.stats();
-    ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats.min,
-                stats.max, info.field_unit.c_str(), stats.sum);
+    ImGui::Text("%s range [%.4g, %.4g] %s, sum %.6g", info.field_name.c_str(), stats.min, stats.max,
+                info.field_unit.c_str(), stats.sum);
 }
 
 // One parameter: a combo of a scheme's names, or a drag over its range.
@@ -212,15 +217,18 @@ void draw_parameter(Viewer& viewer, const sim::ParamSpec& p) {
 void draw_save_preset_popup(Viewer& viewer) {
     char* name = viewer.interface_settings().preset_name_field;
     if (viewer.take_preset_name_request()) ImGui::OpenPopup("Save as preset");
-    if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-    ImGui::TextUnformatted("The current model, scenario, grid, view and parameters,\nsaved in your "
-                           "presets folder and listed under Preset.");
+    if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_AlwaysAutoResize))
+        return;
+    ImGui::TextUnformatted(
+        "The current model, scenario, grid, view and parameters,\nsaved in your "
+        "presets folder and listed under Preset.");
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    const bool entered = ImGui::InputText("Name", name, sizeof viewer.interface_settings().preset_name_field,
-                                          ImGuiInputTextFlags_EnterReturnsTrue |
-                                              ImGuiInputTextFlags_AutoSelectAll);
+    const bool entered =
+        ImGui::InputText("Name", name, sizeof viewer.interface_settings().preset_name_field,
+                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     const std::string problem = preset_name_problem(name);
-    if (!problem.empty() && name[0] != '\0') ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", problem.c_str());
+    if (!problem.empty() && name[0] != '\0')
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", problem.c_str());
     ImGui::BeginDisabled(!problem.empty());
     const bool save = ImGui::Button("Save (Enter)") || (entered && problem.empty());
     ImGui::EndDisabled();
@@ -254,9 +262,8 @@ void draw_parameters(Viewer& viewer) {
     bool hidden = false;
     for (const sim::ParamSpec& p : sim.params()) {
         const auto& scenarios = p.scenarios;
-        const bool relevant =
-            scenarios.empty() ||
-            std::find(scenarios.begin(), scenarios.end(), viewer.scenario()) != scenarios.end();
+        const bool relevant = scenarios.empty() || std::find(scenarios.begin(), scenarios.end(),
+                                                             viewer.scenario()) != scenarios.end();
         hidden = hidden || !relevant;
         if (!relevant && !show_all) continue;
         draw_parameter(viewer, p);
@@ -287,9 +294,10 @@ void draw_colour_settings(Viewer& viewer) {
                  static_cast<int>(render::kColormapNames.size()));
     view.colormap = static_cast<render::Colormap>(map);
     if (view.colormap == render::Colormap::diverging)
-        help_marker("Centred on " + std::string(viewer.simulation().model() == "shallow-water"
-                                                     ? "the still water level"
-                                                     : "the initial value") +
+        help_marker("Centred on " +
+                    std::string(viewer.simulation().model() == "shallow-water"
+                                    ? "the still water level"
+                                    : "the initial value") +
                     " (" + format_value(view.reference) + ")");
     ImGui::SameLine();
     ImGui::Checkbox("reversed", &view.reversed);
@@ -297,8 +305,9 @@ void draw_colour_settings(Viewer& viewer) {
         ImGui::SameLine();
         ImGui::Checkbox("log", &view.log_scale);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("colours by log10 of the value: the top of the range and up to "
-                              "4 decades below it");
+            ImGui::SetTooltip(
+                "colours by log10 of the value: the top of the range and up to "
+                "4 decades below it");
     }
     ImGui::Checkbox("Auto range", &view.auto_range);
     if (!view.auto_range) {
@@ -380,9 +389,10 @@ void draw_video_settings(Viewer& viewer) {
     if (ImGui::Combo("Format", &format, formats, 2))
         video.format = format == 0 ? VideoSettings::Format::mp4 : VideoSettings::Format::png;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("MP4: frames piped to ffmpeg when it is on PATH, else PNG frames.\n"
-                          "A frame is taken at most this many times a second; a slower window\n"
-                          "gives one frame per drawn frame (the video then plays faster).");
+        ImGui::SetTooltip(
+            "MP4: frames piped to ffmpeg when it is on PATH, else PNG frames.\n"
+            "A frame is taken at most this many times a second; a slower window\n"
+            "gives one frame per drawn frame (the video then plays faster).");
     ImGui::EndDisabled();
     if (ImGui::Button(recording ? "Stop video (F10)" : "Record video (F10)")) viewer.toggle_video();
     if (recording)
@@ -406,7 +416,8 @@ void draw_files(Viewer& viewer) {
     ImGui::Checkbox("viewport only", &files.screenshot_viewport_only);
     // The view alone (field, colour bar, labels) at a size of its own, drawn offscreen.
     char sized[48];
-    std::snprintf(sized, sizeof sized, "Screenshot at %d x %d", files.shot_width, files.shot_height);
+    std::snprintf(sized, sizeof sized, "Screenshot at %d x %d", files.shot_width,
+                  files.shot_height);
     if (ImGui::Button(sized)) viewer.request_sized_screenshot();
     int shot[2] = {files.shot_width, files.shot_height};
     if (ImGui::InputInt2("Size (px)##shot", shot)) {

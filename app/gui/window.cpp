@@ -2,9 +2,9 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,7 +31,9 @@ std::string glfw_error_text() {
 // frame and then up. Mouse, scroll, focus and monitor events go to the backend unchanged (it
 // keeps its own record of quick clicks).
 namespace {
-Window* owner(GLFWwindow* w) { return static_cast<Window*>(glfwGetWindowUserPointer(w)); }
+Window* owner(GLFWwindow* w) {
+    return static_cast<Window*>(glfwGetWindowUserPointer(w));
+}
 }  // namespace
 
 Window::Window(int width, int height, const std::string& title) {
@@ -99,7 +101,8 @@ Window::Window(int width, int height, const std::string& title) {
         e.action = action;
         e.mods = mods;
         owner(w)->pending_.push_back(e);
-        if (action != GLFW_RELEASE) owner(w)->presses_.push_back({key, mods, action == GLFW_REPEAT});
+        if (action != GLFW_RELEASE)
+            owner(w)->presses_.push_back({key, mods, action == GLFW_REPEAT});
     });
     glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned codepoint) {
         InputEvent e;
@@ -119,7 +122,9 @@ Window::~Window() {
     glfwTerminate();
 }
 
-bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+bool Window::should_close() const {
+    return glfwWindowShouldClose(window_);
+}
 
 void Window::feed_imgui() {
     std::vector<int> changed;  // keys whose state ImGui already got this frame
@@ -167,9 +172,13 @@ void Window::end_frame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Window::present() { glfwSwapBuffers(window_); }
+void Window::present() {
+    glfwSwapBuffers(window_);
+}
 
-void Window::set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
+void Window::set_vsync(bool on) {
+    glfwSwapInterval(on ? 1 : 0);
+}
 
 int Window::framebuffer_width() const {
     int w = 0, h = 0;

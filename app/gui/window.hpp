@@ -21,7 +21,7 @@ struct KeyPress {
 };
 
 class Window {
-public:
+  public:
     // Throws adilab::Error when there is no display or no GL 4.3 context.
     Window(int width, int height, const std::string& title);
     ~Window();
@@ -32,8 +32,8 @@ public:
     // Polls events and starts an ImGui frame. Key and character events are queued as they come
     // and every one reaches ImGui (see window.cpp) and key_presses().
     void begin_frame();
-    void end_frame();    // renders ImGui into the back buffer (not yet swapped)
-    void present();      // swaps buffers
+    void end_frame();  // renders ImGui into the back buffer (not yet swapped)
+    void present();    // swaps buffers
     void set_vsync(bool on);
     // Framebuffer size in pixels (0 x 0 while minimised).
     int framebuffer_width() const;
@@ -46,7 +46,7 @@ public:
     void toggle_fullscreen();
     gl::AdoptedContext& context() { return *context_; }
 
-private:
+  private:
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<gl::AdoptedContext> context_;
     float content_scale_ = 1.0f;

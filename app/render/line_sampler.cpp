@@ -7,7 +7,8 @@
 
 namespace adilab::render {
 
-std::vector<float> LineSampler::sample(const gl::Buffer& field, std::span<const std::uint32_t> cells) {
+std::vector<float> LineSampler::sample(const gl::Buffer& field,
+                                       std::span<const std::uint32_t> cells) {
     if (cells.empty()) return {};
     if (!std::equal(cells.begin(), cells.end(), uploaded_.begin(), uploaded_.end())) {
         uploaded_.assign(cells.begin(), cells.end());

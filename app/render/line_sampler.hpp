@@ -12,12 +12,12 @@
 namespace adilab::render {
 
 class LineSampler {
-public:
+  public:
     // field[cells[k]] for every k, read back now (waits for the GPU's work so far). The cell
     // indices (j * nx + i) are uploaded only when they changed.
     std::vector<float> sample(const gl::Buffer& field, std::span<const std::uint32_t> cells);
 
-private:
+  private:
     gl::Buffer cells_, values_;
     std::vector<std::uint32_t> uploaded_;
 };

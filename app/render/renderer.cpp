@@ -187,8 +187,8 @@ std::optional<glm::vec2> Renderer::cell_to_pixel(const FieldSource& source,
     }
     const float aspect = static_cast<float>(viewport.width) / viewport.height;
     const glm::vec2 world = (f * 2.0f - 1.0f) * half_extent(source);
-    const glm::vec4 clip = settings.camera.projection(aspect) * settings.camera.view() *
-                           glm::vec4(world, 0.0f, 1.0f);
+    const glm::vec4 clip =
+        settings.camera.projection(aspect) * settings.camera.view() * glm::vec4(world, 0.0f, 1.0f);
     if (clip.w <= 0) return std::nullopt;
     const glm::vec2 ndc = glm::vec2(clip) / clip.w;
     return glm::vec2(viewport.x, viewport.y) +

@@ -86,7 +86,9 @@ PendingFile& PendingFile::operator=(PendingFile&& other) noexcept {
     return *this;
 }
 
-PendingFile::~PendingFile() { abandon(); }
+PendingFile::~PendingFile() {
+    abandon();
+}
 
 void PendingFile::abandon() {
     if (temporary_.empty()) return;

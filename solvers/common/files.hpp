@@ -42,7 +42,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // removed); a PendingFile destroyed or abandoned without commit() removes its temporary file and
 // leaves the target untouched.
 class PendingFile {
-public:
+  public:
     PendingFile() = default;
     // Throws adilab::Error when `path` is empty or a folder.
     explicit PendingFile(std::filesystem::path path);
@@ -57,7 +57,7 @@ public:
     void commit();
     void abandon();
 
-private:
+  private:
     std::filesystem::path path_, temporary_;
 };
 

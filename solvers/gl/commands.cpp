@@ -20,7 +20,9 @@ CancellationCheck::CancellationCheck(std::function<void()> check)
     cancellation_check = &check_;
 }
 
-CancellationCheck::~CancellationCheck() { cancellation_check = previous_; }
+CancellationCheck::~CancellationCheck() {
+    cancellation_check = previous_;
+}
 
 void cancellation_point() {
     if (cancellation_check != nullptr) (*cancellation_check)();

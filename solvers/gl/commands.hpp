@@ -39,13 +39,13 @@ void flush();
 // GPU (one timed run). Per thread, like DispatchProfiler::active(): the viewer's thread and
 // `adilab --bench` install none and pay one thread-local pointer test per dispatch.
 class CancellationCheck {
-public:
+  public:
     explicit CancellationCheck(std::function<void()> check);  // for this thread, until destroyed
     ~CancellationCheck();                                     // the previous check again
     CancellationCheck(const CancellationCheck&) = delete;
     CancellationCheck& operator=(const CancellationCheck&) = delete;
 
-private:
+  private:
     std::function<void()> check_;
     const std::function<void()>* previous_;
 };
@@ -67,13 +67,13 @@ std::vector<std::uint8_t> read_pixels_rgba(int x, int y, int width, int height);
 // for work that draws into a framebuffer of its own in the middle of someone else's frame (the
 // viewer's offscreen captures).
 class FramebufferBindingGuard {
-public:
+  public:
     FramebufferBindingGuard();
     ~FramebufferBindingGuard();
     FramebufferBindingGuard(const FramebufferBindingGuard&) = delete;
     FramebufferBindingGuard& operator=(const FramebufferBindingGuard&) = delete;
 
-private:
+  private:
     int draw_ = 0, read_ = 0;
     int viewport_[4] = {0, 0, 0, 0};
 };

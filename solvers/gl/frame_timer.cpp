@@ -87,8 +87,9 @@ void blit_to_draw_framebuffer(const Framebuffer& source, int x, int y, int width
 namespace adilab::gl {
 
 DispatchProfiler::DispatchProfiler(int depth, int max_dispatches, std::optional<Source> source)
-    : slots_(static_cast<std::size_t>(depth < 2 ? 2 : depth)), max_dispatches_(max_dispatches),
-      source_(source ? *source
+    : slots_(static_cast<std::size_t>(depth < 2 ? 2 : depth)),
+      max_dispatches_(max_dispatches),
+      source_(source                                         ? *source
               : Context::current().timestamps_time_compute() ? Source::gpu_timestamps
                                                              : Source::cpu_clock) {
     for (Slot& slot : slots_) {

@@ -121,7 +121,8 @@ const void* Readback::wait(std::size_t keep) {
 
 // ---- FramebufferReader ----------------------------------------------------------------------
 
-FramebufferReader::FramebufferReader(int depth) : slots_(static_cast<std::size_t>(depth < 1 ? 1 : depth)) {}
+FramebufferReader::FramebufferReader(int depth)
+    : slots_(static_cast<std::size_t>(depth < 1 ? 1 : depth)) {}
 
 FramebufferReader::~FramebufferReader() {
     for (Slot& slot : slots_) {
@@ -149,7 +150,8 @@ void FramebufferReader::queue(const Framebuffer& source) {
         read_slot(*slot, true, ready_);
     }
     const int width = source.width(), height = source.height();
-    const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
+    const std::size_t bytes =
+        static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
     GLint previous_read = 0;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previous_read);
     if (slot->buffer == 0) glGenBuffers(1, &slot->buffer);
@@ -183,8 +185,8 @@ bool FramebufferReader::read_slot(Slot& slot, bool wait, std::vector<Image>& out
     image.height = slot.height;
     image.rgba.resize(slot.bytes);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer);
-    const void* mapped =
-        glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(slot.bytes), GL_MAP_READ_BIT);
+    const void* mapped = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0,
+                                          static_cast<GLsizeiptr>(slot.bytes), GL_MAP_READ_BIT);
     if (mapped != nullptr) {
         // GL's rows run bottom-up; images are written top-down.
         const std::size_t row = static_cast<std::size_t>(slot.width) * 4;
@@ -207,7 +209,8 @@ std::vector<FramebufferReader::Image> FramebufferReader::take(bool wait) {
     std::vector<Slot*> order;
     for (Slot& s : slots_)
         if (s.fence != nullptr) order.push_back(&s);
-    std::sort(order.begin(), order.end(), [](const Slot* a, const Slot* b) { return a->order < b->order; });
+    std::sort(order.begin(), order.end(),
+              [](const Slot* a, const Slot* b) { return a->order < b->order; });
     for (Slot* slot : order)
         if (!read_slot(*slot, wait, out)) break;
     return out;

@@ -60,7 +60,7 @@ class Readback {
 // two later. The viewer's video reads one frame per recorded frame this way while recording,
 // and nothing otherwise.
 class FramebufferReader {
-public:
+  public:
     struct Image {
         int width = 0, height = 0;
         std::vector<unsigned char> rgba;  // rows top first (flipped from GL's bottom-up)
@@ -78,7 +78,7 @@ public:
     std::vector<Image> take(bool wait);
     std::size_t pending() const;
 
-private:
+  private:
     struct Slot {
         Id buffer = 0;
         std::size_t bytes = 0;

@@ -46,13 +46,16 @@ void expect_cases(const std::vector<Case>& cases) {
         const ProcessResult r = run_adilab(c.arguments);
         EXPECT_EQ(r.exit_code, c.exit_code) << c.arguments << "\n" << r.output;
         for (const std::string& text : c.named)
-            EXPECT_NE(r.output.find(text), std::string::npos) << c.arguments << ": '" << text
-                                                              << "' not in\n" << r.output;
+            EXPECT_NE(r.output.find(text), std::string::npos)
+                << c.arguments << ": '" << text << "' not in\n"
+                << r.output;
         if (c.exit_code == 2) {
-            EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << c.arguments << "\n" << r.output;
+            EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << c.arguments << "\n"
+                                                                         << r.output;
         }
         if (c.exit_code == 1) {
-            EXPECT_EQ(r.output.find("unexpected error"), std::string::npos) << c.arguments << "\n" << r.output;
+            EXPECT_EQ(r.output.find("unexpected error"), std::string::npos) << c.arguments << "\n"
+                                                                            << r.output;
         }
     }
 }
@@ -63,8 +66,9 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
     const std::string h = "--headless --model heat --steps 0 ";
     // A saved report (--compare) whose number is not one: "1-2" read as 1 before (std::stoll),
     // and 99999999999999999999 ended in "unexpected error: stoll" (exit 1).
-    const std::string report_head = "{\"tool\": \"adilab\", \"benchmark\": \"bandwidth\", \"rows\": "
-                                    "[{\"name\": \"gl-copy-vec4\", \"mib\": ";
+    const std::string report_head =
+        "{\"tool\": \"adilab\", \"benchmark\": \"bandwidth\", \"rows\": "
+        "[{\"name\": \"gl-copy-vec4\", \"mib\": ";
     write_text(dir + "/dash.json", report_head + "1-2}]}\n");
     write_text(dir + "/huge.json", report_head + "99999999999999999999}]}\n");
     expect_cases({
@@ -79,7 +83,8 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
         {h + "--set dt=1e999", 2, {"'1e999'"}},
         {h + "--set dt=0.1x", 2, {"'0.1x'"}},
         {h + "--set dt=1e9", 2, {"implicit weight 2 c dt / dh^2 = 2e+09"}},
-        {"--headless --model advection --scenario vortex --grid 512 --steps 0 --set omega=1000", 2,
+        {"--headless --model advection --scenario vortex --grid 512 --steps 0 --set omega=1000",
+         2,
          {"implicit weight", "512 x 512"}},
         {h + "--set dt", 2, {"NAME=VALUE"}},
         {"--headless --model bogus", 2, {"unknown model 'bogus'"}},
@@ -97,13 +102,16 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
         {"--bench tridiag --grid 8 --constant -1,1e39,-1", 2, {"--constant: '1e39'", "float32"}},
         {"--bench tridiag --grid 8 --constant -1,1e-50,-1", 2, {"--constant: '1e-50'", "float32"}},
         {"--bench tridiag --grid 8 \"--constant= -1,4,-1\"", 2, {"--constant: ' -1'"}},
-        {"--bench matmul --impl cpu-ijk --shapes 30x20x99999999999999999999", 2,
+        {"--bench matmul --impl cpu-ijk --shapes 30x20x99999999999999999999",
+         2,
          {"--shapes: '99999999999999999999'"}},
         {"--bench matmul --impl cpu-ijk --shapes '30 x20x10'", 2, {"--shapes: '30 '"}},
         {"--bench matmul --impl gpu-fast --tiles 128x128x8x8x8x4294967304", 2, {"'4294967304'"}},
-        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/dash.json", 2,
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/dash.json",
+         2,
          {"dash.json", "number '1-2'"}},
-        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/huge.json", 2,
+        {"--bench bandwidth --mib 1 --repeats 1 --compare " + dir + "/huge.json",
+         2,
          {"huge.json", "number '99999999999999999999'"}},
         {"--frames 1 --window 4294967496x300", 2, {"'4294967496'"}},
         {"--frames 99999999999999999999", 2, {"'99999999999999999999'"}},
@@ -120,25 +128,31 @@ TEST(BadInput, InputFilesWithBadContentsExitTwoNamingFileAndField) {
     write_text(dir + "/truncated.npy", npy_bytes("(16, 16)", 40));
     write_text(dir + "/huge.npy", npy_bytes("(60000, 60000)", 0));
     write_text(dir + "/huge.mtx", "%%MatrixMarket matrix array real general\n20000 20000\n1\n");
-    const std::string state_head = "ADILAB-STATE 1\nmodel heat\nsolver fused\nscenario free\nterrain flat\ngrid 16 16\n";
+    const std::string state_head =
+        "ADILAB-STATE 1\nmodel heat\nsolver fused\nscenario free\nterrain flat\ngrid 16 16\n";
     write_text(dir + "/steps.state", state_head + "steps -5\ntime 0x0p+0\nend\n");
     write_text(dir + "/time.state", state_head + "steps 5\ntime nan\nend\n");
     write_text(dir + "/buffer.state", state_head + "steps 5\ntime 0x0p+0\nbuffer T 3000000000\n");
-    write_text(dir + "/model.state", "ADILAB-STATE 1\nmodel advection\nsolver fused\nscenario river\n"
-                                     "terrain flat\ngrid 16 16\nsteps 5\ntime 0x0p+0\nend\n");
+    write_text(dir + "/model.state",
+               "ADILAB-STATE 1\nmodel advection\nsolver fused\nscenario river\n"
+               "terrain flat\ngrid 16 16\nsteps 5\ntime 0x0p+0\nend\n");
     write_text(dir + "/param.state", state_head + "steps 5\ntime 0x0p+0\nparam dt -0x1p+0\nend\n");
-    write_text(dir + "/size.state", state_head + "steps 5\ntime 0x0p+0\nbuffer T 8\n12345678\nend\n");
+    write_text(dir + "/size.state",
+               state_head + "steps 5\ntime 0x0p+0\nbuffer T 8\n12345678\nend\n");
     const std::string h = "--headless --model heat --steps 1 ";
     expect_cases({
         {h + "--grid 16 --init " + dir + "/truncated.npy", 2, {"truncated.npy", "shape (16, 16)"}},
         {h + "--grid 16 --init " + dir + "/huge.npy", 2, {"huge.npy", "shape (60000, 60000)"}},
         {h + "--load-state " + dir + "/steps.state", 2, {"steps.state", "steps '-5'"}},
         {h + "--load-state " + dir + "/time.state", 2, {"time.state", "time 'nan'"}},
-        {h + "--load-state " + dir + "/buffer.state", 2, {"buffer.state", "buffer T declares 3000000000"}},
+        {h + "--load-state " + dir + "/buffer.state",
+         2,
+         {"buffer.state", "buffer T declares 3000000000"}},
         {h + "--load-state " + dir + "/model.state", 2, {"model.state", "model 'advection'"}},
         {h + "--load-state " + dir + "/param.state", 2, {"param.state", "param dt"}},
         {h + "--load-state " + dir + "/size.state", 2, {"size.state", "buffer 'T' holds 8 bytes"}},
-        {"--headless --model shallow-water --grid 16 --steps 1 --terrain png:" + dir + "/huge.npy", 2,
+        {"--headless --model shallow-water --grid 16 --steps 1 --terrain png:" + dir + "/huge.npy",
+         2,
          {"huge.npy", "height map"}},
         {"--bench lu --mtx " + dir + "/huge.mtx --impl cpu", 2, {"huge.mtx:2", "20000 x 20000"}},
         {"--bench power --mtx " + dir + "/huge.mtx", 2, {"huge.mtx:2", "20000 x 20000"}},
@@ -157,27 +171,32 @@ TEST(BadInput, OutputsThatCannotBeWrittenExitOneAndKeepTheOldFile) {
         {h + "--save-state " + dir + "/missing/s.state", 1, {dir + "/missing", "does not exist"}},
         {h + "--export " + dir + "/plain/out.npy", 1, {dir + "/plain"}},
         {h + "--export " + dir, 1, {"it is a folder"}},
-        {"--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/missing/r.json", 1, {"does not exist"}},
+        {"--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/missing/r.json",
+         1,
+         {"does not exist"}},
     });
     // Under a file-size limit of 16 KiB (a 32 x 32 field is 4 KiB, a 96 x 96 one 36 KiB): a
     // good small file first, then a larger one that cannot fit.
     const std::string exe = ADILAB_EXE;
     for (const char* option : {"--export", "--save-state"}) {
-        const std::string target = dir + "/limited" + (std::string(option) == "--export" ? ".npy" : ".state");
+        const std::string target =
+            dir + "/limited" + (std::string(option) == "--export" ? ".npy" : ".state");
         ProcessResult r = run_adilab(h + option + " " + target);
         ASSERT_EQ(r.exit_code, 0) << r.output;
         const std::string before = read_text(target);
         ASSERT_FALSE(before.empty());
         r = run_command("bash -c \"ulimit -f 16; exec '" + exe +
-                        "' --headless --model heat --grid 96 --steps 2 " + option + " " + target + "\"");
+                        "' --headless --model heat --grid 96 --steps 2 " + option + " " + target +
+                        "\"");
         EXPECT_EQ(r.exit_code, 1) << option << "\n" << r.output;
         EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
         EXPECT_NE(r.output.find(target), std::string::npos) << r.output;
         EXPECT_EQ(read_text(target), before) << option << ": the old file was changed";
     }
     const std::string report = dir + "/limited.json";
-    ProcessResult r = run_command("bash -c \"ulimit -f 0; exec '" + exe +
-                                  "' --bench bandwidth --mib 1 --repeats 2 --report " + report + "\"");
+    ProcessResult r =
+        run_command("bash -c \"ulimit -f 0; exec '" + exe +
+                    "' --bench bandwidth --mib 1 --repeats 2 --report " + report + "\"");
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(report)) << "a partial report was left";
@@ -211,27 +230,39 @@ TEST(BadInput, SizesTheGpuCannotHoldExitOneNamingTheBuffer) {
     // n (n - 1) of them) do not: the solver's scratch is what the message must name.
     long long scratch_grid = 0;
     for (long long n = 64; n <= 8192 && scratch_grid == 0; n *= 2)
-        if (n * n * 4 * 5 <= limit * 4 && 16 * n * (n - 1) > limit && n * n * 4 <= limit) scratch_grid = n;
+        if (n * n * 4 * 5 <= limit * 4 && 16 * n * (n - 1) > limit && n * n * 4 <= limit)
+            scratch_grid = n;
     std::vector<Case> cases = {
-        {"--headless --model heat --grid 8192 --steps 0", 1,
-         {"--grid 8192x8192", "the GPU cannot hold heat's T field of 256.0 MiB", "largest storage buffer",
-          "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
+        {"--headless --model heat --grid 8192 --steps 0",
+         1,
+         {"--grid 8192x8192", "the GPU cannot hold heat's T field of 256.0 MiB",
+          "largest storage buffer", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE"}},
         {"--headless --model advection --grid 8192 --steps 0", 1, {"advection's C field"}},
         {"--headless --model shallow-water --grid 8192 --steps 0", 1, {"shallow-water's h field"}},
-        {"--bench lu --impl cpu --sizes " + std::to_string(side), 1,
-         {"--sizes " + std::to_string(side), "the LU matrix (" + std::to_string(side) + " x ", "largest storage buffer"}},
-        {"--bench matmul --impl gpu-tiled32 --sizes " + std::to_string(side), 1, {"matrix A (", "largest storage buffer"}},
-        {"--bench bandwidth --mib " + std::to_string(limit / (1 << 20) + 1), 1,
+        {"--bench lu --impl cpu --sizes " + std::to_string(side),
+         1,
+         {"--sizes " + std::to_string(side), "the LU matrix (" + std::to_string(side) + " x ",
+          "largest storage buffer"}},
+        {"--bench matmul --impl gpu-tiled32 --sizes " + std::to_string(side),
+         1,
+         {"matrix A (", "largest storage buffer"}},
+        {"--bench bandwidth --mib " + std::to_string(limit / (1 << 20) + 1),
+         1,
          {"the copy's source buffer", "largest storage buffer"}},
-        {"--bench power --variant host --nnz-per-row 1 --rows " + over(8), 1,
+        {"--bench power --variant host --nnz-per-row 1 --rows " + over(8),
+         1,
          {"the CSR values", "largest storage buffer"}},
     };
     if (scratch_grid > 0) {
         const std::string n = std::to_string(scratch_grid);
-        cases.push_back({"--bench tridiag --solver cr-pingpong --grid " + n, 1,
-                         {"--grid " + n, "cr-pingpong's reduction levels", "largest storage buffer"}});
-        cases.push_back({"--headless --model shallow-water --solver cr-pingpong --steps 0 --grid " + n, 1,
-                         {"cr-pingpong's reduction levels", "shallow-water's line solves"}});
+        cases.push_back(
+            {"--bench tridiag --solver cr-pingpong --grid " + n,
+             1,
+             {"--grid " + n, "cr-pingpong's reduction levels", "largest storage buffer"}});
+        cases.push_back(
+            {"--headless --model shallow-water --solver cr-pingpong --steps 0 --grid " + n,
+             1,
+             {"cr-pingpong's reduction levels", "shallow-water's line solves"}});
     }
     expect_cases(cases);
 }
@@ -259,12 +290,16 @@ TEST(BadInput, MatrixMarketSizeLinesTheGpuCannotHoldExitTwoWithBoundedMemory) {
         {"--bench power --mtx " + dir + "/rows.mtx",
          {"rows.mtx:2: the size line declares " + issue + " x " + issue + " with 1 entry",
           "the CSR row offsets (" + issue + " + 1 ints)", "largest storage buffer"}},
-        {"--bench power --pagerank --mtx " + dir + "/rows.mtx", {"rows.mtx:2", "the CSR row offsets"}},
+        {"--bench power --pagerank --mtx " + dir + "/rows.mtx",
+         {"rows.mtx:2", "the CSR row offsets"}},
         {"--bench power --mtx " + dir + "/huge.mtx",
-         {"huge.mtx:2: the size line declares 2000000000 x 2000000000", "the CSR row offsets", "7.5 GiB"}},
-        {"--bench lu --impl cpu --mtx " + dir + "/rows.mtx", {"rows.mtx:2", "the LU matrix (" + issue + " x "}},
+         {"huge.mtx:2: the size line declares 2000000000 x 2000000000", "the CSR row offsets",
+          "7.5 GiB"}},
+        {"--bench lu --impl cpu --mtx " + dir + "/rows.mtx",
+         {"rows.mtx:2", "the LU matrix (" + issue + " x "}},
         {"--bench lu --impl cpu --mtx " + dir + "/huge.mtx",
-         {"huge.mtx:2", "the LU matrix (2000000000 x 2000000000 floats)", "16000000000000000000 bytes"}},
+         {"huge.mtx:2", "the LU matrix (2000000000 x 2000000000 floats)",
+          "16000000000000000000 bytes"}},
     };
     // A regression must fail fast, not take the machine's memory first (the 2e9-row file took
     // 23 GB): 4 GiB of address space, which a llvmpipe run fits with room (1 GiB sufficed when
@@ -283,7 +318,9 @@ TEST(BadInput, MatrixMarketSizeLinesTheGpuCannotHoldExitTwoWithBoundedMemory) {
         const ProcessResult r = run_command(guard + "'" + ADILAB_EXE + "' " + c.arguments);
         EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
         for (const std::string& text : c.named)
-            EXPECT_NE(r.output.find(text), std::string::npos) << c.arguments << ": '" << text << "' not in\n" << r.output;
+            EXPECT_NE(r.output.find(text), std::string::npos)
+                << c.arguments << ": '" << text << "' not in\n"
+                << r.output;
         EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
         // A run that makes a context and reads a tiny file peaks at about 70 MB (Release,
         // llvmpipe); building the 5e7-row CSR first peaked at 1.8 GB.
@@ -308,8 +345,9 @@ TEST(BadInput, GuiExitCodesMatchHeadless) {
         {"--bench-tab lu --bench-args '--sizes 0'", 2, "--sizes"},
     };
     for (const GuiCase& c : cases) {
-        const ProcessResult r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 " + c.arguments,
-                                               "1024x768x24", "XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ");
+        const ProcessResult r =
+            run_adilab_gui("--window 320x200 --frames 2 --grid 32 " + c.arguments, "1024x768x24",
+                           "XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ");
         EXPECT_EQ(r.exit_code, c.exit_code) << c.arguments << "\n" << r.output;
         EXPECT_NE(r.output.find(c.named), std::string::npos) << c.arguments << "\n" << r.output;
         if (c.exit_code == 2) {
@@ -325,14 +363,17 @@ TEST(BadInput, PresetsNamingOnlyTheModelTakeItsFirstScenario) {
     const std::string dir = temp_folder("bad-presets");
     std::filesystem::create_directories(dir + "/assets/presets");
     std::filesystem::create_directories(dir + "/assets/terrain");
-    std::filesystem::copy(std::filesystem::path(ADILAB_SOURCE_DIR) / "assets/terrain", dir + "/assets/terrain",
-                          std::filesystem::copy_options::recursive);
+    std::filesystem::copy(std::filesystem::path(ADILAB_SOURCE_DIR) / "assets/terrain",
+                          dir + "/assets/terrain", std::filesystem::copy_options::recursive);
     write_text(dir + "/assets/presets/only-model.preset", "model = advection\n");
     write_text(dir + "/assets/presets/bad-value.preset", "model = heat\nset.dt = fast\n");
-    const std::string env = "ADILAB_ASSETS='" + dir + "/assets' XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ";
-    ProcessResult r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset only-model", "1024x768x24", env);
+    const std::string env =
+        "ADILAB_ASSETS='" + dir + "/assets' XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' ";
+    ProcessResult r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset only-model",
+                                     "1024x768x24", env);
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset bad-value", "1024x768x24", env);
+    r = run_adilab_gui("--window 320x200 --frames 2 --grid 32 --preset bad-value", "1024x768x24",
+                       env);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("bad-value.preset"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("set.dt = 'fast'"), std::string::npos) << r.output;

@@ -16,7 +16,6 @@
 namespace adilab::test {
 namespace {
 
-
 // Pixels of exactly the first series' colour: the chart's line and markers (nothing else in the
 // window uses it).
 int series_pixels(const std::string& png) {
@@ -37,14 +36,17 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("bench-tabs");
     const std::string json = dir + "/bandwidth.json", png = dir + "/window.png";
-    auto r = run_adilab_gui("--frames 2 --bench-tab bandwidth --bench-args '--mib 1,2 --repeats 2' "
-                     "--bench-export " + json + " --screenshot " + png);
+    auto r = run_adilab_gui(
+        "--frames 2 --bench-tab bandwidth --bench-args '--mib 1,2 --repeats 2' "
+        "--bench-export " +
+        json + " --screenshot " + png);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("run is done: 2 rows"), std::string::npos) << r.output;
     const std::string report = read_text(json);
     EXPECT_NE(report.find("\"benchmark\": \"bandwidth\""), std::string::npos) << report;
     EXPECT_NE(report.find("\"config\": {\"mib\": \"1,2\", \"repeats\": \"2\"}"), std::string::npos)
-        << "the tab's fields reach the benchmark as the CLI's options:\n" << report;
+        << "the tab's fields reach the benchmark as the CLI's options:\n"
+        << report;
     EXPECT_NE(report.find("\"mib\": 1,"), std::string::npos) << report;
     EXPECT_NE(report.find("\"mib\": 2,"), std::string::npos) << report;
     // The chart's markers and line are on screen; the same window without a run has none.
@@ -58,11 +60,14 @@ TEST(BenchTabs, ScriptedRunCompletesDrawsTheChartAndExportsTheReport) {
 TEST(BenchTabs, CsvExportByExtension) {
     ADILAB_NEED_XVFB();
     const std::string csv = temp_folder("bench-tabs-csv") + "/bandwidth.csv";
-    auto r = run_adilab_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib=1 --repeats=1' "
-                     "--bench-export " + csv);
+    auto r = run_adilab_gui(
+        "--frames 1 --bench-tab bandwidth --bench-args '--mib=1 --repeats=1' "
+        "--bench-export " +
+        csv);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string text = read_text(csv);
-    EXPECT_EQ(text.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0), 0u)
+    EXPECT_EQ(text.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0),
+              0u)
         << text;
 }
 
@@ -71,7 +76,8 @@ TEST(BenchTabs, ABadValueFailsTheRunWithTheCliMessage) {
     // Parsed fine, rejected by the benchmark's own validation on the worker: exit 2, as the CLI.
     auto r = run_adilab_gui("--frames 1 --bench-tab bandwidth --bench-args '--mib 0'");
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("usage error: --mib: '0' is out of range"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("usage error: --mib: '0' is out of range"), std::string::npos)
+        << r.output;
 }
 
 TEST(BenchTabs, ScriptedOptionsAreCheckedBeforeTheWindowOpens) {
@@ -90,35 +96,42 @@ TEST(BenchTabs, ScriptedOptionsAreCheckedBeforeTheWindowOpens) {
     auto lonely = run_adilab("--bench-args '--mib 1' --frames 1");
     EXPECT_EQ(lonely.exit_code, 2);
     EXPECT_NE(lonely.output.find("need --bench-tab"), std::string::npos) << lonely.output;
-    auto export_path = run_adilab("--bench-tab bandwidth --bench-export /nonexistent-folder/r.json --frames 1");
+    auto export_path =
+        run_adilab("--bench-tab bandwidth --bench-export /nonexistent-folder/r.json --frames 1");
     EXPECT_EQ(export_path.exit_code, 1);
-    EXPECT_NE(export_path.output.find("/nonexistent-folder"), std::string::npos) << export_path.output;
+    EXPECT_NE(export_path.output.find("/nonexistent-folder"), std::string::npos)
+        << export_path.output;
     auto cancel = run_adilab("--bench-cancel-after 2 --frames 1");
     EXPECT_EQ(cancel.exit_code, 2);
     EXPECT_NE(cancel.output.find("need --bench-tab"), std::string::npos) << cancel.output;
     // The sim tab cannot draw the GUI's interface into its own benchmark (--ui).
     auto ui = run_adilab("--bench-tab sim --bench-args '--render 64x64 --ui' --frames 1");
     EXPECT_EQ(ui.exit_code, 2);
-    EXPECT_NE(ui.output.find("--bench-args: --ui is not offered in the Sim speed tab"), std::string::npos)
+    EXPECT_NE(ui.output.find("--bench-args: --ui is not offered in the Sim speed tab"),
+              std::string::npos)
         << ui.output;
     auto help = run_adilab("--help");
-    for (const char* option : {"--bench-tab", "--bench-args", "--bench-export", "--bench-cancel-after"})
+    for (const char* option :
+         {"--bench-tab", "--bench-args", "--bench-export", "--bench-cancel-after"})
         EXPECT_NE(help.output.find(option), std::string::npos) << option;
 }
 
 TEST(BenchTabs, TheTridiagAndSimBenchmarksRunFromTheirTabs) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("bench-tabs-new");
-    auto tridiag = run_adilab_gui("--frames 2 --bench-tab tridiag --bench-args '--grid 32,64 --solver "
-                                  "cr-pingpong,lu-scan --direction x --coefficients general --repeats 1 "
-                                  "--warmup-ms 0' --bench-export " + dir + "/tridiag.csv --screenshot " +
-                                  dir + "/tridiag.png");
+    auto tridiag = run_adilab_gui(
+        "--frames 2 --bench-tab tridiag --bench-args '--grid 32,64 --solver "
+        "cr-pingpong,lu-scan --direction x --coefficients general --repeats 1 "
+        "--warmup-ms 0' --bench-export " +
+        dir + "/tridiag.csv --screenshot " + dir + "/tridiag.png");
     ASSERT_EQ(tridiag.exit_code, 0) << tridiag.output;
     EXPECT_NE(tridiag.output.find("run is done: 4 rows"), std::string::npos) << tridiag.output;
     EXPECT_EQ(read_text(dir + "/tridiag.csv").rfind("name,grid,direction,coefficients,", 0), 0u);
     EXPECT_GT(series_pixels(dir + "/tridiag.png"), 20) << "no chart in the screenshot";
-    auto sim = run_adilab_gui("--frames 2 --bench-tab sim --bench-args '--scenario heat/two-heaters "
-                              "--grid 32 --steps 2 --repeats 1' --bench-export " + dir + "/sim.json");
+    auto sim = run_adilab_gui(
+        "--frames 2 --bench-tab sim --bench-args '--scenario heat/two-heaters "
+        "--grid 32 --steps 2 --repeats 1' --bench-export " +
+        dir + "/sim.json");
     ASSERT_EQ(sim.exit_code, 0) << sim.output;
     EXPECT_NE(sim.output.find("run is done: 1 rows"), std::string::npos) << sim.output;
     EXPECT_NE(read_text(dir + "/sim.json").find("\"steps_per_s\""), std::string::npos);
@@ -138,13 +151,15 @@ TEST(BenchTabs, CancelStopsALongRunWithinASecond) {
     // tab's Cancel is pressed 3 s into each; the runs stop at their next GPU dispatch. The bound
     // is generous for a loaded machine: the run stops within tens of milliseconds here.
     const std::vector<std::string> runs = {
-        "--bench-tab sim --bench-args '--scenario heat/two-heaters --grid 1024 --steps 500 --repeats 3'",
+        "--bench-tab sim --bench-args '--scenario heat/two-heaters --grid 1024 --steps 500 "
+        "--repeats 3'",
         "--bench-tab bandwidth --bench-args '--mib 32 --repeats 100000'"};
     for (const std::string& run : runs) {
         auto r = run_adilab_gui("--frames 2 " + run + " --bench-cancel-after 3");
         ASSERT_EQ(r.exit_code, 0) << "a run cancelled at the script's request: " << r.output;
         EXPECT_NE(r.output.find("pressing Cancel in the"), std::string::npos) << r.output;
-        EXPECT_NE(r.output.find("tab's run was cancelled: it stopped"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("tab's run was cancelled: it stopped"), std::string::npos)
+            << r.output;
         const double seconds = stopped_after(r.output);
         EXPECT_GE(seconds, 0.0) << r.output;
         EXPECT_LT(seconds, 3.0) << r.output;
@@ -161,20 +176,22 @@ TEST(BenchTabs, ClosingTheWindowMidRunExitsWithinASecond) {
     // manager sends it) 3 s into the run: the program exits without waiting for that dispatch.
     const std::string dir = temp_folder("bench-tabs-close");
     const std::string script = dir + "/close.sh";
-    std::ofstream(script) << "timeout -k 5 300 '" << ADILAB_EXE << "' --frames 100000 --window 1000x700"
-                          << " --bench-tab matmul --bench-args '--sizes 1024 --impl gpu-tiled32 --repeats 5'"
-                          << " --first-screenshot '" << dir << "/first.png' &\npid=$!\n'" << ADILAB_XKEY_EXE
-                          << "' --after '" << dir << "/first.png' adilab close@3000\necho \"keys=$?\"\n"
-                          << "closed=$(date +%s.%N)\nwait $pid\necho \"adilab=$?\"\n"
-                          << "echo \"exit_seconds=$(echo \"$(date +%s.%N) - $closed\" | bc)\"\n";
+    std::ofstream(script)
+        << "timeout -k 5 300 '" << ADILAB_EXE << "' --frames 100000 --window 1000x700"
+        << " --bench-tab matmul --bench-args '--sizes 1024 --impl gpu-tiled32 --repeats 5'"
+        << " --first-screenshot '" << dir << "/first.png' &\npid=$!\n'" << ADILAB_XKEY_EXE
+        << "' --after '" << dir << "/first.png' adilab close@3000\necho \"keys=$?\"\n"
+        << "closed=$(date +%s.%N)\nwait $pid\necho \"adilab=$?\"\n"
+        << "echo \"exit_seconds=$(echo \"$(date +%s.%N) - $closed\" | bc)\"\n";
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
-    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' flock -o -w 600 '" +
-                                        lock.string() + "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" +
-                                        script + "'");
+    const ProcessResult r =
+        run_command("XDG_CONFIG_HOME='" + dir + "' HOME='" + dir + "' flock -o -w 600 '" +
+                    lock.string() + "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" + script + "'");
     ASSERT_NE(r.output.find("keys=0"), std::string::npos) << r.output;
     // Exit 1: a scripted tab's run that did not finish; never a crash (134, 139) or the timeout.
     EXPECT_NE(r.output.find("adilab=1"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("did not finish (the window was closed)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("did not finish (the window was closed)"), std::string::npos)
+        << r.output;
     const std::size_t at = r.output.find("exit_seconds=");
     ASSERT_NE(at, std::string::npos) << r.output;
     const double seconds = std::atof(r.output.c_str() + at + 13);

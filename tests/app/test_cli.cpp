@@ -45,9 +45,9 @@ TEST(Cli, InfoPrintsDeviceAndLimitsHeadless) {
     ADILAB_NEED_GL();
     auto r = run_command(std::string("env -u DISPLAY '") + ADILAB_EXE + "' --info");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    for (const char* key : {"vendor:", "renderer:", "gl_version:", "work_group_invocations:",
-                            "shared_memory_bytes:", "max_ssbo_bytes:", "fp64:", "subgroups:",
-                            "EGL devices:"})
+    for (const char* key :
+         {"vendor:", "renderer:", "gl_version:", "work_group_invocations:", "shared_memory_bytes:",
+          "max_ssbo_bytes:", "fp64:", "subgroups:", "EGL devices:"})
         EXPECT_NE(r.output.find(key), std::string::npos) << key << "\n" << r.output;
     auto bad = run_adilab("--info --gpu 63");
     EXPECT_EQ(bad.exit_code, 1);
@@ -60,14 +60,16 @@ TEST(Cli, BenchWritesJsonAndCsvReports) {
     auto r = run_adilab("--bench bandwidth --mib 1,2 --repeats 2 --report " + dir + "/b.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::string json = read_text(dir + "/b.json");
-    for (const char* key : {"\"tool\": \"adilab\"", "\"benchmark\": \"bandwidth\"", "\"created\"",
-                            "\"renderer\"", "\"config\": {\"bench\": \"bandwidth\", \"mib\": \"1,2\"",
-                            "\"name\": \"gl-copy-vec4\"", "\"median_ms\""})
+    for (const char* key :
+         {"\"tool\": \"adilab\"", "\"benchmark\": \"bandwidth\"", "\"created\"", "\"renderer\"",
+          "\"config\": {\"bench\": \"bandwidth\", \"mib\": \"1,2\"", "\"name\": \"gl-copy-vec4\"",
+          "\"median_ms\""})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     r = run_adilab("--bench bandwidth --mib 1 --repeats 2 --report " + dir + "/b.csv");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::string csv = read_text(dir + "/b.csv");
-    EXPECT_EQ(csv.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0), 0u)
+    EXPECT_EQ(csv.rfind("name,mib,min_ms,median_ms,max_ms,unstable,gb_per_s\ngl-copy-vec4,1,", 0),
+              0u)
         << csv;
 }
 
@@ -82,7 +84,8 @@ TEST(Cli, UnwritableReportFailsBeforeWork) {
 }
 
 TEST(Cli, GuiWithoutDisplayPointsToHeadlessModes) {
-    auto r = run_command(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + ADILAB_EXE + "' --frames 1");
+    auto r = run_command(std::string("env -u DISPLAY -u WAYLAND_DISPLAY '") + ADILAB_EXE +
+                         "' --frames 1");
     EXPECT_NE(r.exit_code, 0);
     EXPECT_NE(r.output.find("--bench"), std::string::npos) << r.output;
 }

@@ -22,7 +22,8 @@ TEST(PowerCli, BadInputExitsWithAMessage) {
     };
     const std::string folder = temp_folder("adilab_power_cli");
     const std::string bad_mtx = folder + "/bad.mtx";
-    std::ofstream(bad_mtx) << "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 2\n";
+    std::ofstream(bad_mtx)
+        << "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 2\n";
     const std::vector<Case> cases = {
         {"--variant gpu-fastest", 2, "unknown variant 'gpu-fastest'"},
         {"--rows 10 --nnz-per-row 20", 2, "exceeds --rows"},
@@ -55,8 +56,10 @@ TEST(PowerCli, SmallRunWritesTheReport) {
     ADILAB_NEED_GL();
     const std::string folder = temp_folder("adilab_power_report");
     const std::string report = folder + "/power.json";
-    auto r = run_adilab("--bench power --rows 300 --nnz-per-row 4 --variant host,gpu-opt "
-                        "--repeats 1 --tune power.key_slots=4 --report " + report);
+    auto r = run_adilab(
+        "--bench power --rows 300 --nnz-per-row 4 --variant host,gpu-opt "
+        "--repeats 1 --tune power.key_slots=4 --report " +
+        report);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::ifstream f(report);
     std::stringstream s;
@@ -75,8 +78,10 @@ TEST(PowerCli, SmallRunWritesTheReport) {
     // The eigenvector on request, one line per entry: a random positive matrix has a positive
     // Perron vector, and the max normalisation makes its largest entry exactly 1.
     const std::string vector = folder + "/x.txt";
-    auto v = run_adilab("--bench power --rows 50 --nnz-per-row 4 --variant gpu-opt --repeats 1 "
-                        "--vector " + vector);
+    auto v = run_adilab(
+        "--bench power --rows 50 --nnz-per-row 4 --variant gpu-opt --repeats 1 "
+        "--vector " +
+        vector);
     ASSERT_EQ(v.exit_code, 0) << v.output;
     std::ifstream vf(vector);
     std::vector<double> x;
@@ -87,8 +92,10 @@ TEST(PowerCli, SmallRunWritesTheReport) {
 
     // A Matrix Market file as the matrix, and as a PageRank graph.
     const std::string mtx = folder + "/cycle.mtx";
-    std::ofstream(mtx) << "%%MatrixMarket matrix coordinate pattern general\n4 4 5\n1 2\n2 3\n3 4\n4 1\n1 3\n";
-    auto m = run_adilab("--bench power --mtx " + mtx + " --pagerank --variant host,gpu-opt --repeats 1");
+    std::ofstream(mtx)
+        << "%%MatrixMarket matrix coordinate pattern general\n4 4 5\n1 2\n2 3\n3 4\n4 1\n1 3\n";
+    auto m =
+        run_adilab("--bench power --mtx " + mtx + " --pagerank --variant host,gpu-opt --repeats 1");
     EXPECT_EQ(m.exit_code, 0) << m.output;
     EXPECT_NE(m.output.find("cycle.mtx"), std::string::npos) << m.output;
 }

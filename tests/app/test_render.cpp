@@ -127,7 +127,8 @@ TEST(Renderer, PixelToCellInvertsTheLayout) {
     // Square cells: the domain's pixel size keeps the grid's 2:1 aspect.
     const glm::vec2 size = layout.domain_max - layout.domain_min;
     EXPECT_NEAR(size.x / size.y, 2.0f, 1e-4f);
-    EXPECT_FALSE(render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
+    EXPECT_FALSE(
+        render::Renderer::pixel_to_cell(source, settings, viewport, {-1000, -1000}).has_value());
 }
 
 // The cross-section's line is drawn where its cells are: cell_to_pixel and pixel_to_cell are
@@ -143,7 +144,8 @@ TEST(Renderer, CellToPixelIsPixelToCellsInverse) {
     for (bool three_d : {false, true}) {
         source.height_field = three_d;
         settings.three_d = three_d;
-        for (glm::vec2 cell : {glm::vec2(10.5f, 5.5f), glm::vec2(50, 25), glm::vec2(80.25f, 40.75f)}) {
+        for (glm::vec2 cell :
+             {glm::vec2(10.5f, 5.5f), glm::vec2(50, 25), glm::vec2(80.25f, 40.75f)}) {
             const auto pixel = render::Renderer::cell_to_pixel(source, settings, viewport, cell);
             ASSERT_TRUE(pixel.has_value());
             const auto back = render::Renderer::pixel_to_cell(source, settings, viewport, *pixel);
@@ -231,7 +233,8 @@ TEST(Renderer, DispatchProfilerPhasesAreEachDispatchesWorkAndAddUp) {
         profiler.end();
         gl::finish();
         const double wall_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         const auto phases = profiler.collect();
         ASSERT_EQ(phases.size(), 2u);
         EXPECT_EQ(profiler.last_frame(), 7);

@@ -11,10 +11,9 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <glm/glm.hpp>
 #include <limits>
 #include <numbers>
-
-#include <glm/glm.hpp>
 
 #include "app/bench/image.hpp"
 #include "app/render/renderer.hpp"
@@ -26,7 +25,7 @@
 namespace adilab::test {
 namespace {
 
-constexpr int kNx = 61, kNy = 43;   // 60 x 42 dual cells: 7.5 x 5.25 blocks of 8
+constexpr int kNx = 61, kNy = 43;  // 60 x 42 dual cells: 7.5 x 5.25 blocks of 8
 constexpr int kWidth = 160, kHeight = 120;
 constexpr double kWallHeight = 1.5;  // metres
 
@@ -105,9 +104,10 @@ Reference reference_image(const Scene& scene, const render::RenderSettings& sett
     ref.depth.assign(ref.seen.size(), 0.0);
     for (int y = 0; y < kHeight; ++y)
         for (int x = 0; x < kWidth; ++x) {
-            const glm::dvec2 ndc = (glm::dvec2(x, y) + 0.5) / glm::dvec2(kWidth, kHeight) * 2.0 - 1.0;
-            const glm::dvec3 dir = glm::normalize(forward + ndc.x * tan_half * aspect * side +
-                                                  ndc.y * tan_half * up);
+            const glm::dvec2 ndc =
+                (glm::dvec2(x, y) + 0.5) / glm::dvec2(kWidth, kHeight) * 2.0 - 1.0;
+            const glm::dvec3 dir =
+                glm::normalize(forward + ndc.x * tan_half * aspect * side + ndc.y * tan_half * up);
             const std::array<double, 3> o = {(eye.x + half_extent.x) / cw - 0.5,
                                              (eye.y + half_extent.y) / cw - 0.5, eye.z};
             const std::array<double, 3> d = {dir.x / cw, dir.y / cw, dir.z};
@@ -122,7 +122,8 @@ Reference reference_image(const Scene& scene, const render::RenderSettings& sett
                 const std::size_t s = std::size_t(cj + c / 2) * kNx + ci + c % 2;
                 if (depth[s] > 1e-3) level = std::max(level, z[s]);
             }
-            ref.seen[k] = hit.z <= level + 1e-3 * settings.height_scale ? Seen::water : Seen::terrain;
+            ref.seen[k] =
+                hit.z <= level + 1e-3 * settings.height_scale ? Seen::water : Seen::terrain;
         }
     return ref;
 }
@@ -233,8 +234,10 @@ TEST(Render3D, ABumpIsLitOnTheSideFacingTheLight) {
     // (Lambert 0.78 against 0.69 for the flat lake), on the +x flank away (0.55). Both flanks at
     // one sigma from the top, where the slope is steepest; their world z is the bump's there.
     const float z = float(bump * std::exp(-0.5) * settings.height_scale);
-    const glm::ivec2 lit = project(settings, glm::vec3(float(centre.x - sigma), float(centre.y), z));
-    const glm::ivec2 dark = project(settings, glm::vec3(float(centre.x + sigma), float(centre.y), z));
+    const glm::ivec2 lit =
+        project(settings, glm::vec3(float(centre.x - sigma), float(centre.y), z));
+    const glm::ivec2 dark =
+        project(settings, glm::vec3(float(centre.x + sigma), float(centre.y), z));
     auto brightness = [](glm::ivec3 c) { return c.r + c.g + c.b; };
     const glm::ivec3 lit_c = rgb(image, lit.x, lit.y), dark_c = rgb(image, dark.x, dark.y);
     EXPECT_EQ(classify(lit_c, settings), Seen::water);
@@ -264,10 +267,11 @@ TEST(Render3D, NonFiniteWaterIsNeverColoured) {
     for (int y = 0; y < kHeight; ++y)
         for (int x = 0; x < kWidth; ++x) {
             const glm::ivec3 c = rgb(image, x, y);
-            if (classify(c, settings) == Seen::background && c == glm::ivec3(glm::round(settings.background * 255.0f)))
+            if (classify(c, settings) == Seen::background &&
+                c == glm::ivec3(glm::round(settings.background * 255.0f)))
                 continue;
-            EXPECT_TRUE(c.r == c.g && c.g == c.b) << "pixel (" << x << ", " << y << ") "
-                                                  << c.r << "," << c.g << "," << c.b;
+            EXPECT_TRUE(c.r == c.g && c.g == c.b)
+                << "pixel (" << x << ", " << y << ") " << c.r << "," << c.g << "," << c.b;
             ++grey;
         }
     EXPECT_GT(grey, kWidth * kHeight / 4) << "the NaN surface is drawn (grey), not skipped";
@@ -283,8 +287,8 @@ TEST(Render3D, AWavySurfaceHasNoPinholes) {
     std::vector<float> water(std::size_t(nx) * ny), bottom(water.size(), -2.0f);
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i)
-            water[std::size_t(j) * nx + i] =
-                0.3f * std::sin(0.37f * i) * std::cos(0.23f * j) + 0.2f * std::sin(0.05f * (i + 2 * j));
+            water[std::size_t(j) * nx + i] = 0.3f * std::sin(0.37f * i) * std::cos(0.23f * j) +
+                                             0.2f * std::sin(0.05f * (i + 2 * j));
     gl::Buffer field = gl::Buffer::from(water), floor = gl::Buffer::from(bottom);
     gl::Framebuffer target(w, h);
     render::Renderer renderer;

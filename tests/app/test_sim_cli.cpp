@@ -15,7 +15,9 @@
 namespace adilab::test {
 namespace {
 
-std::vector<float> field_of(const std::string& path) { return sim::read_npy(path).values; }
+std::vector<float> field_of(const std::string& path) {
+    return sim::read_npy(path).values;
+}
 
 bool bit_identical(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
@@ -31,7 +33,8 @@ TEST(SimCli, InitThenExportRoundTripsBitForBit) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("sim_cli_npy");
     std::vector<float> values(23 * 17);
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] = std::sin(0.37f * k) * 1e3f + 1e-7f * k;
+    for (std::size_t k = 0; k < values.size(); ++k)
+        values[k] = std::sin(0.37f * k) * 1e3f + 1e-7f * k;
     sim::write_npy(dir + "/in.npy", 23, 17, values);
     for (const char* model : {"heat", "advection", "shallow-water"}) {
         const ProcessResult r = run_adilab(std::string("--headless --model ") + model +
@@ -56,12 +59,13 @@ TEST(SimCli, SavedStateContinuesBitIdentically) {
                                  scenario + " --grid 20x16 " + extra;
         ASSERT_EQ(run_adilab(base + " --steps 14 --export " + dir + "/straight.npy").exit_code, 0);
         ASSERT_EQ(run_adilab(base + " --steps 7 --save-state " + dir + "/half.state").exit_code, 0);
-        const ProcessResult r = run_adilab(std::string("--headless --model ") + model +
-                                           " --steps 7 --load-state " + dir + "/half.state --export " +
-                                           dir + "/resumed.npy");
+        const ProcessResult r =
+            run_adilab(std::string("--headless --model ") + model + " --steps 7 --load-state " +
+                       dir + "/half.state --export " + dir + "/resumed.npy");
         ASSERT_EQ(r.exit_code, 0) << r.output;
         EXPECT_NE(r.output.find("steps=14"), std::string::npos) << r.output;
-        EXPECT_TRUE(bit_identical(field_of(dir + "/straight.npy"), field_of(dir + "/resumed.npy"))) << model;
+        EXPECT_TRUE(bit_identical(field_of(dir + "/straight.npy"), field_of(dir + "/resumed.npy")))
+            << model;
     }
 }
 
@@ -90,8 +94,8 @@ TEST(SimCli, InstabilityStopsNamingTheStep) {
     std::vector<float> values(12 * 12, 0.5f);
     values[40] = NAN;
     sim::write_npy(dir + "/nan.npy", 12, 12, values);
-    const ProcessResult r = run_adilab("--headless --model heat --scenario free --grid 12 --steps 50 --init " +
-                                       dir + "/nan.npy");
+    const ProcessResult r = run_adilab(
+        "--headless --model heat --scenario free --grid 12 --steps 50 --init " + dir + "/nan.npy");
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("T became NaN or infinite at step 1"), std::string::npos) << r.output;
 }
@@ -111,14 +115,15 @@ TEST(SimCli, BenchSimWritesRowsWithTheDocumentedFields) {
     // pins a cell (the row names the kernel); shallow water takes the same dt.
     const ProcessResult r = run_adilab(
         "--bench sim --scenario heat/free,shallow-water/drops --grid 16 --steps 4 --repeats 1 "
-        "--set dt=0.1 --report " + dir + "/sim.json");
+        "--set dt=0.1 --report " +
+        dir + "/sim.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::ifstream f(dir + "/sim.json");
     std::stringstream json;
     json << f.rdbuf();
-    for (const char* key : {"\"ms_per_step\"", "\"steps_per_s\"", "\"cells_per_s\"",
-                            "\"fps_one_step_per_frame\"", "\"free\"", "\"drops\"", "\"fused\"",
-                            "\"kernel\"", "\"window-H8\""})
+    for (const char* key :
+         {"\"ms_per_step\"", "\"steps_per_s\"", "\"cells_per_s\"", "\"fps_one_step_per_frame\"",
+          "\"free\"", "\"drops\"", "\"fused\"", "\"kernel\"", "\"window-H8\""})
         EXPECT_NE(json.str().find(key), std::string::npos) << key;
 }
 

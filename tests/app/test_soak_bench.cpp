@@ -21,20 +21,22 @@ TEST(SoakBench, EveryScenarioIsReportedWithItsVerdictAndMemory) {
     const ProcessResult r =
         run_adilab("--bench soak --steps 40 --grid 16x12 --check-every 15 --report " + report_path);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    for (const char* column : {"stable", "first bad", "sources", "total moved", "tolerance", "conserved",
-                               "RSS growth KiB", "GPU growth KiB", "ms/step"})
+    for (const char* column : {"stable", "first bad", "sources", "total moved", "tolerance",
+                               "conserved", "RSS growth KiB", "GPU growth KiB", "ms/step"})
         EXPECT_NE(r.output.find(column), std::string::npos) << column << " not in\n" << r.output;
     const bench::Report report = bench::read_report(report_path);
     EXPECT_EQ(report.benchmark, "soak");
     EXPECT_TRUE(report.failure.empty()) << report.failure;
     // The scenarios that add or take away their quantity (sim/*.cpp: has_sources): heaters, the
     // advection sources, shallow water's push and drops. The rest must keep their total.
-    const std::set<std::string> sourced = {"heat/two-heaters", "advection/river", "advection/vortex",
-                                           "shallow-water/diagonal-push", "shallow-water/drops"};
-    const std::set<std::string> every = {"heat/two-heaters", "heat/free", "advection/river",
-                                         "advection/vortex", "advection/free",
-                                         "shallow-water/diagonal-push", "shallow-water/drops",
-                                         "shallow-water/dam-break", "shallow-water/free"};
+    const std::set<std::string> sourced = {"heat/two-heaters", "advection/river",
+                                           "advection/vortex", "shallow-water/diagonal-push",
+                                           "shallow-water/drops"};
+    const std::set<std::string> every = {"heat/two-heaters",    "heat/free",
+                                         "advection/river",     "advection/vortex",
+                                         "advection/free",      "shallow-water/diagonal-push",
+                                         "shallow-water/drops", "shallow-water/dam-break",
+                                         "shallow-water/free"};
     std::set<std::string> seen;
     for (const bench::Row& row : report.rows) {
         const std::string name = row.text("name");
@@ -44,7 +46,9 @@ TEST(SoakBench, EveryScenarioIsReportedWithItsVerdictAndMemory) {
         EXPECT_EQ(row.text("stable"), "yes") << name;
         EXPECT_EQ(row.number("first_bad_step"), -1) << name;
         EXPECT_EQ(row.text("sources"), sourced.count(name) ? "yes" : "no") << name;
-        EXPECT_TRUE(std::isfinite(row.number("total_start")) && std::isfinite(row.number("total_end"))) << name;
+        EXPECT_TRUE(std::isfinite(row.number("total_start")) &&
+                    std::isfinite(row.number("total_end")))
+            << name;
         if (sourced.count(name)) {
             EXPECT_EQ(row.text("conserved"), "n/a (sources)") << name;
         } else {
@@ -56,7 +60,8 @@ TEST(SoakBench, EveryScenarioIsReportedWithItsVerdictAndMemory) {
         EXPECT_GT(row.number("rss_kib"), 1024) << name;
         EXPECT_TRUE(std::isfinite(row.number("rss_growth_kib"))) << name;
         const std::string gpu = row.text("gpu_growth_kib");
-        EXPECT_TRUE(gpu == "n/a" || std::isfinite(row.number("gpu_growth_kib"))) << name << ": " << gpu;
+        EXPECT_TRUE(gpu == "n/a" || std::isfinite(row.number("gpu_growth_kib")))
+            << name << ": " << gpu;
         EXPECT_GT(row.number("median_ms"), 0) << name;
     }
     EXPECT_EQ(seen, every);

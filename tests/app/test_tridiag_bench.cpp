@@ -23,13 +23,14 @@ TEST(TridiagBench, UnknownSolverAndBadGridAreUsageErrors) {
     EXPECT_NE(r.output.find("no-such-solver"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("cr-pingpong"), std::string::npos) << "lists the known ones\n"
                                                                << r.output;
-    for (const char* bad : {"--grid 0", "--grid 8,abc", "--grid 100000", "--grid ,",
-                            "--repeats 0"}) {
+    for (const char* bad :
+         {"--grid 0", "--grid 8,abc", "--grid 100000", "--grid ,", "--repeats 0"}) {
         r = run_adilab(std::string("--bench tridiag --solver cr-shared ") + bad);
         EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
         EXPECT_NE(r.output.find(std::string(bad).substr(0, std::string(bad).find(' '))),
                   std::string::npos)
-            << bad << "\n" << r.output;
+            << bad << "\n"
+            << r.output;
     }
 }
 
@@ -38,7 +39,8 @@ TEST(TridiagBench, UnknownSolverAndBadGridAreUsageErrors) {
 TEST(TridiagBench, TuneIsCheckedAndListed) {
     auto r = run_adilab("--bench tridiag --solver lu-window --grid 8 --tune tridiag.window_rows=0");
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("tridiag.window_rows must lie in 1..256"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("tridiag.window_rows must lie in 1..256"), std::string::npos)
+        << r.output;
     r = run_adilab("--bench tridiag --grid 8 --tune tridiag.no_such=1");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("no field 'no_such'"), std::string::npos) << r.output;
@@ -57,16 +59,20 @@ TEST(TridiagBench, TuneIsCheckedAndListed) {
 TEST(TridiagBench, RowsRecordTuningAndSpreadAndCompare) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("tridiag-tune");
-    auto r = run_adilab("--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
-                        " --repeats 2 --warmup-ms 0 --tune tridiag.colscan_form=0 --report " + dir + "/t.json");
+    auto r = run_adilab(
+        "--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
+        " --repeats 2 --warmup-ms 0 --tune tridiag.colscan_form=0 --report " +
+        dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string json = read_text(dir + "/t.json");
     EXPECT_NE(json.find("\"tridiag.colscan_form\": 0"), std::string::npos) << json;
     EXPECT_NE(json.find("\"tridiag.scan_chunk_y\": 32"), std::string::npos) << json;
     for (const char* key : {"\"min_ms\": ", "\"max_ms\": ", "\"unstable\": "})
         EXPECT_NE(json.find(key), std::string::npos) << key << json;
-    r = run_adilab("--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
-                   " --repeats 2 --warmup-ms 0 --compare " + dir + "/t.json");
+    r = run_adilab(
+        "--bench tridiag --grid 33 --solver lu-window --direction y --coefficients constant"
+        " --repeats 2 --warmup-ms 0 --compare " +
+        dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("compared with the tridiag report"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("no match"), std::string::npos) << r.output;
@@ -75,16 +81,18 @@ TEST(TridiagBench, RowsRecordTuningAndSpreadAndCompare) {
 TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("tridiag-bench");
-    auto r = run_adilab("--bench tridiag --grid 5,17 --solver cr-shared,cr-pingpong,thomas-cpu,cg-1"
-                        " --repeats 1 --report " + dir + "/t.json");
+    auto r = run_adilab(
+        "--bench tridiag --grid 5,17 --solver cr-shared,cr-pingpong,thomas-cpu,cg-1"
+        " --repeats 1 --report " +
+        dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string json = read_text(dir + "/t.json");
     // 2 grids x 2 directions x 2 coefficient forms per solver.
     for (const char* name : {"cr-shared", "cr-pingpong", "thomas-cpu", "cg-1"})
         EXPECT_EQ(count(json, std::string("\"name\": \"") + name + "\""), 8u) << name << json;
-    for (const char* key : {"\"grid\": ", "\"direction\": \"y\"", "\"coefficients\": \"general\"",
-                            "\"median_ms\": ", "\"gb_per_s\": ", "\"speedup_vs_thomas\": ",
-                            "\"max_rel_error\": "})
+    for (const char* key :
+         {"\"grid\": ", "\"direction\": \"y\"", "\"coefficients\": \"general\"",
+          "\"median_ms\": ", "\"gb_per_s\": ", "\"speedup_vs_thomas\": ", "\"max_rel_error\": "})
         EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
     // The exact solvers' errors are at fp32 rounding level: no row of theirs may be flagged.
     EXPECT_EQ(r.output.find("WRONG"), std::string::npos) << r.output;
@@ -106,31 +114,33 @@ TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string csv = read_text(dir + "/t.csv");
     EXPECT_EQ(csv.rfind("name,grid,direction,coefficients,min_ms,median_ms,max_ms,unstable,"
-                        "gb_per_s,speedup_vs_thomas,max_rel_error,tridiag.scan_chunk_x,", 0),
+                        "gb_per_s,speedup_vs_thomas,max_rel_error,tridiag.scan_chunk_x,",
+                        0),
               0u)
         << csv;
     EXPECT_EQ(count(csv, "\nlu-scan,"), 4u) << csv;
 }
 
 TEST(TridiagBench, FiltersAndFixedCoefficients) {
-    for (const char* bad : {"--direction z", "--coefficients none", "--constant 1,2",
-                            "--constant 1,x,2"}) {
+    for (const char* bad :
+         {"--direction z", "--coefficients none", "--constant 1,2", "--constant 1,x,2"}) {
         auto r = run_adilab(std::string("--bench tridiag --grid 8 --solver lu-window ") + bad);
         EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
         EXPECT_NE(r.output.find(std::string(bad).substr(0, std::string(bad).find(' '))),
                   std::string::npos)
-            << bad << "\n" << r.output;
+            << bad << "\n"
+            << r.output;
     }
     ADILAB_NEED_GL();
     const std::string dir = temp_folder("tridiag-filters");
-    auto r = run_adilab("--bench tridiag --grid 40 --solver lu-window,lu-scan --direction y "
-                        "--coefficients constant --constant=-1,3,-1 --repeats 1 --report " +
-                        dir + "/t.json");
+    auto r = run_adilab(
+        "--bench tridiag --grid 40 --solver lu-window,lu-scan --direction y "
+        "--coefficients constant --constant=-1,3,-1 --repeats 1 --report " +
+        dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string json = read_text(dir + "/t.json");
     // Rows only for y and constant coefficients (the config records the filters too).
-    EXPECT_EQ(count(json, "\"grid\": 40, \"direction\": \"y\", \"coefficients\": \"constant\""),
-              2u)
+    EXPECT_EQ(count(json, "\"grid\": 40, \"direction\": \"y\", \"coefficients\": \"constant\""), 2u)
         << json;
     EXPECT_EQ(count(json, "\"direction\": \"x\""), 0u) << json;
     EXPECT_EQ(count(json, "\"coefficients\": \"general\""), 0u) << json;

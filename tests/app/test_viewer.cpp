@@ -67,7 +67,9 @@ TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
     const std::string dir = temp_folder("viewer-models");
     const std::map<std::string, std::string> runs = {
         {"heat", "--model heat --scenario two-heaters --colormap inferno"},
-        {"advection", "--model advection --scenario vortex --set source_radius=0.05 --set omega=0.05 --steps-per-frame 4"},
+        {"advection",
+         "--model advection --scenario vortex --set source_radius=0.05 --set omega=0.05 "
+         "--steps-per-frame 4"},
         {"shallow-water", "--model shallow-water --scenario drops"},
     };
     std::map<std::string, Image> last;
@@ -76,8 +78,8 @@ TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
         const std::string final = dir + "/" + model + "-last.png";
         auto r = run_viewer(dir + "/config", options +
                                                  " --grid 64 --frames 12 --screenshot-area viewport"
-                                                 " --first-screenshot " + first +
-                                                 " --screenshot " + final);
+                                                 " --first-screenshot " +
+                                                 first + " --screenshot " + final);
         ASSERT_EQ(r.exit_code, 0) << model << ": " << r.output;
         Image a = load(first), b = load(final);
         ASSERT_TRUE(a.ok() && b.ok()) << model << ": screenshots not readable";
@@ -97,9 +99,10 @@ TEST(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-record");
     const int frames = 15;
-    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 "
-                                         "--steps-per-frame 2 --frames " + std::to_string(frames) +
-                                         " --record " + dir + "/reports");
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario two-heaters --grid 64 "
+                        "--steps-per-frame 2 --frames " +
+                            std::to_string(frames) + " --record " + dir + "/reports");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::filesystem::path csv, json;
     for (const auto& e : std::filesystem::directory_iterator(dir + "/reports")) {
@@ -120,8 +123,10 @@ TEST(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
         ++count;
         double t = 0, frame_ms = 0, sim_ms = 0, render_ms = 0;
         int frame = 0, steps = 0;
-        ASSERT_EQ(std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &frame_ms,
-                              &sim_ms, &render_ms, &steps), 6) << line;
+        ASSERT_EQ(std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &frame_ms, &sim_ms,
+                              &render_ms, &steps),
+                  6)
+            << line;
         EXPECT_EQ(frame, count);
         EXPECT_GT(t, previous_t) << "time must increase";
         EXPECT_GT(frame_ms, 0);
@@ -161,8 +166,8 @@ TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
     // `free` heat starts uniform: flat until the drag at frame 2 paints a stroke across it.
     auto r = run_viewer(dir + "/config",
                         "--model heat --scenario free --grid 64 --frames 4 --screenshot-area "
-                        "viewport --inject 'drag@2:0.2,0.5:0.6,0.5' --first-screenshot " + dir +
-                            "/before.png --screenshot " + dir + "/after.png");
+                        "viewport --inject 'drag@2:0.2,0.5:0.6,0.5' --first-screenshot " +
+                            dir + "/before.png --screenshot " + dir + "/after.png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     Image before = load(dir + "/before.png"), after = load(dir + "/after.png");
     ASSERT_TRUE(before.ok() && after.ok());
@@ -171,10 +176,11 @@ TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
     // The field area: left of the colour bar's 90 px (whose labels are anti-aliased text).
     std::size_t coloured = 0;
     for (std::size_t i = 0; i + 3 < after.rgba.size(); i += 4)
-        coloured += int(i / 4 % std::size_t(after.width)) < after.width - 90 &&
-                    !(after.rgba[i] == after.rgba[i + 1] && after.rgba[i + 1] == after.rgba[i + 2]) &&
-                    // the viewport's background (0.08, 0.09, 0.11) around the domain
-                    !(after.rgba[i] == 20 && after.rgba[i + 1] == 23 && after.rgba[i + 2] == 28);
+        coloured +=
+            int(i / 4 % std::size_t(after.width)) < after.width - 90 &&
+            !(after.rgba[i] == after.rgba[i + 1] && after.rgba[i + 1] == after.rgba[i + 2]) &&
+            // the viewport's background (0.08, 0.09, 0.11) around the domain
+            !(after.rgba[i] == 20 && after.rgba[i + 1] == 23 && after.rgba[i + 2] == 28);
     EXPECT_EQ(coloured, 0u) << "the grayscale setting was not applied";
 }
 
@@ -184,7 +190,8 @@ TEST(Viewer, MinimiseAndResizeDoNotCrash) {
     auto r = run_viewer(dir + "/config",
                         "--model shallow-water --scenario drops --grid 64 --frames 12 "
                         "--inject 'resize@3:0x0;resize@6:320x200;resize@8:520x330' "
-                        "--screenshot " + dir + "/after.png");
+                        "--screenshot " +
+                            dir + "/after.png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     Image after = load(dir + "/after.png");
     ASSERT_TRUE(after.ok());
@@ -197,8 +204,9 @@ TEST(Viewer, PresetsLoadAndSettingsRoundTrip) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-settings");
     // A preset from assets/presets (found beside the executable), the grid overridden.
-    auto r = run_viewer(dir + "/config", "--preset advection-river --grid 32 --frames 2 "
-                                         "--colormap grayscale --save-settings");
+    auto r = run_viewer(dir + "/config",
+                        "--preset advection-river --grid 32 --frames 2 "
+                        "--colormap grayscale --save-settings");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
     EXPECT_NE(saved.find("model = advection"), std::string::npos) << saved;
@@ -212,13 +220,15 @@ TEST(Viewer, PresetsLoadAndSettingsRoundTrip) {
 
 TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
     const std::string dir = temp_folder("viewer-bench-render");
-    auto r = run_adilab("--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
-                        "--render 96x64 --report " + dir + "/r.json");
+    auto r = run_adilab(
+        "--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
+        "--render 96x64 --report " +
+        dir + "/r.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string text = read_text(dir + "/r.json");
     // Heat is drawn flat, shallow water in 3-D.
-    for (const char* key : {"\"fps_rendered\"", "\"draw_ms_per_frame\"",
-                            "\"render_3d\": true", "\"render_3d\": false"})
+    for (const char* key : {"\"fps_rendered\"", "\"draw_ms_per_frame\"", "\"render_3d\": true",
+                            "\"render_3d\": false"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " in " << text;
     EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
 }
@@ -226,9 +236,10 @@ TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
 TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
     // No window: ImGui's OpenGL3 backend on the headless context, as on the GPU machine.
     const std::string dir = temp_folder("viewer-bench-ui");
-    auto r = run_adilab("--bench sim --scenario drops --grid 32 --steps 3 --repeats 1 "
-                        "--render 320x200 --ui --ui-screenshot " + dir + "/ui.png --report " +
-                        dir + "/r.json");
+    auto r = run_adilab(
+        "--bench sim --scenario drops --grid 32 --steps 3 --repeats 1 "
+        "--render 320x200 --ui --ui-screenshot " +
+        dir + "/ui.png --report " + dir + "/r.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string text = read_text(dir + "/r.json");
     for (const char* key : {"\"gui_sim_ms\"", "\"gui_draw_ms\"", "\"gui_ui_ms\"",
@@ -252,8 +263,10 @@ TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
     EXPECT_GT(white(320 - 192, 0, 320, 200), 100) << "the side panel's text";
     EXPECT_GT(white(0, 0, 128, 40), 20) << "the overlay's text";
     EXPECT_EQ(run_adilab("--bench sim --grid 32 --ui").exit_code, 2) << "--ui needs --render";
-    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96x64 --ui-screenshot " + dir +
-                         "/x.png").exit_code, 2) << "--ui-screenshot needs --ui";
+    EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96x64 --ui-screenshot " + dir + "/x.png")
+                  .exit_code,
+              2)
+        << "--ui-screenshot needs --ui";
 }
 
 // Parameters fine on their own but past the fp32 limit together with the grid (the vortex's
@@ -278,7 +291,8 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     // sim/simulation.hpp, check_parameters.)
     const std::string state = dir + "/nan.state";
     ASSERT_EQ(run_adilab("--headless --model advection --scenario river --grid 32 --steps 0 --set "
-                         "initial_concentration=0.25 --save-state " + state)
+                         "initial_concentration=0.25 --save-state " +
+                         state)
                   .exit_code,
               0);
     {
@@ -290,8 +304,10 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
         std::memcpy(&bytes[at + field.size() + 4 * (5 * 32 + 7)], &nan, sizeof nan);
         std::ofstream(state, std::ios::binary) << bytes;
     }
-    const std::string params = "--model advection --scenario river --grid 32 --inject load@1:" + state;
-    const ProcessResult headless = run_adilab("--headless --load-state " + state + " --model advection --steps 20");
+    const std::string params =
+        "--model advection --scenario river --grid 32 --inject load@1:" + state;
+    const ProcessResult headless =
+        run_adilab("--headless --load-state " + state + " --model advection --steps 20");
     ASSERT_EQ(headless.exit_code, 1) << headless.output;
     const std::string marker = " at step ";
     const std::size_t at = headless.output.find(marker);
@@ -300,17 +316,15 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     ASSERT_EQ(bad_step, 1);
 
     const std::string config = dir + "/config";
-    auto r = run_adilab_gui("--window 800x400 " + params +
-                                " --frames 20 --screenshot-area viewport --screenshot " + dir +
-                                "/shot.png --record " + dir + "/rec",
-                            "1024x768x24",
-                            "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
+    auto r = run_adilab_gui(
+        "--window 800x400 " + params + " --frames 20 --screenshot-area viewport --screenshot " +
+            dir + "/shot.png --record " + dir + "/rec",
+        "1024x768x24", "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' ");
     // The scripted run ends with an error that names the step the GPU flagged.
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("instability: C became NaN or infinite"), std::string::npos)
         << r.output;
-    EXPECT_NE(r.output.find("at step " + std::to_string(bad_step) + ". Paused"),
-              std::string::npos)
+    EXPECT_NE(r.output.find("at step " + std::to_string(bad_step) + ". Paused"), std::string::npos)
         << r.output;
 
     // Paused: the recording's steps column stops (the check runs on the first frame, then
@@ -323,7 +337,8 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     std::string line;
     std::getline(lines, line);  // header
     std::vector<int> steps;
-    while (std::getline(lines, line)) steps.push_back(std::atoi(line.c_str() + line.rfind(',') + 1));
+    while (std::getline(lines, line))
+        steps.push_back(std::atoi(line.c_str() + line.rfind(',') + 1));
     ASSERT_EQ(steps.size(), 20u);
     int total = 0;
     for (int k : steps) total += k;
@@ -370,17 +385,17 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     // a key pressed and released within one frame would be lost, ImGui 1.86 has no input
     // queue). `timeout` bounds the run should the close request be lost.
     const std::string script = dir + "/keys.sh";
-    std::ofstream(script) << "timeout -k 5 120 " << gui_program() << " --window 480x300 --model heat"
+    std::ofstream(script) << "timeout -k 5 120 " << gui_program()
+                          << " --window 480x300 --model heat"
                           << " --scenario two-heaters --grid 32 --frames 100000 --record '" << dir
                           << "/rec' --first-screenshot '" << dir << "/first.png' &\npid=$!\n'"
                           << ADILAB_XKEY_EXE << "' --after '" << dir << "/first.png' adilab "
                           << "space@500 s@500 s@500 close@500\necho \"keys=$?\"\n"
                           << "wait $pid\necho \"adilab=$?\"\n";
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
-    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config +
-                                        "' flock -o -w 600 '" + lock.string() +
-                                        "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" + script +
-                                        "'");
+    const ProcessResult r =
+        run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' flock -o -w 600 '" +
+                    lock.string() + "' xvfb-run -a -s '-screen 0 1024x768x24' sh '" + script + "'");
     ASSERT_NE(r.output.find("keys=0"), std::string::npos) << r.output;
     ASSERT_NE(r.output.find("adilab=0"), std::string::npos) << "closed cleanly: " << r.output;
     std::string csv;
@@ -407,34 +422,49 @@ TEST(Viewer, LoadStateFollowsTheFilesModelGridAndScenario) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-load-state");
     // States of two models on two grids, written headless.
-    ASSERT_EQ(run_adilab("--headless --model shallow-water --scenario dam-break --grid 32 --steps 3 "
-                         "--save-state " + dir + "/water.bin").exit_code, 0);
+    ASSERT_EQ(
+        run_adilab("--headless --model shallow-water --scenario dam-break --grid 32 --steps 3 "
+                   "--save-state " +
+                   dir + "/water.bin")
+            .exit_code,
+        0);
     ASSERT_EQ(run_adilab("--headless --model heat --scenario free --grid 48 --steps 2 "
-                         "--save-state " + dir + "/heat.bin").exit_code, 0);
+                         "--save-state " +
+                         dir + "/heat.bin")
+                  .exit_code,
+              0);
     // On 64^2 drops, load the 32^2 dam break: the panel's model, scenario and grid follow (the
     // settings saved on exit are what the panel held), and the status line says what loaded.
-    auto r = run_viewer(dir + "/config", "--model shallow-water --scenario drops --grid 64 --frames 4 "
-                                         "--save-settings --inject 'load@2:" + dir + "/water.bin'");
+    auto r = run_viewer(dir + "/config",
+                        "--model shallow-water --scenario drops --grid 64 --frames 4 "
+                        "--save-settings --inject 'load@2:" +
+                            dir + "/water.bin'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::string saved = read_text(dir + "/config/adilab/viewer.ini");
     EXPECT_NE(saved.find("scenario = dam-break"), std::string::npos) << saved;
     EXPECT_NE(saved.find("grid = 32"), std::string::npos) << saved;
-    EXPECT_NE(r.output.find("status: loaded " + dir + "/water.bin: shallow-water, dam-break, 32 x 32, step 3"),
-              std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("status: loaded " + dir +
+                            "/water.bin: shallow-water, dam-break, 32 x 32, step 3"),
+              std::string::npos)
+        << r.output;
     // A heat state into shallow water: the model changes with it, no error.
-    r = run_viewer(dir + "/config2", "--model shallow-water --scenario drops --grid 64 --frames 4 "
-                                     "--save-settings --inject 'load@2:" + dir + "/heat.bin'");
+    r = run_viewer(dir + "/config2",
+                   "--model shallow-water --scenario drops --grid 64 --frames 4 "
+                   "--save-settings --inject 'load@2:" +
+                       dir + "/heat.bin'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     saved = read_text(dir + "/config2/adilab/viewer.ini");
     EXPECT_NE(saved.find("model = heat"), std::string::npos) << saved;
     EXPECT_NE(saved.find("scenario = free"), std::string::npos) << saved;
     EXPECT_NE(saved.find("grid = 48"), std::string::npos) << saved;
     // A missing file: the full path and the operating system's reason; the run goes on.
-    r = run_viewer(dir + "/config3", "--model heat --grid 32 --frames 3 --inject 'load@2:" + dir +
-                                         "/missing.bin'");
+    r = run_viewer(dir + "/config3",
+                   "--model heat --grid 32 --frames 3 --inject 'load@2:" + dir + "/missing.bin'");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find("status: cannot read state file '" + dir + "/missing.bin': No such file or directory"),
-              std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("status: cannot read state file '" + dir +
+                            "/missing.bin': No such file or directory"),
+              std::string::npos)
+        << r.output;
 }
 
 TEST(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
@@ -442,8 +472,10 @@ TEST(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
     const std::string dir = temp_folder("viewer-colour-bar");
     // Frame 1 is the reset state: two heaters at 1 K in a 0 K plate. The bar's labels (ImGui
     // text, light grey) must be in the viewport capture, beside the bar at the right.
-    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 --frames 2 "
-                                         "--screenshot-area viewport --first-screenshot " + dir + "/first.png");
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario two-heaters --grid 64 --frames 2 "
+                        "--screenshot-area viewport --first-screenshot " +
+                            dir + "/first.png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const Image image = load(dir + "/first.png");
     ASSERT_TRUE(image.ok());
@@ -464,7 +496,8 @@ struct Row {
     int steps = 0;
 };
 std::vector<Row> run_with_keys(const std::string& dir, const std::string& arguments,
-                               const std::string& keys, const std::string& screen, std::string* output) {
+                               const std::string& keys, const std::string& screen,
+                               std::string* output) {
     const std::string config = dir + "/config";
     const std::string script = dir + "/keys.sh";
     std::ofstream(script) << "timeout -k 5 120 " << gui_program() << " " << arguments
@@ -473,8 +506,9 @@ std::vector<Row> run_with_keys(const std::string& dir, const std::string& argume
                           << dir << "/first.png' adilab " << keys << "\necho \"keys=$?\"\n"
                           << "wait $pid\necho \"adilab=$?\"\n";
     const auto lock = std::filesystem::temp_directory_path() / "adilab-xvfb.lock";
-    const ProcessResult r = run_command("XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' flock -o -w 600 '" +
-                                        lock.string() + "' xvfb-run -a -s '-screen 0 " + screen + "' sh '" + script + "'");
+    const ProcessResult r = run_command(
+        "XDG_CONFIG_HOME='" + config + "' HOME='" + config + "' flock -o -w 600 '" + lock.string() +
+        "' xvfb-run -a -s '-screen 0 " + screen + "' sh '" + script + "'");
     *output = r.output;
     std::vector<Row> rows;
     if (!std::filesystem::is_directory(dir + "/rec")) return rows;
@@ -488,8 +522,8 @@ std::vector<Row> run_with_keys(const std::string& dir, const std::string& argume
         Row row;
         int frame = 0;
         double t = 0, sim = 0, render = 0;
-        if (std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &row.frame_ms, &sim, &render,
-                        &row.steps) == 6)
+        if (std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%lf,%d", &frame, &t, &row.frame_ms, &sim,
+                        &render, &row.steps) == 6)
             rows.push_back(row);
     }
     return rows;
@@ -510,8 +544,9 @@ TEST(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
     for (int k = 0; k < 10; ++k) keys += std::string(" s/10@") + (k == 0 ? "400" : "30");
     keys += " close@2500";
     std::string output;
-    const auto rows = run_with_keys(dir, "--window 1000x700 --model shallow-water --scenario drops --grid 128",
-                                    keys, "1024x768x24", &output);
+    const auto rows =
+        run_with_keys(dir, "--window 1000x700 --model shallow-water --scenario drops --grid 128",
+                      keys, "1024x768x24", &output);
     ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
     ASSERT_FALSE(rows.empty()) << output;
@@ -539,15 +574,17 @@ TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
     // served within the run's timeout), where before it froze for over a minute.
     const std::string dir = temp_folder("viewer-typed-steps");
     std::string output;
-    const auto rows = run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 64 "
-                                         "--save-settings",
-                                    "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000",
-                                    "1024x768x24", &output);
+    const auto rows = run_with_keys(
+        dir,
+        "--window 800x600 --model heat --scenario two-heaters --grid 64 "
+        "--save-settings",
+        "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000", "1024x768x24", &output);
     ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
     ASSERT_FALSE(rows.empty()) << output;
     const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
-    EXPECT_NE(saved.find("steps_per_frame = 1000\n"), std::string::npos) << "typed 100000: " << saved;
+    EXPECT_NE(saved.find("steps_per_frame = 1000\n"), std::string::npos)
+        << "typed 100000: " << saved;
     int most = 0;
     std::vector<double> frame_ms;
     std::string trace;
@@ -578,7 +615,8 @@ TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
     // window colours.
     const std::string dir = temp_folder("viewer-hide-ui");
     std::filesystem::create_directories(dir + "/config/adilab");
-    std::ofstream(dir + "/config/adilab/viewer.ini") << "screenshots_folder = " << dir << "/shots\n";
+    std::ofstream(dir + "/config/adilab/viewer.ini")
+        << "screenshots_folder = " << dir << "/shots\n";
     std::string output;
     run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
                   "Tab@300 F12@600 close@800", "1024x768x24", &output);
@@ -586,7 +624,8 @@ TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
     std::string shot;
     if (std::filesystem::is_directory(dir + "/shots"))
-        for (const auto& entry : std::filesystem::directory_iterator(dir + "/shots")) shot = entry.path().string();
+        for (const auto& entry : std::filesystem::directory_iterator(dir + "/shots"))
+            shot = entry.path().string();
     ASSERT_FALSE(shot.empty()) << "F12 wrote no screenshot: " << output;
     const Image image = load(shot);
     ASSERT_TRUE(image.ok());
@@ -600,7 +639,8 @@ TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
     }
     EXPECT_GT(strip.size(), 20u) << "no colour bar where the panel was";
     // Above the bar, where the panel's title bar was: the viewport's background.
-    const unsigned char* corner = &image.rgba[4 * (std::size_t(5) * image.width + image.width - 20)];
+    const unsigned char* corner =
+        &image.rgba[4 * (std::size_t(5) * image.width + image.width - 20)];
     EXPECT_EQ(corner[0] << 16 | corner[1] << 8 | corner[2], 20 << 16 | 23 << 8 | 28);
 #endif
 }
@@ -618,9 +658,12 @@ std::vector<std::filesystem::path> files_in(const std::filesystem::path& folder)
 TEST(Viewer, VideoHasEveryFrameAtTheRequestedSizeAsPngFrames) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-video-png");
-    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 --frames 8 "
-                                         "--record-video " + dir + "/videos --video-size 320x180 "
-                                         "--video-fps 24 --video-format png");
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario two-heaters --grid 64 --frames 8 "
+                        "--record-video " +
+                            dir +
+                            "/videos --video-size 320x180 "
+                            "--video-fps 24 --video-format png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("video written to " + dir + "/videos/adilab-video-"), std::string::npos)
         << r.output;
@@ -646,7 +689,8 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
                                                  dir + "/plain --video-size 64x48");
         ASSERT_EQ(r.exit_code, 0) << r.output;
         EXPECT_NE(r.output.find("ffmpeg is not on PATH, so PNG frames instead of an MP4"),
-                  std::string::npos) << r.output;
+                  std::string::npos)
+            << r.output;
         EXPECT_EQ(files_in(dir + "/plain").size(), 3u);
     }
     // A stand-in ffmpeg first on PATH that stores the frames it is piped: adilab's side of the
@@ -658,8 +702,8 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     auto r = run_adilab_gui("--window 480x300 --model heat --grid 32 --frames 5 --record-video " +
                                 dir + "/stand-in --video-size 64x48",
                             "1024x768x24",
-                            "XDG_CONFIG_HOME='" + dir + "/config' HOME='" + dir + "/config' PATH='" +
-                                dir + "/bin':\"$PATH\" ");
+                            "XDG_CONFIG_HOME='" + dir + "/config' HOME='" + dir +
+                                "/config' PATH='" + dir + "/bin':\"$PATH\" ");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     auto files = files_in(dir + "/stand-in");
     ASSERT_EQ(files.size(), 1u) << r.output;
@@ -679,7 +723,8 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     if (run_command("command -v ffprobe").exit_code == 0) {
         const ProcessResult probe = run_command(
             "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-            "stream=nb_read_frames,width,height -of csv=p=0 '" + files[0].string() + "'");
+            "stream=nb_read_frames,width,height -of csv=p=0 '" +
+            files[0].string() + "'");
         EXPECT_NE(probe.output.find("64,48,6"), std::string::npos) << probe.output;
     }
 }
@@ -723,9 +768,16 @@ SavedField heat_state(const std::string& dir) {
     SavedField saved;
     saved.state = dir + "/heat.state";
     EXPECT_EQ(run_adilab("--headless --model heat --scenario two-heaters --grid 64 --steps 40 "
-                         "--save-state " + saved.state).exit_code, 0);
-    EXPECT_EQ(run_adilab("--headless --load-state " + saved.state + " --model heat --steps 0 "
-                         "--export " + dir + "/field.npy").exit_code, 0);
+                         "--save-state " +
+                         saved.state)
+                  .exit_code,
+              0);
+    EXPECT_EQ(run_adilab("--headless --load-state " + saved.state +
+                         " --model heat --steps 0 "
+                         "--export " +
+                         dir + "/field.npy")
+                  .exit_code,
+              0);
     saved.exported = sim::read_npy(dir + "/field.npy");
     return saved;
 }
@@ -749,11 +801,13 @@ TEST(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
     // pinned 10 px inside the viewport's bottom left: 12 font heights tall, its first button at
     // its top left).
     std::string output;
-    run_with_keys(dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+    run_with_keys(dir,
+                  "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
                   "ctrldrag:40,140:330,400@400 click:40,451@800 close@800", "1024x768x24", &output);
     ASSERT_NE(output.find("keys=0"), std::string::npos) << output;
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
-    ASSERT_NE(output.find("status: cross-section " + dir + "/line.csv"), std::string::npos) << output;
+    ASSERT_NE(output.find("status: cross-section " + dir + "/line.csv"), std::string::npos)
+        << output;
     std::istringstream lines(read_text(dir + "/line.csv"));
     std::string line;
     std::getline(lines, line);
@@ -766,7 +820,8 @@ TEST(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
     std::vector<Sample> samples;
     while (std::getline(lines, line)) {
         Sample p{};
-        ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d,%f", &p.distance, &p.i, &p.j, &p.value), 4) << line;
+        ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d,%f", &p.distance, &p.i, &p.j, &p.value), 4)
+            << line;
         samples.push_back(p);
     }
     // One sample per cell along the longer side: the drag spans ~53 columns and ~48 rows.
@@ -806,11 +861,13 @@ TEST(Viewer, ProbeShowsTheExportedFieldsValueUnderTheCursor) {
     const int i = 20, j = 33;
     const int x = int((i + 0.5) * kCellPx), y = int(475 - (j + 0.5) * kCellPx);
     std::string output;
-    run_with_keys(dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+    run_with_keys(dir,
+                  "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
                   "move:" + std::to_string(x) + "," + std::to_string(y) + "@400 close@1000",
                   "1024x768x24", &output);
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
-    const std::string expected = "probe (" + std::to_string(i) + ", " + std::to_string(j) + ") at x = ";
+    const std::string expected =
+        "probe (" + std::to_string(i) + ", " + std::to_string(j) + ") at x = ";
     const std::size_t at = output.find(expected);
     ASSERT_NE(at, std::string::npos) << output;
     const std::size_t equals = output.find(": T = ", at);
@@ -826,8 +883,10 @@ TEST(Viewer, ProbeShowsTheExportedFieldsValueUnderTheCursor) {
 TEST(Viewer, ScreenshotAtAChosenSizeIsTheViewWithItsColourBar) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-sized-shot");
-    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 64 --frames 3 "
-                                         "--screenshot " + dir + "/view.png --screenshot-size 400x300");
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario two-heaters --grid 64 --frames 3 "
+                        "--screenshot " +
+                            dir + "/view.png --screenshot-size 400x300");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const Image image = load(dir + "/view.png");
     ASSERT_TRUE(image.ok());
@@ -863,11 +922,13 @@ TEST(Viewer, RunUntilPausesOnTheStepThatReachesTheTime) {
     const std::string dir = temp_folder("viewer-run-until");
     // dt = 0.5 s and 4 steps a frame: t = 7 s is step 14, reached in the fourth frame's first
     // two steps; the run pauses there however many frames follow.
-    auto r = run_viewer(dir + "/config", "--model heat --scenario two-heaters --grid 32 --set dt=0.5 "
-                                         "--steps-per-frame 4 --run-until 7 --frames 20 --record " +
-                                             dir + "/rec");
+    auto r = run_viewer(dir + "/config",
+                        "--model heat --scenario two-heaters --grid 32 --set dt=0.5 "
+                        "--steps-per-frame 4 --run-until 7 --frames 20 --record " +
+                            dir + "/rec");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find("status: reached t = 7 s at step 14: paused"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("status: reached t = 7 s at step 14: paused"), std::string::npos)
+        << r.output;
     std::string csv;
     for (const auto& entry : std::filesystem::directory_iterator(dir + "/rec"))
         if (entry.path().extension() == ".csv") csv = entry.path().string();
@@ -886,8 +947,9 @@ TEST(Viewer, SettingsRestoreParametersTerrainAndCamera) {
     const std::string dir = temp_folder("viewer-restore");
     const std::string ini = dir + "/config/adilab/viewer.ini";
     // A first run sets a parameter and a terrain; its settings hold them.
-    auto r = run_viewer(dir + "/config", "--model shallow-water --scenario drops --terrain island "
-                                         "--set damping=0.01 --grid 32 --frames 2 --save-settings");
+    auto r = run_viewer(dir + "/config",
+                        "--model shallow-water --scenario drops --terrain island "
+                        "--set damping=0.01 --grid 32 --frames 2 --save-settings");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     std::string saved = read_text(ini);
     EXPECT_EQ(value_of(saved, "param.damping"), "0.01") << saved;
@@ -899,7 +961,8 @@ TEST(Viewer, SettingsRestoreParametersTerrainAndCamera) {
     std::string edited;
     std::istringstream lines(saved);
     for (std::string line; std::getline(lines, line);)
-        edited += (line.starts_with("camera_yaw = ") ? std::string("camera_yaw = 0.5") : line) + "\n";
+        edited +=
+            (line.starts_with("camera_yaw = ") ? std::string("camera_yaw = 0.5") : line) + "\n";
     write_text(ini, edited);
     r = run_viewer(dir + "/config", "--frames 2 --save-settings");
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -924,9 +987,9 @@ TEST(Viewer, StaleOrInvalidSettingsFallBackToDefaultsWithANotice) {
     const std::size_t status = r.output.find("status: viewer.ini: ignored ");
     ASSERT_NE(status, std::string::npos) << r.output;
     const std::string notice = r.output.substr(status, r.output.find('\n', status) - status);
-    for (const char* key : {"scenario = whirlpool", "grid = 99999", "colormap = 42", "param.dt = banana",
-                            "param.nosuch = 1", "param.g = 1e300", "terrain = moon", "3-D camera",
-                            "view_zoom = -2", "vsync = maybe"})
+    for (const char* key : {"scenario = whirlpool", "grid = 99999", "colormap = 42",
+                            "param.dt = banana", "param.nosuch = 1", "param.g = 1e300",
+                            "terrain = moon", "3-D camera", "view_zoom = -2", "vsync = maybe"})
         EXPECT_NE(notice.find(key), std::string::npos) << key << " not in: " << notice;
     EXPECT_NE(notice.find("(defaults used)"), std::string::npos) << notice;
     const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
@@ -956,7 +1019,8 @@ TEST(Viewer, RResetsTheTwoDimensionalZoomAndPan) {
     std::filesystem::create_directories(dir + "/config/adilab");
     write_text(dir + "/config/adilab/viewer.ini", ini);
     std::string output;
-    run_with_keys(dir, "--window 480x300 --grid 32 --save-settings", "r@300 close@500", "1024x768x24", &output);
+    run_with_keys(dir, "--window 480x300 --grid 32 --save-settings", "r@300 close@500",
+                  "1024x768x24", &output);
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
     saved = read_text(dir + "/config/adilab/viewer.ini");
     EXPECT_EQ(value_of(saved, "view_zoom"), "1") << saved;
@@ -968,12 +1032,14 @@ TEST(Viewer, CtrlSSavesAPresetThatIsListedAndLoadsBack) {
     ADILAB_NEED_XVFB();
     const std::string dir = temp_folder("viewer-save-preset");
     std::string output;
-    run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 48 --set dt=0.5 "
-                       "--colormap inferno",
+    run_with_keys(dir,
+                  "--window 800x600 --model heat --scenario two-heaters --grid 48 --set dt=0.5 "
+                  "--colormap inferno",
                   "ctrl+s@300 type:warm-plate.2@400 Return@300 close@500", "1024x768x24", &output);
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
     const std::string path = dir + "/config/adilab/presets/warm-plate.2.preset";
-    ASSERT_NE(output.find("status: saved preset 'warm-plate.2' to " + path), std::string::npos) << output;
+    ASSERT_NE(output.find("status: saved preset 'warm-plate.2' to " + path), std::string::npos)
+        << output;
     const std::string preset = read_text(path);
     EXPECT_EQ(value_of(preset, "model"), "heat") << preset;
     EXPECT_EQ(value_of(preset, "scenario"), "two-heaters") << preset;
@@ -998,11 +1064,13 @@ TEST(Viewer, ResetParametersButtonRestoresTheDefaults) {
     std::string output;
     // "Reset parameters" is the first row of the Parameters section: in an 800x600 window with
     // heat, at (505, 330).
-    run_with_keys(dir, "--window 800x600 --model heat --scenario two-heaters --grid 32 "
-                       "--set dt=0.5 --set c=2 --save-settings",
+    run_with_keys(dir,
+                  "--window 800x600 --model heat --scenario two-heaters --grid 32 "
+                  "--set dt=0.5 --set c=2 --save-settings",
                   "click:505,330@300 close@500", "1024x768x24", &output);
     ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
-    EXPECT_NE(output.find("status: parameters back to their defaults"), std::string::npos) << output;
+    EXPECT_NE(output.find("status: parameters back to their defaults"), std::string::npos)
+        << output;
     const std::string saved = read_text(dir + "/config/adilab/viewer.ini");
     EXPECT_EQ(value_of(saved, "param.dt"), "1") << saved;
     EXPECT_EQ(value_of(saved, "param.c"), "1") << saved;

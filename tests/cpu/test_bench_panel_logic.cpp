@@ -160,8 +160,13 @@ TEST(Chart, SeriesLabelsJoinSeveralKeysAndLeaveMissingOnesOut) {
     EXPECT_EQ(series[1].label, "gpu-unblocked");
     // Words name themselves: "lu-scan x general", not "lu-scan direction=x coefficients=general".
     bench::Row line;
-    line.set("name", "lu-scan").set("direction", "x").set("coefficients", "general").set("n", 8).set("gflops", 1.0);
-    EXPECT_EQ(make_series({line}, chart_of("n", "gflops", {"name", "direction", "coefficients"}))[0].label,
+    line.set("name", "lu-scan")
+        .set("direction", "x")
+        .set("coefficients", "general")
+        .set("n", 8)
+        .set("gflops", 1.0);
+    EXPECT_EQ(make_series({line}, chart_of("n", "gflops", {"name", "direction", "coefficients"}))[0]
+                  .label,
               "lu-scan x general");
 }
 
@@ -229,14 +234,15 @@ TEST(Chart, TickLabelsAreShort) {
 TEST(BenchTabs, EveryRegisteredBenchmarkHasATab) {
     const std::vector<BenchPanelSpec> specs = tab_specs();
     for (const bench::Benchmark& b : bench::benchmarks()) {
-        const bool found = std::any_of(specs.begin(), specs.end(),
-                                       [&](const BenchPanelSpec& s) { return s.benchmark == b.name; });
+        const bool found = std::any_of(specs.begin(), specs.end(), [&](const BenchPanelSpec& s) {
+            return s.benchmark == b.name;
+        });
         EXPECT_TRUE(found) << b.name << " has no tab";
     }
     for (const char* name : {"matmul", "lu", "power", "tridiag", "bandwidth", "sim"})
-        EXPECT_TRUE(std::any_of(specs.begin(), specs.end(),
-                                [&](const BenchPanelSpec& s) { return s.benchmark == name; }))
-            << name;
+        EXPECT_TRUE(std::any_of(specs.begin(), specs.end(), [&](const BenchPanelSpec& s) {
+            return s.benchmark == name;
+        })) << name;
 }
 
 // A label a user reads: words, not a flag ("--x-block-gobs"), a metavariable ("N", "L", "LIST")
@@ -259,19 +265,24 @@ TEST(BenchTabs, EveryOptionOfTheKnownTabsIsLabelledInWords) {
         const bench::Benchmark* b = bench::find_benchmark(spec.benchmark);
         ASSERT_NE(b, nullptr) << spec.benchmark;
         if (spec.fields.empty()) continue;
-        const bool known = std::any_of(spec.fields.begin(), spec.fields.end(),
-                                       [](const FieldLabel& f) { return f.label != label_from_name(f.option); });
-        if (!known) continue;  // a tab made from the registry alone (a benchmark the GUI does not know)
+        const bool known =
+            std::any_of(spec.fields.begin(), spec.fields.end(),
+                        [](const FieldLabel& f) { return f.label != label_from_name(f.option); });
+        if (!known)
+            continue;  // a tab made from the registry alone (a benchmark the GUI does not know)
         for (const cli::OptionSpec& option : b->options) {
-            const bool listed = std::any_of(spec.fields.begin(), spec.fields.end(),
-                                            [&](const FieldLabel& f) { return f.option == option.name; });
-            const bool left_out = std::any_of(spec.left_out.begin(), spec.left_out.end(),
-                                              [&](const LeftOut& l) { return l.option == option.name; });
+            const bool listed =
+                std::any_of(spec.fields.begin(), spec.fields.end(),
+                            [&](const FieldLabel& f) { return f.option == option.name; });
+            const bool left_out =
+                std::any_of(spec.left_out.begin(), spec.left_out.end(),
+                            [&](const LeftOut& l) { return l.option == option.name; });
             EXPECT_TRUE(listed || left_out) << spec.title << " does not label --" << option.name;
         }
         for (const FieldLabel& field : shown_fields(spec, b->options)) {
-            const auto option = std::find_if(b->options.begin(), b->options.end(),
-                                              [&](const cli::OptionSpec& o) { return o.name == field.option; });
+            const auto option =
+                std::find_if(b->options.begin(), b->options.end(),
+                             [&](const cli::OptionSpec& o) { return o.name == field.option; });
             ASSERT_NE(option, b->options.end()) << field.option;
             expect_words(field.label, *option, spec.title);
         }
@@ -335,7 +346,8 @@ TEST(BenchTabs, TheSimTabRefusesTheGuiItCannotDraw) {
         check_offered(sim, cli::Args::parse({"--ui", "--render", "64x64"}, options));
         FAIL() << "--ui was offered";
     } catch (const cli::UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("--ui is not offered in the Sim speed tab"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("--ui is not offered in the Sim speed tab"),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_NO_THROW(check_offered(sim, cli::Args::parse({"--render", "64x64"}, options)));
@@ -344,7 +356,8 @@ TEST(BenchTabs, TheSimTabRefusesTheGuiItCannotDraw) {
 TEST(BenchTabs, AnUnknownBenchmarkGetsEveryOptionUnderItsName) {
     EXPECT_EQ(label_from_name("nnz-per-row"), "Nnz per row");
     BenchPanelSpec generic{"Soak", "soak", "", {}, {}};
-    const std::vector<cli::OptionSpec> options = {{"minutes", "M", "how long"}, {"tune", "X=Y", "knobs", true}};
+    const std::vector<cli::OptionSpec> options = {{"minutes", "M", "how long"},
+                                                  {"tune", "X=Y", "knobs", true}};
     const auto shown = shown_fields(generic, options);
     ASSERT_EQ(shown.size(), 2u);
     EXPECT_EQ(shown[0].label, "Minutes");

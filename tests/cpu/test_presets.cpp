@@ -13,8 +13,8 @@ namespace adilab::gui {
 namespace {
 
 TEST(Presets, SavedPresetsAreReadBackExactlyAfterTheShippedOnes) {
-    const auto folder = std::filesystem::temp_directory_path() /
-                        ("adilab-presets-" + std::to_string(::getpid()));
+    const auto folder =
+        std::filesystem::temp_directory_path() / ("adilab-presets-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     Preset p;
     p.name = "my-river_2";

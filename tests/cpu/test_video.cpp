@@ -19,8 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh_folder(const std::string& name) {
-    const fs::path folder = fs::temp_directory_path() /
-                            ("adilab-video-" + name + "-" + std::to_string(::getpid()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("adilab-video-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(folder);
     fs::create_directories(folder);
     return folder;
@@ -117,8 +117,9 @@ TEST(VideoWriter, FramesArePipedToFfmpegAndItsFileIsRenamedIntoPlace) {
     const fs::path folder = fresh_folder("pipe");
     // The stand-in writes its arguments beside it and its stdin to its last argument, the file
     // adilab gave it (a temporary name, renamed once it exits 0).
-    const fs::path ffmpeg = script(folder, "for last; do :; done\necho \"$@\" > \"$0.args\"\n"
-                                           "cat > \"$last\"\n");
+    const fs::path ffmpeg = script(folder,
+                                   "for last; do :; done\necho \"$@\" > \"$0.args\"\n"
+                                   "cat > \"$last\"\n");
     VideoSettings s;
     s.width = 20;
     s.height = 16;
@@ -137,7 +138,8 @@ TEST(VideoWriter, FramesArePipedToFfmpegAndItsFileIsRenamedIntoPlace) {
     EXPECT_EQ(bytes[0], 0);
     EXPECT_EQ(bytes[6 * 20 * 16 * 4], 6);
     const std::string args = read_all(folder / "ffmpeg.args");
-    EXPECT_NE(args.find("-pix_fmt rgba -video_size 20x16 -framerate 24 -i pipe:0"), std::string::npos)
+    EXPECT_NE(args.find("-pix_fmt rgba -video_size 20x16 -framerate 24 -i pipe:0"),
+              std::string::npos)
         << args;
     for (const auto& entry : fs::directory_iterator(folder / "videos"))
         EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
@@ -172,7 +174,8 @@ TEST(VideoWriter, AnFfmpegThatStopsReadingStopsTheVideoWithAMessage) {
             writer.add(frame(s, 1));
         } catch (const Error& e) {
             refused = true;
-            EXPECT_NE(std::string(e.what()).find("ffmpeg stopped reading"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("ffmpeg stopped reading"), std::string::npos)
+                << e.what();
         }
     }
     EXPECT_TRUE(refused);

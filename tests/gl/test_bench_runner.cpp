@@ -133,7 +133,8 @@ TEST(BenchRunner, UsageAndRunErrorsAreReportedApart) {
 }
 
 // Waits until the run reports `what` (its progress text) or ends.
-void wait_for_progress(BenchRunner& runner, const std::string& what, std::chrono::seconds limit = 120s) {
+void wait_for_progress(BenchRunner& runner, const std::string& what,
+                       std::chrono::seconds limit = 120s) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (runner.running() && runner.status().what.find(what) == std::string::npos &&
            std::chrono::steady_clock::now() < deadline)
@@ -183,7 +184,8 @@ TEST(BenchRunner, CancelStopsTheBandwidthBenchmarkMidMeasurement) {
     ADILAB_NEED_GL();
     const bench::Benchmark* bandwidth = bench::find_benchmark("bandwidth");
     BenchRunner runner;
-    runner.start(*bandwidth, cli::Args::parse({"--mib", "32", "--repeats", "100000"}, bandwidth->options));
+    runner.start(*bandwidth,
+                 cli::Args::parse({"--mib", "32", "--repeats", "100000"}, bandwidth->options));
     wait_for_progress(runner, "32 MiB");
     std::this_thread::sleep_for(1s);
     ASSERT_TRUE(runner.running()) << runner.status().error;
@@ -201,8 +203,8 @@ TEST(BenchRunner, CancelStopsTheSimulationBenchmarkInsideATimedInterval) {
     ADILAB_NEED_GL();
     const bench::Benchmark* sim = bench::find_benchmark("sim");
     BenchRunner runner;
-    runner.start(*sim, cli::Args::parse({"--scenario", "heat/two-heaters", "--grid", "1024", "--steps",
-                                         "500", "--repeats", "3"},
+    runner.start(*sim, cli::Args::parse({"--scenario", "heat/two-heaters", "--grid", "1024",
+                                         "--steps", "500", "--repeats", "3"},
                                         sim->options));
     wait_for_progress(runner, "1024");
     std::this_thread::sleep_for(2s);
@@ -259,7 +261,8 @@ TEST(BenchRunner, StopWithinLeavesAWorkerThatCannotStopBehind) {
         EXPECT_EQ(runner.status().state, BenchRunner::State::idle);
     }  // the runner goes first; the worker still runs
     const auto deadline = std::chrono::steady_clock::now() + 60s;
-    while (!*finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+    while (!*finished && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
     EXPECT_TRUE(*finished);
     std::this_thread::sleep_for(100ms);  // its context torn down on its own thread
     BenchRunner quick;
@@ -302,8 +305,8 @@ TEST(BenchRunner, TheViewersPhasesNeverShowABenchmarkTabsKernels) {
     ADILAB_NEED_GL();
     const bench::Benchmark* tridiag = bench::find_benchmark("tridiag");
     BenchRunner runner;
-    runner.start(*tridiag, cli::Args::parse({"--grid", "64", "--repeats", "1000", "--warmup-ms", "0",
-                                             "--solver", "cr-pingpong,lu-scan"},
+    runner.start(*tridiag, cli::Args::parse({"--grid", "64", "--repeats", "1000", "--warmup-ms",
+                                             "0", "--solver", "cr-pingpong,lu-scan"},
                                             tridiag->options));
     auto simulation = sim::make_simulation("heat");
     simulation->reset("two-heaters", 64, 64);
