@@ -6,6 +6,9 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
+#include <string>
+#include <utility>
 
 #include "app/bench/image.hpp"
 #include "app/gui/screenshot.hpp"
@@ -94,26 +97,42 @@ std::vector<ScriptedRun::InjectedEvent> ScriptedRun::parse_events(const std::str
         const std::string item = text.substr(start, end - start);
         start = end + 1;
         if (item.empty()) continue;
+        // kind@FRAME:ARGUMENTS, every number read by the strict parsers of the command line
+        // (app/cli/args.hpp): no wrap, no truncation, the text quoted when it is not a number.
+        const std::string usage = "--inject: cannot read '" + item +
+                                  "' (expected drag@F:x0,y0:x1,y1, resize@F:WxH or load@F:PATH)";
+        const std::size_t at = item.find('@'), colon = item.find(':');
+        if (at == std::string::npos || colon == std::string::npos || colon < at)
+            throw cli::UsageError(usage);
+        const std::string kind = item.substr(0, at), arguments = item.substr(colon + 1);
         InjectedEvent e;
-        int n = 0;
-        if (std::sscanf(item.c_str(), "drag@%lld:%f,%f:%f,%f%n", &e.frame, &e.a[0], &e.a[1],
-                        &e.a[2], &e.a[3], &n) == 5 &&
-            n == static_cast<int>(item.size())) {
+        e.frame = cli::parse_int_in("inject", item.substr(at + 1, colon - at - 1), 0,
+                                    std::numeric_limits<long long>::max());
+        auto split = [](const std::string& text, char separator) {
+            const std::size_t k = text.find(separator);
+            return k == std::string::npos ? std::pair<std::string, std::string>{text, ""}
+                                          : std::pair{text.substr(0, k), text.substr(k + 1)};
+        };
+        if (kind == "drag") {
+            const auto [from, to] = split(arguments, ':');
+            const auto [x0, y0] = split(from, ',');
+            const auto [x1, y1] = split(to, ',');
+            if (y0.empty() || y1.empty()) throw cli::UsageError(usage);
+            const std::string values[] = {x0, y0, x1, y1};
+            for (int k = 0; k < 4; ++k)
+                e.a[k] = static_cast<float>(cli::parse_double("inject", values[k]));
             e.kind = InjectedEvent::Kind::drag;
-        } else if (int w = 0, h = 0;
-                   std::sscanf(item.c_str(), "resize@%lld:%dx%d%n", &e.frame, &w, &h, &n) == 3 &&
-                   n == static_cast<int>(item.size()) && w >= 0 && h >= 0) {
-            // Integers: "%f" would read "0x0" as a hexadecimal float.
+        } else if (kind == "resize") {
+            const auto [w, h] = split(arguments, 'x');
+            if (h.empty()) throw cli::UsageError(usage);
             e.kind = InjectedEvent::Kind::resize;
-            e.a[0] = static_cast<float>(w);
-            e.a[1] = static_cast<float>(h);
-        } else if (std::sscanf(item.c_str(), "load@%lld:%n", &e.frame, &n) == 1 && n > 0 &&
-                   n < static_cast<int>(item.size())) {
+            e.a[0] = static_cast<float>(cli::parse_int_in("inject", w, 0, 16384));
+            e.a[1] = static_cast<float>(cli::parse_int_in("inject", h, 0, 16384));
+        } else if (kind == "load" && !arguments.empty()) {
             e.kind = InjectedEvent::Kind::load;
-            e.path = item.substr(static_cast<std::size_t>(n));
+            e.path = arguments;
         } else {
-            throw cli::UsageError("--inject: cannot read '" + item +
-                                  "' (expected drag@F:x0,y0:x1,y1, resize@F:WxH or load@F:PATH)");
+            throw cli::UsageError(usage);
         }
         events.push_back(e);
     }

@@ -1086,6 +1086,13 @@ TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --grid 9000").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --steps-per-frame 1001").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --inject 'load@2:'").exit_code, 2);
+    // Numbers in the events are read strictly, the text quoted: no wrap, no truncation.
+    for (const std::string bad : {"resize@3:4294967360x200", "drag@99999999999999999999:0,0:1,1",
+                                  "drag@2:0.2,0.5x:0.6,0.5", "resize@1:-5x10"}) {
+        const ProcessResult r = run_adilab("--frames 2 --inject '" + bad + "'");
+        EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+        EXPECT_NE(r.output.find("--inject"), std::string::npos) << bad << "\n" << r.output;
+    }
 }
 
 TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
