@@ -50,6 +50,15 @@ const Benchmark* find_benchmark(std::string_view name);
 // Fills report.config with every option the user gave.
 void record_config(Report& report, const cli::Args& args);
 
+// A simulation scene a benchmark runs (sim and soak).
+struct Scene {
+    std::string model, scenario;
+};
+// The scenes --scenario names: "all", a model, a scenario or model/scenario, each once, in the
+// models' order. "all" and a model name leave out "free" (a uniform start that measures
+// nothing) unless `with_free`. An unknown name is a usage error listing every scene.
+std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool with_free);
+
 // The variants a list option names ("--impl cpu,gpu-fast"), from a solver family's registry
 // (solvers/common/registry.hpp): `all` (the default) alone stands for every variant in the
 // registry's order; names are kept in the order given, once each. An unknown name, or `all`

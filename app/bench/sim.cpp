@@ -40,30 +40,26 @@ namespace {
 
 UiRunner g_ui_runner = nullptr;
 
-struct Case {
-    std::string model, scenario;
-};
+}  // namespace
 
-// Every (model, scenario) the user asked for: "all" (every scenario but free), a model name
-// (all its scenarios but free), a scenario name, or model/scenario.
-std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
-    std::vector<Case> all;
+std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool with_free) {
+    std::vector<Scene> all;
     for (const sim::ModelInfo& m : sim::models()) {
         auto simulation = sim::make_simulation(m.name);
         for (const std::string& s : simulation->scenarios()) all.push_back({m.name, s});
     }
-    std::vector<Case> out;
-    auto add = [&](const Case& c) {
-        for (const Case& o : out)
+    std::vector<Scene> out;
+    auto add = [&](const Scene& c) {
+        for (const Scene& o : out)
             if (o.model == c.model && o.scenario == c.scenario) return;
         out.push_back(c);
     };
     for (const std::string& w : wanted) {
         bool found = false;
-        for (const Case& c : all) {
-            const bool match = (w == "all" && c.scenario != "free") ||
-                               (w == c.model && c.scenario != "free") || w == c.scenario ||
-                               w == c.model + "/" + c.scenario;
+        for (const Scene& c : all) {
+            const bool whole = with_free || c.scenario != "free";
+            const bool match = (w == "all" && whole) || (w == c.model && whole) ||
+                               w == c.scenario || w == c.model + "/" + c.scenario;
             if (match) {
                 add(c);
                 found = true;
@@ -71,7 +67,7 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
         }
         if (!found) {
             std::string names;
-            for (const Case& c : all)
+            for (const Scene& c : all)
                 names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
             throw cli::UsageError("--scenario: unknown '" + w +
                                   "' (all, a model, a scenario or one of: " + names + ")");
@@ -79,8 +75,6 @@ std::vector<Case> select_cases(const std::vector<std::string>& wanted) {
     }
     return out;
 }
-
-}  // namespace
 
 void set_ui_runner(UiRunner runner) {
     g_ui_runner = runner;
@@ -165,7 +159,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
             throw cli::UsageError("--solver: unknown '" + s + "' (available: " + list + ")");
         }
-    const std::vector<Case> cases = select_cases(args.get_list("scenario", {"all"}));
+    const std::vector<Scene> cases = select_scenes(args.get_list("scenario", {"all"}), false);
     // --set NAME=VALUE: on every case whose model has the parameter; a name no selected model
     // has, or a value out of its range, is a usage error before any work.
     std::vector<std::pair<std::string, double>> settings;
@@ -176,7 +170,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         const std::string name = item.substr(0, eq);
         double value = 0;
         bool known_name = false;
-        for (const Case& c : cases) {
+        for (const Scene& c : cases) {
             // Held in a local: in a range-for, the temporary returned by make_simulation would
             // be destroyed before the loop reads the span of parameters it owns (ASan found it).
             const auto probe = sim::make_simulation(c.model, "fused");
@@ -219,7 +213,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
     record_config(report, args);
     const std::size_t total = cases.size() * grids.size() * solvers.size();
     std::size_t done = 0;
-    for (const Case& c : cases)
+    for (const Scene& c : cases)
         for (long long n : grids)
             for (const std::string& solver : solvers) {
                 ctx.check_cancelled();

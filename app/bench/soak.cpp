@@ -78,40 +78,6 @@ std::int64_t resident_bytes() {
 
 namespace {
 
-struct Case {
-    std::string model, scenario;
-};
-
-// Every (model, scenario), or those --scenario names: a model, a scenario or model/scenario.
-std::vector<Case> chosen_cases(const std::vector<std::string>& wanted) {
-    std::vector<Case> all;
-    for (const sim::ModelInfo& m : sim::models()) {
-        auto simulation = sim::make_simulation(m.name);
-        for (const std::string& s : simulation->scenarios()) all.push_back({m.name, s});
-    }
-    std::vector<Case> out;
-    for (const std::string& w : wanted) {
-        bool found = false;
-        for (const Case& c : all) {
-            if (w != "all" && w != c.model && w != c.scenario && w != c.model + "/" + c.scenario)
-                continue;
-            found = true;
-            if (std::none_of(out.begin(), out.end(), [&](const Case& o) {
-                    return o.model == c.model && o.scenario == c.scenario;
-                }))
-                out.push_back(c);
-        }
-        if (!found) {
-            std::string names;
-            for (const Case& c : all)
-                names += (names.empty() ? "" : ", ") + c.model + "/" + c.scenario;
-            throw cli::UsageError("--scenario: unknown '" + w +
-                                  "' (all, a model, a scenario or one of: " + names + ")");
-        }
-    }
-    return out;
-}
-
 // A seeded field in [0.5, 1] (splitmix64): the start of a "free" scenario.
 std::vector<float> seeded_field(int nx, int ny, std::uint64_t seed) {
     std::vector<float> field(std::size_t(nx) * std::size_t(ny));
@@ -139,7 +105,7 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
         throw cli::UsageError("--solver: unknown '" + solver + "' (available: " + known + ")");
     }
-    const std::vector<Case> cases = chosen_cases(args.get_list("scenario", {"all"}));
+    const std::vector<Scene> cases = select_scenes(args.get_list("scenario", {"all"}), true);
 
     Report report = make_report("soak", ctx.device);
     record_config(report, args);
@@ -155,7 +121,7 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         report.notes.push_back("gpu_growth_kib: n/a, the driver has no GL_NVX_gpu_memory_info");
     std::vector<std::string> failures;
     std::size_t done = 0;
-    for (const Case& c : cases) {
+    for (const Scene& c : cases) {
         ctx.check_cancelled();
         const std::string name = c.model + "/" + c.scenario;
         if (!sim::solver_supports(c.model, solver)) {
