@@ -102,9 +102,7 @@ class Advection final : public AdiModel {
 
   protected:
     gl::Buffer& field_buffer() override { return field_; }
-    std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
-        return {{"C", &field_}};
-    }
+    std::vector<StateBuffer> state_buffers() override { return {{"C", &field_}}; }
     // A sweep's row: its diagonal is 1 plus the upwind outflow and the diffusion either side,
     // at most dt (|w| / dh + 2 D / dh^2) with |w| the fastest velocity component of the
     // scenario (the vortex's at the domain's corners); Peaceman–Rachford takes half of dt.

@@ -122,9 +122,7 @@ class Heat final : public AdiModel {
 
   protected:
     gl::Buffer& field_buffer() override { return field_; }
-    std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
-        return {{"T", &field_}};
-    }
+    std::vector<StateBuffer> state_buffers() override { return {{"T", &field_}}; }
     // A sweep's row: 1 + 2 mu on the diagonal, -mu either side, mu = c dt / dh^2 (implicit
     // Euler) or c dt / (2 dh^2) (Peaceman–Rachford).
     ImplicitWeight implicit_weight(const std::string&, int, int) const override {

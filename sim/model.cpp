@@ -622,8 +622,8 @@ void AdiModel::save_state(const std::filesystem::path& path) const {
     for (std::size_t i = 0; i < specs_.size(); ++i)
         out << "param " << specs_[i].name << " " << format_double(values_[i]) << "\n";
     auto buffers = self->state_buffers();
-    buffers.emplace_back("flag", &self->flag_);
-    for (auto& [name, buffer] : buffers) {
+    buffers.push_back({"flag", &self->flag_});
+    for (auto& [name, buffer, zero_if_missing] : buffers) {
         const std::vector<char> bytes = buffer->read<char>(buffer->size());
         out << "buffer " << name << " " << bytes.size() << "\n";
         out.write(bytes.data(), std::streamsize(bytes.size()));
@@ -658,6 +658,21 @@ void AdiModel::load_state(const std::filesystem::path& path) {
             fail(why.str());
         }
     }
+    // Every state buffer is one field of the file's grid; the flag keeps its size.
+    std::vector<StateBuffer> all = state_buffers();
+    all.push_back({"flag", &flag_});
+    for (const auto& [name, buffer, zero_if_missing] : all) {
+        const auto found = state.buffers.find(name);
+        if (found == state.buffers.end()) {
+            if (zero_if_missing) continue;
+            fail("has no buffer '" + name + "'");
+        }
+        const std::uint64_t need = name == "flag" ? flag_.size() : field_bytes(state.nx, state.ny);
+        if (found->second.size() != need)
+            fail("buffer '" + name + "' holds " + std::to_string(found->second.size()) +
+                 " bytes, the " + std::to_string(state.nx) + " x " + std::to_string(state.ny) +
+                 " grid needs " + std::to_string(need));
+    }
     const bool reallocate =
         state.nx != nx_ || state.ny != ny_ || field_buffer().empty() || fused_tuning_changed_;
     if (reallocate) check_capacity(state.nx, state.ny);  // a valid file the GPU cannot hold: exit 1
@@ -681,21 +696,19 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     const auto& buffers = state.buffers;
     const std::int64_t steps = state.steps;
     const double time = state.time;
-    auto all = state_buffers();
-    all.emplace_back("flag", &flag_);
-    for (auto& [name, buffer] : all) {
-        auto found = buffers.find(name);
-        if (found == buffers.end()) fail("has no buffer '" + name + "'");
-        if (found->second.size() != buffer->size())
-            fail("buffer '" + name + "' holds " + std::to_string(found->second.size()) +
-                 " bytes, the " + std::to_string(nx_) + " x " + std::to_string(ny_) +
-                 " grid needs " + std::to_string(buffer->size()));
-        buffer->upload(0, found->second.size(), found->second.data());
+    all = state_buffers();  // the buffers were reallocated for the file's grid
+    all.push_back({"flag", &flag_});
+    for (auto& [name, buffer, zero_if_missing] : all) {
+        const auto found = buffers.find(name);
+        if (found == buffers.end())
+            buffer->zero();  // zero_if_missing, checked above
+        else
+            buffer->upload(0, found->second.size(), found->second.data());
     }
     steps_ = steps;
     time_ = time;
     {
-        const std::vector<char>& bytes = buffers.at(all.front().first);
+        const std::vector<char>& bytes = buffers.at(all.front().name);
         std::vector<float> field(bytes.size() / sizeof(float));
         std::memcpy(field.data(), bytes.data(), field.size() * sizeof(float));
         set_range_from(field);

@@ -116,8 +116,16 @@ class AdiModel : public Simulation {
     virtual void initialize() = 0;
     // One time step; steps_ already counts it (1-based index of this step).
     virtual void step_once() = 0;
-    // Every buffer of the state, by name, in a fixed order.
-    virtual std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() = 0;
+    // A buffer of the saved state: one field (nx * ny floats). One a model added later is
+    // `zero_if_missing`: a file saved before it existed loads with that buffer zeroed (the model
+    // says beside it why zero continues the run correctly).
+    struct StateBuffer {
+        std::string name;
+        gl::Buffer* buffer = nullptr;
+        bool zero_if_missing = false;
+    };
+    // Every buffer of the state, by name, in a fixed order; the displayed field first.
+    virtual std::vector<StateBuffer> state_buffers() = 0;
     virtual gl::Buffer& field_buffer() = 0;
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }

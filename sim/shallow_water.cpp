@@ -2,7 +2,8 @@
 // graphics", as GPU Gems 2 runs it. Kernels: shaders/sim/shallow_water.comp (its header derives
 // the volume balance and the wet/dry treatment). State: the surface height h = h^{n-1}, the last
 // change v = h^{n-1} - h^{n-2} (the round-off-safe form of Kass & Miller's two previous heights,
-// see the shader) and the bottom b. A step: this step's disturbance, if any, displaces h (v
+// see the shader), the bottom b and c, the rounding error of every write of h (compensated sums,
+// see the shader). A step: this step's disturbance, if any, displaces h (v
 // unchanged); the x sweep (h, v -> dx); the y sweep (dx -> wet = h + dv into the second height
 // buffer, v = dv in place); settling (wet -> h^n back into the first buffer, dry cells' deficits
 // taken back from their neighbours, h and v alike; per-group sums of v) and the mean velocity
@@ -143,11 +144,13 @@ class ShallowWater final : public AdiModel {
         return {param("g") * dt * dt * depth / (dh * dh), kMaxImplicitWeight, "g dt^2 depth / dh^2",
                 "lower dt, g or the level, or raise dh"};
     }
-    std::vector<std::pair<std::string, gl::Buffer*>> state_buffers() override {
-        return {{"h", &height_}, {"v", &velocity_}, {"b", &bottom_}};
+    // c came after the first state files; zero is what a run starting from those heights has.
+    std::vector<StateBuffer> state_buffers() override {
+        return {{"h", &height_}, {"v", &velocity_}, {"b", &bottom_}, {"c", &compensation_, true}};
     }
     void after_set_field() override {
         velocity_.zero();
+        compensation_.zero();
         mean_.zero();
         measure_water();
     }
@@ -181,6 +184,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's h field", field},
             {"shallow-water's y-sweep height", field},
             {"shallow-water's v field (last change of h)", field},
+            {"shallow-water's height compensation c", field},
             {"shallow-water's x-sweep result", field},
             {"shallow-water's bottom b", field},
             {"shallow-water's settling partial sums", groups * 2 * sizeof(float)},
@@ -194,6 +198,7 @@ class ShallowWater final : public AdiModel {
         height_ = gl::Buffer(cells() * sizeof(float));
         wet_ = gl::Buffer(cells() * sizeof(float));
         velocity_ = gl::Buffer(cells() * sizeof(float));
+        compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
         partials_ = gl::Buffer(cell_groups() * 2 * sizeof(float));
@@ -228,6 +233,7 @@ class ShallowWater final : public AdiModel {
         bottom_.write(bottom);
         height_.write(height);
         velocity_.zero();
+        compensation_.zero();
         mean_.zero();
         water_from(height, bottom);
     }
@@ -299,6 +305,7 @@ class ShallowWater final : public AdiModel {
         p.set("width", bump.width);
         p.set("center", bump.center);
         height_.bind_storage(0);
+        compensation_.bind_storage(12);
         bottom_.bind_storage(8);
         gl::dispatch(cell_groups());
         gl::memory_barrier(gl::Barrier::storage);
@@ -311,6 +318,7 @@ class ShallowWater final : public AdiModel {
         height_.bind_storage(0);
         wet_.bind_storage(1);
         velocity_.bind_storage(2);
+        compensation_.bind_storage(12);
         bottom_.bind_storage(8);
         bind_flag();
         partials_.bind_storage(10);
@@ -350,6 +358,7 @@ class ShallowWater final : public AdiModel {
         in.bind_storage(0);
         out.bind_storage(1);
         velocity_.bind_storage(2);
+        compensation_.bind_storage(12);
         bottom_.bind_storage(8);
         if (direction == 1) intermediate_.bind_storage(9);
         mean_.bind_storage(11);
@@ -359,7 +368,7 @@ class ShallowWater final : public AdiModel {
         return direction == 0 ? out : velocity_;
     }
 
-    gl::Buffer height_, wet_, velocity_, intermediate_, bottom_;
+    gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
     gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells); S / N_wet
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;
