@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/bench/report.hpp"
+#include "solvers/common/numbers.hpp"
 
 namespace adilab::gui {
 
@@ -63,12 +64,8 @@ void Settings::refuse(const std::string& key, const std::string& why) const {
 int Settings::get_int(const std::string& key, int fallback, int min, int max) const {
     auto it = values_.find(key);
     if (it == values_.end()) return fallback;
-    try {
-        std::size_t used = 0;
-        const int v = std::stoi(it->second, &used);
-        if (used == it->second.size() && v >= min && v <= max) return v;
-    } catch (const std::exception&) {
-    }
+    // The command line's strict parser: the whole text, no wrap, no blanks.
+    if (const auto v = numbers::to_integer(it->second); v && *v >= min && *v <= max) return int(*v);
     refuse(key, "not a whole number within " + std::to_string(min) + " .. " + std::to_string(max));
     return fallback;
 }
@@ -76,12 +73,7 @@ int Settings::get_int(const std::string& key, int fallback, int min, int max) co
 float Settings::get_float(const std::string& key, float fallback, float min, float max) const {
     auto it = values_.find(key);
     if (it == values_.end()) return fallback;
-    try {
-        std::size_t used = 0;
-        const float v = std::stof(it->second, &used);
-        if (used == it->second.size() && v >= min && v <= max) return v;  // NaN fails both
-    } catch (const std::exception&) {
-    }
+    if (const auto v = numbers::to_real(it->second); v && *v >= min && *v <= max) return float(*v);
     std::ostringstream range;
     range << "not a number within " << min << " .. " << max;
     refuse(key, range.str());
