@@ -11,6 +11,7 @@
 
 #include "sim/simulation.hpp"
 #include "solvers/gl/capacity.hpp"
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/tridiagonal/solver.hpp"
 
@@ -199,7 +200,8 @@ class AdiModel : public Simulation {
     int nx_ = 0, ny_ = 0;
     std::int64_t steps_ = 0;
     double time_ = 0;
-    gl::Buffer flag_;  // int first_bad_step (0x7fffffff while stable), int bad_kinds
+    gl::Buffer flag_;             // int first_bad_step (0x7fffffff while stable), int bad_kinds
+    gl::QueueBound queue_bound_;  // step(): fences that bound the work queued ahead
     // Resolves the model's programs from one shader file for both directions: the fused half
     // step (`tile` as for fused_shape), and the generic path's right-hand side (KERNEL_ROWS) and
     // finishing (KERNEL_FINISH) kernels. Called by allocate().

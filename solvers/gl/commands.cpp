@@ -28,6 +28,24 @@ void cancellation_point() {
     if (cancellation_check != nullptr) (*cancellation_check)();
 }
 
+QueueBound::~QueueBound() {
+    for (void* fence : fences_) glDeleteSync(static_cast<GLsync>(fence));
+}
+
+void QueueBound::mark() {
+    fences_.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    while (int(fences_.size()) > depth_) {
+        const auto oldest = static_cast<GLsync>(fences_.front());
+        // Flushes once (the fence may still sit in the host's command buffer), then waits in
+        // one-second slices until the GPU has passed it.
+        GLenum status = glClientWaitSync(oldest, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000ull);
+        while (status == GL_TIMEOUT_EXPIRED) status = glClientWaitSync(oldest, 0, 1'000'000'000ull);
+        glDeleteSync(oldest);
+        fences_.erase(fences_.begin());
+        if (status == GL_WAIT_FAILED) throw Error("glClientWaitSync failed bounding the GPU queue");
+    }
+}
+
 void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
     cancellation_point();
     if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;

@@ -52,6 +52,28 @@ class CancellationCheck {
 // Calls this thread's check, if one is installed (it may throw).
 void cancellation_point();
 
+// Bounds how much GPU work the host queues ahead of the GPU: mark() after each batch of work
+// queues a fence and, once more than `depth` batches are pending, waits for the oldest one. A
+// loop of many steps (a headless run, a benchmark interval) otherwise queues all of them before
+// the first wait: on an H100 with NVIDIA's driver, 500 steps of 8192^2 shallow water (about 14 s
+// of work) or 2,000 of advection (13 s) queued at once lost the context — every later read
+// returned garbage, and the stability flag read as a blow-up at a nonsense step — while 200 steps
+// (5.5 s) ran. With a batch of a few tenths of a second and two batches pending the GPU never
+// idles: the host is still a whole batch ahead when it waits.
+class QueueBound {
+  public:
+    explicit QueueBound(int depth = 2) : depth_(depth) {}
+    ~QueueBound();
+    QueueBound(const QueueBound&) = delete;
+    QueueBound& operator=(const QueueBound&) = delete;
+    void mark();
+    int pending() const { return int(fences_.size()); }
+
+  private:
+    int depth_;
+    std::vector<void*> fences_;  // GLsync, oldest first
+};
+
 // Rendering state and draws (the viewer's renderer uses these).
 void viewport(int x, int y, int width, int height);
 void clear(float r, float g, float b, float a, bool depth = true);

@@ -2,6 +2,7 @@
 // messages, RAII moves and the timer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -81,6 +82,25 @@ TEST(GlRuntime, ComputeShaderWritesKnownPatternThroughInclude) {
     // Past `count` nothing was written: still poisoned.
     for (unsigned i = count; i < values.size(); ++i) ASSERT_TRUE(std::isnan(values[i])) << i;
     EXPECT_EQ(pattern.work_group_size().x, 64u);
+}
+
+// The queue bound keeps at most `depth` fences pending, and the work between them runs in order:
+// each batch overwrites the buffer, and the last batch's pattern is what is read.
+TEST(GlRuntime, QueueBoundKeepsAtMostDepthBatchesPending) {
+    ADILAB_NEED_GL();
+    const unsigned count = 777;
+    gl::Buffer output(count * sizeof(float));
+    output.poison();
+    gl::QueueBound bound(2);
+    for (int batch = 0; batch < 6; ++batch) {
+        write_pattern(output, count, 1.0f, float(batch));
+        gl::memory_barrier(gl::Barrier::storage);
+        bound.mark();
+        EXPECT_EQ(bound.pending(), std::min(batch + 1, 2)) << batch;
+    }
+    gl::memory_barrier(gl::Barrier::buffer_update);
+    const auto values = output.read_all<float>();
+    for (unsigned i = 0; i < count; ++i) ASSERT_EQ(values[i], float(i) + 5.0f) << i;
 }
 
 TEST(GlRuntime, ProgramsAreCachedPerDefines) {
