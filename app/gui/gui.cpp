@@ -1,9 +1,9 @@
 // The GUI: a viewport on the left and a side panel of tabs on the right. The interactive frame
 // loop lives here; a scripted run (--frames and its options) is scripted_run.cpp, which the loop
 // asks at the few points where a test reaches in. The simulation viewer's state and actions are
-// viewer.cpp, its views viewer_panel.cpp (the Simulation tab), viewer_overlay.cpp and
-// viewer_input.cpp (keys and mouse); the drawing is app/render (shared with the headless
-// `--bench sim --render`).
+// viewer*.cpp (viewer.hpp lists them), its views viewer_panel.cpp (the Simulation tab),
+// viewer_overlay.cpp and viewer_input.cpp (keys and mouse); the drawing is app/render (shared
+// with the headless `--bench sim --render`).
 #include "app/gui/gui.hpp"
 
 #include <imgui.h>
