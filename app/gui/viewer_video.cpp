@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/bench/image.hpp"
 #include "app/files/paths.hpp"
+#include "app/files/png.hpp"
 #include "app/gui/view_capture.hpp"
 #include "app/gui/viewer.hpp"
 
@@ -18,9 +18,9 @@ ViewCapture& Viewer::capture() {
 }
 
 void Viewer::save_view_screenshot(const std::filesystem::path& path, int width, int height) {
-    bench::check_png_path(path);
+    files::check_png_path(path);
     capture().draw(*this, renderer_, width, height);
-    bench::write_png(path, width, height, capture().target().read_rgba());
+    files::write_png(path, width, height, capture().target().read_rgba());
 }
 
 void Viewer::toggle_video() {
