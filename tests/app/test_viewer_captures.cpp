@@ -20,9 +20,8 @@ bool is_background(const unsigned char* p) {
     return p[0] == 20 && p[1] == 23 && p[2] == 28;
 }
 
-TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
+TEST_F(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-models");
     const std::map<std::string, std::string> runs = {
         {"heat", "--model heat --scenario two-heaters --colormap inferno"},
         {"advection",
@@ -33,12 +32,11 @@ TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
     std::map<std::string, Image> last;
     for (const auto& [model, options] : runs) {
         const std::string first = dir + "/" + model + "-first.png";
-        ViewerCapture b = run_viewer_capture(dir,
-                                             options +
-                                                 " --grid 64 --frames 12 --screenshot-area "
-                                                 "viewport --first-screenshot " +
-                                                 first,
-                                             model + "-last.png");
+        ViewerCapture b = capture(options +
+                                      " --grid 64 --frames 12 --screenshot-area "
+                                      "viewport --first-screenshot " +
+                                      first,
+                                  model + "-last.png");
         ASSERT_EQ(b.run.exit_code, 0) << model << ": " << b.run.output;
         const Image a = load_png(first);
         ASSERT_TRUE(a.ok() && b.image.ok()) << model << ": screenshots not readable";
@@ -50,18 +48,16 @@ TEST(Viewer, EachModelDrawsAMovingNonFlatPictureOfItsOwn) {
     EXPECT_GT(difference(last["heat"], last["advection"]), 2.0);
     EXPECT_GT(difference(last["heat"], last["shallow-water"]), 2.0);
     EXPECT_GT(difference(last["advection"], last["shallow-water"]), 2.0);
-    EXPECT_FALSE(std::filesystem::exists(settings_path(dir + "/config")))
+    EXPECT_FALSE(std::filesystem::exists(settings_path(config)))
         << "a scripted run must not write the user's settings";
 }
 
-TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
+TEST_F(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-drag");
     // The persisted settings choose the grayscale colormap (id 3): every field pixel is grey.
-    write_settings(dir + "/config", "colormap = 3\nbrush_radius = 4\n");
+    save_settings("colormap = 3\nbrush_radius = 4\n");
     // `free` heat starts uniform: flat until the drag at frame 2 paints a stroke across it.
-    const ViewerCapture r = run_viewer_capture(
-        dir,
+    const ViewerCapture r = capture(
         "--model heat --scenario free --grid 64 --frames 4 --screenshot-area viewport --inject "
         "'drag@2:0.2,0.5:0.6,0.5' --first-screenshot " +
             dir + "/before.png",
@@ -82,14 +78,12 @@ TEST(Viewer, MouseDragPaintsTheFieldAndSettingsAreRead) {
     EXPECT_EQ(coloured, 0u) << "the grayscale setting was not applied";
 }
 
-TEST(Viewer, MinimiseAndResizeDoNotCrash) {
+TEST_F(Viewer, MinimiseAndResizeDoNotCrash) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-resize");
-    const ViewerCapture r =
-        run_viewer_capture(dir,
-                           "--model shallow-water --scenario drops --grid 64 --frames 12 "
-                           "--inject 'resize@3:0x0;resize@6:320x200;resize@8:520x330'",
-                           "after.png");
+    const ViewerCapture r = capture(
+        "--model shallow-water --scenario drops --grid 64 --frames 12 "
+        "--inject 'resize@3:0x0;resize@6:320x200;resize@8:520x330'",
+        "after.png");
     ASSERT_EQ(r.run.exit_code, 0) << r.run.output;
     ASSERT_TRUE(r.image.ok());
     EXPECT_EQ(r.image.width, 520);  // the last resize took effect
@@ -108,15 +102,14 @@ int text_pixels(const Image& image, int x0, int y0, int x1, int y1) {
     return n;
 }
 
-TEST(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
+TEST_F(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-colour-bar");
     // Frame 1 is the reset state: two heaters at 1 K in a 0 K plate. The bar's labels (ImGui
     // text, light grey) must be in the viewport capture, beside the bar at the right.
-    auto r = run_viewer(dir + "/config",
-                        "--model heat --scenario two-heaters --grid 64 --frames 2 "
-                        "--screenshot-area viewport --first-screenshot " +
-                            dir + "/first.png");
+    auto r =
+        run("--model heat --scenario two-heaters --grid 64 --frames 2 "
+            "--screenshot-area viewport --first-screenshot " +
+            dir + "/first.png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const Image image = load_png(dir + "/first.png");
     ASSERT_TRUE(image.ok());
@@ -125,11 +118,10 @@ TEST(Viewer, ViewportCaptureRightAfterResetHasTheColourBarsTicks) {
         << "no tick labels in the viewport capture";
 }
 
-TEST(Viewer, ScreenshotAtAChosenSizeIsTheViewWithItsColourBar) {
+TEST_F(Viewer, ScreenshotAtAChosenSizeIsTheViewWithItsColourBar) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-sized-shot");
-    const ViewerCapture r = run_viewer_capture(
-        dir, "--model heat --scenario two-heaters --grid 64 --frames 3 --screenshot-size 400x300",
+    const ViewerCapture r = capture(
+        "--model heat --scenario two-heaters --grid 64 --frames 3 --screenshot-size 400x300",
         "view.png");
     ASSERT_EQ(r.run.exit_code, 0) << r.run.output;
     const Image& image = r.image;
@@ -145,21 +137,19 @@ TEST(Viewer, ScreenshotAtAChosenSizeIsTheViewWithItsColourBar) {
     EXPECT_EQ(run_adilab("--frames 2 --video-format avi").exit_code, 2);
 }
 
-TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
+TEST_F(Viewer, TabHidesTheInterfaceForACleanCapture) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
     // Tab, then F12 (a whole-window screenshot): the picture fills the window, no panel. The
     // panel's place (the right 45 %) then shows the field and the colour bar, not ImGui's
     // window colours.
-    const std::string dir = temp_folder("viewer-hide-ui");
-    write_settings(dir + "/config", "screenshots_folder = " + dir + "/shots\n");
-    const KeyRun run =
-        run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
-                      "Tab@300 F12@600 close@800");
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << run.output;
+    save_settings("screenshots_folder = " + dir + "/shots\n");
+    const KeyRun session =
+        run_keys("--window 480x300 --model heat --scenario two-heaters --grid 32",
+                 "Tab@300 F12@600 close@800");
+    ASSERT_TRUE(session.ended_cleanly());
     const auto shots = files_in(dir + "/shots");
-    ASSERT_FALSE(shots.empty()) << "F12 wrote no screenshot: " << run.output;
+    ASSERT_FALSE(shots.empty()) << "F12 wrote no screenshot: " << session.output;
     const Image image = load_png(shots.back().string());
     ASSERT_TRUE(image.ok());
     EXPECT_EQ(image.width, 480);
@@ -175,8 +165,7 @@ TEST(Viewer, TabHidesTheInterfaceForACleanCapture) {
     EXPECT_TRUE(is_background(image.pixel(image.width - 20, 5)));
 }
 
-TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
-    const std::string dir = temp_folder("viewer-bench-render");
+TEST_F(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
     auto r = run_adilab(
         "--bench sim --scenario two-heaters,drops --grid 32 --steps 3 --repeats 1 "
         "--render 96x64 --report " +
@@ -190,9 +179,8 @@ TEST(Viewer, BenchSimRenderDrawsEveryFrameOffscreen) {
     EXPECT_EQ(run_adilab("--bench sim --grid 32 --render 96").exit_code, 2);
 }
 
-TEST(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
+TEST_F(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
     // No window: ImGui's OpenGL3 backend on the headless context, as on the GPU machine.
-    const std::string dir = temp_folder("viewer-bench-ui");
     auto r = run_adilab(
         "--bench sim --scenario drops --grid 32 --steps 3 --repeats 1 "
         "--render 320x200 --ui --ui-screenshot " +

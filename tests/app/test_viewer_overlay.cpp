@@ -50,23 +50,21 @@ SavedField heat_state(const std::string& dir) {
 // window pixel (5.47 (i + 0.5), 475 - 5.47 (j + 0.5)).
 constexpr double kCellPx = 350.0 / 64;
 
-TEST(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
+TEST_F(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
-    const std::string dir = temp_folder("viewer-cross-section");
     const SavedField saved = heat_state(dir);
     ASSERT_EQ(saved.exported.nx, 64);
-    write_settings(dir + "/config", "line_csv_path = " + dir + "/line.csv\n");
+    save_settings("line_csv_path = " + dir + "/line.csv\n");
     // Ctrl+drag from (40, 140) to (330, 400), then a click on the plot's "Save CSV" (the plot is
     // pinned 10 px inside the viewport's bottom left: 12 font heights tall, its first button at
     // its top left).
-    const KeyRun run = run_with_keys(
-        dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
-        "ctrldrag:40,140:330,400@400 click:40,451@800 close@800");
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("status: cross-section " + dir + "/line.csv"), std::string::npos)
-        << run.output;
+    const KeyRun session =
+        run_keys("--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+                 "ctrldrag:40,140:330,400@400 click:40,451@800 close@800");
+    ASSERT_TRUE(session.ended_cleanly());
+    ASSERT_NE(session.output.find("status: cross-section " + dir + "/line.csv"), std::string::npos)
+        << session.output;
     std::istringstream lines(read_text(dir + "/line.csv"));
     std::string line;
     std::getline(lines, line);
@@ -106,21 +104,20 @@ TEST(Viewer, CrossSectionPlotsTheFieldAlongTheDraggedLine) {
     EXPECT_GT(distinct.size(), 10u) << "the line crosses a field that varies";
 }
 
-TEST(Viewer, ProbeShowsTheExportedFieldsValueUnderTheCursor) {
+TEST_F(Viewer, ProbeShowsTheExportedFieldsValueUnderTheCursor) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
-    const std::string dir = temp_folder("viewer-probe");
     const SavedField saved = heat_state(dir);
     ASSERT_EQ(saved.exported.nx, 64);
     // The pointer over cell (20, 33), a flank of the left heater's warm disc, then the window
     // closes; the scripted run prints the probe as the overlay shows it.
     const int i = 20, j = 33;
     const int x = int((i + 0.5) * kCellPx), y = int(475 - (j + 0.5) * kCellPx);
-    const KeyRun run = run_with_keys(
-        dir, "--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
-        "move:" + std::to_string(x) + "," + std::to_string(y) + "@400 close@1000");
-    const std::string& output = run.output;
-    ASSERT_NE(output.find("adilab=0"), std::string::npos) << output;
+    const KeyRun session =
+        run_keys("--window 800x600 --model heat --grid 64 --paused --inject load@1:" + saved.state,
+                 "move:" + std::to_string(x) + "," + std::to_string(y) + "@400 close@1000");
+    const std::string& output = session.output;
+    ASSERT_TRUE(session.ended_cleanly());
     const std::string expected =
         "probe (" + std::to_string(i) + ", " + std::to_string(j) + ") at x = ";
     const std::size_t at = output.find(expected);
@@ -167,8 +164,8 @@ TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
 // up to the frame.
 TEST(ViewerOverlay, APhasesFrameHasBothSweepsAndAddsUpToTheFrame) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-phases");
-    auto r = run_viewer(dir + "/config", "--model heat --scenario free --grid 128 --frames 30");
+    auto r = run_viewer(temp_folder("viewer-phases") + "/config",
+                        "--model heat --scenario free --grid 128 --frames 30");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::size_t line = r.output.find("phases: frame ");
     ASSERT_NE(line, std::string::npos) << r.output;

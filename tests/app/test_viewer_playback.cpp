@@ -21,14 +21,13 @@
 namespace adilab::test {
 namespace {
 
-TEST(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
+TEST_F(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-record");
     const int frames = 15;
-    auto r = run_viewer(dir + "/config",
-                        "--model heat --scenario two-heaters --grid 64 "
-                        "--steps-per-frame 2 --frames " +
-                            std::to_string(frames) + " --record " + dir + "/reports");
+    auto r =
+        run("--model heat --scenario two-heaters --grid 64 "
+            "--steps-per-frame 2 --frames " +
+            std::to_string(frames) + " --record " + dir + "/reports");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::filesystem::path csv = recording_csv(dir + "/reports");
     const std::filesystem::path json = std::filesystem::path(csv).replace_extension(".json");
@@ -81,9 +80,8 @@ TEST(Viewer, RecordingHasEveryFieldAndOneLinePerFrame) {
     EXPECT_GT(number("duration_s"), 0);
 }
 
-TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
+TEST_F(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-unstable");
     // A river state at step 0 whose field holds a NaN (a good state with one value of its field
     // buffer overwritten), loaded by the viewer at its first frame (Load state): the first step
     // spreads it. (Parameters that would blow up are refused before they run:
@@ -114,10 +112,9 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     const int bad_step = std::atoi(headless.output.c_str() + at + marker.size());
     ASSERT_EQ(bad_step, 1);
 
-    auto r = run_viewer(dir + "/config",
-                        params + " --frames 20 --screenshot-area viewport --screenshot " + dir +
-                            "/shot.png --record " + dir + "/rec",
-                        "800x400");
+    auto r = run(params + " --frames 20 --screenshot-area viewport --screenshot " + dir +
+                     "/shot.png --record " + dir + "/rec",
+                 "800x400");
     // The scripted run ends with an error that names the step the GPU flagged.
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("instability: C became NaN or infinite"), std::string::npos)
@@ -161,15 +158,14 @@ TEST(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     EXPECT_TRUE(greys.count(64) && greys.count(89)) << "the two checker greys (0.25, 0.35)";
 }
 
-TEST(Viewer, RunUntilPausesOnTheStepThatReachesTheTime) {
+TEST_F(Viewer, RunUntilPausesOnTheStepThatReachesTheTime) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-run-until");
     // dt = 0.5 s and 4 steps a frame: t = 7 s is step 14, reached in the fourth frame's first
     // two steps; the run pauses there however many frames follow.
-    auto r = run_viewer(dir + "/config",
-                        "--model heat --scenario two-heaters --grid 32 --set dt=0.5 "
-                        "--steps-per-frame 4 --run-until 7 --frames 20 --record " +
-                            dir + "/rec");
+    auto r =
+        run("--model heat --scenario two-heaters --grid 32 --set dt=0.5 "
+            "--steps-per-frame 4 --run-until 7 --frames 20 --record " +
+            dir + "/rec");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("status: reached t = 7 s at step 14: paused"), std::string::npos)
         << r.output;
@@ -180,7 +176,7 @@ TEST(Viewer, RunUntilPausesOnTheStepThatReachesTheTime) {
     EXPECT_EQ(run_adilab("--frames 2 --run-until soon").exit_code, 2);
 }
 
-TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
+TEST_F(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
     // adilab runs until its window is closed; meanwhile real X events reach its window through
@@ -188,16 +184,14 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     // start once the first frame is on screen (its screenshot exists: shader compiles are done;
     // a key pressed and released within one frame would be lost, ImGui 1.86 has no input
     // queue).
-    const std::string dir = temp_folder("viewer-keys");
-    const KeyRun run =
-        run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
-                      "space@500 s@500 s@500 close@500");
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << "closed cleanly: " << run.output;
-    ASSERT_FALSE(run.frames.empty()) << "the recording is written when the window closes";
+    const KeyRun session =
+        run_keys("--window 480x300 --model heat --scenario two-heaters --grid 32",
+                 "space@500 s@500 s@500 close@500");
+    ASSERT_TRUE(session.ended_cleanly());
+    ASSERT_FALSE(session.frames.empty()) << "the recording is written when the window closes";
     // One digit per frame: the steps it took. Playing (1 step a frame) until Space, then paused
     // (0) but for the two frames S stepped.
-    const std::string steps = steps_per_frame(run.frames);
+    const std::string steps = steps_per_frame(session.frames);
     const std::size_t paused = steps.find('0');
     ASSERT_NE(paused, std::string::npos) << "Space never paused: " << steps;
     EXPECT_GT(paused, 0u) << "it played before Space";
@@ -207,23 +201,21 @@ TEST(Viewer, RealKeyPressesPauseAndStepAndTheWindowCloses) {
     EXPECT_EQ(after.back(), '0') << steps;
 }
 
-TEST(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
+TEST_F(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
     // The 3-D water, ray-cast per pixel over a large viewport on llvmpipe, gives frames of tens
     // to hundreds of milliseconds. Space pauses, then ten S taps of 10 ms each, 30 ms apart:
     // several fall inside one frame, and with ImGui 1.86 sampling keys once a frame most were
     // lost. Every tap must be one step.
-    const std::string dir = temp_folder("viewer-taps");
     std::string keys = "space@300";
     for (int k = 0; k < 10; ++k) keys += std::string(" s/10@") + (k == 0 ? "400" : "30");
     keys += " close@2500";
-    const KeyRun run = run_with_keys(
-        dir, "--window 1000x700 --model shallow-water --scenario drops --grid 128", keys);
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << run.output;
-    const std::vector<RecordedFrame>& rows = run.frames;
-    ASSERT_FALSE(rows.empty()) << run.output;
+    const KeyRun session =
+        run_keys("--window 1000x700 --model shallow-water --scenario drops --grid 128", keys);
+    ASSERT_TRUE(session.ended_cleanly());
+    const std::vector<RecordedFrame>& rows = session.frames;
+    ASSERT_FALSE(rows.empty()) << session.output;
     std::size_t paused = 0;
     while (paused < rows.size() && rows[paused].steps > 0) ++paused;
     ASSERT_LT(paused, rows.size()) << "Space never paused";
@@ -236,29 +228,26 @@ TEST(Viewer, QuickKeyTapsAtLowFrameRatesAreEachCounted) {
     EXPECT_EQ(after, 10) << "ten taps, ten steps (slowest frame " << slowest << " ms)";
 }
 
-TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
+TEST_F(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
     // Ctrl+click on "Steps / frame" (its place in an 800x600 window: the panel's sixth row) and
     // type 100000. The field clamps it to the command line's 1000, and the viewer takes no more
     // steps a frame than fit in ~100 ms: the window keeps answering (the close request is
     // served within the run's timeout), where before it froze for over a minute.
-    const std::string dir = temp_folder("viewer-typed-steps");
-    const KeyRun run =
-        run_with_keys(dir,
-                      "--window 800x600 --model heat --scenario two-heaters --grid 64 "
-                      "--save-settings",
-                      "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000");
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << run.output;
-    ASSERT_FALSE(run.frames.empty()) << run.output;
-    const std::string saved = read_settings(dir + "/config");
+    const KeyRun session = run_keys(
+        "--window 800x600 --model heat --scenario two-heaters --grid 64 "
+        "--save-settings",
+        "ctrlclick:530,204@300 type:100000@200 Return@100 close@4000");
+    ASSERT_TRUE(session.ended_cleanly());
+    ASSERT_FALSE(session.frames.empty()) << session.output;
+    const std::string saved = saved_settings();
     EXPECT_NE(saved.find("steps_per_frame = 1000\n"), std::string::npos)
         << "typed 100000: " << saved;
     int most = 0;
     std::vector<double> frame_ms;
     std::string trace;
-    for (const RecordedFrame& row : run.frames) {
+    for (const RecordedFrame& row : session.frames) {
         most = std::max(most, row.steps);
         if (row.steps > 8) frame_ms.push_back(row.frame_ms);
         trace += std::to_string(row.steps) + ":" + std::to_string(int(row.frame_ms)) + " ";
@@ -274,7 +263,7 @@ TEST(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
     EXPECT_LT(frame_ms[frame_ms.size() / 2], 400.0) << trace;
 }
 
-TEST(Viewer, BadScriptedOptionsAreUsageErrors) {
+TEST_F(Viewer, BadScriptedOptionsAreUsageErrors) {
     EXPECT_EQ(run_adilab("--frames 2 --inject 'wiggle@1'").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --screenshot-area corner").exit_code, 2);
     EXPECT_EQ(run_adilab("--frames 2 --colormap jet").exit_code, 2);

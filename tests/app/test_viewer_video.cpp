@@ -11,15 +11,14 @@
 namespace adilab::test {
 namespace {
 
-TEST(Viewer, VideoHasEveryFrameAtTheRequestedSizeAsPngFrames) {
+TEST_F(Viewer, VideoHasEveryFrameAtTheRequestedSizeAsPngFrames) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-video-png");
-    auto r = run_viewer(dir + "/config",
-                        "--model heat --scenario two-heaters --grid 64 --frames 8 "
-                        "--record-video " +
-                            dir +
-                            "/videos --video-size 320x180 "
-                            "--video-fps 24 --video-format png");
+    auto r =
+        run("--model heat --scenario two-heaters --grid 64 --frames 8 "
+            "--record-video " +
+            dir +
+            "/videos --video-size 320x180 "
+            "--video-fps 24 --video-format png");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("video written to " + dir + "/videos/adilab-video-"), std::string::npos)
         << r.output;
@@ -35,14 +34,13 @@ TEST(Viewer, VideoHasEveryFrameAtTheRequestedSizeAsPngFrames) {
     EXPECT_GT(colour_count(last), 20u);
 }
 
-TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
+TEST_F(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     ADILAB_NEED_XVFB();
-    const std::string dir = temp_folder("viewer-video-mp4");
     const bool have_ffmpeg = run_command("command -v ffmpeg").exit_code == 0;
     // Without ffmpeg on PATH: PNG frames and a message that says so.
     if (!have_ffmpeg) {
-        auto r = run_viewer(dir + "/config", "--model heat --grid 32 --frames 3 --record-video " +
-                                                 dir + "/plain --video-size 64x48");
+        auto r = run("--model heat --grid 32 --frames 3 --record-video " + dir +
+                     "/plain --video-size 64x48");
         ASSERT_EQ(r.exit_code, 0) << r.output;
         EXPECT_NE(r.output.find("ffmpeg is not on PATH, so PNG frames instead of an MP4"),
                   std::string::npos)
@@ -55,8 +53,7 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     std::filesystem::create_directories(dir + "/bin");
     write_text(dir + "/bin/ffmpeg", "#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\n");
     std::filesystem::permissions(dir + "/bin/ffmpeg", std::filesystem::perms::owner_all);
-    auto r = run_viewer(
-        dir + "/config",
+    auto r = run(
         "--model heat --grid 32 --frames 5 --record-video " + dir + "/stand-in --video-size 64x48",
         "480x300", "PATH='" + dir + "/bin':\"$PATH\" ");
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -68,8 +65,7 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     if (!have_ffmpeg)
         GTEST_SKIP() << "ffmpeg is not installed: the MP4 was checked with a stand-in that stores "
                         "the piped frames (apt-get install ffmpeg for the real encoder)";
-    r = run_viewer(dir + "/config", "--model heat --grid 32 --frames 6 --record-video " + dir +
-                                        "/real --video-size 64x48");
+    r = run("--model heat --grid 32 --frames 6 --record-video " + dir + "/real --video-size 64x48");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     files = files_in(dir + "/real");
     ASSERT_EQ(files.size(), 1u) << r.output;
@@ -84,28 +80,27 @@ TEST(Viewer, VideoAsMp4IsPipedToFfmpegOrSaysItWrotePngFrames) {
     }
 }
 
-TEST(Viewer, F10StartsAndStopsAVideoOfTheSavedSize) {
+TEST_F(Viewer, F10StartsAndStopsAVideoOfTheSavedSize) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
-    const std::string dir = temp_folder("viewer-f10");
-    write_settings(dir + "/config", "videos_folder = " + dir +
-                                        "/videos\nvideo_format = png\nvideo_width = 160\n"
-                                        "video_height = 90\nvideo_fps = 10\n");
-    const KeyRun run =
-        run_with_keys(dir, "--window 480x300 --model heat --scenario two-heaters --grid 32",
-                      "F10@300 F10@1500 close@300");
-    ASSERT_NE(run.output.find("keys=0"), std::string::npos) << run.output;
-    ASSERT_NE(run.output.find("adilab=0"), std::string::npos) << run.output;
+    save_settings("videos_folder = " + dir +
+                  "/videos\nvideo_format = png\nvideo_width = 160\n"
+                  "video_height = 90\nvideo_fps = 10\n");
+    const KeyRun session =
+        run_keys("--window 480x300 --model heat --scenario two-heaters --grid 32",
+                 "F10@300 F10@1500 close@300");
+    ASSERT_TRUE(session.ended_cleanly());
     const auto frames = files_in(dir + "/videos");
-    ASSERT_FALSE(frames.empty()) << "F10 wrote no video: " << run.output;
+    ASSERT_FALSE(frames.empty()) << "F10 wrote no video: " << session.output;
     // At most 10 frames a second of the ~1.5 s between the presses (and the frames it took to
     // see them), however fast the window ran.
     EXPECT_LE(frames.size(), 30u);
     const Image image = load_png(frames.front().string());
     EXPECT_EQ(image.width, 160);
     EXPECT_EQ(image.height, 90);
-    EXPECT_NE(run.output.find("status: video " + dir + "/videos/adilab-video-"), std::string::npos)
-        << "the status line says where: " << run.output;
+    EXPECT_NE(session.output.find("status: video " + dir + "/videos/adilab-video-"),
+              std::string::npos)
+        << "the status line says where: " << session.output;
 }
 
 }  // namespace

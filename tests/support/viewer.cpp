@@ -89,6 +89,13 @@ std::string steps_per_frame(const std::vector<RecordedFrame>& frames) {
     return steps;
 }
 
+::testing::AssertionResult KeyRun::ended_cleanly() const {
+    for (const char* code : {"keys=0", "adilab=0"})
+        if (output.find(code) == std::string::npos)
+            return ::testing::AssertionFailure() << "no \"" << code << "\" in:\n" << output;
+    return ::testing::AssertionSuccess();
+}
+
 bool have_key_sender() {
 #ifdef ADILAB_XKEY_EXE
     return true;
@@ -119,5 +126,10 @@ KeyRun run_with_keys(const std::string& dir, const std::string& arguments, const
 #endif
     return run;
 }
+
+Viewer::Viewer()
+    : dir(temp_folder(std::string("viewer-") +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name())),
+      config(dir + "/config") {}
 
 }  // namespace adilab::test

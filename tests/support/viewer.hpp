@@ -59,9 +59,34 @@ bool have_key_sender();
 struct KeyRun {
     std::string output;
     std::vector<RecordedFrame> frames;  // the recording's rows
+    // Both programs exited 0: every event was sent, and adilab closed cleanly when asked to
+    // (a failure shows the output).
+    ::testing::AssertionResult ended_cleanly() const;
 };
 KeyRun run_with_keys(const std::string& dir, const std::string& arguments, const std::string& keys,
                      const std::string& screen = "1024x768x24");
+
+// The fixture of the viewer's tests, TEST_F(Viewer, ...): a fresh folder named for the test
+// (`dir`) with the runs' config folder inside it (`config`), and the runs above made in them.
+class Viewer : public ::testing::Test {
+  protected:
+    Viewer();
+    ProcessResult run(const std::string& arguments, const std::string& window = "480x300",
+                      const std::string& environment = "") const {
+        return run_viewer(config, arguments, window, environment);
+    }
+    ViewerCapture capture(const std::string& arguments,
+                          const std::string& name = "shot.png") const {
+        return run_viewer_capture(dir, arguments, name);
+    }
+    KeyRun run_keys(const std::string& arguments, const std::string& keys) const {
+        return run_with_keys(dir, arguments, keys);
+    }
+    void save_settings(const std::string& text) const { write_settings(config, text); }
+    std::string saved_settings() const { return read_settings(config); }
+
+    const std::string dir, config;
+};
 
 }  // namespace adilab::test
 
