@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/files/paths.hpp"
 #include "app/gui/bench_tabs.hpp"
 #include "app/gui/interface.hpp"
 #include "app/gui/screenshot.hpp"
@@ -118,7 +119,7 @@ void save_requested_screenshot(Viewer& viewer, render::Rect area) {
     try {
         const auto path = viewer.next_screenshot_path();
         write_screenshot(path, area);
-        viewer.notify("screenshot " + std::filesystem::absolute(path).string());
+        viewer.notify("screenshot " + files::absolute_text(path));
     } catch (const std::exception& e) {
         viewer.report_error(e.what());
     }
