@@ -196,7 +196,7 @@ void write_vector(const std::string& path, const std::vector<double>& x) {
         std::snprintf(line, sizeof line, "%.17g\n", v);
         text += line;
     }
-    write_file_atomically(path, text);
+    files::write_file_atomically(path, text);
 }
 
 CsrMatrix build(const MatrixSpec& spec, const PowerConfig& c) {

@@ -185,24 +185,17 @@ std::string to_csv(const Report& r) {
     return out.str();
 }
 
-void check_output_folder(const std::filesystem::path& path, const std::string& what) {
-    files::check_output_path(path, what);  // the one path check (solvers/common/files.hpp)
-}
-
 void check_report_path(const std::filesystem::path& path) {
     const std::string ext = path.extension().string();
     if (ext != ".json" && ext != ".csv")
         throw Error("report path '" + path.string() + "' must end in .json or .csv");
-    check_output_folder(path, "report");
-}
-
-void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-    files::write_file_atomically(path, text);  // the one writer (solvers/common/files.hpp)
+    files::check_output_path(path, "report");
 }
 
 void write_report(const Report& report, const std::filesystem::path& path) {
     check_report_path(path);
-    write_file_atomically(path, path.extension() == ".json" ? to_json(report) : to_csv(report));
+    files::write_file_atomically(path,
+                                 path.extension() == ".json" ? to_json(report) : to_csv(report));
 }
 
 std::string format_table(const std::vector<Row>& rows, const std::vector<Column>& columns) {

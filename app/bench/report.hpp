@@ -68,17 +68,13 @@ std::string format_value(const Value& value);  // as a table cell
 std::string to_json(const Report& report);
 std::string to_csv(const Report& report);
 
-// Throws adilab::Error naming the problem when `path` cannot take a file of `what` (e.g.
-// "report"): its folder does not exist or is not writable, or it is a folder.
-void check_output_folder(const std::filesystem::path& path, const std::string& what);
 // Throws adilab::Error naming the problem when `path` cannot take a report: its extension is not
-// .json or .csv, or its folder does not exist or is not writable. Called before any work starts.
+// .json or .csv, or its folder does not exist or is not writable (files::check_output_path).
+// Called before any work starts.
 void check_report_path(const std::filesystem::path& path);
 // Writes the report, JSON or CSV by extension, through a temporary file renamed into place, so a
 // failed write never leaves half a report.
 void write_report(const Report& report, const std::filesystem::path& path);
-// Writes `text` to `path` atomically (temporary file, then rename); throws adilab::Error.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 // A plain-text table of `columns` of `rows`, right-aligned, for the terminal.
 struct Column {

@@ -21,10 +21,10 @@
 #include <ostream>
 
 #include "app/bench/benchmark.hpp"
-#include "app/bench/image.hpp"
 #include "app/bench/tuning.hpp"
 #include "app/bench/ui_hook.hpp"
 #include "app/cli/headless.hpp"
+#include "app/files/png.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
 #include "solvers/gl/capacity.hpp"
@@ -204,7 +204,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
     const std::string ui_screenshot = args.get("ui-screenshot");
     if (!ui_screenshot.empty()) {
         if (!ui) throw cli::UsageError("--ui-screenshot needs --ui");
-        bench::check_png_path(ui_screenshot);
+        files::check_png_path(ui_screenshot);
     }
     if (ui && ui_runner() == nullptr)
         throw cli::UsageError("--ui: this build has no GUI to draw (no interface registered)");

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <numeric>
 
+#include "app/files/paths.hpp"
+
 namespace adilab::gui {
 
 namespace {
@@ -128,9 +130,8 @@ std::string BenchPanel::export_report(const std::filesystem::path& path) {
         return export_message_ = e.what();
     }
     export_failed_ = false;
-    std::error_code ignored;  // the message names the file wherever the GUI was started from
-    const std::filesystem::path shown = std::filesystem::absolute(path, ignored);
-    export_message_ = "report written to " + (shown.empty() ? path : shown).string();
+    // The message names the file wherever the GUI was started from.
+    export_message_ = "report written to " + files::absolute_text(path);
     return {};
 }
 

@@ -1,9 +1,9 @@
 // The GUI: a viewport on the left and a side panel of tabs on the right. The interactive frame
 // loop lives here; a scripted run (--frames and its options) is scripted_run.cpp, which the loop
 // asks at the few points where a test reaches in. The simulation viewer's state and actions are
-// viewer.cpp, its views viewer_panel.cpp (the Simulation tab), viewer_overlay.cpp and
-// viewer_input.cpp (keys and mouse); the drawing is app/render (shared with the headless
-// `--bench sim --render`).
+// viewer*.cpp (viewer.hpp lists them), its views viewer_panel.cpp (the Simulation tab),
+// viewer_overlay.cpp and viewer_input.cpp (keys and mouse); the drawing is app/render (shared
+// with the headless `--bench sim --render`).
 #include "app/gui/gui.hpp"
 
 #include <imgui.h>
@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/files/paths.hpp"
 #include "app/gui/bench_tabs.hpp"
 #include "app/gui/interface.hpp"
 #include "app/gui/screenshot.hpp"
@@ -118,7 +119,7 @@ void save_requested_screenshot(Viewer& viewer, render::Rect area) {
     try {
         const auto path = viewer.next_screenshot_path();
         write_screenshot(path, area);
-        viewer.notify("screenshot " + std::filesystem::absolute(path).string());
+        viewer.notify("screenshot " + files::absolute_text(path));
     } catch (const std::exception& e) {
         viewer.report_error(e.what());
     }

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "app/bench/image.hpp"
 #include "app/cli/args.hpp"
+#include "app/files/png.hpp"
 #include "app/gui/bench_tabs.hpp"
 #include "app/gui/interface.hpp"
 #include "app/gui/settings.hpp"
@@ -106,7 +106,7 @@ bench::UiRunResult run_headless_ui(const bench::UiRunRequest& request) {
     const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
     viewer.set_timing_log(nullptr);
     if (!request.screenshot.empty())
-        bench::write_png(request.screenshot, request.width, request.height, target.read_rgba());
+        files::write_png(request.screenshot, request.width, request.height, target.read_rgba());
     gl::Framebuffer::bind_default(request.width, request.height);
 
     bench::UiRunResult result;

@@ -6,7 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "app/bench/report.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
@@ -127,7 +127,7 @@ void Recorder::start(const std::filesystem::path& folder, RecordingInfo info, do
     csv_path_ = csv;
     json_path_ = std::filesystem::path(csv).replace_extension(".json");
     // Fail now, not at the end of a long recording, if the folder is not writable.
-    bench::write_file_atomically(csv_path_, "frame,t_s,frame_ms,sim_ms,render_ms,steps\n");
+    files::write_file_atomically(csv_path_, "frame,t_s,frame_ms,sim_ms,render_ms,steps\n");
     info_ = std::move(info);
     max_seconds_ = max_seconds;
     rows_.clear();
@@ -155,8 +155,8 @@ bool Recorder::time_is_up() const {
 std::filesystem::path Recorder::stop() {
     if (!active_) return {};
     active_ = false;
-    bench::write_file_atomically(csv_path_, format_csv(rows_));
-    bench::write_file_atomically(json_path_, format_json(info_, summarise(rows_)));
+    files::write_file_atomically(csv_path_, format_csv(rows_));
+    files::write_file_atomically(json_path_, format_json(info_, summarise(rows_)));
     return csv_path_;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "app/bench/image.hpp"
+#include "app/files/png.hpp"
 #include "app/gui/screenshot.hpp"
 #include "app/gui/viewer.hpp"
 #include "app/gui/window.hpp"
@@ -54,7 +54,7 @@ std::optional<ScriptedRun> ScriptedRun::from_args(const cli::Args& args) {
     if (area != "window" && area != "viewport")
         throw cli::UsageError("--screenshot-area must be window or viewport, not '" + area + "'");
     run.viewport_area_ = area == "viewport";
-    if (!run.screenshot_.empty()) bench::check_png_path(run.screenshot_);
+    if (!run.screenshot_.empty()) files::check_png_path(run.screenshot_);
     if (args.has("screenshot-size")) {
         const auto [w, h] =
             cli::parse_dimensions("screenshot-size", args.get("screenshot-size"), 16, 8192);
@@ -69,7 +69,7 @@ std::optional<ScriptedRun> ScriptedRun::from_args(const cli::Args& args) {
     run.first_screenshot_ = args.get("first-screenshot");
     if (!run.first_screenshot_.empty() && !scripted)
         throw cli::UsageError("--first-screenshot needs --frames N");
-    if (!run.first_screenshot_.empty()) bench::check_png_path(run.first_screenshot_);
+    if (!run.first_screenshot_.empty()) files::check_png_path(run.first_screenshot_);
     if (args.has("window")) {
         const std::string text = args.get("window");
         if (text.find_first_of("xX") == std::string::npos)

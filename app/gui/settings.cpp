@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/bench/report.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/common/numbers.hpp"
 
 namespace adilab::gui {
@@ -45,7 +45,7 @@ bool Settings::save(const std::filesystem::path& path) const {
     for (const auto& [key, value] : values_) out << key << " = " << value << "\n";
     try {
         std::filesystem::create_directories(path.parent_path());
-        bench::write_file_atomically(path, out.str());
+        files::write_file_atomically(path, out.str());
         return true;
     } catch (const std::exception&) {
         return false;

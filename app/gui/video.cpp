@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "app/bench/image.hpp"
+#include "app/files/png.hpp"
 #include "app/gui/recorder.hpp"
 #include "solvers/gl/error.hpp"
 
@@ -211,7 +211,7 @@ void VideoWriter::write_frame(const std::vector<unsigned char>& rgba, std::int64
     if (pipe_fd_ < 0) {
         char name[32];
         std::snprintf(name, sizeof name, "frame-%06lld.png", static_cast<long long>(index));
-        bench::write_png(path_ / name, settings_.width, settings_.height, rgba);
+        files::write_png(path_ / name, settings_.width, settings_.height, rgba);
         return;
     }
     std::size_t done = 0;

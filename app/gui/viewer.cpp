@@ -1,17 +1,16 @@
-// The viewer's state and actions: construction from the settings and the command line, the
-// choices the panel offers, and a frame's stepping, drawing and bookkeeping. See viewer.hpp.
+// The viewer's state and actions: construction from the settings and the command line, what is
+// saved in the settings, and the choices the panel offers. See viewer.hpp; a frame's stepping and
+// drawing are in viewer_frame.cpp, presets in viewer_presets.cpp, files in viewer_files.cpp,
+// videos in viewer_video.cpp and the cross-section in viewer_cross_section.cpp.
 #include "app/gui/viewer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
 #include "app/cli/args.hpp"
-#include "app/gui/phases.hpp"
 #include "app/gui/view_capture.hpp"
 #include "app/render/sim_view.hpp"
-#include "solvers/common/files.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
@@ -19,19 +18,6 @@
 namespace adilab::gui {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-constexpr double kReadbackInterval_s = 0.25;  // colour-bar labels and stability: 4 per second
-constexpr double kStatsInterval_s = 2.0;      // full statistics on grids over 1024^2
-constexpr std::size_t kPlotFrames = 240;
-// The cross-section's plot follows a drag or a running field at up to 10 reads a second: a
-// gather of at most 4096 floats and their read-back, which waits for the GPU's queue.
-constexpr double kLineReadInterval_s = 0.1;
-constexpr int kMaxLineSamples = 4096;
-
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 std::string comma_list(const std::vector<std::string>& names) {
     std::string list;
@@ -231,30 +217,6 @@ void Viewer::save_settings() {
     settings_.set("vsync", interface_.vsync);
     settings_.set("panel_width", interface_.panel_width);
     settings_.set("ui_scale", interface_.ui_scale);
-}
-
-std::vector<std::pair<std::string, double>> Viewer::apply_start_preset(const std::string& name,
-                                                                       std::string& model,
-                                                                       std::string& solver) {
-    auto it = std::find_if(presets_.begin(), presets_.end(),
-                           [&](const Preset& p) { return p.name == name; });
-    if (it == presets_.end()) {
-        std::string names;
-        for (const Preset& p : presets_) names += (names.empty() ? "" : ", ") + p.name;
-        throw cli::UsageError("unknown preset '" + name + "' (available: " +
-                              (names.empty() ? "none found under assets/presets" : names) + ")");
-    }
-    if (!it->problem.empty()) throw files::InputError(it->problem);
-    preset_index_ = static_cast<int>(it - presets_.begin());
-    model = it->model;
-    // A preset that names only the model takes the model's first scenario (apply_start_scenario),
-    // not the scenario the settings remember from another model.
-    scenario_ = it->scenario;
-    if (!it->solver.empty()) solver = it->solver;
-    if (it->grid > 0) grid_ = it->grid;
-    if (it->steps_per_frame > 0) steps_per_frame_ = it->steps_per_frame;
-    if (!it->colormap.empty()) view_.colormap = render::colormap_from_name(it->colormap);
-    return it->params;
 }
 
 void Viewer::apply_start_sizes(const ViewerStart& start) {
@@ -479,32 +441,6 @@ void Viewer::fit_camera() {
     view_.camera.fit(half, 0.25f, aspect);
 }
 
-void Viewer::apply_preset(const Preset& p) {
-    try {
-        if (!p.problem.empty()) throw Error(p.problem);
-        make(p.model, p.solver.empty() ? sim_->solver() : p.solver);
-        scenario_ = p.scenario;  // none named: the model's first, below
-        auto names = sim_->scenarios();
-        if (std::find(names.begin(), names.end(), scenario_) == names.end())
-            scenario_ = names.front();
-        if (p.grid > 0) grid_ = p.grid;
-        if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
-        if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
-        if (!p.terrain.empty() && !sim_->terrains().empty()) sim_->set_terrain(p.terrain);
-        sim_->set_params(p.params);
-        reset();
-        fit_view();
-        notify("preset " + p.name);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
-}
-
-void Viewer::choose_preset(int index) {
-    preset_index_ = index;
-    apply_preset(presets_[static_cast<std::size_t>(index)]);
-}
-
 void Viewer::choose_model(const std::string& model) {
     try {
         make(model, sim_->solver());
@@ -579,55 +515,6 @@ void Viewer::reset_parameters() {
     }
 }
 
-void Viewer::save_as_preset(const std::string& name) {
-    try {
-        for (const Preset& p : presets_)
-            if (!p.user && p.name == name)
-                throw Error("'" + name + "' is a shipped preset: choose another name");
-        Preset preset;
-        preset.name = name;
-        preset.model = sim_->model();
-        preset.scenario = scenario_;
-        preset.solver = sim_->solver();
-        preset.terrain = sim_->terrain_name();
-        preset.grid = grid_;
-        preset.steps_per_frame = steps_per_frame_;
-        preset.colormap = render::kColormapNames[static_cast<std::size_t>(view_.colormap)];
-        for (const sim::ParamSpec& p : sim_->params())
-            preset.params.emplace_back(p.name, sim_->param(p.name));
-        const std::filesystem::path path = save_preset(user_presets_folder(), preset);
-        presets_ = load_presets(user_presets_folder());
-        preset_index_ = -1;
-        for (std::size_t k = 0; k < presets_.size(); ++k)
-            if (presets_[k].user && presets_[k].name == name) preset_index_ = static_cast<int>(k);
-        notify("saved preset '" + name + "' to " + path.string());
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
-}
-
-void Viewer::run_until(double t) {
-    if (!(t > sim_->time())) {
-        char text[96];
-        std::snprintf(text, sizeof text,
-                      "already at t = %.6g s, past %.6g s: reset (R) to run again", sim_->time(),
-                      t);
-        report_error(text);
-        return;
-    }
-    run_until_ = t;
-    interface_.run_until_field = t;
-    playing_ = true;
-    char text[64];
-    std::snprintf(text, sizeof text, "running until t = %.6g s", t);
-    notify(text);
-}
-
-void Viewer::step_once() {
-    playing_ = false;
-    ++step_requests_;
-}
-
 void Viewer::paint_at(render::Rect viewport, glm::vec2 gl_pixel) {
     auto cell = render::Renderer::pixel_to_cell(source(), view_, viewport, gl_pixel);
     if (!cell) return;
@@ -638,66 +525,6 @@ void Viewer::paint_at(render::Rect viewport, glm::vec2 gl_pixel) {
     brush.strength = brush_.subtract ? -brush_.strength : brush_.strength;
     sim_->apply_brush(brush);
     field_changed_ = true;
-}
-
-std::vector<glm::ivec2> cells_along(glm::vec2 from, glm::vec2 to, int nx, int ny) {
-    // One sample per cell along the longer side (the line crosses that many columns or rows),
-    // each at its point's cell: a plot of the values the cells hold, no interpolation.
-    const glm::vec2 d = to - from;
-    const int n =
-        std::clamp(static_cast<int>(std::ceil(std::max(std::abs(d.x), std::abs(d.y)))) + 1, 2,
-                   kMaxLineSamples);
-    std::vector<glm::ivec2> cells;
-    cells.reserve(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) {
-        const glm::vec2 p = from + d * (float(k) / float(n - 1));
-        cells.emplace_back(std::clamp(static_cast<int>(std::floor(p.x)), 0, nx - 1),
-                           std::clamp(static_cast<int>(std::floor(p.y)), 0, ny - 1));
-    }
-    return cells;
-}
-
-void Viewer::begin_cross_section(glm::vec2 cell) {
-    cross_section_ = CrossSection{};
-    cross_section_->from = cell;
-    cross_section_->to = cell;
-    line_dragging_ = true;
-    resample_cross_section();
-}
-
-void Viewer::move_cross_section_end(glm::vec2 cell) {
-    if (!cross_section_ || cell == cross_section_->to) return;
-    cross_section_->to = cell;
-    resample_cross_section();
-}
-
-void Viewer::clear_cross_section() {
-    cross_section_.reset();
-    line_dragging_ = false;
-}
-
-void Viewer::resample_cross_section() {
-    CrossSection& line = *cross_section_;
-    line.cells = cells_along(line.from, line.to, sim_->nx(), sim_->ny());
-    const glm::vec2 span = glm::vec2(line.cells.back() - line.cells.front());
-    line.length_m = double(glm::length(span)) * sim_->param("dh");
-    line_changed_ = true;
-}
-
-void Viewer::read_cross_section(double frame_ms) {
-    since_line_read_s_ += frame_ms / 1000.0;
-    if (!cross_section_ || !(line_changed_ || field_changed_) ||
-        since_line_read_s_ < kLineReadInterval_s)
-        return;
-    CrossSection& line = *cross_section_;
-    std::vector<std::uint32_t> indices;
-    indices.reserve(line.cells.size());
-    for (const glm::ivec2& c : line.cells)
-        indices.push_back(static_cast<std::uint32_t>(c.y) * static_cast<std::uint32_t>(sim_->nx()) +
-                          static_cast<std::uint32_t>(c.x));
-    line.values = line_sampler_.sample(sim_->field(), indices);
-    line_changed_ = field_changed_ = false;
-    since_line_read_s_ = 0;
 }
 
 std::string Viewer::probe_text() const {
@@ -736,220 +563,6 @@ void Viewer::notify(std::string text) {
 void Viewer::report_error(std::string text) {
     message_ = std::move(text);
     message_is_error_ = true;
-}
-
-// ---- A frame -----------------------------------------------------------------------------------
-
-void Viewer::advance(std::int64_t frame) {
-    figures_.steps = 0;
-    if (unstable_) playing_ = false;
-    int steps = 0;
-    if (tab_shown_ && playing_) {
-        steps = std::min(steps_per_frame_, step_budget_.cap());
-        if (run_until_) {
-            // The steps left to the target, so that the run stops on the step that reaches it.
-            const double left = (*run_until_ - sim_->time()) / sim_->param("dt");
-            steps =
-                static_cast<int>(std::min<double>(steps, std::max(0.0, std::ceil(left - 1e-9))));
-        }
-    } else if (tab_shown_ && step_requests_ > 0) {
-        steps = std::min(step_requests_, step_budget_.cap());
-        step_requests_ -= steps;
-    }
-    const auto start = Clock::now();
-    const bool profile = profiling();
-    if (steps > 0) {
-        if (profile) phase_profiler_.begin(frame);
-        sim_timer_.begin(frame);
-        sim_->step(steps);
-        sim_timer_.end();
-        if (profile) phase_profiler_.end();
-        figures_.steps = steps;
-        field_changed_ = true;
-    } else if (profile) {
-        partial_frame(frame).phases_known = true;  // no steps: no phases to wait for
-    }
-    figures_.sim_cpu_ms = ms_since(start);
-    figures_.sim_seconds = steps * sim_->param("dt");
-    if (run_until_ && sim_->time() >= *run_until_ - 1e-6 * sim_->param("dt")) {
-        playing_ = false;
-        char text[96];
-        std::snprintf(text, sizeof text, "reached t = %.6g s at step %lld: paused", sim_->time(),
-                      static_cast<long long>(sim_->steps_taken()));
-        notify(text);
-        run_until_.reset();
-    }
-}
-
-bool Viewer::profiling() const {
-    return interface_.profile_phases && interface_.show_overlay;
-}
-
-void Viewer::begin_ui_timing(std::int64_t frame) {
-    ui_start_ = Clock::now();
-    ui_timer_.begin(frame);
-}
-
-void Viewer::end_ui_timing() {
-    ui_timer_.end();
-    figures_.ui_cpu_ms = ms_since(ui_start_);
-}
-
-void Viewer::render(render::Rect viewport, std::int64_t frame) {
-    if (camera_fit_pending_ && !viewport.empty()) {
-        last_viewport_ = viewport;
-        fit_camera();
-    }
-    const auto start = Clock::now();
-    render_timer_.begin(frame);
-    renderer_.draw(source(), view_, viewport);
-    render_timer_.end();
-    figures_.render_cpu_ms = ms_since(start);
-}
-
-void Viewer::end_frame(double frame_ms, std::int64_t frame) {
-    // The simulation's share: the frame less the drawing and the UI where the GPU timed them
-    // (a slow 3-D view alone must not throttle a cheap simulation).
-    const double simulation_ms =
-        gpu_timers_ && figures_.render_gpu_ms
-            ? std::max(0.0, frame_ms - *figures_.render_gpu_ms - figures_.ui_gpu_ms.value_or(0.0))
-            : frame_ms;
-    step_budget_.adapt(simulation_ms, figures_.steps, steps_per_frame_);
-    count_frame_rate(frame_ms);
-    if (recorder_.active()) record_frame(frame_ms, frame);
-    if (video_.active()) video_elapsed_s_ += frame_ms / 1000.0;
-    if (profiling()) {
-        PartialFrame& part = partial_frame(frame);
-        part.frame_ms = frame_ms;
-        if (!gpu_timers_) {
-            part.draw_ms = figures_.render_cpu_ms;
-            part.ui_ms = figures_.ui_cpu_ms;
-        }
-    }
-    poll_timers();
-    since_readback_s_ += frame_ms / 1000.0;
-    since_stats_s_ += frame_ms / 1000.0;
-    if (since_readback_s_ >= kReadbackInterval_s) {
-        since_readback_s_ = 0;
-        check_stability();
-    }
-    read_cross_section(frame_ms);
-}
-
-void Viewer::count_frame_rate(double frame_ms) {
-    figures_.history_ms.push_back(static_cast<float>(frame_ms));
-    while (figures_.history_ms.size() > kPlotFrames) figures_.history_ms.pop_front();
-    rate_window_s_ += frame_ms / 1000.0;
-    ++rate_window_frames_;
-    rate_window_steps_ += figures_.steps;
-    rate_window_sim_s_ += figures_.sim_seconds;
-    if (rate_window_s_ >= 0.5) {
-        figures_.fps = rate_window_frames_ / rate_window_s_;
-        figures_.frame_ms = 1000.0 * rate_window_s_ / rate_window_frames_;
-        figures_.steps_per_s = rate_window_steps_ / rate_window_s_;
-        figures_.sim_seconds_per_s = rate_window_sim_s_ / rate_window_s_;
-        rate_window_s_ = 0;
-        rate_window_frames_ = 0;
-        rate_window_steps_ = 0;
-        rate_window_sim_s_ = 0;
-    }
-}
-
-void Viewer::record_frame(double frame_ms, std::int64_t frame) {
-    FrameSample sample;
-    sample.frame = recorder_.next_frame();
-    // Timer results are tagged with the GUI's frame numbers; rows count from 1.
-    if (sample.frame == 1) record_offset_ = frame - 1;
-    sample.t_s = recorder_.elapsed_s() + frame_ms / 1000.0;
-    sample.frame_ms = frame_ms;
-    sample.sim_ms = figures_.sim_cpu_ms;  // replaced by the GPU time when it arrives
-    sample.render_ms = figures_.render_cpu_ms;
-    sample.steps = figures_.steps;
-    recorder_.add(sample);
-    if (recorder_.time_is_up()) stop_recording();
-}
-
-void Viewer::poll_timers() {
-    // Frame numbers of the timers are recording frame numbers while recording.
-    for (const auto& s : sim_timer_.collect()) {
-        figures_.sim_gpu_ms = s.ms;
-        if (gpu_timers_) recorder_.set_sim_ms(s.frame - record_offset_, s.ms);
-        if (timing_log_ != nullptr) timing_log_->sim_ms.push_back(s.ms);
-    }
-    const bool profile = profiling();
-    for (const auto& s : render_timer_.collect()) {
-        figures_.render_gpu_ms = s.ms;
-        if (profile && gpu_timers_) partial_frame(s.frame).draw_ms = s.ms;
-        if (gpu_timers_) recorder_.set_render_ms(s.frame - record_offset_, s.ms);
-        if (timing_log_ != nullptr) timing_log_->render_ms.push_back(s.ms);
-    }
-    for (const auto& s : ui_timer_.collect()) {
-        figures_.ui_gpu_ms = s.ms;  // not recorded: UI only
-        if (profile && gpu_timers_) partial_frame(s.frame).ui_ms = s.ms;
-        if (timing_log_ != nullptr) timing_log_->ui_ms.push_back(s.ms);
-    }
-    // A frame with a wrapped or negative time is dropped whole; the last good one stays.
-    if (auto phases = phase_profiler_.collect(); !phases.empty() && phases_valid(phases)) {
-        PartialFrame& part = partial_frame(phase_profiler_.last_frame());
-        part.phases = std::move(phases);
-        part.phases_known = true;
-    }
-    complete_breakdowns();
-}
-
-Viewer::PartialFrame& Viewer::partial_frame(std::int64_t frame) {
-    for (PartialFrame& part : partial_frames_)
-        if (part.frame == frame) return part;
-    // The timers deliver within a few frames (their rings hold 4 to 6); older parts never will.
-    constexpr std::size_t kFramesKept = 16;
-    while (partial_frames_.size() >= kFramesKept) partial_frames_.pop_front();
-    partial_frames_.push_back(PartialFrame{});
-    partial_frames_.back().frame = frame;
-    return partial_frames_.back();
-}
-
-void Viewer::complete_breakdowns() {
-    // The newest frame whose every part has arrived becomes the overlay's; it and all older ones
-    // leave the list.
-    for (auto it = partial_frames_.rbegin(); it != partial_frames_.rend(); ++it) {
-        if (!it->phases_known || !it->draw_ms || !it->ui_ms || !it->frame_ms) continue;
-        FrameBreakdown& b = figures_.breakdown;
-        b.frame = it->frame;
-        b.gpu_phases = phase_profiler_.source() == gl::DispatchProfiler::Source::gpu_timestamps;
-        b.gpu_draw = gpu_timers_;
-        b.phases = std::move(it->phases);
-        b.draw_ms = *it->draw_ms;
-        b.ui_ms = *it->ui_ms;
-        b.frame_ms = *it->frame_ms;
-        partial_frames_.erase(partial_frames_.begin(), it.base());
-        return;
-    }
-}
-
-void Viewer::check_stability() {
-    // The stability flag and the GPU's min/max are a few bytes; the full statistics (sum) read
-    // the whole field back, so on large grids they are refreshed only every few seconds.
-    const std::int64_t bad_step = sim_->first_bad_step();
-    range_ = renderer_.read_range();
-    // The value under the cursor: one float, read with the range (4 times a second), never per
-    // frame.
-    if (probe_cell_ && probe_cell_->x < sim_->nx() && probe_cell_->y < sim_->ny())
-        probe_value_ =
-            sim_->field().read<float>(1, std::size_t(probe_cell_->y) * std::size_t(sim_->nx()) +
-                                             std::size_t(probe_cell_->x))[0];
-    const bool large = std::int64_t(sim_->nx()) * sim_->ny() > (1 << 20);
-    if (!large || since_stats_s_ >= kStatsInterval_s || bad_step >= 0) {
-        stats_ = sim_->stats();
-        since_stats_s_ = 0;
-    }
-    if (!unstable_ && (bad_step >= 0 || range_.nonfinite > 0)) {
-        unstable_ = true;
-        playing_ = false;
-        unstable_message_ =
-            "instability: " +
-            (bad_step >= 0 ? sim_->instability() : std::string("the field has NaN/Inf")) +
-            ". Paused; change the parameters and reset (R).";
-    }
 }
 
 }  // namespace adilab::gui

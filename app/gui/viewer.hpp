@@ -7,6 +7,12 @@
 // (viewer_overlay.hpp), and the keys and mouse (viewer_input.hpp). What the views edit directly
 // is plain settings (RenderSettings, BrushSettings, FileSettings, InterfaceSettings). gui.cpp
 // owns the window and the frame loop.
+//
+// The class is defined by concern: construction, the settings and the panel's choices
+// (viewer.cpp), a frame and its bookkeeping, playing and "run until" (viewer_frame.cpp), presets
+// (viewer_presets.cpp), the state file, the .npy export and FPS recordings (viewer_files.cpp),
+// videos and screenshots at a chosen size (viewer_video.cpp), and the cross-section
+// (viewer_cross_section.cpp).
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -299,7 +305,8 @@ class Viewer {
     void save_settings();
 
   private:
-    // Construction (viewer.cpp): the settings, then a preset, then the command line.
+    // Construction (viewer.cpp; a preset: viewer_presets.cpp): the settings, then a preset, then
+    // the command line.
     void read_settings();
     std::vector<std::pair<std::string, double>> apply_start_preset(const std::string& name,
                                                                    std::string& model,

@@ -1,51 +1,19 @@
 // The viewer's files: the state file (save, and load with the simulation made to match it), the
-// field as .npy, FPS recordings, videos and the screenshots (their names, and the view drawn at a
-// chosen size). Failures go to the status line with the operating system's reason.
-#include <fcntl.h>
-#include <unistd.h>
-
+// field as .npy, FPS recordings and the screenshots' names. Failures go to the status line with
+// the operating system's reason. Videos and screenshots at a chosen size: viewer_video.cpp; the
+// cross-section's CSV: viewer_cross_section.cpp.
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include "app/bench/image.hpp"
-#include "app/gui/view_capture.hpp"
+#include "app/files/paths.hpp"
 #include "app/gui/viewer.hpp"
-#include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gui {
 
 namespace {
-
-// The operating system's reason why `path` cannot be opened for reading or writing ("Permission
-// denied", "No such file or directory"), or empty when it can. Called after a failed save or
-// load, whose own message names the file but not the cause.
-std::string os_reason(const std::filesystem::path& path, bool write) {
-    std::error_code ec;
-    const bool existed = std::filesystem::exists(path, ec);
-    const int fd =
-        write ? ::open(path.c_str(), O_WRONLY | O_CREAT, 0644) : ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) return std::strerror(errno);
-    ::close(fd);
-    if (write && !existed) std::filesystem::remove(path, ec);
-    return {};
-}
-
-std::string with_reason(const std::string& message, const std::filesystem::path& path, bool write) {
-    const std::string reason = os_reason(path, write);
-    return reason.empty() ? message : message + ": " + reason;
-}
-
-std::string absolute_text(const std::filesystem::path& path) {
-    std::error_code ec;
-    const auto full = std::filesystem::absolute(path, ec);
-    return (ec ? path : full).string();
-}
 
 // The model, solver and grid a state file holds: its text lines before the first buffer
 // (sim/model.cpp writes them), so that the viewer can make the matching simulation first.
@@ -55,13 +23,13 @@ struct StateHeader {
 StateHeader read_state_header(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw Error(
-            with_reason("cannot read state file '" + absolute_text(path) + "'", path, false));
+        throw Error(files::with_reason(
+            "cannot read state file '" + files::absolute_text(path) + "'", path, false));
     StateHeader header;
     std::string line;
     std::getline(in, line);
     if (line != "ADILAB-STATE 1")
-        throw Error("'" + absolute_text(path) + "' is not an adilab state file");
+        throw Error("'" + files::absolute_text(path) + "' is not an adilab state file");
     while (std::getline(in, line) && !line.starts_with("buffer ")) {
         std::istringstream fields(line);
         std::string key;
@@ -70,7 +38,7 @@ StateHeader read_state_header(const std::filesystem::path& path) {
         if (key == "solver") fields >> header.solver;
     }
     if (header.model.empty())
-        throw Error("state file '" + absolute_text(path) + "' names no model");
+        throw Error("state file '" + files::absolute_text(path) + "' names no model");
     return header;
 }
 
@@ -90,9 +58,9 @@ std::string solver_for_state(const StateHeader& header, const std::string& runni
 void Viewer::save_state() {
     try {
         sim_->save_state(files_.state_path);
-        notify("saved " + absolute_text(files_.state_path));
+        notify("saved " + files::absolute_text(files_.state_path));
     } catch (const std::exception& e) {
-        report_error(with_reason(e.what(), files_.state_path, true));
+        report_error(files::with_reason(e.what(), files_.state_path, true));
     }
 }
 
@@ -119,7 +87,7 @@ void Viewer::load_state(const std::filesystem::path& path) {
         std::snprintf(detail, sizeof detail, ": %s, %s, %d x %d, step %lld, t = %.4g s",
                       sim_->model().c_str(), scenario_.c_str(), sim_->nx(), sim_->ny(),
                       static_cast<long long>(stats_.steps), stats_.time);
-        notify("loaded " + absolute_text(files_.state_path) + detail);
+        notify("loaded " + files::absolute_text(files_.state_path) + detail);
     } catch (const std::exception& e) {
         report_error(e.what());
     }
@@ -128,9 +96,9 @@ void Viewer::load_state(const std::filesystem::path& path) {
 void Viewer::export_field() {
     try {
         sim::write_npy(files_.npy_path, sim_->nx(), sim_->ny(), sim_->read_field());
-        notify("exported " + absolute_text(files_.npy_path));
+        notify("exported " + files::absolute_text(files_.npy_path));
     } catch (const std::exception& e) {
-        report_error(with_reason(e.what(), files_.npy_path, true));
+        report_error(files::with_reason(e.what(), files_.npy_path, true));
     }
 }
 
@@ -178,131 +146,6 @@ std::filesystem::path Viewer::next_screenshot_path() {
     std::filesystem::path folder = files_.screenshots_folder;
     std::filesystem::create_directories(folder);
     return folder / (timestamped_name("adilab") + ".png");
-}
-
-void Viewer::save_cross_section() {
-    if (!cross_section_ || cross_section_->values.empty()) {
-        report_error("no cross-section to save: Ctrl+drag across the field first");
-        return;
-    }
-    // The plotted values exactly: nine significant digits give a float back bit for bit.
-    const CrossSection& line = *cross_section_;
-    std::string csv = "distance_m,i,j,value\n";
-    char row[96];
-    for (std::size_t k = 0; k < line.values.size() && k < line.cells.size(); ++k) {
-        std::snprintf(row, sizeof row, "%.9g,%d,%d,%.9g\n", line.distance_m(k), line.cells[k].x,
-                      line.cells[k].y, double(line.values[k]));
-        csv += row;
-    }
-    try {
-        files::write_file_atomically(files_.line_csv_path, csv);
-        notify("cross-section " + absolute_text(files_.line_csv_path) + " (" +
-               std::to_string(line.values.size()) + " cells, " + model_info().field_name +
-               " at step " + std::to_string(stats_.steps) + ")");
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
-}
-
-// ---- The view drawn offscreen: screenshots at a chosen size, videos ---------------------------
-
-ViewCapture& Viewer::capture() {
-    if (!capture_) capture_ = std::make_unique<ViewCapture>();
-    return *capture_;
-}
-
-void Viewer::save_view_screenshot(const std::filesystem::path& path, int width, int height) {
-    bench::check_png_path(path);
-    capture().draw(*this, renderer_, width, height);
-    bench::write_png(path, width, height, capture().target().read_rgba());
-}
-
-void Viewer::toggle_video() {
-    try {
-        if (video_.active())
-            stop_video();
-        else
-            start_video(files_.videos_folder, false);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
-}
-
-void Viewer::start_video(const std::filesystem::path& folder, bool every_frame) {
-    video_settings_ = clamped(video_settings_);
-    const char* path_variable = std::getenv("PATH");
-    const std::filesystem::path ffmpeg =
-        video_settings_.format == VideoSettings::Format::mp4
-            ? find_program("ffmpeg", path_variable != nullptr ? path_variable : "")
-            : std::filesystem::path();
-    video_.start(folder, video_settings_, ffmpeg);
-    video_every_frame_ = every_frame;
-    video_elapsed_s_ = 0;
-    video_next_s_ = 0;
-    notify("recording video to " + absolute_text(video_.path()) +
-           (video_.note().empty() ? "" : ": " + video_.note()));
-}
-
-void Viewer::hand_video_frames(bool wait) {
-    for (gl::FramebufferReader::Image& image : capture().reader().take(wait))
-        video_.add(std::move(image.rgba));
-}
-
-VideoWriter::Result Viewer::stop_video() {
-    if (!video_.active()) return {};
-    std::string failure;
-    try {
-        hand_video_frames(true);  // the last frames still being read back
-    } catch (const std::exception& e) {
-        failure = e.what();
-    }
-    VideoWriter::Result result = video_.stop();
-    if (result.error.empty()) result.error = failure;
-    const VideoSettings& v = video_.settings();
-    char detail[96];
-    std::snprintf(detail, sizeof detail, " (%lld %s, %d x %d at %d fps)",
-                  static_cast<long long>(result.frames), result.mp4 ? "frames" : "PNG frames",
-                  v.width, v.height, v.fps);
-    if (!result.error.empty())
-        report_error(result.error);
-    else
-        notify("video " + absolute_text(result.path) + detail +
-               (result.note.empty() ? "" : ": " + result.note));
-    return result;
-}
-
-void Viewer::capture_view() {
-    if (sized_screenshot_requested_) {
-        sized_screenshot_requested_ = false;
-        try {
-            const std::filesystem::path path = next_screenshot_path();
-            save_view_screenshot(path, files_.shot_width, files_.shot_height);
-            notify("screenshot " + absolute_text(path) + " (" + std::to_string(files_.shot_width) +
-                   " x " + std::to_string(files_.shot_height) + ")");
-        } catch (const std::exception& e) {
-            report_error(e.what());
-        }
-    }
-    if (!video_.active()) return;
-    try {
-        // A frame is due every 1/fps seconds of the wall clock; a window slower than that takes
-        // one at every frame without catching up in bursts (the video then runs faster than
-        // real time: a time-lapse, never a stutter of repeated frames).
-        if (video_every_frame_ || video_elapsed_s_ >= video_next_s_) {
-            const VideoSettings& v = video_.settings();
-            capture().draw(*this, renderer_, v.width, v.height);
-            capture().reader().queue(capture().target());
-            video_next_s_ = std::max(video_next_s_ + 1.0 / v.fps, video_elapsed_s_);
-        }
-        hand_video_frames(false);
-    } catch (const std::exception& e) {
-        // A frame the writer refused (a full disk, ffmpeg gone): the video stops with what it has;
-        // frames still being read back are dropped with it.
-        capture().reader().take(true);
-        const VideoWriter::Result result = video_.stop();
-        report_error(std::string(e.what()) + "; the video stopped after " +
-                     std::to_string(result.frames) + " frames in " + absolute_text(result.path));
-    }
 }
 
 }  // namespace adilab::gui

@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 
-#include "app/bench/image.hpp"
+#include "app/files/png.hpp"
 #include "app/render/renderer.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
@@ -89,8 +89,8 @@ TEST(Renderer, Draws2DAnd3DFromTheBufferAndNeverNaN) {
     EXPECT_GT(colours_of(solid).size(), 20u) << "3-D water drawn as too few colours";
     EXPECT_NE(flat, solid);
     if (const char* dump = std::getenv("ADILAB_TEST_DUMP")) {  // for looking at the pictures
-        bench::write_png(std::string(dump) + "/render-2d.png", w, h, flat);
-        bench::write_png(std::string(dump) + "/render-3d.png", w, h, solid);
+        files::write_png(std::string(dump) + "/render-2d.png", w, h, flat);
+        files::write_png(std::string(dump) + "/render-3d.png", w, h, solid);
     }
 
     // A field of NaN: the range has no finite value and nothing is drawn as a colormap colour.

@@ -15,7 +15,7 @@
 #include <limits>
 #include <numbers>
 
-#include "app/bench/image.hpp"
+#include "app/files/png.hpp"
 #include "app/render/renderer.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/objects.hpp"
@@ -186,7 +186,7 @@ TEST(Render3D, LakeTerrainAndWallMatchTheFloat64RayCast) {
     const auto image = draw(scene, settings);
     const Reference ref = reference_image(scene, settings);
     if (const char* dump = std::getenv("ADILAB_TEST_DUMP"))
-        bench::write_png(std::string(dump) + "/render-3d-lake.png", kWidth, kHeight, image);
+        files::write_png(std::string(dump) + "/render-3d-lake.png", kWidth, kHeight, image);
 
     int counted[3] = {0, 0, 0}, mismatches = 0;
     for (int y = 0; y < kHeight; ++y)
@@ -229,7 +229,7 @@ TEST(Render3D, ABumpIsLitOnTheSideFacingTheLight) {
     const auto flat_image = draw(flat, settings);
     const auto image = draw(bumped, settings);
     if (const char* dump = std::getenv("ADILAB_TEST_DUMP"))
-        bench::write_png(std::string(dump) + "/render-3d-bump.png", kWidth, kHeight, image);
+        files::write_png(std::string(dump) + "/render-3d-bump.png", kWidth, kHeight, image);
     // The light comes from -x (and -y, up): on the bump's -x flank the normal leans towards it
     // (Lambert 0.78 against 0.69 for the flat lake), on the +x flank away (0.55). Both flanks at
     // one sigma from the top, where the slope is steepest; their world z is the bump's there.
@@ -307,7 +307,7 @@ TEST(Render3D, AWavySurfaceHasNoPinholes) {
         renderer.draw(source, settings, {0, 0, w, h}, &target.colour());
         const auto image = target.read_rgba();
         if (const char* dump = std::getenv("ADILAB_TEST_DUMP"); dump != nullptr && view == 0)
-            bench::write_png(std::string(dump) + "/render-3d-waves.png", w, h, image);
+            files::write_png(std::string(dump) + "/render-3d-waves.png", w, h, image);
         auto at = [&](int x, int y) {
             const std::size_t k = 4 * (std::size_t(y) * w + x);
             return glm::ivec3(image[k], image[k + 1], image[k + 2]);

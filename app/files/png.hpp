@@ -1,9 +1,11 @@
 #pragma once
+// PNG images: the GUI's screenshots and video frames, the headless interface's screenshot
+// (`--bench sim --ui-screenshot`) and the render tests' dumps, all written the same way.
 #include <cstdint>
 #include <filesystem>
 #include <vector>
 
-namespace adilab::bench {
+namespace adilab::files {
 
 // Throws adilab::Error when a PNG cannot be written at `path` (wrong extension, missing or
 // read-only folder). Called before the work that produces the image.
@@ -12,4 +14,4 @@ void check_png_path(const std::filesystem::path& path);
 void write_png(const std::filesystem::path& path, int width, int height,
                const std::vector<std::uint8_t>& rgba);
 
-}  // namespace adilab::bench
+}  // namespace adilab::files

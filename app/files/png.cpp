@@ -1,19 +1,18 @@
-#include "app/bench/image.hpp"
+#include "app/files/png.hpp"
 
 #include <stb_image_write.h>
 
 #include <string>
 
-#include "app/bench/report.hpp"
 #include "solvers/common/files.hpp"
 #include "solvers/gl/error.hpp"
 
-namespace adilab::bench {
+namespace adilab::files {
 
 void check_png_path(const std::filesystem::path& path) {
     if (path.extension() != ".png")
         throw Error("screenshot path '" + path.string() + "' must end in .png");
-    check_output_folder(path, "image");
+    check_output_path(path, "image");
 }
 
 void write_png(const std::filesystem::path& path, int width, int height,
@@ -31,7 +30,7 @@ void write_png(const std::filesystem::path& path, int width, int height,
     };
     if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4))
         throw Error("cannot write '" + path.string() + "': the PNG encoder failed");
-    files::write_file_atomically(path, png);
+    write_file_atomically(path, png);
 }
 
-}  // namespace adilab::bench
+}  // namespace adilab::files
