@@ -92,8 +92,10 @@ lu::Tuning tuned(std::initializer_list<std::pair<const char*, int>> changes) {
     lu::Tuning t;
     std::vector<TuningField> fields = lu::tuning_fields(t);
     for (const auto& [name, value] : changes) {
+        // `name` captured by an init-capture: clang before 16 (clang-tidy's parser in .ci/tidy)
+        // cannot capture a structured binding itself.
         auto it = std::find_if(fields.begin(), fields.end(),
-                               [&](const TuningField& f) { return f.name == name; });
+                               [name = name](const TuningField& f) { return f.name == name; });
         if (it == fields.end()) throw std::invalid_argument(std::string("no lu.") + name);
         *it->value = value;
     }
