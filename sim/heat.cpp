@@ -51,7 +51,7 @@ int heat_window_halo(double lambda) {
 
 namespace {
 
-enum Scheme { kImplicitEuler = 0, kPeacemanRachford = 1 };
+enum class Scheme { implicit_euler = 0, peaceman_rachford = 1 };
 
 class Heat final : public AdiModel {
   public:
@@ -177,7 +177,7 @@ class Heat final : public AdiModel {
         const double scale = std::max(std::abs(lo), std::abs(hi));
         FieldBounds bounds;
         double margin = 1e-3 * width + 1e-5 * scale + 1e-30;
-        if (scheme() == kPeacemanRachford) {
+        if (scheme() == Scheme::peaceman_rachford) {
             const double lambda = 0.5 * param("c") * param("dt") / (param("dh") * param("dh"));
             margin += (1 + 4 * lambda) * std::sqrt(double(cells())) * width;
             bounds.why = "Peaceman–Rachford's stability bound around the start and heater values";
@@ -190,15 +190,17 @@ class Heat final : public AdiModel {
     }
 
   private:
-    int scheme() const { return int(param("scheme")); }
+    Scheme scheme() const { return Scheme(int(param("scheme"))); }
     bool heaters() const { return scenario_ == "two-heaters" && param("heater_radius") > 0; }
     // The implicit weight along a sweep's line and the explicit one across it (heat.comp).
     double implicit_lambda() const {
         const double dh = param("dh");
         const double mu = param("c") * param("dt") / (dh * dh);
-        return scheme() == kImplicitEuler ? mu : 0.5 * mu;
+        return scheme() == Scheme::implicit_euler ? mu : 0.5 * mu;
     }
-    double explicit_lambda() const { return scheme() == kImplicitEuler ? 0.0 : implicit_lambda(); }
+    double explicit_lambda() const {
+        return scheme() == Scheme::implicit_euler ? 0.0 : implicit_lambda();
+    }
 
     void set_uniforms(const gl::Program& p) const override {
         const float lambda = float(implicit_lambda());

@@ -36,7 +36,7 @@ void solve_lines(int nx, int ny, int direction, const std::function<Row(int, int
 
 }  // namespace
 
-void heat_step(const HeatSetup& s, std::vector<double>& T) {
+void heat_step(const HeatSetup& s, std::vector<double>& temperature) {
     auto in_heater = [&](int i, int j) {
         if (s.radius <= 0) return false;
         const double x = i + 0.5, y = j + 0.5;
@@ -46,10 +46,10 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
     };
     const double along = s.implicit_euler ? 2 * s.lambda : s.lambda;
     const double across = s.implicit_euler ? 0 : s.lambda;
-    std::vector<double> half(T.size());
+    std::vector<double> half(temperature.size());
     for (int direction = 0; direction < 2; ++direction) {
-        const std::vector<double>& in = direction == 0 ? T : half;
-        std::vector<double>& out = direction == 0 ? half : T;
+        const std::vector<double>& in = direction == 0 ? temperature : half;
+        std::vector<double>& out = direction == 0 ? half : temperature;
         const int n = direction == 0 ? s.nx : s.ny;
         auto temperature = [&](int i, int j) {
             i = std::clamp(i, 0, s.nx - 1);
@@ -79,7 +79,8 @@ void heat_step(const HeatSetup& s, std::vector<double>& T) {
     }
 }
 
-void advection_step(const AdvectionSetup& s, long long step_index, std::vector<double>& C) {
+void advection_step(const AdvectionSetup& s, long long step_index,
+                    std::vector<double>& concentration) {
     auto velocity = [&](int i, int j) {
         if (!s.rotation) return std::pair<double, double>(s.u, s.v);
         const double x = (i + 0.5) * s.dh - s.center_x, y = (j + 0.5) * s.dh - s.center_y;
@@ -95,10 +96,10 @@ void advection_step(const AdvectionSetup& s, long long step_index, std::vector<d
     const double implicit_dt = s.implicit_euler ? 2 * s.half_dt : s.half_dt;
     const double explicit_dt = s.implicit_euler ? 0 : s.half_dt;
     const double k = s.diffusivity / (s.dh * s.dh);
-    std::vector<double> half(C.size());
+    std::vector<double> half(concentration.size());
     for (int direction = 0; direction < 2; ++direction) {
-        const std::vector<double>& in = direction == 0 ? C : half;
-        std::vector<double>& out = direction == 0 ? half : C;
+        const std::vector<double>& in = direction == 0 ? concentration : half;
+        std::vector<double>& out = direction == 0 ? half : concentration;
         const int n = direction == 0 ? s.nx : s.ny;
         // Velocity component along (w) and across (e) this sweep's lines.
         auto w_at = [&](int i, int j) {

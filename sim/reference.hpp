@@ -17,7 +17,7 @@ struct HeatSetup {
     bool implicit_euler = false;
 };
 // One step (x sweep, then y sweep) in place; heater cells are identity rows of both sweeps.
-void heat_step(const HeatSetup& setup, std::vector<double>& T);
+void heat_step(const HeatSetup& setup, std::vector<double>& temperature);
 
 struct AdvectionSetup {
     int nx = 0, ny = 0;
@@ -30,7 +30,8 @@ struct AdvectionSetup {
 };
 // Step number `step_index` (1-based: the source switch) of the flux-form upwind ADI scheme in a
 // closed box (shaders/sim/advection.comp).
-void advection_step(const AdvectionSetup& setup, long long step_index, std::vector<double>& C);
+void advection_step(const AdvectionSetup& setup, long long step_index,
+                    std::vector<double>& concentration);
 
 struct ShallowWaterSetup {
     int nx = 0, ny = 0;

@@ -27,7 +27,7 @@ namespace {
 using matmul::Shape;
 using Clock = std::chrono::steady_clock;
 
-constexpr int error_samples = 512;  // float64 dot products per result (all entries when fewer)
+constexpr int kErrorSamples = 512;  // float64 dot products per result (all entries when fewer)
 
 // "MxNxL": three sizes, each strictly parsed (no wrap, no blanks) and quoted when refused.
 Shape parse_shape(const std::string& text) {
@@ -164,7 +164,7 @@ Report run_matmul(const cli::Args& args, BenchContext& ctx) {
             const double ms = timing.median_ms;
             if (mult.name() == "cpu-ijk") cpu_ijk_ms = host_ms;
             const double error = reference::sampled_scaled_error(a.data(), b.data(), c.data(), s.m,
-                                                                 s.n, s.l, error_samples);
+                                                                 s.n, s.l, kErrorSamples);
             // fp32 dot products of length n: |error| <= gamma_n (|A||B|)_ij (Higham eq. 3.5).
             const double bound = reference::fp32_dot_gamma(s.n);
             set_timing(row, timing);

@@ -43,7 +43,7 @@ using tridiag::Direction;
 
 // Exact solvers are expected within fp32 rounding of the reference; this flags a broken one in
 // the printed notes (cg-1 / cg-2 are approximations by design and are not flagged).
-constexpr double exact_limit = 1e-4;
+constexpr double kExactLimit = 1e-4;
 
 struct Config {
     int n;
@@ -274,10 +274,10 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             }
             if (!failure.empty())
                 report.notes.push_back(name + " " + describe(config) + ": " + failure);
-            if (error > exact_limit && name != "cg-1" && name != "cg-2")
+            if (error > kExactLimit && name != "cg-1" && name != "cg-2")
                 report.notes.push_back(name + " " + describe(config) + ": max_rel_error " +
                                        std::to_string(error) + " above " +
-                                       std::to_string(exact_limit) + " (WRONG)");
+                                       std::to_string(kExactLimit) + " (WRONG)");
             const double ms = timing.median_ms;
             set_timing(row, timing);
             row.set("gb_per_s", bytes / (ms * 1e6))

@@ -179,8 +179,8 @@ Header parse_header(LineReader& reader) {
 }
 
 // Sizes beyond this are refused before any allocation: no adilab solver takes more.
-constexpr std::int64_t max_dimension = std::numeric_limits<std::int32_t>::max();
-constexpr std::int64_t max_stored = std::int64_t{1} << 31;
+constexpr std::int64_t kMaxDimension = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxStored = std::int64_t{1} << 31;
 
 void parse_coordinate(LineReader& reader, Matrix& m) {
     std::string line;
@@ -197,7 +197,7 @@ void parse_coordinate(LineReader& reader, Matrix& m) {
     m.declared_entries = declared;
     if (m.rows < 0 || m.cols < 0 || declared < 0)
         reader.fail_here("bad size line: sizes must not be negative");
-    if (m.rows > max_dimension || m.cols > max_dimension || declared > max_stored)
+    if (m.rows > kMaxDimension || m.cols > kMaxDimension || declared > kMaxStored)
         reader.fail_here("matrix too large: " + std::to_string(m.rows) + " x " +
                          std::to_string(m.cols) + " with " + std::to_string(declared) +
                          " entries (limits: 2^31 - 1 rows/columns, 2^31 entries)");
@@ -265,8 +265,8 @@ void parse_array(LineReader& reader, Matrix& m) {
     m.rows = reader.parse_index(tokens[0], "row count");
     m.cols = reader.parse_index(tokens[1], "column count");
     if (m.rows < 0 || m.cols < 0) reader.fail_here("bad size line: sizes must not be negative");
-    if (m.rows > max_dimension || m.cols > max_dimension ||
-        (m.cols > 0 && m.rows > max_stored / m.cols))
+    if (m.rows > kMaxDimension || m.cols > kMaxDimension ||
+        (m.cols > 0 && m.rows > kMaxStored / m.cols))
         reader.fail_here("matrix too large: " + std::to_string(m.rows) + " x " +
                          std::to_string(m.cols) + " (limit: 2^31 stored values)");
     if (m.symmetry == Symmetry::symmetric && m.rows != m.cols)
@@ -351,7 +351,7 @@ std::int64_t stored_entries(const Matrix& matrix) {
 }
 
 std::vector<double> to_dense_row_major(const Matrix& matrix) {
-    if (matrix.cols > 0 && matrix.rows > max_stored / matrix.cols)
+    if (matrix.cols > 0 && matrix.rows > kMaxStored / matrix.cols)
         throw Error("matrix " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
                     " is too large to hold dense");
     const std::size_t rows = static_cast<std::size_t>(matrix.rows);
@@ -370,8 +370,8 @@ std::vector<double> to_dense_row_major(const Matrix& matrix) {
 }
 
 CsrMatrix to_csr(const Matrix& matrix) {
-    constexpr std::int64_t max_index = std::numeric_limits<std::int32_t>::max();
-    if (matrix.rows > max_index || matrix.cols > max_index)
+    constexpr std::int64_t kMaxIndex = std::numeric_limits<std::int32_t>::max();
+    if (matrix.rows > kMaxIndex || matrix.cols > kMaxIndex)
         throw Error("matrix " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) +
                     " exceeds 32-bit CSR indices");
     CsrMatrix csr;
@@ -385,7 +385,7 @@ CsrMatrix to_csr(const Matrix& matrix) {
             for (std::size_t c = 0; c < static_cast<std::size_t>(matrix.cols); ++c) {
                 const double v = matrix.values[c * rows + r];
                 if (v == 0.0) continue;
-                if (++count > max_index) throw Error("matrix has more than 2^31 - 1 nonzeros");
+                if (++count > kMaxIndex) throw Error("matrix has more than 2^31 - 1 nonzeros");
                 csr.columns.push_back(static_cast<std::int32_t>(c));
                 csr.values.push_back(v);
             }
@@ -416,7 +416,7 @@ CsrMatrix to_csr(const Matrix& matrix) {
                 csr.columns.back() == it->first)
                 csr.values.back() += it->second;
             else {
-                if (csr.columns.size() >= static_cast<std::size_t>(max_index))
+                if (csr.columns.size() >= static_cast<std::size_t>(kMaxIndex))
                     throw Error("matrix has more than 2^31 - 1 nonzeros");
                 csr.columns.push_back(it->first);
                 csr.values.push_back(it->second);

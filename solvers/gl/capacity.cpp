@@ -34,8 +34,8 @@ Limits limits_of(const DeviceInfo& device) {
 }
 
 std::uint64_t bytes_of(std::uint64_t count, std::uint64_t size) {
-    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-    if (size != 0 && count > most / size) return most;
+    constexpr std::uint64_t kMost = std::numeric_limits<std::uint64_t>::max();
+    if (size != 0 && count > kMost / size) return kMost;
     return count * size;
 }
 

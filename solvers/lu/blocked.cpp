@@ -271,9 +271,9 @@ class BlockedSolver final : public Solver {
             if (rest > 0) {
                 // U12 = X * (A12 interchanged), written over A12 (beta = 0: A12 is not read);
                 // ends with a barrier.
-                const std::size_t N = static_cast<std::size_t>(n);
+                const std::size_t ld = static_cast<std::size_t>(n);
                 matmul::gemm(width, width, rest, 1.0f, {&inverse_, 0, block_},
-                             {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * N + k0 + width, n},
+                             {&block_row_, 0, w_ld}, 0.0f, {&f.values, k0 * ld + k0 + width, n},
                              update_tiles(width, rest));
             }
         };
@@ -284,10 +284,10 @@ class BlockedSolver final : public Solver {
             const int width = std::min(block_, n - k0);
             const int r0 = k0 + width, rest = n - r0;
             if (rest <= 0 || c_end <= c_begin) return;
-            const std::size_t N = static_cast<std::size_t>(n);
-            matmul::gemm(rest, width, c_end - c_begin, -1.0f, {&f.values, r0 * N + k0, n},
-                         {&f.values, k0 * N + r0 + c_begin, n}, 1.0f,
-                         {&f.values, r0 * N + r0 + c_begin, n},
+            const std::size_t ld = static_cast<std::size_t>(n);
+            matmul::gemm(rest, width, c_end - c_begin, -1.0f, {&f.values, r0 * ld + k0, n},
+                         {&f.values, k0 * ld + r0 + c_begin, n}, 1.0f,
+                         {&f.values, r0 * ld + r0 + c_begin, n},
                          update_tiles(rest, c_end - c_begin));
         };
 

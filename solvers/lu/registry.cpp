@@ -11,8 +11,8 @@
 namespace adilab::lu {
 
 std::span<const int> supported_blocks() {
-    static constexpr std::array<int, 5> blocks = {8, 16, 32, 64, 128};
-    return blocks;
+    static constexpr std::array<int, 5> kBlocks = {8, 16, 32, 64, 128};
+    return kBlocks;
 }
 
 const Variants& variants() {

@@ -4,7 +4,7 @@
 //    (stride l), so for large N every load misses cache: the reference point both papers beat.
 //  - cpu-ikj: Kwon & Lee's CPU2. The inner loop runs along a row of B and of C (stride 1), which
 //    the compiler vectorises; one thread, as in the paper.
-//  - cpu-blocked: beyond the papers. i-k-j on K_BLOCK x J_BLOCK blocks of B (kept in L2), four
+//  - cpu-blocked: beyond the papers. i-k-j on kKBlock x kJBlock blocks of B (kept in L2), four
 //    rows of C per pass (each B row loaded once for four FMAs), rows split over all threads.
 // All accumulate in fp32, like the GPU variants.
 #include <algorithm>
@@ -20,16 +20,16 @@ namespace adilab::matmul {
 
 namespace {
 
-constexpr int K_BLOCK = 128;  // 128 rows x 256 floats of B = 128 KiB: fits L2
-constexpr int J_BLOCK = 256;  // 4 rows of C x 256 floats = 4 KiB: stays in L1
+constexpr int kKBlock = 128;  // 128 rows x 256 floats of B = 128 KiB: fits L2
+constexpr int kJBlock = 256;  // 4 rows of C x 256 floats = 4 KiB: stays in L1
 
 void blocked_rows(Shape s, const float* a, const float* b, float* c, int row_begin, int row_end) {
     const std::size_t n = static_cast<std::size_t>(s.n), l = static_cast<std::size_t>(s.l);
     for (int i = row_begin; i < row_end; ++i) std::fill(c + i * l, c + (i + 1) * l, 0.0f);
-    for (int k0 = 0; k0 < s.n; k0 += K_BLOCK) {
-        const int k1 = std::min(s.n, k0 + K_BLOCK);
-        for (int j0 = 0; j0 < s.l; j0 += J_BLOCK) {
-            const int j1 = std::min(s.l, j0 + J_BLOCK);
+    for (int k0 = 0; k0 < s.n; k0 += kKBlock) {
+        const int k1 = std::min(s.n, k0 + kKBlock);
+        for (int j0 = 0; j0 < s.l; j0 += kJBlock) {
+            const int j1 = std::min(s.l, j0 + kJBlock);
             int i = row_begin;
             for (; i + 4 <= row_end; i += 4) {
                 float* c0 = c + i * l;

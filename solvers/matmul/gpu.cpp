@@ -36,8 +36,8 @@ class GpuTiled32 final : public GpuMultiplier {
   public:
     std::string name() const override { return "gpu-tiled32"; }
     void multiply_gpu(Shape s, const gl::Buffer& a, const gl::Buffer& b, gl::Buffer& c) override {
-        constexpr unsigned block_size = 32,
-                           chunk = 64;  // Algorithm 1: wsize 32 x 32, gsize 64 x 64
+        constexpr unsigned kBlockSize = 32,
+                           kChunk = 64;  // Algorithm 1: wsize 32 x 32, gsize 64 x 64
         const gl::Program& p = gl::compute_program("matmul/tiled32.comp");
         p.use();
         p.set("m", static_cast<unsigned>(s.m));
@@ -47,16 +47,16 @@ class GpuTiled32 final : public GpuMultiplier {
         b.bind_storage(1);
         c.bind_storage(2);
         // wcnt = ceil((l, m) / 32) work groups; gcnt = ceil(wcnt / 64) chunks.
-        const unsigned groups_x = (static_cast<unsigned>(s.l) + block_size - 1) / block_size;
-        const unsigned groups_y = (static_cast<unsigned>(s.m) + block_size - 1) / block_size;
-        for (unsigned yi = 0; yi * chunk < groups_y; ++yi) {
-            p.set("y0", yi * chunk * block_size);
-            for (unsigned xi = 0; xi * chunk < groups_x; ++xi) {
-                p.set("x0", xi * chunk * block_size);
+        const unsigned groups_x = (static_cast<unsigned>(s.l) + kBlockSize - 1) / kBlockSize;
+        const unsigned groups_y = (static_cast<unsigned>(s.m) + kBlockSize - 1) / kBlockSize;
+        for (unsigned yi = 0; yi * kChunk < groups_y; ++yi) {
+            p.set("y0", yi * kChunk * kBlockSize);
+            for (unsigned xi = 0; xi * kChunk < groups_x; ++xi) {
+                p.set("x0", xi * kChunk * kBlockSize);
                 // The paper dispatches a full 64 x 64 chunk even at the edges (those groups write
                 // nothing); only the groups that cover R are dispatched here.
-                gl::dispatch(std::min(chunk, groups_x - xi * chunk),
-                             std::min(chunk, groups_y - yi * chunk));
+                gl::dispatch(std::min(kChunk, groups_x - xi * kChunk),
+                             std::min(kChunk, groups_y - yi * kChunk));
             }
         }
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::buffer_update);

@@ -163,13 +163,13 @@ class GpuVariant : public Variant {
         reset_x();
         // Many products under one timer query: the per-dispatch launch cost is part of the
         // figure, as it is in an iteration, but the query's own cost is not.
-        constexpr int batch = 20;
+        constexpr int kBatch = 20;
         auto samples = gl::time_runs(
             [&] {
-                for (int i = 0; i < batch; ++i) dispatch_spmv(program, groups);
+                for (int i = 0; i < kBatch; ++i) dispatch_spmv(program, groups);
             },
             {.warmup = 2, .repeats = repeats});
-        return gl::median(samples) / batch;
+        return gl::median(samples) / kBatch;
     }
 
   protected:

@@ -10,8 +10,8 @@ namespace adilab::reference {
 template <class T>
 LuReport<T> lu_factor(std::span<T> a, int n, std::span<int> pivots) {
     LuReport<T> report;
-    const std::size_t N = static_cast<std::size_t>(n);
-    auto at = [&](int i, int j) -> T& { return a[static_cast<std::size_t>(i) * N + j]; };
+    const std::size_t size = static_cast<std::size_t>(n);
+    auto at = [&](int i, int j) -> T& { return a[static_cast<std::size_t>(i) * size + j]; };
     for (int k = 0; k < n; ++k) {
         int p = k;
         T best = std::abs(at(k, k)), second = 0;
@@ -50,17 +50,17 @@ LuReport<T> lu_factor(std::span<T> a, int n, std::span<int> pivots) {
 
 template <class T>
 void lu_solve(std::span<const T> lu, int n, std::span<const int> pivots, std::span<T> b) {
-    const std::size_t N = static_cast<std::size_t>(n);
+    const std::size_t size = static_cast<std::size_t>(n);
     for (int k = 0; k < n; ++k) std::swap(b[k], b[pivots[k]]);
     for (int i = 0; i < n; ++i) {  // L y = P b, unit diagonal
         T sum = b[i];
-        for (int j = 0; j < i; ++j) sum -= lu[i * N + j] * b[j];
+        for (int j = 0; j < i; ++j) sum -= lu[i * size + j] * b[j];
         b[i] = sum;
     }
     for (int i = n - 1; i >= 0; --i) {  // U x = y
         T sum = b[i];
-        for (int j = i + 1; j < n; ++j) sum -= lu[i * N + j] * b[j];
-        b[i] = sum / lu[i * N + i];
+        for (int j = i + 1; j < n; ++j) sum -= lu[i * size + j] * b[j];
+        b[i] = sum / lu[i * size + i];
     }
 }
 
@@ -104,16 +104,16 @@ std::vector<int> row_permutation(std::span<const int> pivots, int n) {
 
 // (L U) v for the packed factors, in double.
 std::vector<double> lu_times(std::span<const float> lu, int n, const std::vector<double>& v) {
-    const std::size_t N = static_cast<std::size_t>(n);
-    std::vector<double> uv(N), out(N);
+    const std::size_t size = static_cast<std::size_t>(n);
+    std::vector<double> uv(size), out(size);
     for (int i = 0; i < n; ++i) {
         double s = 0;
-        for (int j = i; j < n; ++j) s += double(lu[i * N + j]) * v[j];
+        for (int j = i; j < n; ++j) s += double(lu[i * size + j]) * v[j];
         uv[i] = s;
     }
     for (int i = 0; i < n; ++i) {
         double s = uv[i];
-        for (int j = 0; j < i; ++j) s += double(lu[i * N + j]) * uv[j];
+        for (int j = 0; j < i; ++j) s += double(lu[i * size + j]) * uv[j];
         out[i] = s;
     }
     return out;
@@ -123,21 +123,21 @@ std::vector<double> lu_times(std::span<const float> lu, int n, const std::vector
 
 double factor_residual(std::span<const float> a, std::span<const float> lu, int n,
                        std::span<const int> pivots) {
-    const std::size_t N = static_cast<std::size_t>(n);
+    const std::size_t size = static_cast<std::size_t>(n);
     const std::vector<int> perm = row_permutation(pivots, n);
     // Row i of L U = sum_k L(i,k) U(k,:), k <= i, with L(i,i) = 1.
-    std::vector<double> row(N);
+    std::vector<double> row(size);
     double worst = 0;
     for (int i = 0; i < n; ++i) {
         std::fill(row.begin(), row.end(), 0.0);
         for (int k = 0; k <= i; ++k) {
-            const double l = k == i ? 1.0 : double(lu[i * N + k]);
+            const double l = k == i ? 1.0 : double(lu[i * size + k]);
             if (l == 0.0) continue;
-            const float* u = &lu[k * N];
+            const float* u = &lu[k * size];
             for (int j = k; j < n; ++j) row[j] += l * double(u[j]);
         }
         double sum = 0;
-        for (int j = 0; j < n; ++j) sum += std::abs(double(a[perm[i] * N + j]) - row[j]);
+        for (int j = 0; j < n; ++j) sum += std::abs(double(a[perm[i] * size + j]) - row[j]);
         worst = std::max(worst, sum);
     }
     const double norm = norm_inf(a, n);
@@ -146,17 +146,17 @@ double factor_residual(std::span<const float> a, std::span<const float> lu, int 
 
 double factor_residual_estimate(std::span<const float> a, std::span<const float> lu, int n,
                                 std::span<const int> pivots, int probes) {
-    const std::size_t N = static_cast<std::size_t>(n);
+    const std::size_t size = static_cast<std::size_t>(n);
     const std::vector<int> perm = row_permutation(pivots, n);
     std::mt19937 rng(12345);
     double worst = 0;
     for (int p = 0; p < probes; ++p) {
-        std::vector<double> v(N);
+        std::vector<double> v(size);
         for (double& x : v) x = (rng() & 1) ? 1.0 : -1.0;
         const std::vector<double> luv = lu_times(lu, n, v);
         for (int i = 0; i < n; ++i) {
             double s = 0;
-            const float* row = &a[perm[i] * N];
+            const float* row = &a[perm[i] * size];
             for (int j = 0; j < n; ++j) s += double(row[j]) * v[j];
             worst = std::max(worst, std::abs(s - luv[i]));
         }
@@ -166,17 +166,17 @@ double factor_residual_estimate(std::span<const float> a, std::span<const float>
 }
 
 double abs_lu_norm_inf(std::span<const float> lu, int n) {
-    const std::size_t N = static_cast<std::size_t>(n);
-    std::vector<double> u1(N);
+    const std::size_t size = static_cast<std::size_t>(n);
+    std::vector<double> u1(size);
     for (int i = 0; i < n; ++i) {
         double s = 0;
-        for (int j = i; j < n; ++j) s += std::abs(double(lu[i * N + j]));
+        for (int j = i; j < n; ++j) s += std::abs(double(lu[i * size + j]));
         u1[i] = s;
     }
     double best = 0;
     for (int i = 0; i < n; ++i) {
         double s = u1[i];
-        for (int k = 0; k < i; ++k) s += std::abs(double(lu[i * N + k])) * u1[k];
+        for (int k = 0; k < i; ++k) s += std::abs(double(lu[i * size + k])) * u1[k];
         best = std::max(best, s);
     }
     return best;
@@ -184,11 +184,11 @@ double abs_lu_norm_inf(std::span<const float> lu, int n) {
 
 double solve_residual(std::span<const float> a, int n, std::span<const float> x,
                       std::span<const float> b) {
-    const std::size_t N = static_cast<std::size_t>(n);
+    const std::size_t size = static_cast<std::size_t>(n);
     double worst = 0, x_norm = 0;
     for (int i = 0; i < n; ++i) {
         double s = -double(b[i]);
-        for (int j = 0; j < n; ++j) s += double(a[i * N + j]) * double(x[j]);
+        for (int j = 0; j < n; ++j) s += double(a[i * size + j]) * double(x[j]);
         worst = std::max(worst, std::abs(s));
         x_norm = std::max(x_norm, std::abs(double(x[i])));
     }

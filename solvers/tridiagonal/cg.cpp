@@ -23,8 +23,8 @@ namespace adilab::tridiag {
 
 namespace {
 
-constexpr float cg_tolerance = 1e-6f;
-constexpr unsigned max_elements = 64;
+constexpr float kTolerance = 1e-6f;
+constexpr unsigned kMaxElements = 64;
 
 class CgSolver final : public GpuSolver {
   public:
@@ -49,11 +49,11 @@ class CgSolver final : public GpuSolver {
                                        std::min(256u, unsigned(info.max_work_group_invocations)));
         const unsigned elements = std::bit_ceil((layout.n + wg - 1) / wg);
         const std::size_t shared = std::size_t(wg) * elements * 4 + std::size_t(wg) * 8;
-        if (elements > max_elements || shared > std::size_t(info.max_shared_memory_bytes))
+        if (elements > kMaxElements || shared > std::size_t(info.max_shared_memory_bytes))
             throw Error(
                 name() + ": lines of " + std::to_string(layout.n) +
                 " unknowns exceed what one work group holds (" +
-                std::to_string(std::min<std::size_t>(std::size_t(wg) * max_elements,
+                std::to_string(std::min<std::size_t>(std::size_t(wg) * kMaxElements,
                                                      (info.max_shared_memory_bytes - wg * 8) / 4)) +
                 "); use cr-shared");
         gl::Defines defines = coefficient_defines(coefficients);
@@ -66,7 +66,7 @@ class CgSolver final : public GpuSolver {
         program.set("iterations",
                     iterations_ > 0 ? unsigned(iterations_) : std::max(2 * layout.n, 50u));
         program.set("to_tolerance", iterations_ > 0 ? 0u : 1u);
-        program.set("tolerance", cg_tolerance);
+        program.set("tolerance", kTolerance);
         dispatch_spread(layout.lines);
         gl::memory_barrier(gl::Barrier::storage);
     }

@@ -21,7 +21,7 @@ namespace adilab::tridiag {
 
 namespace {
 
-constexpr unsigned work_group_size = 256;
+constexpr unsigned kWorkGroupSize = 256;
 
 // Equations stored over all reduced levels of `lines` lines of n unknowns: sum_s floor(n / 2^s),
 // at least one per line.
@@ -64,7 +64,7 @@ class CrPingpongSolver final : public GpuSolver {
         const gl::Defines base = coefficient_defines(coefficients);
         auto program = [&](const char* path, bool from_input) -> const gl::Program& {
             gl::Defines defines = base;
-            defines.push_back({"WG_SIZE", std::to_string(work_group_size)});
+            defines.push_back({"WG_SIZE", std::to_string(kWorkGroupSize)});
             defines.push_back({"FROM_INPUT", from_input ? "1" : "0"});
             return gl::compute_program(path, defines);
         };
@@ -79,7 +79,7 @@ class CrPingpongSolver final : public GpuSolver {
         };
         auto groups = [&](unsigned per_line) {
             const std::size_t threads = static_cast<std::size_t>(per_line) * layout.lines;
-            return static_cast<unsigned>((threads + work_group_size - 1) / work_group_size);
+            return static_cast<unsigned>((threads + kWorkGroupSize - 1) / kWorkGroupSize);
         };
         // Reduction, s = 1 .. R: level s-1 (buffer (s-1)%2, or the inputs) -> level s (buffer s%2).
         for (std::size_t s = 1; s <= levels; ++s) {

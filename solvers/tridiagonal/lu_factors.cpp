@@ -104,19 +104,19 @@ WindowState window_state(unsigned n, const ConstantCoefficients& k) {
 
 double bound_of(const WindowState& s, unsigned rows) {
     if (!s.ok) return std::numeric_limits<double>::infinity();
-    const std::size_t n = s.m.size(), K = rows;
-    if (K == 0) return std::numeric_limits<double>::infinity();
+    const std::size_t n = s.m.size(), window = rows;  // K of the derivation above
+    if (window == 0) return std::numeric_limits<double>::infinity();
     double forward = 0.0, backward = 0.0;
     // Windows that start at w >= 1 and keep a row s = w + K < n.
-    for (std::size_t w = 1; w + K < n; ++w) {
-        double p = s.y_bound[w - 1] * s.after[w + K];
-        for (std::size_t j = w; j < w + K && p != 0.0; ++j) p *= std::abs(s.m[j]);
+    for (std::size_t w = 1; w + window < n; ++w) {
+        double p = s.y_bound[w - 1] * s.after[w + window];
+        for (std::size_t j = w; j < w + window && p != 0.0; ++j) p *= std::abs(s.m[j]);
         forward = std::max(forward, p);
     }
     // Windows that end at z <= n - 2 and keep a row e = z - K >= 0.
-    for (std::size_t z = K; z + 1 < n; ++z) {
-        double p = s.x_bound[z + 1] * s.before[z - K];
-        for (std::size_t j = z + 1 - K; j <= z && p != 0.0; ++j) p *= std::abs(s.q[j]);
+    for (std::size_t z = window; z + 1 < n; ++z) {
+        double p = s.x_bound[z + 1] * s.before[z - window];
+        for (std::size_t j = z + 1 - window; j <= z && p != 0.0; ++j) p *= std::abs(s.q[j]);
         backward = std::max(backward, p);
     }
     const double bound = s.norm_a * (s.gain * forward + backward);

@@ -48,7 +48,7 @@ namespace adilab::tridiag {
 namespace {
 
 // The truncation target: a quarter of fp32's unit roundoff, relative to max|x| (lu_factors.cpp).
-const double window_target = std::ldexp(1.0, -26);
+const double kWindowTarget = std::ldexp(1.0, -26);
 
 struct InteriorRows {
     int first = -1, last = -2;  // (-1, -2: none)
@@ -166,7 +166,7 @@ class LuWindowSolver final : public GpuSolver {
             unknowns <= double(settings_.scan_max_unknowns)) {
             const Plan& plan = plan_for(unsigned(grid.ny), *constant);
             const unsigned halo = scan_halo(plan);
-            if (halo != no_scan) {
+            if (halo != kNoScan) {
                 solve_scan(grid, *constant, plan, halo, rhs, solution);
                 return;
             }
@@ -205,7 +205,7 @@ class LuWindowSolver final : public GpuSolver {
         Plan p;
         p.n = n;
         p.coefficients = k;
-        p.window = plan_decay_window(n, k, unsigned(settings_.max_window), window_target);
+        p.window = plan_decay_window(n, k, unsigned(settings_.max_window), kWindowTarget);
         std::vector<double> m, r, q;
         p.pivots_ok = factorise(n, k, m, r, q);
         if (p.pivots_ok) {  // (a usable window implies good pivots)
@@ -258,7 +258,7 @@ class LuWindowSolver final : public GpuSolver {
         gl::memory_barrier(gl::Barrier::storage);
     }
 
-    static constexpr unsigned no_scan = ~0u;
+    static constexpr unsigned kNoScan = ~0u;
 
     // The lean column scan's chunk map (G_e, P_s, H_s) of `rows` interior rows, whose fp32
     // factors are all (m, r, q): G = m^rows, H = q^rows, P = sum_j q^j r m^(j+1) (the backward
@@ -348,7 +348,7 @@ unsigned lu_colscan_halo(unsigned n, const ConstantCoefficients& k, const Window
     std::vector<double> m, r, q;
     const bool ok = factorise(n, k, m, r, q);
     return colscan_halo(
-        n, ok, plan_decay_window(n, k, unsigned(settings.max_window), window_target), settings);
+        n, ok, plan_decay_window(n, k, unsigned(settings.max_window), kWindowTarget), settings);
 }
 
 unsigned lu_colscan_warps(unsigned halo, const WindowTuning& settings) {
@@ -377,7 +377,7 @@ std::pair<int, int> lu_window_interior_rows(unsigned n, const ConstantCoefficien
 }
 
 DecayWindow lu_window_plan(unsigned n, const ConstantCoefficients& k, unsigned max_window) {
-    return plan_decay_window(n, k, max_window, window_target);
+    return plan_decay_window(n, k, max_window, kWindowTarget);
 }
 
 }  // namespace adilab::tridiag

@@ -283,7 +283,8 @@ TEST(Render3D, AWavySurfaceHasNoPinholes) {
     // surface on cell and block edges everywhere. A ray that slips through (rounding at an edge,
     // a cell or block wrongly skipped) shows the background as an isolated pixel inside the
     // surface.
-    const int nx = 203, ny = 157, w = 480, h = 360, kViews = 12;
+    const int nx = 203, ny = 157, w = 480, h = 360;
+    constexpr int kViews = 12;
     std::vector<float> water(std::size_t(nx) * ny), bottom(water.size(), -2.0f);
     for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i)

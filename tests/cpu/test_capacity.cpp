@@ -79,12 +79,12 @@ TEST(Capacity, BuffersOverTheFreeMemoryTogetherAreListedWithTheTotal) {
 }
 
 TEST(Capacity, SizesSaturateInsteadOfWrapping) {
-    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-    EXPECT_EQ(bytes_of(std::uint64_t{1} << 32, std::uint64_t{1} << 32), most);  // 2^64 wraps to 0
+    constexpr std::uint64_t kMost = std::numeric_limits<std::uint64_t>::max();
+    EXPECT_EQ(bytes_of(std::uint64_t{1} << 32, std::uint64_t{1} << 32), kMost);  // 2^64 wraps to 0
     EXPECT_EQ(bytes_of(3, 4), 12u);
-    EXPECT_EQ(bytes_of(0, most), 0u);
+    EXPECT_EQ(bytes_of(0, kMost), 0u);
     // A sum of buffers past 2^64 must not wrap below the free memory either.
-    const BufferNeed needs[] = {{"a", most}, {"b", most}};
+    const BufferNeed needs[] = {{"a", kMost}, {"b", kMost}};
     Limits no_block = small_gpu();
     no_block.max_block_bytes = 0;
     EXPECT_NE(capacity_problem(needs, no_block), "");

@@ -18,6 +18,8 @@
 namespace adilab {
 namespace {
 
+// Built as Product{v}: clang before 16 (clang-tidy's parser in .ci/tidy) has no parenthesized
+// aggregate initialization, which make_unique<Product>(v) needs.
 struct Product {
     int value = 0;
 };
@@ -27,12 +29,13 @@ struct ToyInfo : VariantInfo {
 using Toys = Registry<ToyInfo, Product, int>;
 
 const Toys& toys() {
-    static const Toys all("toy", {
-                                     {{{"double", "twice the argument"}, true},
-                                      [](int v) { return std::make_unique<Product>(2 * v); }},
-                                     {{{"same", "the argument", false}},
-                                      [](int v) { return std::make_unique<Product>(v); }},
-                                 });
+    static const Toys all("toy",
+                          {
+                              {{{"double", "twice the argument"}, true},
+                               [](int v) { return std::make_unique<Product>(Product{2 * v}); }},
+                              {{{"same", "the argument", false}},
+                               [](int v) { return std::make_unique<Product>(Product{v}); }},
+                          });
     return all;
 }
 

@@ -45,23 +45,23 @@ std::vector<float> random_matrix(int n, unsigned seed) {
 std::vector<float> matrix_without_ties(int n, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> one(-1.0, 1.0), diag(1.0, 2.0);
-    const std::size_t N = static_cast<std::size_t>(n);
-    std::vector<double> l(N * N, 0.0), u(N * N, 0.0);
+    const std::size_t size = static_cast<std::size_t>(n);
+    std::vector<double> l(size * size, 0.0), u(size * size, 0.0);
     for (int i = 0; i < n; ++i) {
-        l[i * N + i] = 1.0;
-        for (int j = 0; j < i; ++j) l[i * N + j] = one(rng) * (j == i - 1 ? 0.5 : 0.5 / n);
-        u[i * N + i] = (rng() & 1 ? 1.0 : -1.0) * diag(rng);
-        for (int j = i + 1; j < n; ++j) u[i * N + j] = one(rng) / n;
+        l[i * size + i] = 1.0;
+        for (int j = 0; j < i; ++j) l[i * size + j] = one(rng) * (j == i - 1 ? 0.5 : 0.5 / n);
+        u[i * size + i] = (rng() & 1 ? 1.0 : -1.0) * diag(rng);
+        for (int j = i + 1; j < n; ++j) u[i * size + j] = one(rng) / n;
     }
-    std::vector<int> order(N);
+    std::vector<int> order(size);
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
-    std::vector<float> a(N * N);
+    std::vector<float> a(size * size);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
             double s = 0;
-            for (int k = 0; k <= std::min(i, j); ++k) s += l[i * N + k] * u[k * N + j];
-            a[order[i] * N + j] = static_cast<float>(s);
+            for (int k = 0; k <= std::min(i, j); ++k) s += l[i * size + k] * u[k * size + j];
+            a[order[i] * size + j] = static_cast<float>(s);
         }
     return a;
 }
@@ -92,8 +92,10 @@ lu::Tuning tuned(std::initializer_list<std::pair<const char*, int>> changes) {
     lu::Tuning t;
     std::vector<TuningField> fields = lu::tuning_fields(t);
     for (const auto& [name, value] : changes) {
+        // `name` captured by an init-capture: clang before 16 (clang-tidy's parser in .ci/tidy)
+        // cannot capture a structured binding itself.
         auto it = std::find_if(fields.begin(), fields.end(),
-                               [&](const TuningField& f) { return f.name == name; });
+                               [name = name](const TuningField& f) { return f.name == name; });
         if (it == fields.end()) throw std::invalid_argument(std::string("no lu.") + name);
         *it->value = value;
     }

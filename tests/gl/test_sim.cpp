@@ -293,13 +293,13 @@ Moments moments(const std::vector<float>& c, int nx, int ny) {
 TEST(SimAdvection, PulseMovesWithTheFlowConservesMassAndStaysPositive) {
     ADILAB_NEED_GL();
     const int nx = 128, ny = 96, steps = 80;
-    const double u = 0.5, v = 0.25, D = 0.3, dt = 1.0;
+    const double u = 0.5, v = 0.25, diffusivity = 0.3, dt = 1.0;
     for (const int scheme : {0, 1}) {
         auto sim = make_simulation("advection");
         sim->set_param("scheme", scheme);
         sim->set_param("u", u);
         sim->set_param("v", v);
-        sim->set_param("D", D);
+        sim->set_param("D", diffusivity);
         sim->set_param("dt", dt);
         sim->reset("free", nx, ny);
         std::vector<float> pulse(std::size_t(nx) * ny);
@@ -317,8 +317,8 @@ TEST(SimAdvection, PulseMovesWithTheFlowConservesMassAndStaysPositive) {
         // variance along its direction (the Fourier symbol 1 / (1 + sigma (1 - e^-ik) + ...)
         // expanded to second order), and nothing across.
         auto spread = [&](double w) {
-            if (scheme == 1) return 2 * (D + std::abs(w) / 4) * t;
-            const double sigma = std::abs(w) * dt, kappa = D * dt;
+            if (scheme == 1) return 2 * (diffusivity + std::abs(w) / 4) * t;
+            const double sigma = std::abs(w) * dt, kappa = diffusivity * dt;
             return steps * (sigma + 2 * kappa + sigma * sigma);
         };
         // fp32 sums of ~1e4 cells: 1e-5 relative.

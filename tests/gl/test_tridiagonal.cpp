@@ -223,9 +223,9 @@ TEST(Tridiagonal, ConjugateGradientFixedIterationsReduceTheEnergyError) {
                     return double(x[at]) - exact.x[at];
                 };
                 const std::size_t at = std::size_t(j) * nx + i;
-                const double Ae = p.b[at] * e(i) + (i > 0 ? p.a[at] * e(i - 1) : 0.0) +
-                                  (i + 1 < nx ? p.c[at] * e(i + 1) : 0.0);
-                sum += e(i) * Ae;
+                const double ae_i = p.b[at] * e(i) + (i > 0 ? p.a[at] * e(i - 1) : 0.0) +
+                                    (i + 1 < nx ? p.c[at] * e(i + 1) : 0.0);
+                sum += e(i) * ae_i;
             }
         return sum;
     };

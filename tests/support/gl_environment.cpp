@@ -25,7 +25,7 @@ class ContextTeardown : public ::testing::Environment {
   public:
     void TearDown() override { shared().context.reset(); }
 };
-[[maybe_unused]] ::testing::Environment* const context_teardown =
+[[maybe_unused]] ::testing::Environment* const kContextTeardown =
     ::testing::AddGlobalTestEnvironment(new ContextTeardown);
 }  // namespace
 
