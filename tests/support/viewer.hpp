@@ -85,6 +85,7 @@ class Viewer : public ::testing::Test {
     void save_settings(const std::string& text) const { write_settings(config, text); }
     std::string saved_settings() const { return read_settings(config); }
 
+  public:  // read by every test, set once by the constructor
     const std::string dir, config;
 };
 
