@@ -37,11 +37,9 @@ std::vector<double> time_runs(const std::function<void()>& work, TimingOptions o
 // Runs `work` (waiting for the GPU after each run) at least `min_runs` times and for at least
 // `min_ms` of wall time. Benchmarks call it before timing work that follows CPU work (float64
 // references, CPU baselines, set-up): an idle GPU clocks down, and a few short kernels do not
-// bring it back up (H200: matmul N = 1024 read 0.44 ms after the CPU baseline, 0.08 ms after GPU
-// work; the power and tridiagonal benches saw the same). 200 ms was not enough: after ~1 s of
-// float64 reference on the CPU, the 4096^2 y tridiagonal solve ran 2-4x slow for between 0.2 and
-// 1 s (0.28-0.32 ms against 0.070 in 2 of 2 processes with a 200 ms warm-up; 0.0695-0.0697 in 5
-// of 5 with 1000 ms, H200, 2026-11-21), so every benchmark warms up for a second.
+// bring it back up; after a second of CPU work the clocks took up to a second of GPU work to
+// recover, so every benchmark warms up for a second (docs/performance.md, "Warm-up before
+// timing", has the figures).
 inline constexpr double kWarmUpMs = 1000;
 void warm_up(const std::function<void()>& work, double min_ms = kWarmUpMs, int min_runs = 3);
 double median(std::vector<double> samples);
@@ -49,7 +47,7 @@ double median(std::vector<double> samples);
 // GPU timestamps at chosen points of a command stream (glQueryCounter), to split a long sequence
 // of dispatches by phase. A mark is taken once the GPU has completed every earlier command, so
 // place marks where a barrier already waits: a mark between two unordered dispatches may order
-// them. Reading waits for the GPU: for diagnostics (e.g. ADILAB_LU_TRACE), not for timed paths.
+// them. Reading waits for the GPU: for diagnostics, not for timed paths.
 class StampLog {
   public:
     // Charges the GPU time since the previous mark to `phase` (>= 0); phase -1 only starts.

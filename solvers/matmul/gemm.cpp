@@ -58,16 +58,9 @@ std::size_t GemmTiles::shared_bytes() const {
 }
 
 std::span<const GemmTiles> tuned_tiles() {
-    // H200 sweep (2026-11-21, kernel TFLOP/s at N = 4096 / 2048 / 1024 / 512; cuBLAS fp32
-    // 51.2 / 49.3 / 32.5 / 11.3):
-    //   256x128x8x8x16  44.7 / 43.1 / 10.6 / 2.5
-    //   128x128x8x16x8  43.5 / 41.7 /  4.8 / 0.7 (first sweep; noisy at small N)
-    //   64x128x8x8x8    41.1 / 35.8 / 26.7 / 6.1
-    //   32x64x8x4x8     29.1 / 26.9 / 23.3 / 8.2
-    //   32x32x8x4x4     23.7 / 22.7 / 20.4 / 9.4
-    // Large blocks win once there are enough of them; below that, filling the SMs matters more.
-    // Sweep 3 (BK = 16, APAD = 0 to fit 48 KiB): 256x128x16x8x16 32.7, 128x256x16x8x16 34.5,
-    // 128x128x16x8x8 40.4, 64x128x16x8x8 40.0 at N = 4096: BK = 8 stays.
+    // Largest first. Large blocks win once there are enough of them to fill the SMs; below that,
+    // filling the SMs matters more than the block's reuse, so the smaller shapes serve small C
+    // (docs/performance.md, "Matmul": the sweep and the tries with BK = 16 that lost).
     static const GemmTiles all[] = {{256, 128, 8, 8, 16},
                                     {128, 128, 8, 16, 8},
                                     {64, 128, 8, 8, 8},

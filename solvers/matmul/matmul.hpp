@@ -52,9 +52,9 @@ struct GemmTiles {
     int threads() const { return (bm / tm) * (bn / tn); }
     std::size_t shared_bytes() const;
 };
-// The configurations tuned on the H200 (`--bench matmul --tiles ...`, 2026-11-21), largest first:
-// 256x128x8x8x16 (44.7 TFLOP/s at N = 4096, cuBLAS 51.2), 128x128x8x16x8, 64x128x8x8x8,
-// 32x64x8x4x8, 32x32x8x4x4 (the small ones for matrices too small to fill the GPU otherwise).
+// The tile configurations `--bench matmul --tiles` measured best, largest first: 256x128x8x8x16,
+// 128x128x8x16x8, 64x128x8x8x8, 32x64x8x4x8, 32x32x8x4x4 (the small ones for matrices too small
+// to fill the GPU otherwise; docs/performance.md, "Matmul", has the figures).
 std::span<const GemmTiles> tuned_tiles();
 // The first tuned configuration that gives C at least 128 work groups (enough to fill the GPU's
 // SMs; fewer, larger blocks leave most of them idle), else the smallest one.

@@ -176,8 +176,8 @@ TEST(GlRuntime, TimerMeasuresPositiveTime) {
     EXPECT_EQ(gl::median({4.0, 1.0, 2.0, 3.0}), 2.5);
 }
 
-// ADILAB_LU_TRACE's timestamps: each mark charges the time since the previous one to its phase,
-// a collect starts over, and the queries are reused.
+// The phase timestamps (gl::StampLog): each mark charges the time since the previous one to its
+// phase, a collect starts over, and the queries are reused.
 TEST(GlRuntime, StampLogChargesEachPhaseTheTimeSinceTheMarkBefore) {
     ADILAB_NEED_GL();
     gl::Buffer big(32 << 20);
