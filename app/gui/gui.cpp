@@ -94,11 +94,12 @@ ViewerStart viewer_start(const cli::Args& args) {
         start.params.emplace_back(item.substr(0, eq), text);
     }
     if (args.has("video-size")) {
-        const auto [w, h] = cli::parse_dimensions("video-size", args.get("video-size"), 16, 8192);
+        const auto [w, h] = cli::parse_dimensions("video-size", args.get("video-size"),
+                                                  kMinVideoSide, kMaxVideoSide);
         start.video_width = static_cast<int>(w);
         start.video_height = static_cast<int>(h);
     }
-    start.video_fps = static_cast<int>(args.get_int("video-fps", 0, 1, 240));
+    start.video_fps = static_cast<int>(args.get_int("video-fps", 0, 1, kMaxVideoFps));
     start.video_format = args.get("video-format");
     if (!start.video_format.empty() && start.video_format != "mp4" && start.video_format != "png")
         throw cli::UsageError("--video-format must be mp4 or png, not '" + start.video_format +
@@ -150,7 +151,7 @@ int run_frames(Window& window, Viewer& viewer, BenchTabs& bench_tabs, ScriptedRu
         if (viewer.take_fullscreen_request()) window.toggle_fullscreen();
         ImGui::GetIO().FontGlobalScale = window.content_scale() * viewer.ui_scale();
         handle_input(viewer, minimised ? render::Rect{} : viewport, static_cast<float>(fb_height),
-                     scale, window.key_presses());
+                     scale, window.key_presses(), window.mouse_presses());
         if (script) script->inject_input(viewer, frame, viewport);
         // Minimised: no steps either (nothing to see), and no busy loop.
         if (!minimised) viewer.advance(frame);

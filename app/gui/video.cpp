@@ -34,9 +34,9 @@ int even_within(int value, int low, int high) {
 }  // namespace
 
 VideoSettings clamped(VideoSettings s) {
-    s.width = even_within(s.width, 16, 8192);
-    s.height = even_within(s.height, 16, 8192);
-    s.fps = std::clamp(s.fps, 1, 240);
+    s.width = even_within(s.width, kMinVideoSide, kMaxVideoSide);
+    s.height = even_within(s.height, kMinVideoSide, kMaxVideoSide);
+    s.fps = std::clamp(s.fps, 1, kMaxVideoFps);
     return s;
 }
 

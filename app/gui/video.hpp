@@ -27,7 +27,10 @@ struct VideoSettings {
     enum class Format { mp4, png };
     Format format = Format::mp4;
 };
-// Sizes within 16 .. 8192 and even (H.264's 4:2:0 sampling needs even sides), fps 1 .. 240.
+// The limits of the panel's fields and of --video-size / --video-fps alike.
+inline constexpr int kMinVideoSide = 16, kMaxVideoSide = 8192;
+inline constexpr int kMaxVideoFps = 240;
+// Sizes within the limits and even (H.264's 4:2:0 sampling needs even sides), fps 1 .. 240.
 VideoSettings clamped(VideoSettings settings);
 const char* format_name(VideoSettings::Format format);  // "mp4", "png"
 

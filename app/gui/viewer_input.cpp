@@ -101,7 +101,8 @@ void drag(Viewer& viewer, render::Rect viewport, glm::vec2 mouse, glm::vec2 delt
     }
 }
 
-void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale) {
+void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale,
+                  std::span<const MousePress> clicks) {
     const ImGuiIO& io = ImGui::GetIO();
     // A cross-section's end follows the mouse until the button is released, wherever that is.
     if (viewer.cross_section_dragging() && !ImGui::IsMouseDown(ImGuiMouseButton_Left))
@@ -123,10 +124,21 @@ void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_heigh
                                          std::clamp(int(cell->y), 0, src.ny - 1)));
     else
         viewer.set_probe_cell(std::nullopt);
-    // Ctrl+left press on the field starts a cross-section line; the drag moves its end.
-    if (cell && io.KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
-        viewer.begin_cross_section(*cell);
-    else if (cell && viewer.cross_section_dragging())
+    // Ctrl+left press on the field starts a cross-section line at the press (at a low frame rate
+    // the pointer may have moved on by the frame that handles it); the drag moves its end.
+    if (cell && io.KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        auto start = cell;
+        for (const MousePress& click : clicks)
+            if (click.button == GLFW_MOUSE_BUTTON_LEFT && (click.mods & GLFW_MOD_CONTROL)) {
+                const glm::vec2 at(click.x * scale, framebuffer_height - click.y * scale);
+                if (const auto pressed =
+                        render::Renderer::pixel_to_cell(src, viewer.view(), viewport, at))
+                    start = pressed;
+                break;
+            }
+        viewer.begin_cross_section(*start);
+        if (start != cell) viewer.move_cross_section_end(*cell);
+    } else if (cell && viewer.cross_section_dragging())
         viewer.move_cross_section_end(*cell);
     if (io.MouseWheel != 0) zoom(viewer, viewport, mouse, io.MouseWheel, three_d);
     drag(viewer, viewport, mouse, glm::vec2(io.MouseDelta.x * scale, io.MouseDelta.y * scale),
@@ -136,10 +148,10 @@ void handle_mouse(Viewer& viewer, render::Rect viewport, float framebuffer_heigh
 }  // namespace
 
 void handle_input(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale,
-                  std::span<const KeyPress> keys) {
+                  std::span<const KeyPress> keys, std::span<const MousePress> clicks) {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantCaptureKeyboard && !io.WantTextInput) handle_keys(viewer, keys);
-    if (!viewport.empty()) handle_mouse(viewer, viewport, framebuffer_height, scale);
+    if (!viewport.empty()) handle_mouse(viewer, viewport, framebuffer_height, scale, clicks);
 }
 
 }  // namespace adilab::gui

@@ -14,8 +14,8 @@ class Viewer;
 
 // `viewport` in framebuffer pixels (GL convention; empty while minimised: keys only), `scale`
 // maps them to ImGui units. `keys`: the presses since the last frame, skipped while a widget has
-// the keyboard.
+// the keyboard; `clicks`: the mouse presses since the last frame, where they happened.
 void handle_input(Viewer& viewer, render::Rect viewport, float framebuffer_height, float scale,
-                  std::span<const KeyPress> keys = {});
+                  std::span<const KeyPress> keys = {}, std::span<const MousePress> clicks = {});
 
 }  // namespace adilab::gui

@@ -383,7 +383,7 @@ void draw_video_settings(Viewer& viewer) {
         video = clamped(video);
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("16 .. 8192, even (H.264 needs even sides)");
-    ImGui::SliderInt("Frames / s", &video.fps, 1, 120, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("Frames / s", &video.fps, 1, kMaxVideoFps, "%d", ImGuiSliderFlags_AlwaysClamp);
     int format = video.format == VideoSettings::Format::mp4 ? 0 : 1;
     const char* formats[] = {"MP4 (ffmpeg)", "PNG frames"};
     if (ImGui::Combo("Format", &format, formats, 2))

@@ -29,7 +29,8 @@ std::string glfw_error_text() {
 // (key_presses()) the frame it arrives, and ImGui gets the queue "trickled": at most one change
 // per key per frame, the rest waiting for the next frame, so each press is seen down for one
 // frame and then up. Mouse, scroll, focus and monitor events go to the backend unchanged (it
-// keeps its own record of quick clicks).
+// keeps its own record of quick clicks); a button press also keeps the pointer's position at
+// that moment (mouse_presses()), since the backend samples the pointer once a frame.
 namespace {
 Window* owner(GLFWwindow* w) {
     return static_cast<Window*>(glfwGetWindowUserPointer(w));
@@ -91,7 +92,14 @@ Window::Window(int width, int height, const std::string& title) {
     glfwSetWindowUserPointer(window_, this);
     glfwSetWindowFocusCallback(window_, ImGui_ImplGlfw_WindowFocusCallback);
     glfwSetCursorEnterCallback(window_, ImGui_ImplGlfw_CursorEnterCallback);
-    glfwSetMouseButtonCallback(window_, ImGui_ImplGlfw_MouseButtonCallback);
+    glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int mods) {
+        ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+        if (action != GLFW_PRESS) return;
+        // GLFW has handled the pointer's moves up to this event: the press's own position.
+        double x = 0, y = 0;
+        glfwGetCursorPos(w, &x, &y);
+        owner(w)->mouse_presses_.push_back({button, mods, float(x), float(y)});
+    });
     glfwSetScrollCallback(window_, ImGui_ImplGlfw_ScrollCallback);
     glfwSetMonitorCallback(ImGui_ImplGlfw_MonitorCallback);
     glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
@@ -160,6 +168,7 @@ void Window::toggle_fullscreen() {
 
 void Window::begin_frame() {
     presses_.clear();
+    mouse_presses_.clear();
     glfwPollEvents();
     feed_imgui();
     ImGui_ImplOpenGL3_NewFrame();

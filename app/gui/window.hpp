@@ -20,6 +20,14 @@ struct KeyPress {
     bool repeat = false;
 };
 
+// A mouse button press with where the pointer was when it came (ImGui units: logical pixels, y
+// down), which at a low frame rate can be far from where the pointer is when the frame runs.
+struct MousePress {
+    int button = 0;  // GLFW_MOUSE_BUTTON_*
+    int mods = 0;
+    float x = 0, y = 0;
+};
+
 class Window {
   public:
     // Throws adilab::Error when there is no display or no GL 4.3 context.
@@ -42,6 +50,8 @@ class Window {
     GLFWwindow* handle() const { return window_; }
     // Every key press and repeat that arrived during the last begin_frame(), in order.
     const std::vector<KeyPress>& key_presses() const { return presses_; }
+    // Every mouse button press of the last begin_frame(), in order (they reach ImGui too).
+    const std::vector<MousePress>& mouse_presses() const { return mouse_presses_; }
     // F11: fullscreen on the primary monitor, or back to the window it was.
     void toggle_fullscreen();
     gl::AdoptedContext& context() { return *context_; }
@@ -58,6 +68,7 @@ class Window {
     };
     std::deque<InputEvent> pending_;
     std::vector<KeyPress> presses_;
+    std::vector<MousePress> mouse_presses_;
     int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before fullscreen
     void feed_imgui();
 };

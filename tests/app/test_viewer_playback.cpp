@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/viewer.hpp"
@@ -259,6 +260,26 @@ TEST_F(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
     // Frames of the capped steps: about the 100 ms budget; the median leaves room for llvmpipe's
     // drawing and a loaded CI machine, far below the seconds 1000 uncapped steps can take.
     EXPECT_LT(frame_ms[frame_ms.size() / 2], 400.0) << trace;
+}
+
+TEST_F(Viewer, TypedParameterOutsideItsRangeIsRefusedOnTheStatusLine) {
+    ADILAB_NEED_XVFB();
+    ADILAB_NEED_KEY_SENDER();
+    // Ctrl+click on heat's dt (an 800x600 window: the row below c) and type a value: -5 (out of
+    // its range), 1e9 (in range, but past the weight the implicit Euler step solves in fp32).
+    // Neither is clamped into something else: the model refuses it, the status line says why,
+    // and dt stays 1.
+    const std::pair<std::string, std::string> cases[] = {
+        {"-5", "status: parameter 'dt' = -5 is out of range [1e-09, 1e+09] s"},
+        {"1e9", "status: heat: the implicit weight 2 c dt / dh^2 = 2e+09 is above 10000"}};
+    for (const auto& [typed, why] : cases) {
+        const KeyRun session = run_keys(
+            "--window 800x600 --model heat --scenario two-heaters --grid 64 --save-settings",
+            "ctrlclick:530,399@300 type:" + typed + "@200 Return@100 close@1500");
+        ASSERT_TRUE(session.ended_cleanly()) << typed;
+        EXPECT_NE(session.output.find(why), std::string::npos) << typed << "\n" << session.output;
+        EXPECT_EQ(value_of(saved_settings(), "param.dt"), "1") << typed;
+    }
 }
 
 TEST_F(Viewer, BadScriptedOptionsAreUsageErrors) {
