@@ -16,9 +16,10 @@
 // stored into the other shared buffer after, so one barrier per k-tile suffices and the global
 // loads' latency hides behind TM*TN*BK FMAs.
 //
-// Tuning (H200, N = 4096): 256x128 blocks with 8x16 per invocation and BK = 8 reach 44.7 TFLOP/s
-// (cuBLAS 50.9); BK = 16 (APAD = 0 to fit 48 KiB) was slower, 32.7 - 40.4, as were 16x8 per
-// invocation with BK = 16 (22.7) and 4x4 (23.7 - 27.8). solvers/matmul/gemm.cpp lists the sweep.
+// Tuning: large blocks with many outputs per invocation (256x128, 8x16, BK = 8) keep the FMAs fed
+// from registers; a deeper k-tile (BK = 16) no longer fits with the padding and lost, as did
+// smaller register blocks. The host picks the shape (solvers/matmul/gemm.cpp, choose_tiles);
+// docs/performance.md, "Matmul", has the sweep.
 //
 // Edges. GUARDED = 0 is the hot variant: no bounds checks on rows and columns (the host only
 // dispatches it over whole BM x BN blocks); GUARDED = 1 checks every load and store and covers the
