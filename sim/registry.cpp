@@ -11,9 +11,9 @@ std::span<const ModelInfo> models() {
         {"heat",
          "heat conduction by ADI line sweeps (implicit Euler or Peaceman–Rachford), insulated "
          "walls",
-         "T", "K"},
-        {"advection", "advection–diffusion by upwind ADI line sweeps in a closed box", "C", "C"},
-        {"shallow-water", "shallow water waves, Kass & Miller 1990", "h", "m"},
+         "T", "K", 4},
+        {"advection", "advection–diffusion by upwind ADI line sweeps in a closed box", "C", "C", 4},
+        {"shallow-water", "shallow water waves, Kass & Miller 1990", "h", "m", 9},
     };
     return all;
 }

@@ -196,6 +196,12 @@ struct ModelInfo {
     std::string summary;
     std::string field_name;  // "T", "C", "h"
     std::string field_unit;
+    // The least a step must move, in fields of nx ny floats, for its effective bandwidth: its
+    // state read once and written once, and the intermediate between the two sweeps written and
+    // read. Heat and advection: the field and the intermediate, 4 (the velocity and the heaters
+    // are computed, not read); shallow water: h, v, c and the bottom read, h, v, c written, and
+    // the intermediate, 9.
+    int least_fields_per_step = 0;
 };
 std::span<const ModelInfo> models();
 // "fused" first (the default), then every GPU tridiagonal variant.

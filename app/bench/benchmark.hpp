@@ -50,6 +50,20 @@ const Benchmark* find_benchmark(std::string_view name);
 // Fills report.config with every option the user gave.
 void record_config(Report& report, const cli::Args& args);
 
+// The roof every "% of roof" is quoted against: `--bench bandwidth`'s vec4 copy (read + write
+// GB/s), measured in the calling run on two buffers of 256 MiB, or of the largest power of two
+// the device's storage blocks and free memory hold. tridiag and sim report each row's effective
+// bandwidth as a percentage of it, so that the figure and its roof come from the same machine
+// state.
+struct Roof {
+    double gb_per_s = 0;
+    std::uint64_t buffer_bytes = 0;
+};
+Roof measure_roof(const gl::DeviceInfo& device);
+// "roof: the vec4 copy at N MiB, X GB/s (read + write)", the note every report with % of roof
+// carries.
+std::string roof_note(const Roof& roof);
+
 // A simulation scene a benchmark runs (sim and soak).
 struct Scene {
     std::string model, scenario;

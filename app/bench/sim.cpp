@@ -8,8 +8,10 @@
 // (sim/simulation.hpp: FusedTuning); every row records it.
 //
 // Rows: name (solver), model, scenario, grid, steps, ms_per_step (= median_ms), steps_per_s,
-// cells_per_s, fps_one_step_per_frame (the paper's FPS with one step a frame, no drawing),
-// step_breakdown (GPU time per kernel and step, from per-dispatch timestamps over 64 steps).
+// cells_per_s, gb_per_s (the least a step moves, ModelInfo::least_fields_per_step, per second)
+// and pct_of_roof (that against the run's bandwidth roof), fps_one_step_per_frame (the paper's FPS
+// with one step a frame, no drawing), step_breakdown (GPU time per kernel and step, from
+// per-dispatch timestamps over 64 steps).
 //
 // Hook for drawing: measure_simulation() takes an optional per-step `frame` callback. A later
 // `--render WxH` option (the viewer's renderer) passes one that draws the field offscreen, so
@@ -210,6 +212,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
         throw cli::UsageError("--ui: this build has no GUI to draw (no interface registered)");
 
     Report report = make_report("sim", ctx.device);
+    const Roof roof = measure_roof(ctx.device);
+    report.notes.push_back(roof_note(roof));
     record_config(report, args);
     const std::size_t total = cases.size() * grids.size() * solvers.size();
     std::size_t done = 0;
@@ -244,6 +248,10 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                                            " " + solver + " went unstable: " + stats.instability);
                 const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
+                int fields = 0;
+                for (const sim::ModelInfo& m : sim::models())
+                    if (m.name == c.model) fields = m.least_fields_per_step;
+                const double least_bytes = cells * 4.0 * fields;
                 Row row;
                 row.set("name", solver)
                     .set("model", c.model)
@@ -255,6 +263,9 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     .set("host_submit_ms_per_step", submit_ms)
                     .set("steps_per_s", 1000.0 / ms)
                     .set("cells_per_s", cells * 1000.0 / ms)
+                    .set("gb_per_s", least_bytes / (ms * 1e6))
+                    .set("pct_of_roof", 100.0 * least_bytes / (ms * 1e6) / roof.gb_per_s)
+                    .set("roof_gb_per_s", roof.gb_per_s)
                     .set("fps_one_step_per_frame", 1000.0 / ms)
                     .set("stable", stats.stable)
                     .set("kernel", simulation->kernel())
@@ -331,6 +342,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                                           {"host_submit_ms_per_step", "host ms/step", 5},
                                           {"steps_per_s", "steps/s", 0},
                                           {"cells_per_s", "cells/s", 0},
+                                          {"gb_per_s", "GB/s", 1},
+                                          {"pct_of_roof", "% roof", 1},
                                           {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}});
     if (render_w > 0)
         ctx.out << format_table(report.rows, {{"name"},

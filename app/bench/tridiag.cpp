@@ -12,7 +12,7 @@
 // (report.hpp: measure_stable). thomas-cpu is timed on the host arithmetic alone (data already
 // in host memory, wall clock), as the paper's CPU baseline (Kim & Lee 2005, Fig. 11).
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
-// general coefficients.
+// general coefficients; pct_of_roof is that against the run's bandwidth roof (measure_roof).
 // Tuning: `--tune tridiag.FIELD=VALUE` (solvers/tridiagonal/tuning.hpp); every row records the
 // complete tuning of lu-scan and lu-window.
 #include <algorithm>
@@ -104,6 +104,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
 
     Report report = make_report("tridiag", ctx.device);
     record_config(report, args);
+    const Roof roof = measure_roof(ctx.device);
+    report.notes.push_back(roof_note(roof));
     std::vector<Config> configs;
     for (long long n : grids)
         for (Direction d : {Direction::x, Direction::y})
@@ -281,6 +283,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
             const double ms = timing.median_ms;
             set_timing(row, timing);
             row.set("gb_per_s", bytes / (ms * 1e6))
+                .set("pct_of_roof", 100.0 * bytes / (ms * 1e6) / roof.gb_per_s)
+                .set("roof_gb_per_s", roof.gb_per_s)
                 .set("speedup_vs_thomas", thomas_ms / ms)
                 .set("max_rel_error", error);
             record_tuning(row, "tridiag", tridiag::tuning_fields(tuning));
@@ -331,6 +335,7 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                           {"max_ms", "", 4},
                                           {"unstable"},
                                           {"gb_per_s", "GB/s", 1},
+                                          {"pct_of_roof", "% roof", 1},
                                           {"speedup_vs_thomas", "vs thomas", 1},
                                           {"max_rel_error", "max rel err", 8}});
     // The paper's Fig. 11 (Kim & Lee 2005): cyclic reduction against CG with 1 and 2 iterations and

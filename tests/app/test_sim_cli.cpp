@@ -11,6 +11,7 @@
 #include "sim/simulation.hpp"
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
+#include "tests/support/roof.hpp"
 
 namespace adilab::test {
 namespace {
@@ -125,6 +126,17 @@ TEST(SimCli, BenchSimWritesRowsWithTheDocumentedFields) {
          {"\"ms_per_step\"", "\"steps_per_s\"", "\"cells_per_s\"", "\"fps_one_step_per_frame\"",
           "\"free\"", "\"drops\"", "\"fused\"", "\"kernel\"", "\"window-H8\""})
         EXPECT_NE(json.str().find(key), std::string::npos) << key;
+    const bench::Report report = bench::read_report(dir + "/sim.json");
+    expect_rows_against_the_roof(report);
+    // The least traffic of a step (ModelInfo::least_fields_per_step): 4 fields of 16^2 floats
+    // for heat, 9 for shallow water.
+    for (const bench::Row& row : report.rows) {
+        const double fields = row.text("model") == "heat" ? 4 : 9;
+        EXPECT_NEAR(row.number("gb_per_s"),
+                    fields * 16 * 16 * 4 / (row.number("ms_per_step") * 1e6),
+                    2e-8 * row.number("gb_per_s"))  // 9 significant digits each
+            << row.text("model");
+    }
 }
 
 }  // namespace

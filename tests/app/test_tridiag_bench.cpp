@@ -6,6 +6,7 @@
 
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"
+#include "tests/support/roof.hpp"
 
 namespace adilab::test {
 namespace {
@@ -114,10 +115,12 @@ TEST(TridiagBench, ReportHasEveryRowCheckedAgainstTheReference) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::string csv = read_text(dir + "/t.csv");
     EXPECT_EQ(csv.rfind("name,grid,direction,coefficients,min_ms,median_ms,max_ms,unstable,"
-                        "gb_per_s,speedup_vs_thomas,max_rel_error,tridiag.scan_chunk_x,",
+                        "gb_per_s,pct_of_roof,roof_gb_per_s,speedup_vs_thomas,max_rel_error,"
+                        "tridiag.scan_chunk_x,",
                         0),
               0u)
         << csv;
+    expect_rows_against_the_roof(bench::read_report(dir + "/t.json"));
     EXPECT_EQ(count(csv, "\nlu-scan,"), 4u) << csv;
 }
 
