@@ -534,9 +534,7 @@ std::int64_t AdiModel::first_bad_step() const {
 std::string AdiModel::instability() const {
     const std::vector<std::int32_t> flag = flag_.read<std::int32_t>(2);
     if (flag[0] == kStable) return {};
-    std::string quantity;
-    for (const ModelInfo& m : models())
-        if (m.name == model_) quantity = m.field_name;
+    const std::string quantity = model_info(model_).field_name;
     std::string what;
     if (flag[1] & kNotFinite) what = quantity + " became NaN or infinite";
     if (flag[1] & kOutOfBounds) {

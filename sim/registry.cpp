@@ -18,6 +18,15 @@ std::span<const ModelInfo> models() {
     return all;
 }
 
+const ModelInfo& model_info(const std::string& name) {
+    std::string list;
+    for (const ModelInfo& m : models()) {
+        if (m.name == name) return m;
+        list += (list.empty() ? "" : ", ") + m.name;
+    }
+    throw Error("unknown model '" + name + "' (available: " + list + ")");
+}
+
 std::vector<std::string> solver_names() {
     std::vector<std::string> names = {"fused"};
     for (const tridiag::VariantInfo& v : tridiag::variants())

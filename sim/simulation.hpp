@@ -204,6 +204,8 @@ struct ModelInfo {
     int least_fields_per_step = 0;
 };
 std::span<const ModelInfo> models();
+// The model named `name`; throws adilab::Error listing the models for an unknown one.
+const ModelInfo& model_info(const std::string& name);
 // "fused" first (the default), then every GPU tridiagonal variant.
 std::vector<std::string> solver_names();
 // Whether `solver` can step `model`: the conjugate-gradient variants (cg, cg-1, cg-2) need

@@ -248,10 +248,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                                            " " + solver + " went unstable: " + stats.instability);
                 const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
-                int fields = 0;
-                for (const sim::ModelInfo& m : sim::models())
-                    if (m.name == c.model) fields = m.least_fields_per_step;
-                const double least_bytes = cells * 4.0 * fields;
+                const double least_bytes =
+                    cells * 4.0 * sim::model_info(c.model).least_fields_per_step;
                 Row row;
                 row.set("name", solver)
                     .set("model", c.model)

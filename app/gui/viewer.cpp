@@ -345,9 +345,7 @@ void Viewer::apply_start_terrain(const std::string& terrain) {
 // ---- The simulation and its choices ------------------------------------------------------------
 
 const sim::ModelInfo& Viewer::model_info() const {
-    for (const sim::ModelInfo& info : sim::models())
-        if (info.name == sim_->model()) return info;
-    return sim::models().front();
+    return sim::model_info(sim_->model());
 }
 
 render::FieldSource Viewer::source() const {
