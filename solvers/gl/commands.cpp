@@ -32,17 +32,24 @@ QueueBound::~QueueBound() {
     for (void* fence : fences_) glDeleteSync(static_cast<GLsync>(fence));
 }
 
+void wait_for_fence(void* fence, const char* what) {
+    const auto sync = static_cast<GLsync>(fence);
+    GLenum status = glClientWaitSync(sync, 0, 0);
+    GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
+    while (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED) {
+        if (status == GL_WAIT_FAILED) throw Error(std::string("glClientWaitSync failed ") + what);
+        status = glClientWaitSync(sync, flags, 1'000'000'000ull);
+        flags = 0;
+    }
+}
+
 void QueueBound::mark() {
     fences_.push_back(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
     while (int(fences_.size()) > depth_) {
-        const auto oldest = static_cast<GLsync>(fences_.front());
-        // Flushes once (the fence may still sit in the host's command buffer), then waits in
-        // one-second slices until the GPU has passed it.
-        GLenum status = glClientWaitSync(oldest, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000ull);
-        while (status == GL_TIMEOUT_EXPIRED) status = glClientWaitSync(oldest, 0, 1'000'000'000ull);
-        glDeleteSync(oldest);
+        wait_for_fence(fences_.front(),
+                       "bounding the GPU queue");  // on a throw ~QueueBound deletes it
+        glDeleteSync(static_cast<GLsync>(fences_.front()));
         fences_.erase(fences_.begin());
-        if (status == GL_WAIT_FAILED) throw Error("glClientWaitSync failed bounding the GPU queue");
     }
 }
 

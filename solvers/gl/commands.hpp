@@ -52,6 +52,12 @@ class CancellationCheck {
 // Calls this thread's check, if one is installed (it may throw).
 void cancellation_point();
 
+// Waits until the GPU has passed `fence` (a GLsync): looks first without flushing (a fence the
+// host lags behind has usually signalled), else flushes the queue so that it can signal at all
+// and waits in one-second slices. Throws adilab::Error naming `what` when the wait fails. The
+// fence stays the caller's to delete.
+void wait_for_fence(void* fence, const char* what);
+
 // Bounds how much GPU work the host queues ahead of the GPU: mark() after each batch of work
 // queues a fence and, once more than `depth` batches are pending, waits for the oldest one. A
 // loop of many steps (a headless run, a benchmark interval) otherwise queues all of them before

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::gl {
@@ -104,17 +105,9 @@ const void* Readback::wait(std::size_t keep) {
         glDeleteSync(static_cast<GLsync>(fences_.front()));
         fences_.pop_front();
     }
-    GLsync fence = static_cast<GLsync>(fences_.front());
-    // Look first without flushing: with the read lagging behind, the fence has usually
-    // signalled already. Otherwise flush the queue so that it can signal at all, and wait.
-    GLenum status = glClientWaitSync(fence, 0, 0);
-    GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
-    while (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED) {
-        if (status == GL_WAIT_FAILED) throw Error("glClientWaitSync failed on a readback");
-        status = glClientWaitSync(fence, flags, 1000000000ull);
-        flags = 0;
-    }
-    glDeleteSync(fence);
+    // With the read lagging behind, the fence has usually signalled already.
+    wait_for_fence(fences_.front(), "on a readback");
+    glDeleteSync(static_cast<GLsync>(fences_.front()));
     fences_.pop_front();
     return mapped_;
 }
