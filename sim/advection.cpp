@@ -122,7 +122,8 @@ class Advection final : public AdiModel {
                      ? " on a " + std::to_string(nx) + " x " + std::to_string(ny) + " grid"
                      : ""),
             scenario == "vortex" ? "lower dt, omega or D, or raise dh"
-                                 : "lower dt, the velocity or D, or raise dh"};
+                                 : "lower dt, the velocity or D, or raise dh",
+            {}};
     }
 
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {

@@ -129,8 +129,9 @@ class Heat final : public AdiModel {
         const double dh = param("dh");
         const double mu = param("c") * param("dt") / (dh * dh);
         if (int(param("scheme")) == 0)
-            return {2 * mu, kMaxImplicitWeight, "2 c dt / dh^2", "lower dt or c, or raise dh"};
-        return {mu, kMaxHeatPeacemanRachfordWeight, "c dt / dh^2", "lower dt or c, or raise dh"};
+            return {2 * mu, kMaxImplicitWeight, "2 c dt / dh^2", "lower dt or c, or raise dh", {}};
+        return {
+            mu, kMaxHeatPeacemanRachfordWeight, "c dt / dh^2", "lower dt or c, or raise dh", {}};
     }
 
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {

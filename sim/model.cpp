@@ -285,7 +285,9 @@ void AdiModel::check_parameters(const std::string& scenario, int nx, int ny) con
     std::ostringstream out;
     out << model_ << ": the implicit weight " << weight.formula << " = " << weight.value
         << " is above " << weight.limit << "; past it ";
-    if (weight.limit < kMaxImplicitWeight)
+    if (!weight.past_it.empty())
+        out << weight.past_it << " (" << weight.remedy << ")";
+    else if (weight.limit < kMaxImplicitWeight)
         out << "Peaceman–Rachford's explicit half step amplifies fp32 round-off faster than the"
                " scheme damps it ("
             << weight.remedy << ", or use scheme=implicit-euler)";

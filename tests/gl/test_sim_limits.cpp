@@ -126,6 +126,7 @@ TEST(SceneLimits, AStatePastTheLimitIsRefusedNamingTheFile) {
 
 using detail::kMaxAdvectionPeacemanRachfordWeight;
 using detail::kMaxHeatPeacemanRachfordWeight;
+using detail::kMaxShallowWaterWeight;
 
 // dt with W at the scheme's limit, and that W.
 std::pair<double, double> dt_at_limit(const Simulation& sim, const std::string& scenario, int nx,
@@ -149,7 +150,8 @@ std::pair<double, double> dt_at_limit(const Simulation& sim, const std::string& 
     double depth = sim.param("level");
     if (scenario == "dam-break") depth += std::max(0.0, sim.param("dam_height"));
     if (scenario == "drops") depth += std::max(0.0, sim.param("drop_height"));
-    return {std::sqrt(kMaxImplicitWeight * dh * dh / (sim.param("g") * depth)), kMaxImplicitWeight};
+    return {std::sqrt(kMaxShallowWaterWeight * dh * dh / (sim.param("g") * depth)),
+            kMaxShallowWaterWeight};
 }
 
 TEST(SceneLimits, EveryScenarioAtTheLimitStaysBoundedAndKeepsItsTotal) {
