@@ -265,21 +265,18 @@ TEST_F(Viewer, TypedStepsPerFrameIsClampedAndFramesStayShort) {
 TEST_F(Viewer, TypedParameterOutsideItsRangeIsRefusedOnTheStatusLine) {
     ADILAB_NEED_XVFB();
     ADILAB_NEED_KEY_SENDER();
-    // Ctrl+click on heat's dt (an 800x600 window: the row below c) and type a value: -5 (out of
-    // its range), 1e9 (in range, but past the weight the implicit Euler step solves in fp32).
-    // Neither is clamped into something else: the model refuses it, the status line says why,
-    // and dt stays 1.
-    const std::pair<std::string, std::string> cases[] = {
-        {"-5", "status: parameter 'dt' = -5 is out of range [1e-09, 1e+09] s"},
-        {"1e9", "status: heat: the implicit weight 2 c dt / dh^2 = 2e+09 is above 10000"}};
-    for (const auto& [typed, why] : cases) {
-        const KeyRun session = run_keys(
-            "--window 800x600 --model heat --scenario two-heaters --grid 64 --save-settings",
-            "ctrlclick:530,399@300 type:" + typed + "@200 Return@100 close@1500");
-        ASSERT_TRUE(session.ended_cleanly()) << typed;
-        EXPECT_NE(session.output.find(why), std::string::npos) << typed << "\n" << session.output;
-        EXPECT_EQ(value_of(saved_settings(), "param.dt"), "1") << typed;
-    }
+    // Ctrl+click on heat's dt (an 800x600 window: the row below c) and type -5, out of its
+    // range. It is not clamped into something else: the model refuses it, the status line says
+    // why, and dt stays 1. (A value in range but past the weight fp32 solves is refused by the
+    // same set_param; the command line's test covers its message.)
+    const KeyRun session =
+        run_keys("--window 800x600 --model heat --scenario two-heaters --grid 64 --save-settings",
+                 "ctrlclick:530,399@300 type:-5@200 Return@100 close@1500");
+    ASSERT_TRUE(session.ended_cleanly());
+    EXPECT_NE(session.output.find("status: parameter 'dt' = -5 is out of range [1e-09, 1e+09] s"),
+              std::string::npos)
+        << session.output;
+    EXPECT_EQ(value_of(saved_settings(), "param.dt"), "1");
 }
 
 TEST_F(Viewer, BadScriptedOptionsAreUsageErrors) {
