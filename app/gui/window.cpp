@@ -95,10 +95,19 @@ Window::Window(int width, int height, const std::string& title) {
     glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int mods) {
         ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
         if (action != GLFW_PRESS) return;
-        // GLFW has handled the pointer's moves up to this event: the press's own position.
-        double x = 0, y = 0;
-        glfwGetCursorPos(w, &x, &y);
-        owner(w)->mouse_presses_.push_back({button, mods, float(x), float(y)});
+        // Where the pointer was at this event: the last move GLFW reported before it, in event
+        // order (glfwGetCursorPos asks the X server for the pointer now, which at a low frame
+        // rate is already further along a drag).
+        Window* window = owner(w);
+        double x = window->pointer_x_, y = window->pointer_y_;
+        if (!window->pointer_known_) glfwGetCursorPos(w, &x, &y);
+        window->mouse_presses_.push_back({button, mods, float(x), float(y)});
+    });
+    glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double x, double y) {
+        Window* window = owner(w);
+        window->pointer_x_ = x;
+        window->pointer_y_ = y;
+        window->pointer_known_ = true;
     });
     glfwSetScrollCallback(window_, ImGui_ImplGlfw_ScrollCallback);
     glfwSetMonitorCallback(ImGui_ImplGlfw_MonitorCallback);

@@ -69,6 +69,8 @@ class Window {
     std::deque<InputEvent> pending_;
     std::vector<KeyPress> presses_;
     std::vector<MousePress> mouse_presses_;
+    double pointer_x_ = 0, pointer_y_ = 0;  // the last cursor move GLFW reported
+    bool pointer_known_ = false;
     int windowed_[4] = {0, 0, 0, 0};  // x, y, width, height before fullscreen
     void feed_imgui();
 };
