@@ -16,6 +16,10 @@ const Variants& variants() {
               "the paper's cyclic reduction: one dispatch per level, packed levels, ping-pong "
               "buffers"},
              [](const Tuning&) { return make_cr_pingpong(); }},
+            {{"partition",
+              "any coefficients, any line length: register chunks of the partition method, 32 "
+              "lines a work group, a coarse system in memory, three dispatches"},
+             [](const Tuning& t) { return make_partition(t.partition); }},
             // Its shape (chunks, bands, subgroup scans) is ScanTuning's (tuning.hpp).
             {{"lu-scan",
               "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "

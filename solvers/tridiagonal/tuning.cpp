@@ -5,6 +5,7 @@ namespace adilab::tridiag {
 std::vector<TuningField> tuning_fields(Tuning& t) {
     ScanTuning& s = t.scan;
     WindowTuning& w = t.window;
+    PartitionTuning& p = t.partition;
     return {
         {"scan_chunk_x", "lu-scan: unknowns per invocation along x", &s.chunk_x, 1, 64},
         {"scan_chunk_y", "lu-scan: unknowns per invocation along y", &s.chunk_y, 1, 64},
@@ -35,6 +36,8 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
          &w.scan_max_unknowns, 0, 1 << 30},
         {"colscan_form", "lu-window: column scan 0 first form, 1 lean, 2 by interior blocks",
          &w.scan_form, 0, 2},
+        {"partition_chunk", "partition: unknowns per invocation", &p.chunk, 2, 32},
+        {"partition_warps", "partition: chunks per work group along the line", &p.warps, 1, 32},
     };
 }
 

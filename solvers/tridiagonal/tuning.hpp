@@ -63,9 +63,17 @@ struct WindowTuning {
     int scan_form = 2;
 };
 
+// partition (partition.cpp, shaders/tridiagonal/split_solve.glsl): general coefficients, any
+// line length, in three dispatches.
+struct PartitionTuning {
+    int chunk = 16;  // unknowns per invocation (registers: about 3 floats each)
+    int warps = 8;   // chunks per work group along the line (32 lines side by side each)
+};
+
 struct Tuning {
     ScanTuning scan;
     WindowTuning window;
+    PartitionTuning partition;
 };
 
 // Every field, as "scan_chunk_x", "window_rows", ... with its range.

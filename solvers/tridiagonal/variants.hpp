@@ -13,6 +13,7 @@ namespace adilab::tridiag {
 
 std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
+std::unique_ptr<Solver> make_partition(const PartitionTuning& tuning);
 std::unique_ptr<Solver> make_thomas_cpu();
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning);
 // lu-window (lu_window.cpp): lines of constant, dominant coefficients solved by the column scan

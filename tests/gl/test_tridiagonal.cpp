@@ -170,6 +170,42 @@ TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
             check_variant("lu-scan subgroups", {n, d, true}, ++seed, tolerance(n), false, make);
 }
 
+// partition's shapes (split_solve.glsl): chunks of 2 (no interior rows), odd chunks, one warp
+// (a span of one chunk) and several, on grids of more than 32 lines (two line groups, the last
+// partial) whose lengths leave a partial last span and a partial last chunk, or fit one chunk.
+// Tolerance as in tolerance(): each unknown's path runs through its chunk's sweeps, the span's
+// and the coarse Thomas, a few roundings per step of recurrences whose factors stay below 1 for
+// these dominant systems, like Thomas itself.
+TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1300;
+    for (auto [chunk, warps] : {std::pair{2, 1}, std::pair{3, 2}, std::pair{5, 3}, std::pair{16, 8}}) {
+        tridiag::PartitionTuning tuning;
+        tuning.chunk = chunk;
+        tuning.warps = warps;
+        for (int n : {1, 2, 7, 33, 100, 701}) {
+            for (Direction d : {Direction::x, Direction::y}) {
+                const bool along_x = d == Direction::x;
+                const int lines = 45;
+                const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+                const auto p = reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
+                const auto expected = reference::solve_grid_general(nx, ny, along_x, p.a, p.b, p.c, p.k);
+                ASSERT_EQ(expected.failed_line, -1);
+                gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b);
+                gl::Buffer c = gl::Buffer::from(p.c), k = gl::Buffer::from(p.k);
+                gl::Buffer x(k.size());
+                x.poison();
+                auto solver = tridiag::make_partition(tuning);
+                solver->solve({nx, ny}, d, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
+                EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(n))
+                    << "chunk " << chunk << " warps " << warps << " n " << n
+                    << (along_x ? " x" : " y");
+                EXPECT_FALSE(solver->check_pivots().has_value());
+            }
+        }
+    }
+}
+
 // A y grid wider than one work group of lu_bands.comp (256 columns): several column blocks per
 // band, the last one partial, checked against float64 Thomas.
 TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {

@@ -1,0 +1,215 @@
+// split_solve.glsl — batched tridiagonal lines of any length solved in three dispatches by the
+// partition method (Laszlo, Giles & Appleyard 2016; the split into a coarse system in memory and
+// a recomputing last pass as in Klein & Strzodka's tridigpu, ACM TOPC 2023). Used by
+// solvers/tridiagonal's `partition` variant and by the simulations' long sweeps, which build
+// each row on the fly from their fields.
+//
+// Why three dispatches: a work group cannot hold a long line whole with its loads coalesced. 32
+// side-by-side columns of 4096 rows are 393 KiB of eliminated rows, more than an SM's registers
+// and shared memory together, and one group per column makes every load its own sector. Here a
+// work group takes 32 lines (one per lane, so that the y half step reads 128 bytes per warp and
+// row) and a span of WARPS * CHUNK positions; each line's span is reduced to two rows, those
+// rows from every span of the line form a small coarse system, and the last pass rebuilds the
+// rows (reading them a second time) instead of keeping them in memory between the passes.
+//
+// Stages (one per dispatch, chosen by the includer's #define):
+//   SPLIT_REDUCE     each invocation eliminates its CHUNK rows to their first and last unknowns,
+//                    the group eliminates its 2 WARPS such rows per line to the span's first and
+//                    last, and writes those two rows to `coarse`;
+//   SPLIT_COARSE     one invocation per line solves its 2 * groups-along-the-line coarse rows
+//                    (Thomas; the rows have a unit diagonal) and leaves x in coarse[].w;
+//   SPLIT_SUBSTITUTE rebuilds and eliminates the rows as SPLIT_REDUCE did, takes the span's end
+//                    values from `coarse`, recovers its chunks' end values, then every row's.
+//
+// The includer, before `#include "tridiagonal/split_solve.glsl"`:
+//   - #define LINE_LENGTH and LINE_COUNT (int expressions), CHUNK (rows per invocation, >= 2),
+//     WARPS (chunks per work group along the line), COARSE_BINDING (the vec4 buffer's binding),
+//     one of the stage names above;
+//   - for SPLIT_REDUCE and SPLIT_SUBSTITUTE, the functions
+//         void row_system(int line, int pos, out float a, out float b, out float c, out float d);
+//         vec2 store_input(int line, int pos);            // what store() reads of the old state
+//         void store(int line, int pos, float x, vec2 old_state);
+//     (row_system must return the same row in both stages: it is called twice per row);
+//   - optionally #define SPLIT_PIVOT_FAILED(line): called where a chunk met a zero or
+//     non-finite pivot.
+// Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
+// 32 x WARPS invocations; SPLIT_COARSE ceil(LINE_COUNT / 64) groups of 64.
+// coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
+// r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
+
+#define SPLIT_LANES 32
+const int SPLIT_SPAN = WARPS * CHUNK;
+int split_spans() { return (LINE_LENGTH + SPLIT_SPAN - 1) / SPLIT_SPAN; }
+
+layout(std430, binding = COARSE_BINDING) buffer Coarse { vec4 coarse[]; };
+
+#ifdef SPLIT_COARSE
+layout(local_size_x = 64) in;
+
+void main() {
+    const int line = int(gl_GlobalInvocationID.x);
+    if (line >= LINE_COUNT) return;
+    const int rows = 2 * split_spans();
+    // Forward: row r becomes x_r + c'_r x_{r+1} = d'_r (stored in place of c and d) ...
+    float c_prev = 0.0, d_prev = 0.0;
+    for (int r = 0; r < rows; ++r) {
+        const vec4 row = coarse[r * LINE_COUNT + line];
+        const float scale = 1.0 / (1.0 - row.x * c_prev);
+        c_prev = scale * row.y;
+        d_prev = scale * (row.z - row.x * d_prev);
+        coarse[r * LINE_COUNT + line] = vec4(row.x, c_prev, d_prev, 0.0);
+    }
+    // ... then back substitution into w.
+    float x = 0.0;
+    for (int r = rows - 1; r >= 0; --r) {
+        const vec4 row = coarse[r * LINE_COUNT + line];
+        x = row.z - row.y * x;
+        coarse[r * LINE_COUNT + line].w = x;
+    }
+}
+
+#else
+layout(local_size_x = SPLIT_LANES, local_size_y = WARPS) in;
+
+// The 2 WARPS end rows of the group's chunks, per lane, with a unit diagonal: (a, c, d), row r
+// of lane l at [r * SPLIT_LANES + l] (the lanes of a warp touch consecutive words).
+shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
+shared float span_x[2 * WARPS * SPLIT_LANES];
+
+// Rows r[0 .. M-1] of unit diagonal, each a_j x_{j-1} + x_j + c_j x_{j+1} = d_j, rewritten as the
+// partition method does: rows 1 .. M-2 in terms of x_0 and x_{M-1} (a_j x_0 + x_j + c_j x_{M-1}),
+// row 0 in terms of its outer neighbour and x_{M-1}, row M-1 in terms of x_0 and its outer
+// neighbour.
+void split_partition(inout float a[2 * WARPS], inout float c[2 * WARPS], inout float d[2 * WARPS]) {
+    const int m = 2 * WARPS;
+    for (int j = 2; j < m; ++j) {
+        const float r = 1.0 / (1.0 - a[j] * c[j - 1]);
+        d[j] = r * (d[j] - a[j] * d[j - 1]);
+        a[j] = -r * a[j] * a[j - 1];
+        c[j] = r * c[j];
+    }
+    for (int j = m - 3; j >= 1; --j) {
+        d[j] -= c[j] * d[j + 1];
+        a[j] -= c[j] * a[j + 1];
+        c[j] = -c[j] * c[j + 1];
+    }
+    if (m > 2) {
+        const float r = 1.0 / (1.0 - c[0] * a[1]);
+        d[0] = r * (d[0] - c[0] * d[1]);
+        a[0] = r * a[0];
+        c[0] = -r * c[0] * c[1];
+    }
+}
+
+bool split_pivot_ok(float pivot) { return pivot != 0.0 && !isnan(pivot) && !isinf(pivot); }
+
+void main() {
+    const int lane = int(gl_LocalInvocationID.x);
+    const int warp = int(gl_LocalInvocationID.y);
+    const int line = int(gl_WorkGroupID.x) * SPLIT_LANES + lane;
+    const int span = int(gl_WorkGroupID.y);
+    const bool line_active = line < LINE_COUNT;
+    const int safe_line = min(line, LINE_COUNT - 1);
+    const int first = (span * WARPS + warp) * CHUNK;
+    const int n = LINE_LENGTH;
+
+    // The chunk's rows, eliminated while they are built (the fused kernel's sweeps,
+    // sim/adi_fused.glsl): rows 1 .. K-2 end as a_k x_first + x_k + c_k x_last = d_k. Rows are
+    // built at clamped positions without a branch, so that their loads issue together; rows past
+    // the line's end become identity rows.
+    float ca[CHUNK], cc[CHUNK], cd[CHUNK];
+#ifdef SPLIT_SUBSTITUTE
+    vec2 inputs[CHUNK];
+#endif
+    bool ok = true;
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = first + k;
+        float a, b, c, d;
+        row_system(safe_line, min(pos, n - 1), a, b, c, d);
+#ifdef SPLIT_SUBSTITUTE
+        inputs[k] = store_input(safe_line, min(pos, n - 1));
+#endif
+        if (pos == 0) a = 0.0;
+        if (pos >= n - 1) c = 0.0;
+        if (!line_active || pos >= n) {
+            a = 0.0;
+            b = 1.0;
+            c = 0.0;
+            d = 0.0;
+        }
+        const float pivot = k < 2 ? b : b - a * cc[k - 1];
+        ok = ok && split_pivot_ok(pivot);
+        const float r = 1.0 / pivot;
+        if (k < 2) {
+            ca[k] = a * r;
+            cc[k] = c * r;
+            cd[k] = d * r;
+        } else {
+            cd[k] = r * (d - a * cd[k - 1]);
+            ca[k] = -r * a * ca[k - 1];
+            cc[k] = r * c;
+        }
+    }
+    for (int k = CHUNK - 3; k >= 1; --k) {
+        cd[k] -= cc[k] * cd[k + 1];
+        ca[k] -= cc[k] * ca[k + 1];
+        cc[k] = -cc[k] * cc[k + 1];
+    }
+    if (CHUNK > 2) {
+        const float r = 1.0 / (1.0 - cc[0] * ca[1]);
+        cd[0] = r * (cd[0] - cc[0] * cd[1]);
+        ca[0] = r * ca[0];
+        cc[0] = -r * cc[0] * cc[1];
+    }
+#ifdef SPLIT_PIVOT_FAILED
+    if (!ok && line_active) SPLIT_PIVOT_FAILED(line);
+#endif
+
+    // The group's chunk ends, per line: rows 2 w and 2 w + 1 of the span.
+    span_rows[(2 * warp) * SPLIT_LANES + lane] = vec3(ca[0], cc[0], cd[0]);
+    span_rows[(2 * warp + 1) * SPLIT_LANES + lane] = vec3(ca[CHUNK - 1], cc[CHUNK - 1], cd[CHUNK - 1]);
+    memoryBarrierShared();
+    barrier();
+    const int span_row0 = 2 * span;  // the span's first coarse row; its last is span_row0 + 1
+    if (warp == 0) {
+        float sa[2 * WARPS], sc[2 * WARPS], sd[2 * WARPS];
+        for (int j = 0; j < 2 * WARPS; ++j) {
+            const vec3 row = span_rows[j * SPLIT_LANES + lane];
+            sa[j] = row.x;
+            sc[j] = row.y;
+            sd[j] = row.z;
+        }
+        split_partition(sa, sc, sd);
+#ifdef SPLIT_REDUCE
+        if (line_active) {
+            coarse[span_row0 * LINE_COUNT + line] = vec4(sa[0], sc[0], sd[0], 0.0);
+            coarse[(span_row0 + 1) * LINE_COUNT + line] =
+                vec4(sa[2 * WARPS - 1], sc[2 * WARPS - 1], sd[2 * WARPS - 1], 0.0);
+        }
+#else
+        const float x_first = coarse[span_row0 * LINE_COUNT + safe_line].w;
+        const float x_last = coarse[(span_row0 + 1) * LINE_COUNT + safe_line].w;
+        for (int j = 0; j < 2 * WARPS; ++j) {
+            const float x = j == 0                 ? x_first
+                            : j == 2 * WARPS - 1   ? x_last
+                                                   : sd[j] - sa[j] * x_first - sc[j] * x_last;
+            span_x[j * SPLIT_LANES + lane] = x;
+        }
+#endif
+    }
+#ifdef SPLIT_SUBSTITUTE
+    memoryBarrierShared();
+    barrier();
+    if (!line_active) return;
+    const float x_first = span_x[(2 * warp) * SPLIT_LANES + lane];
+    const float x_last = span_x[(2 * warp + 1) * SPLIT_LANES + lane];
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = first + k;
+        const float x = k == 0           ? x_first
+                        : k == CHUNK - 1 ? x_last
+                                         : cd[k] - ca[k] * x_first - cc[k] * x_last;
+        if (pos < n) store(line, pos, x, inputs[k]);
+    }
+#endif
+}
+#endif
