@@ -129,7 +129,7 @@ class Advection final : public AdiModel {
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         std::vector<gl::BufferNeed> needs = {{"advection's C field", field_bytes(nx, ny)},
                                              {"advection's half-step C", field_bytes(nx, ny)}};
-        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
     }
 

@@ -137,7 +137,7 @@ class Heat final : public AdiModel {
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         std::vector<gl::BufferNeed> needs = {{"heat's T field", field_bytes(nx, ny)},
                                              {"heat's half-step T", field_bytes(nx, ny)}};
-        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
     }
 

@@ -148,6 +148,11 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "
          "line solve everywhere",
          &t.heater_lines, 0, 2},
+        {"split", "y half step by the split solve: 0 by line length, 1 always, 2 never",
+         &t.split, 0, 2},
+        {"split_chunk", "split solve: unknowns per invocation", &t.split_chunk, 2, 32},
+        {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1,
+         32},
     };
 }
 
@@ -238,6 +243,18 @@ unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning
     const int count = direction == 0 ? ny : nx;
     const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning);
     return unsigned((count + shape.lines - 1) / shape.lines);
+}
+
+bool split_y_sweep(int ny, const FusedTuning& tuning) {
+    // Long columns cannot sit in one work group with their loads coalesced (split_solve.glsl
+    // says why); on short ones the fused kernel's single dispatch wins.
+    // docs/performance.md ("Simulations") has the measurements behind the length.
+    constexpr int kSplitMinRows = 2048;
+    return tuning.split == 1 || (tuning.split == 0 && ny >= kSplitMinRows);
+}
+
+tridiag::SplitShape split_y_shape(int ny, const FusedTuning& tuning) {
+    return tridiag::split_shape(ny, tuning.split_chunk, tuning.split_warps);
 }
 
 void check_scenario(const std::string& model, const std::vector<std::string>& known,
@@ -354,8 +371,12 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
     gl::memory_barrier(gl::Barrier::all);
 }
 
-std::vector<gl::BufferNeed> AdiModel::generic_path_needs(int nx, int ny) const {
-    if (fused()) return {};
+std::vector<gl::BufferNeed> AdiModel::line_solve_needs(int nx, int ny) const {
+    if (fused()) {
+        if (!split_y_sweep(ny, fused_tuning_)) return {};
+        return {{model_ + "'s coarse system of the split y sweep",
+                 tridiag::split_coarse_bytes(split_y_shape(ny, fused_tuning_), nx)}};
+    }
     const std::uint64_t bytes = field_bytes(nx, ny);
     std::vector<gl::BufferNeed> needs = {
         {model_ + "'s right-hand side (solver " + solver_name_ + ")", bytes},
@@ -453,10 +474,26 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
         rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }
+    for (const gl::Program*& program : split_) program = nullptr;
+    if (fused() && split_y_sweep(ny_, fused_tuning_)) {
+        split_shape_ = split_y_shape(ny_, fused_tuning_);
+        const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
+                                               tridiag::SplitStage::coarse,
+                                               tridiag::SplitStage::substitute};
+        for (int s = 0; s < 3; ++s) {
+            gl::Defines defines = {{"DIRECTION", "1"}, {"KERNEL_SPLIT", "1"}};
+            for (auto& define : tridiag::split_defines(split_shape_, stages[s]))
+                defines.push_back(define);
+            split_[s] = &gl::compute_program(shader, defines);
+        }
+    }
 }
 
 void AdiModel::allocate_grid() {
     allocate();
+    coarse_ = gl::Buffer();
+    if (split_[0] != nullptr)
+        coarse_ = gl::Buffer(tridiag::split_coarse_bytes(split_shape_, nx_));
     if (fused()) return;  // the solver is chosen once, at construction
     for (gl::Buffer* buffer : {&sweep_a_, &sweep_b_, &sweep_c_, &sweep_rhs_})
         *buffer = gl::Buffer(cells() * sizeof(float));
@@ -476,11 +513,30 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         generic_half_step(direction, in, out);
         return;
     }
+    if (direction == 1 && split_[0] != nullptr) {
+        split_half_step(in, out);
+        return;
+    }
     use_fused(direction);
     bind_sweep(direction, in, out);
     bind_flag();
     gl::dispatch(fused_groups_[direction]);
     gl::memory_barrier(gl::Barrier::storage);
+}
+
+void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out) {
+    const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
+                                           tridiag::SplitStage::coarse,
+                                           tridiag::SplitStage::substitute};
+    for (int s = 0; s < 3; ++s) {
+        use_program(*split_[s]);
+        bind_sweep(1, in, out);
+        bind_flag();
+        coarse_.bind_storage(13);
+        const tridiag::SplitGroups groups = tridiag::split_groups(split_shape_, stages[s], nx_);
+        gl::dispatch(groups.x, groups.y);
+        gl::memory_barrier(gl::Barrier::storage);
+    }
 }
 
 void AdiModel::generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {

@@ -14,6 +14,7 @@
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/shaders.hpp"
 #include "solvers/tridiagonal/solver.hpp"
+#include "solvers/tridiagonal/split.hpp"
 
 namespace adilab::sim::detail {
 
@@ -42,6 +43,11 @@ gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0,
                           const FusedTuning& tuning = {});
 // Work groups of the fused kernel for one direction.
 unsigned fused_groups(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
+// Whether the fused path's y half step on a grid of ny rows takes the split solve
+// (shaders/tridiagonal/split_solve.glsl: three dispatches, 32 columns a work group, a coarse
+// system in memory) instead of the one-dispatch fused kernel, and its shape.
+bool split_y_sweep(int ny, const FusedTuning& tuning = {});
+tridiag::SplitShape split_y_shape(int ny, const FusedTuning& tuning = {});
 
 // Heat's windowed half step (shaders/sim/heat_scan.glsl), the `fused` path wherever the
 // parameters allow it: the inverse of heat's constant PR matrix decays as rho^|m|; the kernels
@@ -108,12 +114,12 @@ class AdiModel : public Simulation {
     // buffers are the ones buffer_needs() lists, which reset() and load_state() have checked.
     virtual void allocate() = 0;
     // Every buffer allocate() makes for an nx x ny grid, named as the user knows it ("heat's
-    // T field"); the generic path's coefficient buffers and its solver's scratch come from
-    // generic_path_needs().
+    // T field"); the line solves' buffers come from line_solve_needs().
     virtual std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const = 0;
-    // The generic path's right-hand side and a, b, c buffers and the tridiagonal solver's
-    // scratch for an nx x ny grid, named for `model_`; nothing on the fused path.
-    std::vector<gl::BufferNeed> generic_path_needs(int nx, int ny) const;
+    // The line solves' buffers for an nx x ny grid, named for `model_`: the generic path's
+    // right-hand side, a, b, c and its tridiagonal solver's scratch; on the fused path the
+    // split y sweep's coarse system (none where the y sweep is one fused dispatch).
+    std::vector<gl::BufferNeed> line_solve_needs(int nx, int ny) const;
     // Refuses (gl::CapacityError naming the size, the buffer and the limit) a grid whose buffers
     // the GPU cannot hold, before anything is allocated: the model keeps its grid and state.
     void check_capacity(int nx, int ny) const;
@@ -222,6 +228,12 @@ class AdiModel : public Simulation {
     unsigned fused_groups_[2] = {};
     FusedTuning fused_tuning_;
     bool fused_tuning_changed_ = false;  // the next reset() rebuilds the programs
+    // The fused path's split y half step (split_y_sweep): reduce, coarse and substitute
+    // programs (null where the y half step is one fused dispatch), their shape, and the coarse
+    // system (binding 13).
+    const gl::Program* split_[3] = {};
+    tridiag::SplitShape split_shape_;
+    gl::Buffer coarse_;
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
@@ -230,7 +242,8 @@ class AdiModel : public Simulation {
     // every model and either path; a model supplies only its bindings (bind_sweep), its
     // uniforms (set_uniforms) and, on the generic path, where the solution goes
     // (sweep_solution).
-    //  - fused: one dispatch of fused_[direction], rows built and solved in registers.
+    //  - fused: one dispatch of fused_[direction], rows built and solved in registers; or, for
+    //    the y half step where split_y_sweep says so, the three dispatches of split_.
     //  - generic: rows_[direction] writes every cell's a, b, c and right-hand side (general
     //    coefficients, since a model's rows may differ from line to line: heaters, upwind
     //    velocities, depths), the tridiagonal Solver solves the lines, and finish_[direction],
@@ -246,6 +259,8 @@ class AdiModel : public Simulation {
 
   private:
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
+    // The y half step by the split solve's three dispatches (split_).
+    void split_half_step(const gl::Buffer& in, gl::Buffer& out);
     // allocate(), and the generic path's systems with it.
     void allocate_grid();
     // The generic path's systems, per cell in the field's layout (allocated only when a

@@ -192,7 +192,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's settling partial sums", groups * 2 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
         };
-        for (gl::BufferNeed& need : generic_path_needs(nx, ny)) needs.push_back(std::move(need));
+        for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
     }
 

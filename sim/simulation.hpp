@@ -98,6 +98,12 @@ struct FusedTuning {
     // grids, the exact solve everywhere on small ones), 1 the window + heater lines wherever a
     // window exists, 2 the exact solve everywhere.
     int heater_lines = 0;
+    // The y half step by the split solve (three dispatches, 32 columns a work group, a coarse
+    // system in memory): 0 by line length, 1 always, 2 never (the one-dispatch fused kernel);
+    // its unknowns per invocation and chunks per work group.
+    int split = 0;
+    int split_chunk = 8;
+    int split_warps = 8;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 

@@ -25,7 +25,8 @@ Timing time_copy(std::size_t bytes, int repeats, bool warm) {
     gl::Buffer source(bytes), destination(bytes);
     source.fill(1.0f);
     const unsigned count = static_cast<unsigned>(bytes / 16);
-    const unsigned groups = std::min<unsigned>((count + 255) / 256, 65535u);
+    // 1024 invocations of 8 vec4s a work group (copy_vec4.comp).
+    const unsigned groups = std::min<unsigned>((count + 8191) / 8192, 65535u);
     auto run = [&] {
         copy.use();
         copy.set("count", count);

@@ -55,6 +55,13 @@ void record_config(Report& report, const cli::Args& args);
 // the device's storage blocks and free memory hold. tridiag and sim report each row's effective
 // bandwidth as a percentage of it, so that the figure and its roof come from the same machine
 // state.
+// GPU time per program of `run(runs)`, per run, as "label: ms (dispatches per run); ...":
+// a timestamp after each dispatch, the time since the previous one charged to its program (so a
+// barrier's wait counts to the dispatch before it); labels carry the shader's defines (the
+// shape). The timestamps serialise the dispatches, so the parts can add up to more than a run
+// timed without them. A diagnostic column, read back once after the runs.
+std::string dispatch_breakdown(const std::function<void(int runs)>& run, int runs);
+
 struct Roof {
     double gb_per_s = 0;
     std::uint64_t buffer_bytes = 0;

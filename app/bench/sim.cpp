@@ -123,28 +123,9 @@ Timing measure_simulation(sim::Simulation& simulation, int steps, int repeats,
 
 namespace {
 
-// Where a step's time goes: GPU time per program over kProfiled steps (a timestamp after each
-// dispatch, the time since the previous one charged to its program, so a barrier's wait counts
-// to the dispatch before it), per step, "label: ms (dispatches per step)"; labels carry the
-// shader's defines (the shape). The timestamps serialise the dispatches, so the parts can add
-// up to more than ms_per_step, which is timed without them.
+// Where a step's time goes (dispatch_breakdown over 64 steps), per step.
 std::string step_breakdown(sim::Simulation& simulation) {
-    constexpr int kProfiled = 64;
-    gl::DispatchProfiler profiler(1, 64 * kProfiled);
-    gl::finish();
-    profiler.begin();
-    simulation.step(kProfiled);
-    profiler.end();
-    gl::finish();
-    std::string breakdown;
-    for (const auto& phase : profiler.collect()) {
-        char text[512];
-        std::snprintf(text, sizeof text, "%s%s: %.5f ms (%g)", breakdown.empty() ? "" : "; ",
-                      phase.label.c_str(), phase.ms / kProfiled,
-                      double(phase.dispatches) / kProfiled);
-        breakdown += text;
-    }
-    return breakdown;
+    return dispatch_breakdown([&](int steps) { simulation.step(steps); }, 64);
 }
 
 Report run_sim(const cli::Args& args, BenchContext& ctx) {

@@ -13,6 +13,7 @@
 // in host memory, wall clock), as the paper's CPU baseline (Kim & Lee 2005, Fig. 11).
 // gb_per_s counts the bytes a solve must move at least: read k, write x, and read a, b, c for
 // general coefficients; pct_of_roof is that against the run's bandwidth roof (measure_roof).
+// solve_breakdown (GPU variants): GPU time per kernel and solve (dispatch_breakdown).
 // Tuning: `--tune tridiag.FIELD=VALUE` (solvers/tridiagonal/tuning.hpp); every row records the
 // complete tuning of lu-scan and lu-window.
 #include <algorithm>
@@ -259,6 +260,13 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     });
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
+                    row.set("solve_breakdown", dispatch_breakdown(
+                                                   [&](int runs) {
+                                                       for (int i = 0; i < runs; ++i)
+                                                           solver.solve({n, n}, config.direction,
+                                                                        coefficients, k, timed);
+                                                   },
+                                                   16));
                 } else {
                     // thomas-cpu: the baseline measured above, checked like the others.
                     const int failed =

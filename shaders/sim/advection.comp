@@ -160,6 +160,9 @@ float solved_value(int id) { return field_out[id]; }
 
 #if defined(KERNEL_FUSED)
 #include "sim/adi_fused.glsl"
+#elif defined(KERNEL_SPLIT)
+#define COARSE_BINDING 13
+#include "tridiagonal/split_solve.glsl"
 #elif defined(KERNEL_ROWS)
 #define WRITE_COEFFICIENTS
 #include "sim/adi_rows.glsl"

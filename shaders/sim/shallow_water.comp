@@ -364,6 +364,9 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 
 #if defined(KERNEL_FUSED)
 #include "sim/adi_fused.glsl"
+#elif defined(KERNEL_SPLIT)
+#define COARSE_BINDING 13
+#include "tridiagonal/split_solve.glsl"
 #elif defined(KERNEL_ROWS)
 #define WRITE_COEFFICIENTS
 #include "sim/adi_rows.glsl"

@@ -16,15 +16,17 @@
 //   SPLIT_REDUCE     each invocation eliminates its CHUNK rows to their first and last unknowns,
 //                    the group eliminates its 2 WARPS such rows per line to the span's first and
 //                    last, and writes those two rows to `coarse`;
-//   SPLIT_COARSE     one invocation per line solves its 2 * groups-along-the-line coarse rows
-//                    (Thomas; the rows have a unit diagonal) and leaves x in coarse[].w;
+//   SPLIT_COARSE     solves each line's 2 * split_spans() coarse rows (unit diagonal) by the
+//                    partition method once more, in blocks of COARSE_BLOCK rows, and leaves x
+//                    in coarse[].w;
 //   SPLIT_SUBSTITUTE rebuilds and eliminates the rows as SPLIT_REDUCE did, takes the span's end
 //                    values from `coarse`, recovers its chunks' end values, then every row's.
 //
 // The includer, before `#include "tridiagonal/split_solve.glsl"`:
 //   - #define LINE_LENGTH and LINE_COUNT (int expressions), CHUNK (rows per invocation, >= 2),
 //     WARPS (chunks per work group along the line), COARSE_BINDING (the vec4 buffer's binding),
-//     one of the stage names above;
+//     one of the stage names above, and for SPLIT_COARSE COARSE_BLOCK (>= 2) and COARSE_WARPS
+//     with COARSE_BLOCK * COARSE_WARPS >= 2 * split_spans() (split_coarse_shape in C++);
 //   - for SPLIT_REDUCE and SPLIT_SUBSTITUTE, the functions
 //         void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //         vec2 store_input(int line, int pos);            // what store() reads of the old state
@@ -33,7 +35,7 @@
 //   - optionally #define SPLIT_PIVOT_FAILED(line): called where a chunk met a zero or
 //     non-finite pivot.
 // Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
-// 32 x WARPS invocations; SPLIT_COARSE ceil(LINE_COUNT / 64) groups of 64.
+// 32 x WARPS invocations; SPLIT_COARSE ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
 // coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
 
@@ -44,44 +46,17 @@ int split_spans() { return (LINE_LENGTH + SPLIT_SPAN - 1) / SPLIT_SPAN; }
 layout(std430, binding = COARSE_BINDING) buffer Coarse { vec4 coarse[]; };
 
 #ifdef SPLIT_COARSE
-layout(local_size_x = 64) in;
-
-void main() {
-    const int line = int(gl_GlobalInvocationID.x);
-    if (line >= LINE_COUNT) return;
-    const int rows = 2 * split_spans();
-    // Forward: row r becomes x_r + c'_r x_{r+1} = d'_r (stored in place of c and d) ...
-    float c_prev = 0.0, d_prev = 0.0;
-    for (int r = 0; r < rows; ++r) {
-        const vec4 row = coarse[r * LINE_COUNT + line];
-        const float scale = 1.0 / (1.0 - row.x * c_prev);
-        c_prev = scale * row.y;
-        d_prev = scale * (row.z - row.x * d_prev);
-        coarse[r * LINE_COUNT + line] = vec4(row.x, c_prev, d_prev, 0.0);
-    }
-    // ... then back substitution into w.
-    float x = 0.0;
-    for (int r = rows - 1; r >= 0; --r) {
-        const vec4 row = coarse[r * LINE_COUNT + line];
-        x = row.z - row.y * x;
-        coarse[r * LINE_COUNT + line].w = x;
-    }
-}
-
+#define SPLIT_PARTITION_ROWS COARSE_BLOCK
 #else
-layout(local_size_x = SPLIT_LANES, local_size_y = WARPS) in;
-
-// The 2 WARPS end rows of the group's chunks, per lane, with a unit diagonal: (a, c, d), row r
-// of lane l at [r * SPLIT_LANES + l] (the lanes of a warp touch consecutive words).
-shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
-shared float span_x[2 * WARPS * SPLIT_LANES];
-
+#define SPLIT_PARTITION_ROWS (2 * WARPS)
+#endif
 // Rows r[0 .. M-1] of unit diagonal, each a_j x_{j-1} + x_j + c_j x_{j+1} = d_j, rewritten as the
 // partition method does: rows 1 .. M-2 in terms of x_0 and x_{M-1} (a_j x_0 + x_j + c_j x_{M-1}),
 // row 0 in terms of its outer neighbour and x_{M-1}, row M-1 in terms of x_0 and its outer
 // neighbour.
-void split_partition(inout float a[2 * WARPS], inout float c[2 * WARPS], inout float d[2 * WARPS]) {
-    const int m = 2 * WARPS;
+void split_partition(inout float a[SPLIT_PARTITION_ROWS], inout float c[SPLIT_PARTITION_ROWS],
+                     inout float d[SPLIT_PARTITION_ROWS]) {
+    const int m = SPLIT_PARTITION_ROWS;
     for (int j = 2; j < m; ++j) {
         const float r = 1.0 / (1.0 - a[j] * c[j - 1]);
         d[j] = r * (d[j] - a[j] * d[j - 1]);
@@ -100,6 +75,81 @@ void split_partition(inout float a[2 * WARPS], inout float c[2 * WARPS], inout f
         c[0] = -r * c[0] * c[1];
     }
 }
+
+#ifdef SPLIT_COARSE
+// The coarse rows of 32 lines per work group, COARSE_BLOCK consecutive rows per invocation and
+// COARSE_WARPS blocks down the lines (the host sizes them to cover every row): each block is
+// eliminated to its end rows in registers (split_partition), the 2 COARSE_WARPS end rows of a
+// line are solved by Thomas in shared memory by one lane, and the blocks substitute back. A
+// Thomas walk over the whole coarse line instead was latency-bound: hundreds of dependent
+// loads and stores per line, with few lines to overlap them.
+layout(local_size_x = SPLIT_LANES, local_size_y = COARSE_WARPS) in;
+
+shared vec3 block_rows[2 * COARSE_WARPS * SPLIT_LANES];
+shared float block_x[2 * COARSE_WARPS * SPLIT_LANES];
+
+void main() {
+    const int lane = int(gl_LocalInvocationID.x);
+    const int warp = int(gl_LocalInvocationID.y);
+    const int line = int(gl_WorkGroupID.x) * SPLIT_LANES + lane;
+    const bool line_active = line < LINE_COUNT;
+    const int rows = 2 * split_spans();
+    const int first = warp * COARSE_BLOCK;
+    float ra[COARSE_BLOCK], rc[COARSE_BLOCK], rd[COARSE_BLOCK];
+    for (int j = 0; j < COARSE_BLOCK; ++j) {
+        const int r = first + j;
+        // Rows past the last coarse row are identity rows (x = 0), decoupled from it: the last
+        // row's c is 0 (the line's end).
+        const vec4 row = line_active && r < rows ? coarse[r * LINE_COUNT + line] : vec4(0.0);
+        ra[j] = row.x;
+        rc[j] = row.y;
+        rd[j] = row.z;
+    }
+    split_partition(ra, rc, rd);
+    block_rows[(2 * warp) * SPLIT_LANES + lane] = vec3(ra[0], rc[0], rd[0]);
+    block_rows[(2 * warp + 1) * SPLIT_LANES + lane] =
+        vec3(ra[COARSE_BLOCK - 1], rc[COARSE_BLOCK - 1], rd[COARSE_BLOCK - 1]);
+    memoryBarrierShared();
+    barrier();
+    if (warp == 0) {
+        // Thomas on the blocks' end rows (unit diagonal): forward into (c', d') in place ...
+        float c_prev = 0.0, d_prev = 0.0;
+        for (int r = 0; r < 2 * COARSE_WARPS; ++r) {
+            const vec3 row = block_rows[r * SPLIT_LANES + lane];
+            const float scale = 1.0 / (1.0 - row.x * c_prev);
+            c_prev = scale * row.y;
+            d_prev = scale * (row.z - row.x * d_prev);
+            block_rows[r * SPLIT_LANES + lane] = vec3(row.x, c_prev, d_prev);
+        }
+        // ... then back substitution.
+        float x = 0.0;
+        for (int r = 2 * COARSE_WARPS - 1; r >= 0; --r) {
+            const vec3 row = block_rows[r * SPLIT_LANES + lane];
+            x = row.z - row.y * x;
+            block_x[r * SPLIT_LANES + lane] = x;
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    if (!line_active) return;
+    const float x_first = block_x[(2 * warp) * SPLIT_LANES + lane];
+    const float x_last = block_x[(2 * warp + 1) * SPLIT_LANES + lane];
+    for (int j = 0; j < COARSE_BLOCK; ++j) {
+        const int r = first + j;
+        const float x = j == 0                  ? x_first
+                        : j == COARSE_BLOCK - 1 ? x_last
+                                                : rd[j] - ra[j] * x_first - rc[j] * x_last;
+        if (r < rows) coarse[r * LINE_COUNT + line].w = x;
+    }
+}
+
+#else
+layout(local_size_x = SPLIT_LANES, local_size_y = WARPS) in;
+
+// The 2 WARPS end rows of the group's chunks, per lane, with a unit diagonal: (a, c, d), row r
+// of lane l at [r * SPLIT_LANES + l] (the lanes of a warp touch consecutive words).
+shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
+shared float span_x[2 * WARPS * SPLIT_LANES];
 
 bool split_pivot_ok(float pivot) { return pivot != 0.0 && !isnan(pivot) && !isinf(pivot); }
 

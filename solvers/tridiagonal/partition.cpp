@@ -11,24 +11,23 @@
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
+#include "solvers/tridiagonal/split.hpp"
 #include "solvers/tridiagonal/variants.hpp"
 
 namespace adilab::tridiag {
 
 namespace {
 
-constexpr unsigned kLanes = 32;  // lines per work group (split_solve.glsl: SPLIT_LANES)
-
 class PartitionSolver final : public GpuSolver {
   public:
     explicit PartitionSolver(const PartitionTuning& tuning)
-        : chunk_(unsigned(tuning.chunk)), warps_(unsigned(tuning.warps)) {}
+        : chunk_(tuning.chunk), warps_(tuning.warps) {}
 
     std::string name() const override { return "partition"; }
 
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
-        const std::size_t x = coarse_bytes(line_layout(grid, Direction::x));
-        const std::size_t y = coarse_bytes(line_layout(grid, Direction::y));
+        const std::size_t x = split_coarse_bytes(split_shape(grid.nx, chunk_, warps_), grid.ny);
+        const std::size_t y = split_coarse_bytes(split_shape(grid.ny, chunk_, warps_), grid.nx);
         return {{"partition's coarse system", std::max(x, y)}};
     }
 
@@ -36,60 +35,41 @@ class PartitionSolver final : public GpuSolver {
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const LineLayout layout = line_layout(grid, direction);
-        const std::size_t bytes = coarse_bytes(layout);
+        const SplitShape shape = split_shape(int(layout.n), chunk_, warps_);
+        const std::size_t bytes = split_coarse_bytes(shape, int(layout.lines));
         if (coarse_.size() < bytes) coarse_ = gl::Buffer(bytes);
-        const unsigned spans = (layout.n + span() - 1) / span();
-        const unsigned line_groups = (layout.lines + kLanes - 1) / kLanes;
-
-        const gl::Program& reduce = program(Stage::reduce, coefficients);
-        bind_lines(reduce, layout, coefficients, rhs, solution);
-        coarse_.bind_storage(6);
-        gl::dispatch(line_groups, spans);
-        gl::memory_barrier(gl::Barrier::storage);
-
-        const gl::Program& coarse = program(Stage::coarse, coefficients);
-        bind_lines(coarse, layout, coefficients, rhs, solution);
-        gl::dispatch((layout.lines + 63) / 64);
-        gl::memory_barrier(gl::Barrier::storage);
-
-        const gl::Program& substitute = program(Stage::substitute, coefficients);
-        bind_lines(substitute, layout, coefficients, rhs, solution);
-        gl::dispatch(line_groups, spans);
-        gl::memory_barrier(gl::Barrier::storage);
+        for (SplitStage stage : {SplitStage::reduce, SplitStage::coarse, SplitStage::substitute}) {
+            const gl::Program& stage_program = program(shape, stage, coefficients);
+            bind_lines(stage_program, layout, coefficients, rhs, solution);
+            coarse_.bind_storage(6);
+            const SplitGroups groups = split_groups(shape, stage, int(layout.lines));
+            gl::dispatch(groups.x, groups.y);
+            gl::memory_barrier(gl::Barrier::storage);
+        }
     }
 
     std::optional<PivotFailure> check_pivots() override { return GpuSolver::check_pivots(); }
 
   private:
-    enum class Stage { reduce, coarse, substitute };
-
-    unsigned span() const { return chunk_ * warps_; }
-
-    // Two vec4 rows per line and span.
-    std::size_t coarse_bytes(const LineLayout& layout) const {
-        const std::size_t spans = (layout.n + span() - 1) / span();
-        return 2 * spans * layout.lines * 4 * sizeof(float);
-    }
-
-    const gl::Program& program(Stage stage, const Coefficients& coefficients) {
+    // Programs by stage, coefficient form and coarse block shape (which follows the length).
+    const gl::Program& program(const SplitShape& shape, SplitStage stage,
+                               const Coefficients& coefficients) {
         const bool constant = is_constant(coefficients);
-        const gl::Program*& cached = programs_[int(stage) * 2 + (constant ? 1 : 0)];
+        const std::uint64_t key = std::uint64_t(shape.coarse_block) << 32 |
+                                  std::uint64_t(shape.coarse_warps) << 8 | int(stage) << 1 |
+                                  (constant ? 1 : 0);
+        const gl::Program*& cached = programs_[key];
         if (cached == nullptr) {
             gl::Defines defines = coefficient_defines(coefficients);
-            defines.push_back({"CHUNK", std::to_string(chunk_)});
-            defines.push_back({"WARPS", std::to_string(warps_)});
-            defines.push_back({stage == Stage::reduce   ? "SPLIT_REDUCE"
-                               : stage == Stage::coarse ? "SPLIT_COARSE"
-                                                        : "SPLIT_SUBSTITUTE",
-                               "1"});
+            for (auto& define : split_defines(shape, stage)) defines.push_back(define);
             cached = &gl::compute_program("tridiagonal/partition.comp", defines);
         }
         return *cached;
     }
 
-    unsigned chunk_, warps_;
+    int chunk_, warps_;
     gl::Buffer coarse_;
-    std::unordered_map<int, const gl::Program*> programs_;  // current context's
+    std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
 };
 
 }  // namespace

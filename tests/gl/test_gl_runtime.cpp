@@ -46,6 +46,33 @@ TEST(GlRuntime, BufferRoundTripOfAwkwardSizes) {
     }
 }
 
+// The bandwidth roof's copy kernel (common/copy_vec4.comp, 8 vec4s an invocation): every vec4 of
+// counts that end inside an invocation's pass, inside a work group's block and past one dispatch
+// of a single group (the grid-stride loop), into a poisoned destination whose tail it must leave.
+TEST(GlRuntime, CopyKernelCopiesEveryVec4AndNothingPast) {
+    ADILAB_NEED_GL();
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> value(-1, 1);
+    const gl::Program& copy = gl::compute_program("common/copy_vec4.comp");
+    for (unsigned count : {1u, 1023u, 8193u, 20000u}) {
+        std::vector<float> data(4 * std::size_t(count) + 4);
+        for (float& v : data) v = value(rng);
+        gl::Buffer source = gl::Buffer::from(data), destination(data.size() * sizeof(float));
+        destination.poison();
+        copy.use();
+        copy.set("count", count);
+        source.bind_storage(0);
+        destination.bind_storage(1);
+        gl::dispatch(1);  // one group: 8192 vec4s a pass, the rest by the grid-stride loop
+        gl::memory_barrier(gl::Barrier::all);
+        const auto got = destination.read_all<float>();
+        for (std::size_t i = 0; i < 4 * std::size_t(count); ++i)
+            ASSERT_EQ(got[i], data[i]) << "count " << count << " float " << i;
+        for (std::size_t i = 4 * std::size_t(count); i < got.size(); ++i)
+            EXPECT_TRUE(std::isnan(got[i])) << "count " << count << " wrote float " << i;
+    }
+}
+
 TEST(GlRuntime, PoisonIsNaNAndFillSetsEveryElement) {
     ADILAB_NEED_GL();
     gl::Buffer buffer(1001 * sizeof(float));

@@ -38,31 +38,49 @@ const std::pair<int, int> kSimGrids[] = {{37, 29}, {70, 9}, {1100, 5}, {6, 2100}
 // first generic variant likewise (the generic model code is shared by all variants), every other
 // exact variant on one grid and scenario. cg-1 / cg-2 stop after 1 / 2 iterations by design
 // (the paper's comparison), so they are only checked to run (SolversThatOnlyApproximate...).
+// The fused kernel runs twice: by its rules (the split y sweep on the 2100-row grid only), and
+// with every y sweep split (FusedTuning::split = 1), named "fused-split" in messages.
 struct SolverCase {
     std::string name;
     bool thorough;
+    FusedTuning tuning;
 };
 std::vector<SolverCase> exact_solvers(const std::string& model) {
     std::vector<SolverCase> out;
     for (const std::string& s : solver_names()) {
         if (s == "cg-1" || s == "cg-2" || !solver_supports(model, s)) continue;
-        out.push_back({s, out.size() < 2});
+        out.push_back({s, out.size() < 2, {}});
+        if (s == "fused") {
+            FusedTuning split;
+            split.split = 1;
+            out.push_back({s, true, split});
+        }
     }
     return out;
+}
+std::string label(const std::string& solver, const FusedTuning& tuning) {
+    return tuning.split == 1 ? solver + "-split" : solver;
+}
+// make_simulation with the case's fused tuning.
+std::unique_ptr<Simulation> make_case(const std::string& model, const std::string& solver,
+                                      const FusedTuning& tuning) {
+    auto sim = make_simulation(model, solver);
+    sim->set_fused_tuning(tuning);
+    return sim;
 }
 
 using test::kStepTolerance;
 
 TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
-    for (const auto& [solver, thorough] : exact_solvers("heat")) {
+    for (const auto& [solver, thorough, tuning] : exact_solvers("heat")) {
         for (auto [nx, ny] : kSimGrids) {
             if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
             for (const std::string scenario : {"two-heaters", "free"})
                 for (const int scheme : {0, 1}) {
                     if (!thorough && (scenario == "free" || scheme == 1)) continue;
-                    auto sim = make_simulation("heat", solver);
+                    auto sim = make_case("heat", solver, tuning);
                     sim->set_param("scheme", scheme);
                     sim->set_param("dt", 0.8);
                     sim->set_param("c", 1.3);
@@ -75,7 +93,7 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
                     for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
                     sim->step(6);
                     EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                        << solver << " " << scenario << " scheme " << scheme << " " << nx << "x"
+                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " " << nx << "x"
                         << ny;
                     EXPECT_TRUE(sim->stats().stable);
                 }
@@ -85,7 +103,7 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
 
 TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
-    for (const auto& [solver, thorough] : exact_solvers("advection")) {
+    for (const auto& [solver, thorough, tuning] : exact_solvers("advection")) {
         for (auto [nx, ny] : kSimGrids) {
             if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
@@ -97,7 +115,7 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
                     // by ~20 a step, and the GPU solvers already differ among themselves by 2e-5
                     // relative (a conditioning limit, not an error of any kernel).
                     if (scheme == 1 && scenario == "vortex" && std::max(nx, ny) > 100) continue;
-                    auto sim = make_simulation("advection", solver);
+                    auto sim = make_case("advection", solver, tuning);
                     sim->set_param("scheme", scheme);
                     sim->set_param("u", 0.7);
                     sim->set_param("v", -0.4);
@@ -133,7 +151,7 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
                     for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
                     sim->step(6);
                     EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                        << solver << " " << scenario << " scheme " << scheme << " " << nx << "x"
+                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " " << nx << "x"
                         << ny;
                 }
         }
@@ -142,11 +160,11 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
 
 TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
     ADILAB_NEED_GL();
-    for (const auto& [solver, thorough] : exact_solvers("shallow-water")) {
+    for (const auto& [solver, thorough, tuning] : exact_solvers("shallow-water")) {
         for (auto [nx, ny] : kSimGrids) {
             if (!thorough && nx != kSimGrids[0].first) continue;
             if (solver != "fused" && nx * ny > 4000) continue;  // long lines: the fused shapes
-            auto sim = make_simulation("shallow-water", solver);
+            auto sim = make_case("shallow-water", solver, tuning);
             sim->set_param("dt", 0.2);
             sim->set_param("damping", 0.01);
             sim->reset("free", nx, ny);
@@ -159,7 +177,7 @@ TEST(SimShallowWater, EverySolverMatchesTheFloat64Reference) {
             for (int s = 0; s < 6; ++s) reference::shallow_water_step(setup, h, previous);
             sim->step(6);
             EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance)
-                << solver << " " << nx << "x" << ny;
+                << label(solver, tuning) << " " << nx << "x" << ny;
         }
     }
 }

@@ -2,7 +2,8 @@
 // the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
 // and with its shared-memory exchange (FusedTuning::subgroups = 0), the shared-memory PCR
 // (solve = 2), and the x half step with and without its rows staged through shared memory
-// (tile = 1 / 2). test_sim.cpp checks the default path on every model; here
+// (tile = 1 / 2), and the y half step by the split solve (split = 1; shapes with chunks of 2, odd
+// chunks, one or several per work group). test_sim.cpp checks the default path on every model; here
 // heat and shallow water run every path on lines that span 1, several and many subgroups.
 #include <gtest/gtest.h>
 
@@ -38,7 +39,17 @@ FusedTuning tuning(int solve, int subgroups, int tile) {
     t.tile = tile;
     return t;
 }
+FusedTuning split(int chunk, int warps) {
+    FusedTuning t;
+    t.split = 1;
+    t.split_chunk = chunk;
+    t.split_warps = warps;
+    return t;
+}
 const Path kPaths[] = {{tuning(0, 1, 0), "default"},
+                       {split(8, 8), "split y sweep"},
+                       {split(2, 1), "split y sweep, chunks of 2, one per work group"},
+                       {split(5, 3), "split y sweep, chunks of 5, 3 per work group"},
                        {tuning(0, 1, 1), "x rows tiled"},
                        {tuning(1, 1, 0), "subgroup solve"},
                        {tuning(1, 0, 0), "subgroup solve, shared-memory exchange"},
