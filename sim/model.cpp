@@ -163,7 +163,11 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     // Cells per invocation (registers): long enough that the reduced system stays small, short
     // enough for the registers; lines of more cells take longer chunks, so that a line still
     // fits one work group (docs/performance.md: the chunk and lines sweep).
-    int chunk = length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
+    // x lines of more than 2048 cells take chunks of 8 and one line a group (512 or 1024
+    // invocations): at 4096 and 8192 cells that ran the x half step 1.3-2x faster than chunks of
+    // 16 or 32 with more lines a group (fewer registers a thread, no spills).
+    const bool long_x = direction == 0 && length > 2048;
+    int chunk = long_x ? 8 : length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
     if (tuning.chunk != 0) {
         if (tuning.chunk != 4 && tuning.chunk != 8 && tuning.chunk != 16 && tuning.chunk != 32)
             throw Error("fused.chunk = " + std::to_string(tuning.chunk) +
@@ -190,7 +194,7 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
                     " cells is too long for the fused kernel");
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
-    int lines = std::max(1, std::min(8, max_threads / shape.threads_per_line));
+    int lines = long_x ? 1 : std::max(1, std::min(8, max_threads / shape.threads_per_line));
     if (tuning.lines != 0) {
         if (tuning.lines * shape.threads_per_line > 1024)
             throw Error("fused.lines = " + std::to_string(tuning.lines) + ": " +
@@ -249,7 +253,7 @@ bool split_y_sweep(int ny, const FusedTuning& tuning) {
     // Long columns cannot sit in one work group with their loads coalesced (split_solve.glsl
     // says why); on short ones the fused kernel's single dispatch wins.
     // docs/performance.md ("Simulations") has the measurements behind the length.
-    constexpr int kSplitMinRows = 2048;
+    constexpr int kSplitMinRows = 4096;
     return tuning.split == 1 || (tuning.split == 0 && ny >= kSplitMinRows);
 }
 

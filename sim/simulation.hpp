@@ -103,7 +103,7 @@ struct FusedTuning {
     // its unknowns per invocation and chunks per work group.
     int split = 0;
     int split_chunk = 8;
-    int split_warps = 8;
+    int split_warps = 4;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 

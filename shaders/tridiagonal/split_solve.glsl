@@ -1,12 +1,13 @@
 // split_solve.glsl — batched tridiagonal lines of any length solved in three dispatches by the
 // partition method (Laszlo, Giles & Appleyard 2016; the split into a coarse system in memory and
 // a recomputing last pass as in Klein & Strzodka's tridigpu, ACM TOPC 2023). Used by
-// solvers/tridiagonal's `partition` variant and by the simulations' long sweeps, which build
-// each row on the fly from their fields.
+// solvers/tridiagonal's `partition` variant and by the simulations' long y sweeps
+// (sim/model.cpp), which build each row on the fly from their fields.
 //
-// Why three dispatches: a work group cannot hold a long line whole with its loads coalesced. 32
-// side-by-side columns of 4096 rows are 393 KiB of eliminated rows, more than an SM's registers
-// and shared memory together, and one group per column makes every load its own sector. Here a
+// Why three dispatches: a work group cannot hold a long line whole with its loads coalesced.
+// Even 8 side-by-side columns (one 32-byte sector a row) of 4096 rows are 384 KiB of eliminated
+// rows (3 floats each), more than an SM's registers and shared memory together, and a group of
+// fewer columns leaves most of every sector it reads to other groups. Here a
 // work group takes 32 lines (one per lane, so that the y half step reads 128 bytes per warp and
 // row) and a span of WARPS * CHUNK positions; each line's span is reduced to two rows, those
 // rows from every span of the line form a small coarse system, and the last pass rebuilds the
@@ -26,7 +27,7 @@
 //   - #define LINE_LENGTH and LINE_COUNT (int expressions), CHUNK (rows per invocation, >= 2),
 //     WARPS (chunks per work group along the line), COARSE_BINDING (the vec4 buffer's binding),
 //     one of the stage names above, and for SPLIT_COARSE COARSE_BLOCK (>= 2) and COARSE_WARPS
-//     with COARSE_BLOCK * COARSE_WARPS >= 2 * split_spans() (split_coarse_shape in C++);
+//     with COARSE_BLOCK * COARSE_WARPS >= 2 * split_spans() (split_shape, solvers/tridiagonal/split.hpp);
 //   - for SPLIT_REDUCE and SPLIT_SUBSTITUTE, the functions
 //         void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //         vec2 store_input(int line, int pos);            // what store() reads of the old state
@@ -38,6 +39,10 @@
 // 32 x WARPS invocations; SPLIT_COARSE ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
 // coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
+
+// Every loop over a chunk, a span's rows or a coarse block unrolled, so that the row arrays
+// stay in registers (the fused kernel's pragma, sim/adi_fused.glsl; other compilers ignore it).
+#pragma optionNV(unroll all)
 
 #define SPLIT_LANES 32
 const int SPLIT_SPAN = WARPS * CHUNK;

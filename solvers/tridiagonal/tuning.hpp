@@ -66,8 +66,8 @@ struct WindowTuning {
 // partition (partition.cpp, shaders/tridiagonal/split_solve.glsl): general coefficients, any
 // line length, in three dispatches.
 struct PartitionTuning {
-    int chunk = 16;  // unknowns per invocation (registers: about 3 floats each)
-    int warps = 8;   // chunks per work group along the line (32 lines side by side each)
+    int chunk = 8;  // unknowns per invocation (registers: about 3 floats each)
+    int warps = 4;  // chunks per work group along the line (32 lines side by side each)
 };
 
 struct Tuning {

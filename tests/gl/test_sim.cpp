@@ -30,16 +30,18 @@ std::vector<double> to_double(const std::vector<float>& v) {
 
 // Grids: awkward sizes (not powers of two, x != y) so that the fused kernel's padding rows and
 // partial work groups are exercised, and one line long enough for several chunks per thread.
-// The last two have lines of 1100 and 2100 cells: the fused kernel's larger chunk shapes
-// (8 and 16 rows per invocation, 128 / 256 invocations per line).
-const std::pair<int, int> kSimGrids[] = {{37, 29}, {70, 9}, {1100, 5}, {6, 2100}};
+// The last three have lines of 1100 and 2100 cells: the fused kernel's larger chunk shapes
+// (8 and 16 rows per invocation, 128 / 256 invocations per line), and x lines past 2048 cells
+// (chunks of 8, one 512-invocation line a group).
+const std::pair<int, int> kSimGrids[] = {{37, 29}, {70, 9}, {1100, 5}, {6, 2100}, {2100, 4}};
 
 // The solvers to check against the reference: the fused kernel on every grid and scenario, the
 // first generic variant likewise (the generic model code is shared by all variants), every other
 // exact variant on one grid and scenario. cg-1 / cg-2 stop after 1 / 2 iterations by design
 // (the paper's comparison), so they are only checked to run (SolversThatOnlyApproximate...).
-// The fused kernel runs twice: by its rules (the split y sweep on the 2100-row grid only), and
-// with every y sweep split (FusedTuning::split = 1), named "fused-split" in messages.
+// The fused kernel runs twice: by its rules (one dispatch a half step on these grids, the split
+// y sweep being for 4096 rows and more), and with every y sweep split (FusedTuning::split = 1),
+// named "fused-split" in messages.
 struct SolverCase {
     std::string name;
     bool thorough;
