@@ -8,9 +8,12 @@
 // dominant systems, where |m_i|, |q_i| < 1 and the carry products only shrink). A zero or
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
-// Limits: general coefficients, and lines too long for one work group (x: a row's shared tile,
-// about 11000 unknowns in 48 KiB; y: more than 1024 chunks, unless the band kernel takes them),
-// go to cr-shared (which itself falls back to cr-pingpong): slower, never an error.
+// Limits: general coefficients along y go to `partition` (its split solve reads 32 columns'
+// rows coalesced: 1.8-2.4x cr-shared's speed at 1024^2 and 4096^2 on the H200); general
+// coefficients along x, and lines too long for one work group (x: a row's shared tile, about
+// 11000 unknowns in 48 KiB; y: more than 1024 chunks, unless the band kernel takes them), go to
+// cr-shared (which itself falls back to cr-pingpong), faster than partition on x rows of 1024
+// and of 8192 unknowns: slower than the scans, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
 // per column and band of rows, the bands joined through a small carry buffer.
 // Why bands: every one-pass layout of long y lines (whole columns, or walking down them band by
@@ -52,8 +55,9 @@ struct BandTables {
 
 class LuScanSolver final : public GpuSolver {
   public:
-    LuScanSolver(std::string name, const ScanTuning& t)
+    LuScanSolver(std::string name, const ScanTuning& t, const PartitionTuning& partition)
         : name_(std::move(name)),
+          partition_tuning_(partition),
           chunk_x_(unsigned(t.chunk_x)),
           chunk_y_(unsigned(t.chunk_y)),
           max_lines_x_(unsigned(t.lines)),
@@ -66,10 +70,12 @@ class LuScanSolver final : public GpuSolver {
 
     std::string name() const override { return name_; }
 
-    // The band kernel's carries (long y lines), and what cr-shared, the fallback for general
-    // coefficients and for lines too long for a work group, may need.
+    // The band kernel's carries (long y lines), and what the fallbacks for general coefficients
+    // and for lines too long for a work group (cr-shared, partition) may need.
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
         std::vector<gl::BufferNeed> needs = make_cr_shared()->scratch_needs(grid);
+        for (gl::BufferNeed& need : make_partition(partition_tuning_)->scratch_needs(grid))
+            needs.push_back(std::move(need));
         if (banded(grid.ny, Direction::y))
             needs.push_back({name_ + "'s band carries", carry_bytes(grid)});
         return needs;
@@ -84,6 +90,11 @@ class LuScanSolver final : public GpuSolver {
             solve_banded(grid, *constant, rhs, solution);
             return;
         }
+        if (constant == nullptr && direction == Direction::y) {
+            if (!general_y_) general_y_ = make_partition(partition_tuning_);
+            general_y_->solve(grid, direction, coefficients, rhs, solution);
+            return;
+        }
         if (constant == nullptr || !fits(n, direction)) {
             if (!fallback_) fallback_ = make_cr_shared();
             fallback_->solve(grid, direction, coefficients, rhs, solution);
@@ -93,7 +104,11 @@ class LuScanSolver final : public GpuSolver {
     }
 
     std::optional<PivotFailure> check_pivots() override {
-        return check_pivots_and(fallback_.get());
+        auto failure = check_pivots_and(fallback_.get());
+        if (general_y_) {  // read (and so clear) its flag too
+            if (auto y = general_y_->check_pivots(); y && !failure) failure = y;
+        }
+        return failure;
     }
 
   private:
@@ -304,6 +319,7 @@ class LuScanSolver final : public GpuSolver {
     }
 
     std::string name_;
+    PartitionTuning partition_tuning_;
     unsigned chunk_x_, chunk_y_, max_lines_x_, max_lines_y_, band_rows_, band_cols_, band_min_n_;
     bool subgroups_x_, subgroups_y_;
     std::vector<Tables> tables_;
@@ -312,13 +328,15 @@ class LuScanSolver final : public GpuSolver {
     const gl::Program* band_programs_[3] = {};
     BandTables band_tables_;
     gl::Buffer carries_;
-    std::unique_ptr<Solver> fallback_;
+    std::unique_ptr<Solver> fallback_;   // cr-shared: general x lines, lines too long
+    std::unique_ptr<Solver> general_y_;  // partition: general y lines
 };
 
 }  // namespace
 
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning) {
-    return std::make_unique<LuScanSolver>(name, tuning);
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning,
+                                     const PartitionTuning& partition) {
+    return std::make_unique<LuScanSolver>(name, tuning, partition);
 }
 
 }  // namespace adilab::tridiag

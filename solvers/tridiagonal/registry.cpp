@@ -24,15 +24,16 @@ const Variants& variants() {
             {{"lu-scan",
               "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "
               "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
-              "of rows; general coefficients -> cr-shared)"},
-             [](const Tuning& t) { return make_lu_scan("lu-scan", t.scan); }},
+              "of rows; general coefficients -> partition along y, cr-shared along x)"},
+             [](const Tuning& t) { return make_lu_scan("lu-scan", t.scan, t.partition); }},
             {{"lu-window",
               "constant coefficients: y up to 2048^2 by a column scan (chunks of 8 rows stacked "
               "down the same 32 columns, joined exactly in shared memory; between work groups a "
               "decay-window warm-up, truncation < 2^-26 max|x|), larger grids (and x) by decay "
               "windows, one dispatch (weak dominance, general coefficients -> lu-scan)"},
              [](const Tuning& t) {
-                 return make_lu_window("lu-window", t.window, make_lu_scan("lu-scan", t.scan));
+                 return make_lu_window("lu-window", t.window,
+                                       make_lu_scan("lu-scan", t.scan, t.partition));
              }},
             {{"thomas-cpu", "the paper's CPU baseline: Thomas in float32, threaded over lines",
               false},

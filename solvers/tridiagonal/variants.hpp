@@ -15,7 +15,9 @@ std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
 std::unique_ptr<Solver> make_partition(const PartitionTuning& tuning);
 std::unique_ptr<Solver> make_thomas_cpu();
-std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning);
+// General coefficients go to `partition` (y lines, with `partition`'s shape) or cr-shared (x).
+std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning,
+                                     const PartitionTuning& partition = {});
 // lu-window (lu_window.cpp): lines of constant, dominant coefficients solved by the column scan
 // or inside a decay window; everything else goes to `exact`.
 std::unique_ptr<Solver> make_lu_window(const std::string& name, const WindowTuning& tuning,

@@ -552,23 +552,30 @@ TEST(Tridiagonal, ZeroPivotOfConstantCoefficientsIsReported) {
 
 TEST(Tridiagonal, ZeroPivotIsReportedWithItsLine) {
     ADILAB_NEED_GL();
-    // Line 2 of 5 (x direction, N = 37) has a zero row: b_i = a_i = c_i = 0, a singular
-    // system; every elimination order meets the zero pivot.
-    const int nx = 37, ny = 5;
-    for (const auto& v : tridiag::variants()) {
-        auto p = reference::random_dominant_problem(nx, ny, true, 7, 0.5, true);
-        const int bad = 2 * nx + 17;
-        p.a[bad] = p.b[bad] = p.c[bad] = 0.0f;
-        p.c[bad - 1] = 0.0f;
-        p.a[bad + 1] = 0.0f;  // row and column zero: a zero pivot for CR, Thomas and CG alike
-        gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b), c = gl::Buffer::from(p.c);
-        gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
-        auto solver = tridiag::make_solver(v.name);
-        solver->solve({nx, ny}, Direction::x, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
-        const auto failure = solver->check_pivots();
-        ASSERT_TRUE(failure.has_value()) << v.name;
-        EXPECT_EQ(failure->line, 2) << v.name;
-        EXPECT_FALSE(solver->check_pivots().has_value()) << v.name << ": the flag is cleared";
+    // Line 2 of 5 (N = 37) has a zero row: b_i = a_i = c_i = 0, a singular system; every
+    // elimination order meets the zero pivot. Both directions: general y lines take other
+    // kernels than x lines (lu-scan's partition fallback).
+    for (Direction d : {Direction::x, Direction::y}) {
+        const bool along_x = d == Direction::x;
+        const int n = 37, lines = 5;
+        const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+        const int step = along_x ? 1 : nx;  // between neighbours along a line
+        for (const auto& v : tridiag::variants()) {
+            auto p = reference::random_dominant_problem(nx, ny, along_x, 7, 0.5, true);
+            const int bad = along_x ? 2 * nx + 17 : 17 * nx + 2;
+            p.a[bad] = p.b[bad] = p.c[bad] = 0.0f;
+            p.c[bad - step] = 0.0f;
+            p.a[bad + step] = 0.0f;  // row and column zero: a zero pivot for CR, Thomas and CG
+            gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b);
+            gl::Buffer c = gl::Buffer::from(p.c);
+            gl::Buffer k = gl::Buffer::from(p.k), x(k.size());
+            auto solver = tridiag::make_solver(v.name);
+            solver->solve({nx, ny}, d, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
+            const auto failure = solver->check_pivots();
+            ASSERT_TRUE(failure.has_value()) << v.name << (along_x ? " x" : " y");
+            EXPECT_EQ(failure->line, 2) << v.name << (along_x ? " x" : " y");
+            EXPECT_FALSE(solver->check_pivots().has_value()) << v.name << ": the flag is cleared";
+        }
     }
 }
 
