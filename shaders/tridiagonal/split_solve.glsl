@@ -34,9 +34,16 @@
 //         void store(int line, int pos, float x, vec2 old_state);
 //     (row_system must return the same row in both stages: it is called twice per row);
 //   - optionally #define SPLIT_PIVOT_FAILED(line): called where a chunk met a zero or
-//     non-finite pivot.
+//     non-finite pivot, and SPLIT_STAGE(first_line, first_pos): called first in the reduce and
+//     substitute stages by every invocation (uniform control flow), to stage the group's 32
+//     lines x WARPS * CHUNK positions before row_system reads them; SPLIT_UNSTAGE(): called
+//     last in the substitute stage by every invocation, after every store().
 // Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
-// 32 x WARPS invocations; SPLIT_COARSE ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
+// 32 x WARPS invocations, or (split_spans(), ceil(LINE_COUNT / 32)) with SPLIT_SPANS_FIRST: the
+// groups in flight (consecutive indices) then work along the same 32 lines instead of across
+// many. For lines whose elements are adjacent (x rows) that keeps the memory they touch at once
+// within a few pages; the other order read general x rows of 8192 at 0.3% of the bandwidth,
+// every group in flight 32 rows (1 MiB) away from the next, four buffers each; SPLIT_COARSE ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
 // coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
 
@@ -161,12 +168,21 @@ bool split_pivot_ok(float pivot) { return pivot != 0.0 && !isnan(pivot) && !isin
 void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
-    const int line = int(gl_WorkGroupID.x) * SPLIT_LANES + lane;
-    const int span = int(gl_WorkGroupID.y);
+#ifdef SPLIT_SPANS_FIRST
+    const int line_group = int(gl_WorkGroupID.y), span = int(gl_WorkGroupID.x);
+#else
+    const int line_group = int(gl_WorkGroupID.x), span = int(gl_WorkGroupID.y);
+#endif
+    const int line = line_group * SPLIT_LANES + lane;
     const bool line_active = line < LINE_COUNT;
     const int safe_line = min(line, LINE_COUNT - 1);
     const int first = (span * WARPS + warp) * CHUNK;
     const int n = LINE_LENGTH;
+#ifdef SPLIT_STAGE
+    // The includer's staging of the group's rows (e.g. through shared memory): called by every
+    // invocation with the group's first line and first position, barriers allowed.
+    SPLIT_STAGE(line_group * SPLIT_LANES, span * SPLIT_SPAN);
+#endif
 
     // The chunk's rows, eliminated while they are built (the fused kernel's sweeps,
     // sim/adi_fused.glsl): rows 1 .. K-2 end as a_k x_first + x_k + c_k x_last = d_k. Rows are
@@ -255,7 +271,6 @@ void main() {
 #ifdef SPLIT_SUBSTITUTE
     memoryBarrierShared();
     barrier();
-    if (!line_active) return;
     const float x_first = span_x[(2 * warp) * SPLIT_LANES + lane];
     const float x_last = span_x[(2 * warp + 1) * SPLIT_LANES + lane];
     for (int k = 0; k < CHUNK; ++k) {
@@ -263,8 +278,11 @@ void main() {
         const float x = k == 0           ? x_first
                         : k == CHUNK - 1 ? x_last
                                          : cd[k] - ca[k] * x_first - cc[k] * x_last;
-        if (pos < n) store(line, pos, x, inputs[k]);
+        if (line_active && pos < n) store(line, pos, x, inputs[k]);
     }
+#ifdef SPLIT_UNSTAGE
+    SPLIT_UNSTAGE();
+#endif
 #endif
 }
 #endif

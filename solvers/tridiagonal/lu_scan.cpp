@@ -8,12 +8,13 @@
 // dominant systems, where |m_i|, |q_i| < 1 and the carry products only shrink). A zero or
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
-// Limits: general coefficients along y go to `partition` (its split solve reads 32 columns'
-// rows coalesced: 1.8-2.4x cr-shared's speed at 1024^2 and 4096^2 on the H200); general
-// coefficients along x, and lines too long for one work group (x: a row's shared tile, about
-// 11000 unknowns in 48 KiB; y: more than 1024 chunks, unless the band kernel takes them), go to
-// cr-shared (which itself falls back to cr-pingpong), faster than partition on x rows of 1024
-// and of 8192 unknowns: slower than the scans, never an error.
+// Limits: general coefficients go to `partition` (its split solve reads 32 columns' rows
+// coalesced, or stages 32 rows' segments: 1.7-3.2x cr-shared's speed on y lines of 1024 to 8192
+// and x lines of 4096 and 8192 unknowns), except x lines of at most kCrSharedMaxGeneralX
+// unknowns, which cr-shared solves in one dispatch faster (1.6x at 1024). Those and lines too
+// long for one work group (x: a row's shared tile, about 11000 unknowns in 48 KiB; y: more than
+// 1024 chunks, unless the band kernel takes them) go to cr-shared (which itself falls back to
+// cr-pingpong): slower than the scans, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
 // per column and band of rows, the bands joined through a small carry buffer.
 // Why bands: every one-pass layout of long y lines (whole columns, or walking down them band by
@@ -53,6 +54,9 @@ struct BandTables {
     gl::Buffer rows, bands;
 };
 
+// General x lines up to this many unknowns go to cr-shared, longer ones to partition.
+constexpr int kCrSharedMaxGeneralX = 2048;
+
 class LuScanSolver final : public GpuSolver {
   public:
     LuScanSolver(std::string name, const ScanTuning& t, const PartitionTuning& partition)
@@ -90,9 +94,9 @@ class LuScanSolver final : public GpuSolver {
             solve_banded(grid, *constant, rhs, solution);
             return;
         }
-        if (constant == nullptr && direction == Direction::y) {
-            if (!general_y_) general_y_ = make_partition(partition_tuning_);
-            general_y_->solve(grid, direction, coefficients, rhs, solution);
+        if (constant == nullptr && (direction == Direction::y || n > kCrSharedMaxGeneralX)) {
+            if (!general_) general_ = make_partition(partition_tuning_);
+            general_->solve(grid, direction, coefficients, rhs, solution);
             return;
         }
         if (constant == nullptr || !fits(n, direction)) {
@@ -105,8 +109,8 @@ class LuScanSolver final : public GpuSolver {
 
     std::optional<PivotFailure> check_pivots() override {
         auto failure = check_pivots_and(fallback_.get());
-        if (general_y_) {  // read (and so clear) its flag too
-            if (auto y = general_y_->check_pivots(); y && !failure) failure = y;
+        if (general_) {  // read (and so clear) its flag too
+            if (auto y = general_->check_pivots(); y && !failure) failure = y;
         }
         return failure;
     }
@@ -328,8 +332,8 @@ class LuScanSolver final : public GpuSolver {
     const gl::Program* band_programs_[3] = {};
     BandTables band_tables_;
     gl::Buffer carries_;
-    std::unique_ptr<Solver> fallback_;   // cr-shared: general x lines, lines too long
-    std::unique_ptr<Solver> general_y_;  // partition: general y lines
+    std::unique_ptr<Solver> fallback_;   // cr-shared: short general x lines, lines too long
+    std::unique_ptr<Solver> general_;    // partition: other general lines
 };
 
 }  // namespace

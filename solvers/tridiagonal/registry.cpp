@@ -24,7 +24,7 @@ const Variants& variants() {
             {{"lu-scan",
               "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "
               "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
-              "of rows; general coefficients -> partition along y, cr-shared along x)"},
+              "of rows; general coefficients -> partition, or cr-shared for x lines up to 2048)"},
              [](const Tuning& t) { return make_lu_scan("lu-scan", t.scan, t.partition); }},
             {{"lu-window",
               "constant coefficients: y up to 2048^2 by a column scan (chunks of 8 rows stacked "

@@ -37,9 +37,10 @@ SplitShape split_shape(int length, int chunk, int warps) {
     return shape;
 }
 
-gl::Defines split_defines(const SplitShape& shape, SplitStage stage) {
+gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first) {
     gl::Defines defines = {{"CHUNK", std::to_string(shape.chunk)},
                            {"WARPS", std::to_string(shape.warps)}};
+    if (spans_first && stage != SplitStage::coarse) defines.push_back({"SPLIT_SPANS_FIRST", "1"});
     switch (stage) {
     case SplitStage::reduce:
         defines.push_back({"SPLIT_REDUCE", "1"});
@@ -60,9 +61,11 @@ std::size_t split_coarse_bytes(const SplitShape& shape, int lines) {
     return 2 * std::size_t(shape.spans) * std::size_t(lines) * 4 * sizeof(float);
 }
 
-SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines) {
+SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines,
+                         bool spans_first) {
     const unsigned line_groups = unsigned((lines + kLanes - 1) / kLanes);
     if (stage == SplitStage::coarse) return {line_groups, 1};
+    if (spans_first) return {unsigned(shape.spans), line_groups};
     return {line_groups, unsigned(shape.spans)};
 }
 

@@ -20,14 +20,17 @@ struct SplitShape {
 // Throws adilab::Error when chunk or warps is out of range (chunk 2..32, warps 1..32) or the
 // line is too long for one coarse work group.
 SplitShape split_shape(int length, int chunk, int warps);
-// The stage's #defines (CHUNK, WARPS, the stage, and the coarse block for SPLIT_COARSE).
-gl::Defines split_defines(const SplitShape& shape, SplitStage stage);
+// The stage's #defines (CHUNK, WARPS, the stage, and the coarse block for SPLIT_COARSE);
+// spans_first: SPLIT_SPANS_FIRST, the work groups along a line numbered first (for lines whose
+// elements are adjacent in memory, split_solve.glsl says why).
+gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first = false);
 // Bytes of the coarse system for `lines` lines: two vec4 rows per line and span.
 std::size_t split_coarse_bytes(const SplitShape& shape, int lines);
 // Work groups of a stage for `lines` lines: {x, y} of the dispatch.
 struct SplitGroups {
     unsigned x = 0, y = 0;
 };
-SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines);
+SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines,
+                         bool spans_first = false);
 
 }  // namespace adilab::tridiag
