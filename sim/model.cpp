@@ -148,11 +148,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "
          "line solve everywhere",
          &t.heater_lines, 0, 2},
-        {"split", "y half step by the split solve: 0 by line length, 1 always, 2 never",
-         &t.split, 0, 2},
+        {"split", "y half step by the split solve: 0 by line length, 1 always, 2 never", &t.split,
+         0, 2},
         {"split_chunk", "split solve: unknowns per invocation", &t.split_chunk, 2, 32},
-        {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1,
-         32},
+        {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1, 32},
     };
 }
 
@@ -496,8 +495,7 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
 void AdiModel::allocate_grid() {
     allocate();
     coarse_ = gl::Buffer();
-    if (split_[0] != nullptr)
-        coarse_ = gl::Buffer(tridiag::split_coarse_bytes(split_shape_, nx_));
+    if (split_[0] != nullptr) coarse_ = gl::Buffer(tridiag::split_coarse_bytes(split_shape_, nx_));
     if (fused()) return;  // the solver is chosen once, at construction
     for (gl::Buffer* buffer : {&sweep_a_, &sweep_b_, &sweep_c_, &sweep_rhs_})
         *buffer = gl::Buffer(cells() * sizeof(float));
@@ -529,8 +527,7 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
 }
 
 void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out) {
-    const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
-                                           tridiag::SplitStage::coarse,
+    const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce, tridiag::SplitStage::coarse,
                                            tridiag::SplitStage::substitute};
     for (int s = 0; s < 3; ++s) {
         use_program(*split_[s]);

@@ -260,13 +260,14 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     });
                     if (auto f = solver.check_pivots(); f && failure.empty())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
-                    row.set("solve_breakdown", dispatch_breakdown(
-                                                   [&](int runs) {
-                                                       for (int i = 0; i < runs; ++i)
-                                                           solver.solve({n, n}, config.direction,
-                                                                        coefficients, k, timed);
-                                                   },
-                                                   16));
+                    row.set(
+                        "solve_breakdown",
+                        dispatch_breakdown(
+                            [&](int runs) {
+                                for (int i = 0; i < runs; ++i)
+                                    solver.solve({n, n}, config.direction, coefficients, k, timed);
+                            },
+                            16));
                 } else {
                     // thomas-cpu: the baseline measured above, checked like the others.
                     const int failed =

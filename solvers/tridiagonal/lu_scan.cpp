@@ -332,8 +332,8 @@ class LuScanSolver final : public GpuSolver {
     const gl::Program* band_programs_[3] = {};
     BandTables band_tables_;
     gl::Buffer carries_;
-    std::unique_ptr<Solver> fallback_;   // cr-shared: short general x lines, lines too long
-    std::unique_ptr<Solver> general_;    // partition: other general lines
+    std::unique_ptr<Solver> fallback_;  // cr-shared: short general x lines, lines too long
+    std::unique_ptr<Solver> general_;   // partition: other general lines
 };
 
 }  // namespace

@@ -16,13 +16,12 @@
 // Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2, or the tile along x),
 // compute O(ROWS + 2K).
 // Limits, all falling back to the exact `lu-scan` (never an error): general coefficients
-// (-> partition, or cr-shared for short x lines), a bad pivot (lu-scan reports it), and windows wider than max_window rows (weak
-// dominance: K grows like 1 / log(1 / rho); the register cost of ROWS + 2K values per invocation
-// bounds it).
-// Programs are compiled once per (direction, ROWS, K rounded up to 8): a change of coefficients
-// that changes K costs a compile on the next solve, never per step.
-// The column scan (lu_colscan.comp, y lines up to WindowTuning::scan_max_unknowns): lanes = 32
-// columns, chunks of 8 rows stacked down the same columns per work group, each chunk's
+// (-> partition, or cr-shared for short x lines), a bad pivot (lu-scan reports it), and windows
+// wider than max_window rows (weak dominance: K grows like 1 / log(1 / rho); the register cost of
+// ROWS + 2K values per invocation bounds it). Programs are compiled once per (direction, ROWS, K
+// rounded up to 8): a change of coefficients that changes K costs a compile on the next solve,
+// never per step. The column scan (lu_colscan.comp, y lines up to WindowTuning::scan_max_unknowns):
+// lanes = 32 columns, chunks of 8 rows stacked down the same columns per work group, each chunk's
 // recurrences affine in its carries, joined exactly through shared memory with one barrier;
 // only between work groups a warm-up of ceil(K / 8) chunks (same K and bound as the window).
 // Each invocation walks 8 rows instead of ROWS + 2K, which is why it beats the window kernel on

@@ -4,8 +4,8 @@
 // and a span of warps * chunk unknowns along them; the coarse system holds two rows per line and
 // span, and the last pass reads the coefficients again rather than keeping the eliminated rows
 // in memory. Along x the 32 lines are 32 rows, so each group stages its rows' segments through
-// shared memory first (partition.comp, X_TILE). fp32, no pivoting (diagonally dominant systems); a zero or non-finite pivot in a
-// chunk sets the flag that check_pivots() reads.
+// shared memory first (partition.comp, X_TILE). fp32, no pivoting (diagonally dominant systems); a
+// zero or non-finite pivot in a chunk sets the flag that check_pivots() reads.
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>

@@ -1,6 +1,5 @@
 #include "solvers/tridiagonal/split.hpp"
 
-
 #include <algorithm>
 #include <string>
 
@@ -42,17 +41,17 @@ gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_
                            {"WARPS", std::to_string(shape.warps)}};
     if (spans_first && stage != SplitStage::coarse) defines.push_back({"SPLIT_SPANS_FIRST", "1"});
     switch (stage) {
-    case SplitStage::reduce:
-        defines.push_back({"SPLIT_REDUCE", "1"});
-        break;
-    case SplitStage::coarse:
-        defines.push_back({"SPLIT_COARSE", "1"});
-        defines.push_back({"COARSE_BLOCK", std::to_string(shape.coarse_block)});
-        defines.push_back({"COARSE_WARPS", std::to_string(shape.coarse_warps)});
-        break;
-    case SplitStage::substitute:
-        defines.push_back({"SPLIT_SUBSTITUTE", "1"});
-        break;
+        case SplitStage::reduce:
+            defines.push_back({"SPLIT_REDUCE", "1"});
+            break;
+        case SplitStage::coarse:
+            defines.push_back({"SPLIT_COARSE", "1"});
+            defines.push_back({"COARSE_BLOCK", std::to_string(shape.coarse_block)});
+            defines.push_back({"COARSE_WARPS", std::to_string(shape.coarse_warps)});
+            break;
+        case SplitStage::substitute:
+            defines.push_back({"SPLIT_SUBSTITUTE", "1"});
+            break;
     }
     return defines;
 }
@@ -61,8 +60,7 @@ std::size_t split_coarse_bytes(const SplitShape& shape, int lines) {
     return 2 * std::size_t(shape.spans) * std::size_t(lines) * 4 * sizeof(float);
 }
 
-SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines,
-                         bool spans_first) {
+SplitGroups split_groups(const SplitShape& shape, SplitStage stage, int lines, bool spans_first) {
     const unsigned line_groups = unsigned((lines + kLanes - 1) / kLanes);
     if (stage == SplitStage::coarse) return {line_groups, 1};
     if (spans_first) return {unsigned(shape.spans), line_groups};

@@ -95,8 +95,8 @@ TEST(SimHeat, EverySolverMatchesTheFloat64Reference) {
                     for (int s = 0; s < 6; ++s) reference::heat_step(setup, ref);
                     sim->step(6);
                     EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " " << nx << "x"
-                        << ny;
+                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " "
+                        << nx << "x" << ny;
                     EXPECT_TRUE(sim->stats().stable);
                 }
         }
@@ -153,8 +153,8 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
                     for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
                     sim->step(6);
                     EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
-                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " " << nx << "x"
-                        << ny;
+                        << label(solver, tuning) << " " << scenario << " scheme " << scheme << " "
+                        << nx << "x" << ny;
                 }
         }
     }

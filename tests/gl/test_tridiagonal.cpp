@@ -179,7 +179,8 @@ TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
 TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
     ADILAB_NEED_GL();
     unsigned seed = 1300;
-    for (auto [chunk, warps] : {std::pair{2, 1}, std::pair{3, 2}, std::pair{5, 3}, std::pair{16, 8}}) {
+    for (auto [chunk, warps] :
+         {std::pair{2, 1}, std::pair{3, 2}, std::pair{5, 3}, std::pair{16, 8}}) {
         tridiag::PartitionTuning tuning;
         tuning.chunk = chunk;
         tuning.warps = warps;
@@ -188,8 +189,10 @@ TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
                 const bool along_x = d == Direction::x;
                 const int lines = 45;
                 const int nx = along_x ? n : lines, ny = along_x ? lines : n;
-                const auto p = reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
-                const auto expected = reference::solve_grid_general(nx, ny, along_x, p.a, p.b, p.c, p.k);
+                const auto p =
+                    reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
+                const auto expected =
+                    reference::solve_grid_general(nx, ny, along_x, p.a, p.b, p.c, p.k);
                 ASSERT_EQ(expected.failed_line, -1);
                 gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b);
                 gl::Buffer c = gl::Buffer::from(p.c), k = gl::Buffer::from(p.k);
@@ -197,7 +200,8 @@ TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
                 x.poison();
                 auto solver = tridiag::make_partition(tuning);
                 solver->solve({nx, ny}, d, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
-                EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x), tolerance(n))
+                EXPECT_LE(reference::max_relative_error(x.read_all<float>(), expected.x),
+                          tolerance(n))
                     << "chunk " << chunk << " warps " << warps << " n " << n
                     << (along_x ? " x" : " y");
                 EXPECT_FALSE(solver->check_pivots().has_value());
