@@ -251,7 +251,8 @@ unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning
 bool split_y_sweep(int ny, const FusedTuning& tuning) {
     // Long columns cannot sit in one work group with their loads coalesced (split_solve.glsl
     // says why); on short ones the fused kernel's single dispatch wins.
-    // docs/performance.md ("Simulations") has the measurements behind the length.
+    // docs/performance.md (issue 19's section, "When the y half step splits") has the
+    // measurements behind the length.
     constexpr int kSplitMinRows = 4096;
     return tuning.split == 1 || (tuning.split == 0 && ny >= kSplitMinRows);
 }
