@@ -114,7 +114,9 @@ TEST(SceneLimits, AStatePastTheLimitIsRefusedNamingTheFile) {
 
 // Every scenario of every model and scheme with dt at its limit (computed here from the formulas
 // in the models' messages; 1.01 dt is refused, so the two agree), 1,000 steps on 32 x 24 from a
-// random start where the scenario has no source of its own: no flag, and the total kept.
+// random start where the scenario has no source of its own: no flag, and the total kept. Twice:
+// with the one-dispatch y sweep these small grids take, and with every y sweep by the split solve
+// (FusedTuning::split = 1) that grids of 4096 rows and more take.
 //
 // Tolerance of the total: an fp32 solve is exact for a matrix within 2^-24 of A, whose diagonal is
 // 1 + W (Peaceman–Rachford's explicit half multiplies by up to 1 + W as well), so a step may
@@ -158,69 +160,80 @@ TEST(SceneLimits, EveryScenarioAtTheLimitStaysBoundedAndKeepsItsTotal) {
     ADILAB_NEED_GL();
     const int nx = 32, ny = 24, steps = 1000;
     for (const ModelInfo& info : models()) {
-        for (int scheme : {0, 1}) {
-            const bool has_scheme = info.name != "shallow-water";
-            if (!has_scheme && scheme == 1) continue;
-            for (const std::string& scenario : make_simulation(info.name)->scenarios()) {
-                const std::string what =
-                    info.name + " " + scenario + " scheme " + std::to_string(scheme);
-                auto sim = make_simulation(info.name);
-                if (has_scheme) sim->set_param("scheme", scheme);
-                if (info.name == "shallow-water") {
-                    sim->set_param("damping", 0);
-                    sim->set_param("drop_interval", 2 * steps);  // one drop, at the first step
-                }
-                sim->reset(scenario, nx, ny);
-                const auto [dt, weight] = dt_at_limit(*sim, scenario, nx, ny);
-                EXPECT_THROW(sim->set_param("dt", 1.01 * dt), Error) << what;
-                sim->set_param("dt", dt * (1 - 1e-9));  // at the limit up to its rounding
-                sim->reset(scenario, nx, ny);
-                const bool sourced = scenario != "free" && scenario != "dam-break";
-                if (!sourced) sim->set_field(test::random_field(nx, ny, 0.5f, 1.0f, 7));
-                // Sources: the push lasts 50 steps, a drop falls at step 1, heaters pin and the
-                // advection sources keep injecting (their total is checked in test_sim_scenes).
-                sim->step(info.name == "shallow-water" ? 50 : 0);
-                const double start = sim->stats().sum;
-                sim->step(steps);
-                const Stats s = sim->stats();
-                ASSERT_TRUE(s.stable) << what << ": " << s.instability;
-                EXPECT_TRUE(std::isfinite(s.sum)) << what;
-                if (info.name == "heat" && scenario == "two-heaters") {
-                    if (scheme == 0) {  // the maximum principle: [0, 1], fp32 round-off aside
-                        EXPECT_GE(s.min, -1e-6) << what;
-                        EXPECT_LE(s.max, 1 + 1e-6) << what;
+        for (int scheme : {0, 1})
+            for (int split : {0, 1}) {
+                const bool has_scheme = info.name != "shallow-water";
+                if (!has_scheme && scheme == 1) continue;
+                for (const std::string& scenario : make_simulation(info.name)->scenarios()) {
+                    const std::string what = info.name + " " + scenario + " scheme " +
+                                             std::to_string(scheme) + (split ? " split" : "");
+                    auto sim = make_simulation(info.name);
+                    FusedTuning tuning;
+                    tuning.split = split;
+                    sim->set_fused_tuning(tuning);
+                    if (has_scheme) sim->set_param("scheme", scheme);
+                    if (info.name == "shallow-water") {
+                        sim->set_param("damping", 0);
+                        sim->set_param("drop_interval", 2 * steps);  // one drop, at the first step
                     }
-                } else if (info.name == "advection" && sourced) {
-                    if (scheme == 0) {
-                        EXPECT_GE(s.min, -1e-6 * s.max) << what;
+                    sim->reset(scenario, nx, ny);
+                    const auto [dt, weight] = dt_at_limit(*sim, scenario, nx, ny);
+                    EXPECT_THROW(sim->set_param("dt", 1.01 * dt), Error) << what;
+                    sim->set_param("dt", dt * (1 - 1e-9));  // at the limit up to its rounding
+                    sim->reset(scenario, nx, ny);
+                    const bool sourced = scenario != "free" && scenario != "dam-break";
+                    if (!sourced) sim->set_field(test::random_field(nx, ny, 0.5f, 1.0f, 7));
+                    // Sources: the push lasts 50 steps, a drop falls at step 1, heaters pin and the
+                    // advection sources keep injecting (their total is checked in test_sim_scenes).
+                    sim->step(info.name == "shallow-water" ? 50 : 0);
+                    const double start = sim->stats().sum;
+                    sim->step(steps);
+                    const Stats s = sim->stats();
+                    ASSERT_TRUE(s.stable) << what << ": " << s.instability;
+                    EXPECT_TRUE(std::isfinite(s.sum)) << what;
+                    if (info.name == "heat" && scenario == "two-heaters") {
+                        if (scheme == 0) {  // the maximum principle: [0, 1], fp32 round-off aside
+                            EXPECT_GE(s.min, -1e-6) << what;
+                            EXPECT_LE(s.max, 1 + 1e-6) << what;
+                        }
+                    } else if (info.name == "advection" && sourced) {
+                        if (scheme == 0) {
+                            EXPECT_GE(s.min, -1e-6 * s.max) << what;
+                        }
+                    } else {
+                        const double largest = std::max(std::abs(s.min), std::abs(s.max));
+                        const double mean = std::abs(s.sum) / (nx * ny);
+                        const double tolerance = steps * std::ldexp(1.0, -24) * (1 + weight) *
+                                                 (largest / mean) / std::sqrt(nx * ny);
+                        EXPECT_NEAR(s.sum, start, tolerance * std::abs(start)) << what;
                     }
-                } else {
-                    const double largest = std::max(std::abs(s.min), std::abs(s.max));
-                    const double mean = std::abs(s.sum) / (nx * ny);
-                    const double tolerance = steps * std::ldexp(1.0, -24) * (1 + weight) *
-                                             (largest / mean) / std::sqrt(nx * ny);
-                    EXPECT_NEAR(s.sum, start, tolerance * std::abs(start)) << what;
                 }
             }
-        }
     }
 }
 
 // A cell corrupted far past every value the field was given (what the refused parameters, memory
 // corruption or a kernel bug leave behind) stops the run at the step that spread it, as a bound,
-// on every solver path of every model.
+// on every solver path of every model (the fused kernel also with its split y sweep).
 TEST(SceneLimits, GrowthPastTheDerivedBoundIsCaughtOnEveryPath) {
     ADILAB_NEED_GL();
     for (const ModelInfo& info : models()) {
-        for (const std::string& solver : gpu_solvers(info.name)) {
+        std::vector<std::pair<std::string, int>> paths;  // solver, FusedTuning::split
+        for (const std::string& solver : gpu_solvers(info.name)) paths.push_back({solver, 0});
+        paths.push_back({"fused", 1});
+        for (const auto& [solver, split] : paths) {
             auto sim = make_simulation(info.name, solver);
+            FusedTuning tuning;
+            tuning.split = split;
+            sim->set_fused_tuning(tuning);
             sim->reset(sim->scenarios().back(), 30, 20);  // "free": no source, no heaters
             sim->step(4);
             std::vector<float> field = sim->read_field();
             field[10 * 30 + 10] = 1e30f;
             const_cast<gl::Buffer&>(sim->field()).write(field);
             sim->step(3);
-            const std::string what = info.name + " " + solver + ": " + sim->instability();
+            const std::string what =
+                info.name + " " + solver + (split ? " split" : "") + ": " + sim->instability();
             EXPECT_EQ(sim->first_bad_step(), 5) << what;
             EXPECT_NE(sim->instability().find("at step 5"), std::string::npos) << what;
         }
