@@ -32,6 +32,7 @@
 // and below) are loaded whole into shared memory first, and invocation t works on line
 // t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way.
 #include "sim/adi_common.glsl"
+#include "tridiagonal/partition_rows.glsl"
 
 #pragma optionNV(unroll all)
 
@@ -110,25 +111,8 @@ void solve_reduced_in_subgroups() {
         rc[j] = reduced_c(s);
         rd[j] = reduced_d(s);
     }
-    // Rows have a unit diagonal; rows 1 .. J-1 forward in terms of row 0's unknown ...
-    for (int j = 2; j < J; ++j) {
-        const float r = 1.0 / (1.0 - ra[j] * rc[j - 1]);
-        rd[j] = r * (rd[j] - ra[j] * rd[j - 1]);
-        ra[j] = -r * ra[j] * ra[j - 1];
-        rc[j] = r * rc[j];
-    }
-    // ... then rows 1 .. J-2 backward in terms of the last, and row 0 against row 1.
-    for (int j = J - 3; j >= 1; --j) {
-        rd[j] -= rc[j] * rd[j + 1];
-        ra[j] -= rc[j] * ra[j + 1];
-        rc[j] = -rc[j] * rc[j + 1];
-    }
-    if (J > 2) {
-        const float r = 1.0 / (1.0 - rc[0] * ra[1]);
-        rd[0] = r * (rd[0] - rc[0] * rd[1]);
-        ra[0] = r * ra[0];
-        rc[0] = -r * rc[0] * rc[1];
-    }
+    // Rows have a unit diagonal: each lane's J rows to its first and last unknowns.
+    PARTITION_UNIT_ROWS(ra, rc, rd, J);
     // Lane l's first row is reduced row 2l, its last 2l + 1 (2 WARP rows in all).
     vec3 first_row = vec3(ra[0], rc[0], rd[0]);
     vec3 last_row = vec3(ra[J - 1], rc[J - 1], rd[J - 1]);
@@ -246,17 +230,7 @@ void main() {
         }
     }
     // Backward sweep: rows 1 .. K-2 in terms of the chunk's first and last unknowns.
-    for (int k = CHUNK - 3; k >= 1; --k) {
-        cd[k] -= cc[k] * cd[k + 1];
-        ca[k] -= cc[k] * ca[k + 1];
-        cc[k] = -cc[k] * cc[k + 1];
-    }
-    if (CHUNK > 2) {  // with 2 rows, row 0 already couples to the last
-        const float r = 1.0 / (1.0 - cc[0] * ca[1]);
-        cd[0] = r * (cd[0] - cc[0] * cd[1]);
-        ca[0] = r * ca[0];
-        cc[0] = -r * cc[0] * cc[1];
-    }
+    PARTITION_BACKWARD(ca, cc, cd, CHUNK);
 
 #ifdef TILED
     barrier();  // every row is built: the tile's memory takes the reduced systems now

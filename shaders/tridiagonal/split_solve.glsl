@@ -43,7 +43,8 @@
 // groups in flight (consecutive indices) then work along the same 32 lines instead of across
 // many. For lines whose elements are adjacent (x rows) that keeps the memory they touch at once
 // within a few pages; the other order read general x rows of 8192 at 0.3% of the bandwidth,
-// every group in flight 32 rows (1 MiB) away from the next, four buffers each; SPLIT_COARSE ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
+// every group in flight 32 rows (1 MiB) away from the next, four buffers each. SPLIT_COARSE:
+// ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
 // coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
 
@@ -57,41 +58,12 @@ int split_spans() { return (LINE_LENGTH + SPLIT_SPAN - 1) / SPLIT_SPAN; }
 
 layout(std430, binding = COARSE_BINDING) buffer Coarse { vec4 coarse[]; };
 
-#ifdef SPLIT_COARSE
-#define SPLIT_PARTITION_ROWS COARSE_BLOCK
-#else
-#define SPLIT_PARTITION_ROWS (2 * WARPS)
-#endif
-// Rows r[0 .. M-1] of unit diagonal, each a_j x_{j-1} + x_j + c_j x_{j+1} = d_j, rewritten as the
-// partition method does: rows 1 .. M-2 in terms of x_0 and x_{M-1} (a_j x_0 + x_j + c_j x_{M-1}),
-// row 0 in terms of its outer neighbour and x_{M-1}, row M-1 in terms of x_0 and its outer
-// neighbour.
-void split_partition(inout float a[SPLIT_PARTITION_ROWS], inout float c[SPLIT_PARTITION_ROWS],
-                     inout float d[SPLIT_PARTITION_ROWS]) {
-    const int m = SPLIT_PARTITION_ROWS;
-    for (int j = 2; j < m; ++j) {
-        const float r = 1.0 / (1.0 - a[j] * c[j - 1]);
-        d[j] = r * (d[j] - a[j] * d[j - 1]);
-        a[j] = -r * a[j] * a[j - 1];
-        c[j] = r * c[j];
-    }
-    for (int j = m - 3; j >= 1; --j) {
-        d[j] -= c[j] * d[j + 1];
-        a[j] -= c[j] * a[j + 1];
-        c[j] = -c[j] * c[j + 1];
-    }
-    if (m > 2) {
-        const float r = 1.0 / (1.0 - c[0] * a[1]);
-        d[0] = r * (d[0] - c[0] * d[1]);
-        a[0] = r * a[0];
-        c[0] = -r * c[0] * c[1];
-    }
-}
+#include "tridiagonal/partition_rows.glsl"
 
 #ifdef SPLIT_COARSE
 // The coarse rows of 32 lines per work group, COARSE_BLOCK consecutive rows per invocation and
 // COARSE_WARPS blocks down the lines (the host sizes them to cover every row): each block is
-// eliminated to its end rows in registers (split_partition), the 2 COARSE_WARPS end rows of a
+// eliminated to its end rows in registers (partition_rows.glsl), the 2 COARSE_WARPS end rows of a
 // line are solved by Thomas in shared memory by one lane, and the blocks substitute back. A
 // Thomas walk over the whole coarse line instead was latency-bound: hundreds of dependent
 // loads and stores per line, with few lines to overlap them.
@@ -117,7 +89,7 @@ void main() {
         rc[j] = row.y;
         rd[j] = row.z;
     }
-    split_partition(ra, rc, rd);
+    PARTITION_UNIT_ROWS(ra, rc, rd, COARSE_BLOCK);
     block_rows[(2 * warp) * SPLIT_LANES + lane] = vec3(ra[0], rc[0], rd[0]);
     block_rows[(2 * warp + 1) * SPLIT_LANES + lane] =
         vec3(ra[COARSE_BLOCK - 1], rc[COARSE_BLOCK - 1], rd[COARSE_BLOCK - 1]);
@@ -221,17 +193,7 @@ void main() {
             cc[k] = r * c;
         }
     }
-    for (int k = CHUNK - 3; k >= 1; --k) {
-        cd[k] -= cc[k] * cd[k + 1];
-        ca[k] -= cc[k] * ca[k + 1];
-        cc[k] = -cc[k] * cc[k + 1];
-    }
-    if (CHUNK > 2) {
-        const float r = 1.0 / (1.0 - cc[0] * ca[1]);
-        cd[0] = r * (cd[0] - cc[0] * cd[1]);
-        ca[0] = r * ca[0];
-        cc[0] = -r * cc[0] * cc[1];
-    }
+    PARTITION_BACKWARD(ca, cc, cd, CHUNK);
 #ifdef SPLIT_PIVOT_FAILED
     if (!ok && line_active) SPLIT_PIVOT_FAILED(line);
 #endif
@@ -250,7 +212,7 @@ void main() {
             sc[j] = row.y;
             sd[j] = row.z;
         }
-        split_partition(sa, sc, sd);
+        PARTITION_UNIT_ROWS(sa, sc, sd, 2 * WARPS);
 #ifdef SPLIT_REDUCE
         if (line_active) {
             coarse[span_row0 * LINE_COUNT + line] = vec4(sa[0], sc[0], sd[0], 0.0);
