@@ -3,7 +3,7 @@
 // Each invocation copies PER_THREAD vec4s a pass, spaced a work group's width apart so that every
 // load stays coalesced, all loads before any store: eight 16-byte loads in flight per invocation
 // and work groups of 1024 are what brought the GL copy to CUDA's device copy on the H200
-// (docs/performance.md, "The bandwidth roof"); one vec4 per invocation reached 61-73% of it.
+// (docs/performance.md, issue 19's section); one vec4 per invocation reached 61-82% of it.
 #define PER_THREAD 8u
 layout(local_size_x = 1024) in;
 
