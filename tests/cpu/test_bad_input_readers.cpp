@@ -24,16 +24,13 @@
 #include "solvers/common/numbers.hpp"
 #include "solvers/gl/capacity.hpp"
 #include "solvers/power/power.hpp"
+#include "tests/support/temp_folder.hpp"
 
 namespace adilab {
 namespace {
 
 std::filesystem::path scratch(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() /
-               ("adilab-bad-input-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
+    return test::temp_folder("bad-input-" + name);
 }
 
 void write_bytes(const std::filesystem::path& path, const std::string& bytes) {

@@ -2,7 +2,6 @@
 // to ffmpeg (a stand-in script that stores what it is given, so that the bytes, the arguments and
 // the rename into place are checked where ffmpeg is not installed), and its failures.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,19 +11,14 @@
 
 #include "app/gui/video.hpp"
 #include "solvers/gl/error.hpp"
+#include "tests/support/temp_folder.hpp"
 
 namespace adilab::gui {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh_folder(const std::string& name) {
-    const fs::path folder =
-        fs::temp_directory_path() / ("adilab-video-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(folder);
-    fs::create_directories(folder);
-    return folder;
-}
+fs::path fresh_folder(const std::string& name) { return test::temp_folder("video-" + name); }
 
 fs::path script(const fs::path& folder, const std::string& body) {
     const fs::path path = folder / "ffmpeg";

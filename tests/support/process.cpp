@@ -61,29 +61,6 @@ ProcessResult run_adilab(const std::string& arguments) {
 #endif
 }
 
-namespace {
-// Removes the folders temp_folder() made when the test binary exits.
-struct MadeFolders {
-    std::vector<std::filesystem::path> paths;
-    ~MadeFolders() {
-        std::error_code ignored;
-        for (const auto& path : paths) std::filesystem::remove_all(path, ignored);
-    }
-};
-}  // namespace
-
-std::string temp_folder(const std::string& name) {
-    // The process id keeps test binaries that run at the same time (two checkouts on one
-    // machine, ctest -j) out of each other's files.
-    static MadeFolders made;
-    auto path = std::filesystem::temp_directory_path() /
-                ("adilab-test-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-    made.paths.push_back(path);
-    return path.string();
-}
-
 std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;

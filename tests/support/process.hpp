@@ -3,6 +3,8 @@
 // stderr together), for the end-to-end tests of the adilab executable.
 #include <string>
 
+#include "tests/support/temp_folder.hpp"  // temp_folder, for the files these runs write
+
 namespace adilab::test {
 
 struct ProcessResult {
@@ -16,9 +18,6 @@ struct ProcessResult {
 ProcessResult run_command(const std::string& command_line);
 // adilab's path (the build's executable) followed by `arguments`.
 ProcessResult run_adilab(const std::string& arguments);
-// A fresh empty folder under the system's temp folder, for files a test writes, named for this
-// process and removed when it exits.
-std::string temp_folder(const std::string& name);
 // The whole of a file (reports, recordings, settings); empty where it cannot be read.
 std::string read_text(const std::string& path);
 // Writes `text` to `path` as bytes (inputs a test hands adilab: presets, states, .mtx files).
