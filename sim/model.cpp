@@ -142,7 +142,9 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          &t.solve, 0, 2},
         {"tile", "x rows staged in shared memory: 0 where it pays, 1 wherever it fits, 2 never",
          &t.tile, 0, 2},
-        {"subgroups", "subgroup shuffles where the device has them (0: shared-memory exchange)",
+        {"subgroups",
+         "subgroup operations where the device has them (0: shared memory instead): the line "
+         "solve's shuffles, shallow water's sums",
          &t.subgroups, 0, 1},
         {"heater_lines",
          "heat with heaters: 0 by grid size, 1 window + exact heater lines, 2 exact "

@@ -23,6 +23,7 @@
 
 #include "sim/model.hpp"
 #include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
@@ -181,7 +182,7 @@ class ShallowWater final : public AdiModel {
   protected:
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         const std::uint64_t field = field_bytes(nx, ny);
-        const std::uint64_t groups = (std::uint64_t(nx) * std::uint64_t(ny) + 255) / 256;
+        const std::uint64_t groups = std::uint64_t(settle_tiles(nx)) * settle_tiles(ny);
         std::vector<gl::BufferNeed> needs = {
             {"shallow-water's h field", field},
             {"shallow-water's y-sweep height", field},
@@ -203,7 +204,7 @@ class ShallowWater final : public AdiModel {
         compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
-        partials_ = gl::Buffer(cell_groups() * 2 * sizeof(float));
+        partials_ = gl::Buffer(std::size_t(settle_tiles(nx_)) * settle_tiles(ny_) * 2 * sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
         // x: the generic path's solve writes dx straight into the intermediate, which is all
@@ -211,13 +212,22 @@ class ShallowWater final : public AdiModel {
         finish_[0] = nullptr;
         displace_ = &gl::compute_program("sim/shallow_water.comp",
                                          {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
-        settle_ = &gl::compute_program("sim/shallow_water.comp",
-                                       {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}});
-        mean_program_ = &gl::compute_program("sim/shallow_water.comp",
-                                             {{"DIRECTION", "0"}, {"KERNEL_MEAN", "1"}});
-        measure_ = &gl::compute_program(
+        // Group sums by subgroup operations where the device has them, and the one mean group
+        // as wide as a group gets then (a shared-memory tree of 1024 costs ten barriers).
+        const bool subgroup_sums =
+            gl::Context::current().info().subgroup_arithmetic && fused_tuning_.subgroups != 0;
+        gl::Defines sums = {{"DIRECTION", "0"}};
+        if (subgroup_sums) sums.push_back({"SUBGROUP_SUM", "1"});
+        const auto with = [&sums](gl::Defines more) {
+            more.insert(more.begin(), sums.begin(), sums.end());
+            return more;
+        };
+        settle_ = &gl::compute_program("sim/shallow_water.comp", with({{"KERNEL_SETTLE", "1"}}));
+        mean_program_ = &gl::compute_program(
             "sim/shallow_water.comp",
-            {{"DIRECTION", "0"}, {"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}});
+            with({{"KERNEL_MEAN", "1"}, {"MEAN_GROUP_SIZE", subgroup_sums ? "1024" : "256"}}));
+        measure_ = &gl::compute_program("sim/shallow_water.comp",
+                                        with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
 
     void initialize() override {
@@ -324,10 +334,13 @@ class ShallowWater final : public AdiModel {
         bottom_.bind_storage(8);
         bind_flag();
         partials_.bind_storage(10);
-        gl::dispatch(cell_groups());
+        gl::dispatch(settle_tiles(nx_), settle_tiles(ny_));
         gl::memory_barrier(gl::Barrier::storage);
         reduce_mean();
     }
+
+    // The settling kernel's work groups along an axis of `cells`: tiles of 32 x 32 cells.
+    static unsigned settle_tiles(int cells) { return unsigned((cells + 31) / 32); }
 
     // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
     void measure_mean() {
@@ -338,7 +351,7 @@ class ShallowWater final : public AdiModel {
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
         partials_.bind_storage(10);
-        gl::dispatch(cell_groups());
+        gl::dispatch(settle_tiles(nx_), settle_tiles(ny_));
         gl::memory_barrier(gl::Barrier::storage);
         reduce_mean();
         gl::memory_barrier(gl::Barrier::all);
@@ -348,7 +361,7 @@ class ShallowWater final : public AdiModel {
     void reduce_mean() {
         const gl::Program& m = *mean_program_;
         m.use();
-        m.set("partial_count", int(cell_groups()));
+        m.set("partial_count", int(settle_tiles(nx_) * settle_tiles(ny_)));
         partials_.bind_storage(10);
         mean_.bind_storage(11);
         gl::dispatch(1);

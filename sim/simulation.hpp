@@ -93,7 +93,7 @@ struct FusedTuning {
     int lines = 0;  // lines per work group (0: as many as fit, at most 8)
     int solve = 0;  // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR
     int tile = 0;   // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
-    int subgroups = 1;  // 1: subgroup shuffles where the device has them, 0: shared memory
+    int subgroups = 1;  // 1: subgroup operations where the device has them, 0: shared memory
     // Heat with heaters: 0 by grid size (window + exact solve of the heaters' lines on large
     // grids, the exact solve everywhere on small ones), 1 the window + heater lines wherever a
     // window exists, 2 the exact solve everywhere.

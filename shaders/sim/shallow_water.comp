@@ -2,6 +2,10 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+#ifdef SUBGROUP_SUM
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 // Shallow water after Kass & Miller (1990), "Rapid, stable fluid dynamics for computer
 // graphics": h_tt = g d (h_xx + h_yy), d = max(h - b, 0) (dry cells have no depth). ADI: the x
 // sweep solves
@@ -141,28 +145,81 @@ void main() {
     compensation[id] = c;
 }
 
-#elif defined(KERNEL_SETTLE)
+#elif defined(KERNEL_SETTLE) || defined(KERNEL_MEAN)
+// The sum of a vec2 over the work group of GROUP_SIZE invocations, in invocation 0: subgroup
+// sums, then theirs (SUBGROUP_SUM), or a tree in shared memory. The settling and measuring
+// kernels call it in the same order, so a resumed run's mean rounds as the straight run's.
+#if defined(KERNEL_SETTLE)
+#define TILE 32
+#define ROWS_PER_INVOCATION 4
+#define GROUP_SIZE (TILE * TILE / ROWS_PER_INVOCATION)
+#else
+#define GROUP_SIZE MEAN_GROUP_SIZE
+#endif
+#ifdef SUBGROUP_SUM
+shared vec2 subgroup_sums[GROUP_SIZE];  // at most one per subgroup, i.e. per invocation
+vec2 group_sum(vec2 mine) {
+    const vec2 subgroup = subgroupAdd(mine);
+    if (subgroupElect()) subgroup_sums[gl_SubgroupID] = subgroup;
+    memoryBarrierShared();
+    barrier();
+    vec2 total = vec2(0.0);
+    if (gl_LocalInvocationIndex == 0)
+        for (uint k = 0; k < gl_NumSubgroups; ++k) total += subgroup_sums[k];
+    return total;
+}
+#else
+shared vec2 tree_sums[GROUP_SIZE];
+vec2 group_sum(vec2 mine) {
+    const int t = int(gl_LocalInvocationIndex);
+    tree_sums[t] = mine;
+    for (int stride = GROUP_SIZE / 2; stride > 0; stride /= 2) {
+        memoryBarrierShared();
+        barrier();
+        if (t < stride) tree_sums[t] += tree_sums[t + stride];
+    }
+    return tree_sums[0];
+}
+#endif
+
+#if defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
-// neighbours (see "Settling" above). One invocation per cell; reads a 13-cell stencil of wet.
+// neighbours (see "Settling" above). A work group settles a tile of 32 x 32 cells, each
+// invocation 4 of its rows: a cell reads the 13-cell diamond of wet and b around it, so the
+// tile and a halo of 2 cells are staged in shared memory once, the draw ratios of the tile and
+// a halo of 1 computed once from them, and every cell's change is then made of shared reads
+// (one invocation a cell reading its diamond from memory took about twice as long as these
+// loads at 4096^2). The arithmetic and its order are those of the one-cell form: the same sums
+// of the same neighbours, left, right, below, above.
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
-// stored h (after a state is loaded), in the same order, so that a resumed run rounds as the
-// straight one does.
-layout(local_size_x = 256) in;
+// stored h (after a state is loaded), over the same tiles in the same order, so that a resumed
+// run rounds as the straight one does.
+layout(local_size_x = 32, local_size_y = 8) in;  // TILE, TILE / ROWS_PER_INVOCATION
 #ifdef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
 #else
 layout(std430, binding = 0) writeonly buffer HeightOut { float height_out[]; };  // h^n
 layout(std430, binding = 12) buffer Compensation { float compensation[]; };
-#endif
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
+#endif
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
 layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
+// Per work group: the sum of v^n and the number of wet cells, for KERNEL_MEAN.
+layout(std430, binding = 10) writeonly buffer Partials { vec2 partials[]; };
 
-bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
+#ifndef MEASURE_ONLY
+// wet and b of the tile and 2 cells around it (0 and 0 outside the grid: no depth, no deficit),
+// and the draw ratios r of the tile and 1 cell around it.
+const int STAGED = TILE + 4, RATIOS = TILE + 2;
+shared float staged_wet[STAGED * STAGED];
+shared float staged_bottom[STAGED * STAGED];
+shared float ratios[RATIOS * RATIOS];
+
+// Cell (i, j) of the tile (-2 <= i, j < TILE + 2), relative to its first cell.
+int staged_slot(ivec2 c) { return (c.y + 2) * STAGED + c.x + 2; }
 float depth_after(ivec2 c) {
-    if (!inside(c)) return 0.0;
-    const int id = index_of(c);
-    return max(wet[id] - bottom[id], 0.0);
+    const int s = staged_slot(c);
+    return max(staged_wet[s] - staged_bottom[s], 0.0);
 }
 const ivec2 kNeighbours[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
 float neighbour_depths(ivec2 c) {
@@ -172,34 +229,51 @@ float neighbour_depths(ivec2 c) {
 }
 // The share r of each neighbour's depth that cell c draws (0 unless c is below its bottom).
 float draw_ratio(ivec2 c) {
-    if (!inside(c)) return 0.0;
-    const int id = index_of(c);
-    const float deficit = bottom[id] - wet[id];
+    const int s = staged_slot(c);
+    const float deficit = staged_bottom[s] - staged_wet[s];
     if (!(deficit > 0.0)) return 0.0;
     const float w = neighbour_depths(c);
     return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
 }
-
-// Per work group: the sum of v^n and the number of wet cells, for KERNEL_MEAN.
-layout(std430, binding = 10) writeonly buffer Partials { vec2 partials[]; };
-shared vec2 group_sums[256];
+float staged_ratio(ivec2 c) { return ratios[(c.y + 1) * RATIOS + c.x + 1]; }
+#endif
 
 void main() {
-    const int id = int(gl_GlobalInvocationID.x), t = int(gl_LocalInvocationID.x);
+    const ivec2 origin = ivec2(gl_WorkGroupID.xy) * TILE;
+    const int t = int(gl_LocalInvocationIndex);
+#ifndef MEASURE_ONLY
+    for (int k = t; k < STAGED * STAGED; k += GROUP_SIZE) {
+        const ivec2 cell = origin + ivec2(k % STAGED, k / STAGED) - 2;
+        const bool inside = all(greaterThanEqual(cell, ivec2(0))) && cell.x < nx && cell.y < ny;
+        const int id = inside ? index_of(cell) : 0;
+        staged_wet[k] = inside ? wet[id] : 0.0;
+        staged_bottom[k] = inside ? bottom[id] : 0.0;
+    }
+    memoryBarrierShared();
+    barrier();
+    for (int k = t; k < RATIOS * RATIOS; k += GROUP_SIZE)
+        ratios[k] = draw_ratio(ivec2(k % RATIOS, k / RATIOS) - 1);
+    memoryBarrierShared();
+    barrier();
+#endif
     vec2 mine = vec2(0.0);
+    for (int r = 0; r < ROWS_PER_INVOCATION; ++r) {
+        const ivec2 local = ivec2(gl_LocalInvocationID.x, gl_LocalInvocationID.y + r * gl_WorkGroupSize.y);
+        const ivec2 cell = origin + local;
+        if (cell.x >= nx || cell.y >= ny) continue;
+        const int id = index_of(cell);
 #ifdef MEASURE_ONLY
-    if (id < nx * ny && height_in[id] > bottom[id]) mine = vec2(velocity[id], 1.0);
+        if (height_in[id] > bottom[id]) mine += vec2(velocity[id], 1.0);
 #else
-    if (id < nx * ny) {
-        const ivec2 cell = ivec2(id % nx, id / nx);
-        const float here = wet[id], dv = velocity[id];
+        const float here = staged_wet[staged_slot(local)], dv = velocity[id];
         check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
         flag_if_not_finite(dv);
-        float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
-        const float d = depth_after(cell);
+        const float taken = staged_ratio(local);
+        float change = taken > 0.0 ? taken * neighbour_depths(local) : 0.0;  // only where dry
+        const float d = depth_after(local);
         if (d > 0.0) {  // given
             float drawn = 0.0;
-            for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
+            for (int k = 0; k < 4; ++k) drawn += staged_ratio(local + kNeighbours[k]);
             change -= d * drawn;
         }
         float h = here;
@@ -211,39 +285,29 @@ void main() {
         const float v = dv + change;
         height_out[id] = h;
         velocity[id] = v;
-        if (h > bottom[id]) mine = vec2(v, 1.0);  // the cells the next x sweep counts as wet
-    }
+        if (h > bottom[id]) mine += vec2(v, 1.0);  // the cells the next x sweep counts as wet
 #endif
-    group_sums[t] = mine;
-    for (int stride = 128; stride > 0; stride /= 2) {
-        memoryBarrierShared();
-        barrier();
-        if (t < stride) group_sums[t] += group_sums[t + stride];
     }
-    if (t == 0) partials[gl_WorkGroupID.x] = group_sums[0];
+    const vec2 total = group_sum(mine);
+    if (t == 0) partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
 }
 
-#elif defined(KERNEL_MEAN)
+#else
 // One work group: S / N_wet from the settling kernel's partial sums, the mean velocity that the
 // next x sweep takes out of the wet cells' v (see "Mean velocity" above).
-layout(local_size_x = 256) in;
+layout(local_size_x = GROUP_SIZE) in;
 layout(std430, binding = 10) readonly buffer Partials { vec2 partials[]; };
 layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
 uniform int partial_count;
-shared vec2 sums[256];
 
 void main() {
-    const int t = int(gl_LocalInvocationID.x);
     vec2 s = vec2(0.0);
-    for (int k = t; k < partial_count; k += 256) s += partials[k];
-    sums[t] = s;
-    for (int stride = 128; stride > 0; stride /= 2) {
-        memoryBarrierShared();
-        barrier();
-        if (t < stride) sums[t] += sums[t + stride];
-    }
-    if (t == 0) mean_velocity = sums[0].y > 0.0 ? sums[0].x / sums[0].y : 0.0;
+    for (int k = int(gl_LocalInvocationIndex); k < partial_count; k += GROUP_SIZE)
+        s += partials[k];
+    const vec2 sums = group_sum(s);
+    if (gl_LocalInvocationIndex == 0) mean_velocity = sums.y > 0.0 ? sums.x / sums.y : 0.0;
 }
+#endif
 
 #else
 layout(std430, binding = 0) readonly buffer Height { float height[]; };      // h^{n-1}
