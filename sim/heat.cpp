@@ -277,9 +277,16 @@ class Heat final : public AdiModel {
     }
     static constexpr unsigned kManyGroups = 512;
 
-    // The fused kernel's work groups that hold a line crossing a heater disc, per direction: rows
-    // whose centres lie within the radius of the discs' centre row (x), columns likewise around
-    // each disc (y), widened by a cell for the rounding of the centres. Overlapping ranges merge.
+    // Whether the heater lines of `direction` are solved by the split solve (y where it splits).
+    bool split_columns(int direction) const { return direction == 1 && split_[0] != nullptr; }
+    static constexpr int kSplitLanes = 32;  // columns a work group of split_solve.glsl
+
+    // The work groups that hold a line crossing a heater disc, per direction: rows whose centres
+    // lie within the radius of the discs' centre row (x), columns likewise around each disc (y),
+    // widened by a cell for the rounding of the centres. Overlapping ranges merge. The groups
+    // are the fused kernel's, or along y where the y sweep splits (split_y_sweep) the split
+    // solve's groups of 32 columns: its loads are whole 128-byte rows of the 32 columns where
+    // the fused kernel's groups of a few columns (2 at 8192 rows) read a few floats of each.
     void resolve_heater_lines() {
         const float radius = float(param("heater_radius")) * float(std::min(nx_, ny_));
         const float offset = float(param("heater_offset")) * float(nx_);
@@ -287,7 +294,8 @@ class Heat final : public AdiModel {
         const float centres_x[] = {0.5f * nx_ - offset, 0.5f * nx_ + offset};
         for (int d = 0; d < 2; ++d) {
             const int count = d == 0 ? ny_ : nx_;
-            const int lines = fused_shape(d, nx_, ny_, 1, fused_tuning_).lines;
+            const int lines =
+                split_columns(d) ? kSplitLanes : fused_shape(d, nx_, ny_, 1, fused_tuning_).lines;
             std::vector<std::pair<int, int>> ranges;
             for (const float c :
                  d == 0 ? std::span<const float>(centres_y) : std::span<const float>(centres_x)) {
@@ -321,6 +329,11 @@ class Heat final : public AdiModel {
         if (heater_groups_[direction].empty()) return;
         // The lines across the heaters again, exactly: their stores land after the window's
         // (the barrier above orders them).
+        if (split_columns(direction)) {
+            for (const GroupRange& range : heater_groups_[direction])
+                split_half_step(in, out, range.first, range.count);
+            return;
+        }
         const gl::Program& exact = *fused_[direction];
         use_fused(direction);
         in.bind_storage(0);

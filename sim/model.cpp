@@ -529,16 +529,18 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     gl::memory_barrier(gl::Barrier::storage);
 }
 
-void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out) {
+void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned first_line_group,
+                               unsigned line_groups) {
     const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce, tridiag::SplitStage::coarse,
                                            tridiag::SplitStage::substitute};
     for (int s = 0; s < 3; ++s) {
         use_program(*split_[s]);
+        split_[s]->set("first_line_group", int(first_line_group));
         bind_sweep(1, in, out);
         bind_flag();
         coarse_.bind_storage(13);
         const tridiag::SplitGroups groups = tridiag::split_groups(split_shape_, stages[s], nx_);
-        gl::dispatch(groups.x, groups.y);
+        gl::dispatch(line_groups != 0 ? line_groups : groups.x, groups.y);
         gl::memory_barrier(gl::Barrier::storage);
     }
 }

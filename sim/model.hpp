@@ -256,11 +256,14 @@ class AdiModel : public Simulation {
     // Where the generic path's Solver writes the lines' solution: `out`, unless the model's
     // finishing kernel reads it from elsewhere.
     virtual gl::Buffer& sweep_solution(int direction, gl::Buffer& out);
+    // The y half step by the split solve's three dispatches (split_), for the groups of 32
+    // columns first_line_group .. first_line_group + line_groups - 1 (line_groups 0: every
+    // column).
+    void split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned first_line_group = 0,
+                         unsigned line_groups = 0);
 
   private:
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
-    // The y half step by the split solve's three dispatches (split_).
-    void split_half_step(const gl::Buffer& in, gl::Buffer& out);
     // allocate(), and the generic path's systems with it.
     void allocate_grid();
     // The generic path's systems, per cell in the field's layout (allocated only when a

@@ -58,6 +58,10 @@ int split_spans() { return (LINE_LENGTH + SPLIT_SPAN - 1) / SPLIT_SPAN; }
 
 layout(std430, binding = COARSE_BINDING) buffer Coarse { vec4 coarse[]; };
 
+// The first group of 32 lines a dispatch solves (0 unless set): heat's y sweep solves only the
+// columns across its heaters this way (sim/heat.cpp).
+uniform int first_line_group;
+
 #include "tridiagonal/partition_rows.glsl"
 
 #ifdef SPLIT_COARSE
@@ -75,7 +79,7 @@ shared float block_x[2 * COARSE_WARPS * SPLIT_LANES];
 void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
-    const int line = int(gl_WorkGroupID.x) * SPLIT_LANES + lane;
+    const int line = (first_line_group + int(gl_WorkGroupID.x)) * SPLIT_LANES + lane;
     const bool line_active = line < LINE_COUNT;
     const int rows = 2 * split_spans();
     const int first = warp * COARSE_BLOCK;
@@ -141,9 +145,9 @@ void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
 #ifdef SPLIT_SPANS_FIRST
-    const int line_group = int(gl_WorkGroupID.y), span = int(gl_WorkGroupID.x);
+    const int line_group = first_line_group + int(gl_WorkGroupID.y), span = int(gl_WorkGroupID.x);
 #else
-    const int line_group = int(gl_WorkGroupID.x), span = int(gl_WorkGroupID.y);
+    const int line_group = first_line_group + int(gl_WorkGroupID.x), span = int(gl_WorkGroupID.y);
 #endif
     const int line = line_group * SPLIT_LANES + lane;
     const bool line_active = line < LINE_COUNT;

@@ -87,11 +87,13 @@ const std::pair<int, int> kWindowGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67
 // test::compare_heat_with_reference's relative error. The model's intermediate field is poisoned
 // (NaN) when allocated, so a cell the x sweep misses shows up as NaN; a cell the y sweep misses
 // keeps the random start, far from the reference.
+// split: the heaters' columns by the split solve (as on grids of 4096 rows and more).
 double gpu_vs_reference(int nx, int ny, double dt, int scheme, const std::string& scenario,
-                        int steps, std::string* kernel) {
+                        int steps, std::string* kernel, bool split = false) {
     auto sim = make_simulation("heat", "fused");
     FusedTuning tuning;
     tuning.heater_lines = 1;  // the window + heater lines path even on these small grids
+    tuning.split = split ? 1 : 2;
     sim->set_fused_tuning(tuning);
     sim->set_param("dt", dt);
     sim->set_param("scheme", scheme);
@@ -126,18 +128,21 @@ TEST(SimHeatWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
             const int halo = detail::heat_window_halo(lambda);
             const std::string windowed = halo > 0 ? "window-H" + std::to_string(halo) : "fused";
             for (auto [nx, ny] : kWindowGrids) {
-                for (const std::string scenario : {"two-heaters", "free"}) {
+                for (const auto& [scenario, split] :
+                     {std::pair{"two-heaters", false}, std::pair{"two-heaters", true},
+                      std::pair{"free", false}}) {
                     std::string kernel;
                     const double error =
-                        gpu_vs_reference(nx, ny, dt, scheme, scenario, steps, &kernel);
+                        gpu_vs_reference(nx, ny, dt, scheme, scenario, steps, &kernel, split);
                     // Heaters: the window for every line, then the exact line solve again for
                     // the lines across them (a cell missed by either shows up here).
-                    const std::string expected =
-                        scenario == "free" || halo == 0 ? windowed : windowed + "+heater-lines";
+                    const std::string expected = std::string(scenario) == "free" || halo == 0
+                                                     ? windowed
+                                                     : windowed + "+heater-lines";
                     EXPECT_EQ(kernel, expected) << "dt " << dt;
                     EXPECT_LE(error, tolerance(lambda, steps))
                         << kernel << " scheme " << scheme << " " << scenario << " " << nx << "x"
-                        << ny;
+                        << ny << (split ? " split" : "");
                 }
             }
         }
