@@ -204,7 +204,8 @@ class ShallowWater final : public AdiModel {
         compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
-        partials_ = gl::Buffer(std::size_t(settle_tiles(nx_)) * settle_tiles(ny_) * 2 * sizeof(float));
+        partials_ =
+            gl::Buffer(std::size_t(settle_tiles(nx_)) * settle_tiles(ny_) * 2 * sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
         // x: the generic path's solve writes dx straight into the intermediate, which is all
