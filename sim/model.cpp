@@ -164,10 +164,11 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     // Cells per invocation (registers): long enough that the reduced system stays small, short
     // enough for the registers; lines of more cells take longer chunks, so that a line still
     // fits one work group (docs/performance.md: the chunk and lines sweep).
-    // x lines of more than 2048 cells take chunks of 8 and one line a group (512 or 1024
+    // x lines of 2048 cells and more take chunks of 8 and one line a group (256 to 1024
     // invocations): at 4096 and 8192 cells that ran the x half step 1.3-2x faster than chunks of
-    // 16 or 32 with more lines a group (fewer registers a thread, no spills).
-    const bool long_x = direction == 0 && length > 2048;
+    // 16 or 32 with more lines a group (fewer registers a thread, no spills), at 2048 cells
+    // 1.25-1.6x faster than chunks of 16 with 8 lines; at 1024 cells it lost for advection.
+    const bool long_x = direction == 0 && length >= 2048;
     int chunk = long_x ? 8 : length <= 256 ? 4 : length <= 1024 ? 8 : length <= 4096 ? 16 : 32;
     if (tuning.chunk != 0) {
         if (tuning.chunk != 4 && tuning.chunk != 8 && tuning.chunk != 16 && tuning.chunk != 32)
