@@ -277,16 +277,23 @@ class Heat final : public AdiModel {
     }
     static constexpr unsigned kManyGroups = 512;
 
-    // Whether the heater lines of `direction` are solved by the split solve (y where it splits).
-    bool split_columns(int direction) const { return direction == 1 && split_[0] != nullptr; }
+    // Whether the heater lines of `direction` are solved by the split solve: y where it splits
+    // and the fused kernel's groups would hold fewer than 4 columns (reading less than half of
+    // each 32-byte sector). On the H100, the heaters' columns at 4096^2 (4 columns a group) took
+    // 0.107 ms fused against 0.141 split (three dispatches for each disc's columns), at 8192^2 (2
+    // columns a group) 0.745 against 0.416.
+    bool split_columns(int direction) const {
+        return direction == 1 && split_[0] != nullptr &&
+               fused_shape(1, nx_, ny_, 1, fused_tuning_).lines < 4;
+    }
     static constexpr int kSplitLanes = 32;  // columns a work group of split_solve.glsl
 
     // The work groups that hold a line crossing a heater disc, per direction: rows whose centres
     // lie within the radius of the discs' centre row (x), columns likewise around each disc (y),
     // widened by a cell for the rounding of the centres. Overlapping ranges merge. The groups
-    // are the fused kernel's, or along y where the y sweep splits (split_y_sweep) the split
-    // solve's groups of 32 columns: its loads are whole 128-byte rows of the 32 columns where
-    // the fused kernel's groups of a few columns (2 at 8192 rows) read a few floats of each.
+    // are the fused kernel's, or the split solve's groups of 32 columns (split_columns): its
+    // loads are whole 128-byte rows of the 32 columns where the fused kernel's groups of a few
+    // columns (2 at 8192 rows) read a few floats of each.
     void resolve_heater_lines() {
         const float radius = float(param("heater_radius")) * float(std::min(nx_, ny_));
         const float offset = float(param("heater_offset")) * float(nx_);

@@ -87,13 +87,16 @@ const std::pair<int, int> kWindowGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67
 // test::compare_heat_with_reference's relative error. The model's intermediate field is poisoned
 // (NaN) when allocated, so a cell the x sweep misses shows up as NaN; a cell the y sweep misses
 // keeps the random start, far from the reference.
-// split: the heaters' columns by the split solve (as on grids of 4096 rows and more).
+// split: the heaters' columns by the split solve, as on grids of 8192 rows: the y sweep split
+// (fused.split = 1) and fused groups of 2 lines (fused.lines = 2), too few columns for the fused
+// kernel's heater columns (Heat::split_columns).
 double gpu_vs_reference(int nx, int ny, double dt, int scheme, const std::string& scenario,
                         int steps, std::string* kernel, bool split = false) {
     auto sim = make_simulation("heat", "fused");
     FusedTuning tuning;
     tuning.heater_lines = 1;  // the window + heater lines path even on these small grids
     tuning.split = split ? 1 : 2;
+    if (split) tuning.lines = 2;
     sim->set_fused_tuning(tuning);
     sim->set_param("dt", dt);
     sim->set_param("scheme", scheme);
