@@ -149,12 +149,16 @@ void main() {
 // The sum of a vec2 over the work group of GROUP_SIZE invocations, in invocation 0: subgroup
 // sums, then theirs (SUBGROUP_SUM), or a tree in shared memory. The settling and measuring
 // kernels call it in the same order, so a resumed run's mean rounds as the straight run's.
+// (The work group's size is declared first: NVIDIA's compiler wants it before any use of the
+// subgroup built-ins.)
 #if defined(KERNEL_SETTLE)
 #define TILE 32
 #define ROWS_PER_INVOCATION 4
 #define GROUP_SIZE (TILE * TILE / ROWS_PER_INVOCATION)
+layout(local_size_x = 32, local_size_y = 8) in;  // TILE, TILE / ROWS_PER_INVOCATION
 #else
 #define GROUP_SIZE MEAN_GROUP_SIZE
+layout(local_size_x = MEAN_GROUP_SIZE) in;
 #endif
 #ifdef SUBGROUP_SUM
 shared vec2 subgroup_sums[GROUP_SIZE];  // at most one per subgroup, i.e. per invocation
@@ -194,7 +198,6 @@ vec2 group_sum(vec2 mine) {
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
 // stored h (after a state is loaded), over the same tiles in the same order, so that a resumed
 // run rounds as the straight one does.
-layout(local_size_x = 32, local_size_y = 8) in;  // TILE, TILE / ROWS_PER_INVOCATION
 #ifdef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
 #else
@@ -238,27 +241,49 @@ float draw_ratio(ivec2 c) {
 float staged_ratio(ivec2 c) { return ratios[(c.y + 1) * RATIOS + c.x + 1]; }
 #endif
 
+// Every loop here has a fixed trip count and is unrolled, so that an invocation's loads are
+// all issued before the first one is waited for: a rolled staging loop waited on memory once
+// a round (six rounds), and ran the kernel at half the speed of the one-cell form.
+#pragma optionNV(unroll all)
+#ifndef MEASURE_ONLY
+const int STAGE_ROUNDS = (STAGED * STAGED + GROUP_SIZE - 1) / GROUP_SIZE;
+const int RATIO_ROUNDS = (RATIOS * RATIOS + GROUP_SIZE - 1) / GROUP_SIZE;
+#endif
+
 void main() {
     const ivec2 origin = ivec2(gl_WorkGroupID.xy) * TILE;
     const int t = int(gl_LocalInvocationIndex);
 #ifndef MEASURE_ONLY
-    for (int k = t; k < STAGED * STAGED; k += GROUP_SIZE) {
+    float staged[2 * STAGE_ROUNDS];
+    for (int round = 0; round < STAGE_ROUNDS; ++round) {
+        const int k = t + round * GROUP_SIZE;
         const ivec2 cell = origin + ivec2(k % STAGED, k / STAGED) - 2;
-        const bool inside = all(greaterThanEqual(cell, ivec2(0))) && cell.x < nx && cell.y < ny;
+        const bool inside = k < STAGED * STAGED && all(greaterThanEqual(cell, ivec2(0))) &&
+                            cell.x < nx && cell.y < ny;
         const int id = inside ? index_of(cell) : 0;
-        staged_wet[k] = inside ? wet[id] : 0.0;
-        staged_bottom[k] = inside ? bottom[id] : 0.0;
+        staged[2 * round] = inside ? wet[id] : 0.0;
+        staged[2 * round + 1] = inside ? bottom[id] : 0.0;
+    }
+    for (int round = 0; round < STAGE_ROUNDS; ++round) {
+        const int k = t + round * GROUP_SIZE;
+        if (k < STAGED * STAGED) {
+            staged_wet[k] = staged[2 * round];
+            staged_bottom[k] = staged[2 * round + 1];
+        }
     }
     memoryBarrierShared();
     barrier();
-    for (int k = t; k < RATIOS * RATIOS; k += GROUP_SIZE)
-        ratios[k] = draw_ratio(ivec2(k % RATIOS, k / RATIOS) - 1);
+    for (int round = 0; round < RATIO_ROUNDS; ++round) {
+        const int k = t + round * GROUP_SIZE;
+        if (k < RATIOS * RATIOS) ratios[k] = draw_ratio(ivec2(k % RATIOS, k / RATIOS) - 1);
+    }
     memoryBarrierShared();
     barrier();
 #endif
     vec2 mine = vec2(0.0);
     for (int r = 0; r < ROWS_PER_INVOCATION; ++r) {
-        const ivec2 local = ivec2(gl_LocalInvocationID.x, gl_LocalInvocationID.y + r * gl_WorkGroupSize.y);
+        const ivec2 local =
+            ivec2(gl_LocalInvocationID.x, gl_LocalInvocationID.y + r * gl_WorkGroupSize.y);
         const ivec2 cell = origin + local;
         if (cell.x >= nx || cell.y >= ny) continue;
         const int id = index_of(cell);
@@ -295,7 +320,6 @@ void main() {
 #else
 // One work group: S / N_wet from the settling kernel's partial sums, the mean velocity that the
 // next x sweep takes out of the wet cells' v (see "Mean velocity" above).
-layout(local_size_x = GROUP_SIZE) in;
 layout(std430, binding = 10) readonly buffer Partials { vec2 partials[]; };
 layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
 uniform int partial_count;
