@@ -182,7 +182,7 @@ class ShallowWater final : public AdiModel {
   protected:
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         const std::uint64_t field = field_bytes(nx, ny);
-        const std::uint64_t groups = std::uint64_t(settle_tiles(nx)) * settle_tiles(ny);
+        const std::uint64_t groups = std::uint64_t(settle_groups_x(nx)) * settle_groups_y(ny);
         std::vector<gl::BufferNeed> needs = {
             {"shallow-water's h field", field},
             {"shallow-water's y-sweep height", field},
@@ -204,8 +204,8 @@ class ShallowWater final : public AdiModel {
         compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
-        partials_ =
-            gl::Buffer(std::size_t(settle_tiles(nx_)) * settle_tiles(ny_) * 2 * sizeof(float));
+        partials_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) * 2 *
+                               sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
         // x: the generic path's solve writes dx straight into the intermediate, which is all
@@ -335,13 +335,14 @@ class ShallowWater final : public AdiModel {
         bottom_.bind_storage(8);
         bind_flag();
         partials_.bind_storage(10);
-        gl::dispatch(settle_tiles(nx_), settle_tiles(ny_));
+        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage);
         reduce_mean();
     }
 
-    // The settling kernel's work groups along an axis of `cells`: tiles of 32 x 32 cells.
-    static unsigned settle_tiles(int cells) { return unsigned((cells + 31) / 32); }
+    // The settling kernel's work groups of 32 x 8 cells: along x and along y.
+    static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
+    static unsigned settle_groups_y(int ny) { return unsigned((ny + 7) / 8); }
 
     // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
     void measure_mean() {
@@ -352,7 +353,7 @@ class ShallowWater final : public AdiModel {
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
         partials_.bind_storage(10);
-        gl::dispatch(settle_tiles(nx_), settle_tiles(ny_));
+        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage);
         reduce_mean();
         gl::memory_barrier(gl::Barrier::all);
@@ -362,7 +363,7 @@ class ShallowWater final : public AdiModel {
     void reduce_mean() {
         const gl::Program& m = *mean_program_;
         m.use();
-        m.set("partial_count", int(settle_tiles(nx_) * settle_tiles(ny_)));
+        m.set("partial_count", int(settle_groups_x(nx_) * settle_groups_y(ny_)));
         partials_.bind_storage(10);
         mean_.bind_storage(11);
         gl::dispatch(1);

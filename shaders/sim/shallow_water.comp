@@ -152,10 +152,8 @@ void main() {
 // (The work group's size is declared first: NVIDIA's compiler wants it before any use of the
 // subgroup built-ins.)
 #if defined(KERNEL_SETTLE)
-#define TILE 32
-#define ROWS_PER_INVOCATION 4
-#define GROUP_SIZE (TILE * TILE / ROWS_PER_INVOCATION)
-layout(local_size_x = 32, local_size_y = 8) in;  // TILE, TILE / ROWS_PER_INVOCATION
+#define GROUP_SIZE 256
+layout(local_size_x = 32, local_size_y = 8) in;
 #else
 #define GROUP_SIZE MEAN_GROUP_SIZE
 layout(local_size_x = MEAN_GROUP_SIZE) in;
@@ -188,15 +186,13 @@ vec2 group_sum(vec2 mine) {
 
 #if defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
-// neighbours (see "Settling" above). A work group settles a tile of 32 x 32 cells, each
-// invocation 4 of its rows: a cell reads the 13-cell diamond of wet and b around it, so the
-// tile and a halo of 2 cells are staged in shared memory once, the draw ratios of the tile and
-// a halo of 1 computed once from them, and every cell's change is then made of shared reads
-// (one invocation a cell reading its diamond from memory took about twice as long as these
-// loads at 4096^2). The arithmetic and its order are those of the one-cell form: the same sums
-// of the same neighbours, left, right, below, above.
+// neighbours (see "Settling" above). One invocation per cell, reading the 13-cell diamond of wet
+// and b around it; a work group is 32 x 8 cells, so that the rows above and below a cell are
+// mostly read by the same group, from its cache. On the H100 that took 0.215 ms at 4096^2
+// against 0.262 for groups of 256 cells along a row, and 0.43-0.57 for tiles of 32 x 32 cells
+// staged in shared memory (docs/performance.md).
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
-// stored h (after a state is loaded), over the same tiles in the same order, so that a resumed
+// stored h (after a state is loaded), over the same groups in the same order, so that a resumed
 // run rounds as the straight one does.
 #ifdef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
@@ -210,19 +206,12 @@ layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 // Per work group: the sum of v^n and the number of wet cells, for KERNEL_MEAN.
 layout(std430, binding = 10) writeonly buffer Partials { vec2 partials[]; };
 
+bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 #ifndef MEASURE_ONLY
-// wet and b of the tile and 2 cells around it (0 and 0 outside the grid: no depth, no deficit),
-// and the draw ratios r of the tile and 1 cell around it.
-const int STAGED = TILE + 4, RATIOS = TILE + 2;
-shared float staged_wet[STAGED * STAGED];
-shared float staged_bottom[STAGED * STAGED];
-shared float ratios[RATIOS * RATIOS];
-
-// Cell (i, j) of the tile (-2 <= i, j < TILE + 2), relative to its first cell.
-int staged_slot(ivec2 c) { return (c.y + 2) * STAGED + c.x + 2; }
 float depth_after(ivec2 c) {
-    const int s = staged_slot(c);
-    return max(staged_wet[s] - staged_bottom[s], 0.0);
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    return max(wet[id] - bottom[id], 0.0);
 }
 const ivec2 kNeighbours[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
 float neighbour_depths(ivec2 c) {
@@ -232,73 +221,31 @@ float neighbour_depths(ivec2 c) {
 }
 // The share r of each neighbour's depth that cell c draws (0 unless c is below its bottom).
 float draw_ratio(ivec2 c) {
-    const int s = staged_slot(c);
-    const float deficit = staged_bottom[s] - staged_wet[s];
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    const float deficit = bottom[id] - wet[id];
     if (!(deficit > 0.0)) return 0.0;
     const float w = neighbour_depths(c);
     return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
 }
-float staged_ratio(ivec2 c) { return ratios[(c.y + 1) * RATIOS + c.x + 1]; }
-#endif
-
-// Every loop here has a fixed trip count and is unrolled, so that an invocation's loads are
-// all issued before the first one is waited for: a rolled staging loop waited on memory once
-// a round (six rounds), and ran the kernel at half the speed of the one-cell form.
-#pragma optionNV(unroll all)
-#ifndef MEASURE_ONLY
-const int STAGE_ROUNDS = (STAGED * STAGED + GROUP_SIZE - 1) / GROUP_SIZE;
-const int RATIO_ROUNDS = (RATIOS * RATIOS + GROUP_SIZE - 1) / GROUP_SIZE;
 #endif
 
 void main() {
-    const ivec2 origin = ivec2(gl_WorkGroupID.xy) * TILE;
-    const int t = int(gl_LocalInvocationIndex);
-#ifndef MEASURE_ONLY
-    float staged[2 * STAGE_ROUNDS];
-    for (int round = 0; round < STAGE_ROUNDS; ++round) {
-        const int k = t + round * GROUP_SIZE;
-        const ivec2 cell = origin + ivec2(k % STAGED, k / STAGED) - 2;
-        const bool inside = k < STAGED * STAGED && all(greaterThanEqual(cell, ivec2(0))) &&
-                            cell.x < nx && cell.y < ny;
-        const int id = inside ? index_of(cell) : 0;
-        staged[2 * round] = inside ? wet[id] : 0.0;
-        staged[2 * round + 1] = inside ? bottom[id] : 0.0;
-    }
-    for (int round = 0; round < STAGE_ROUNDS; ++round) {
-        const int k = t + round * GROUP_SIZE;
-        if (k < STAGED * STAGED) {
-            staged_wet[k] = staged[2 * round];
-            staged_bottom[k] = staged[2 * round + 1];
-        }
-    }
-    memoryBarrierShared();
-    barrier();
-    for (int round = 0; round < RATIO_ROUNDS; ++round) {
-        const int k = t + round * GROUP_SIZE;
-        if (k < RATIOS * RATIOS) ratios[k] = draw_ratio(ivec2(k % RATIOS, k / RATIOS) - 1);
-    }
-    memoryBarrierShared();
-    barrier();
-#endif
+    const ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
     vec2 mine = vec2(0.0);
-    for (int r = 0; r < ROWS_PER_INVOCATION; ++r) {
-        const ivec2 local =
-            ivec2(gl_LocalInvocationID.x, gl_LocalInvocationID.y + r * gl_WorkGroupSize.y);
-        const ivec2 cell = origin + local;
-        if (cell.x >= nx || cell.y >= ny) continue;
+    if (inside(cell)) {
         const int id = index_of(cell);
 #ifdef MEASURE_ONLY
-        if (height_in[id] > bottom[id]) mine += vec2(velocity[id], 1.0);
+        if (height_in[id] > bottom[id]) mine = vec2(velocity[id], 1.0);
 #else
-        const float here = staged_wet[staged_slot(local)], dv = velocity[id];
+        const float here = wet[id], dv = velocity[id];
         check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
         flag_if_not_finite(dv);
-        const float taken = staged_ratio(local);
-        float change = taken > 0.0 ? taken * neighbour_depths(local) : 0.0;  // only where dry
-        const float d = depth_after(local);
+        float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+        const float d = depth_after(cell);
         if (d > 0.0) {  // given
             float drawn = 0.0;
-            for (int k = 0; k < 4; ++k) drawn += staged_ratio(local + kNeighbours[k]);
+            for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
             change -= d * drawn;
         }
         float h = here;
@@ -310,11 +257,12 @@ void main() {
         const float v = dv + change;
         height_out[id] = h;
         velocity[id] = v;
-        if (h > bottom[id]) mine += vec2(v, 1.0);  // the cells the next x sweep counts as wet
+        if (h > bottom[id]) mine = vec2(v, 1.0);  // the cells the next x sweep counts as wet
 #endif
     }
     const vec2 total = group_sum(mine);
-    if (t == 0) partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
+    if (gl_LocalInvocationIndex == 0)
+        partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
 }
 
 #else

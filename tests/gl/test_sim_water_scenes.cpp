@@ -416,14 +416,14 @@ TEST(SimWaterScenes, NanInTheFieldIsFlaggedOnEveryPath) {
 TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     const double dt = 1.0, damping = 0.02;
-    // The island within one settling tile (32 x 32 cells), 6 steps; and a bottom of random
-    // heights around the surface over 3 x 2 tiles (the last ones partial), so that dry cells and
-    // shores lie on every tile edge, 1 step (232 cells overdrawn). After it, hundreds of cells
-    // refilled to their bottom sit at h = b within one rounding, and whether the next step counts
-    // them as dry (v = 0) is decided by that rounding: from step 2 on, some solvers differed from
-    // float64 by 3e-4 to 1e-3 there and others by 1e-7, on the one-cell settling kernel as on the
-    // tiled one (each solve itself within its conditioning of float64 Thomas). One step already
-    // catches a wrong halo of the tiles.
+    // The island on one settling work group's worth of columns (32), 6 steps; and a bottom of
+    // random heights around the surface, 70 x 45 cells (3 x 6 settling groups of 32 x 8, the
+    // last ones partial), so that dry cells and shores lie on every group edge, 1 step (232
+    // cells overdrawn). After it, hundreds of cells refilled to their bottom sit at h = b within
+    // one rounding, and whether the next step counts them as dry (v = 0) is decided by that
+    // rounding: from step 2 on, some solvers differed from float64 by 3e-4 to 1e-3 there and
+    // others by 1e-7 (each solve itself within its conditioning of float64 Thomas). One step
+    // already caught a settling kernel that read a wrong neighbour.
     const std::string rocks = test::temp_folder("wet-dry") + "/rocks.png";
     {
         std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
