@@ -620,15 +620,18 @@ Stats AdiModel::stats() {
     s.time = time_;
     s.steps = steps_;
     const std::vector<float> values = read_field();
+    std::vector<float> compensation;
+    if (const gl::Buffer* c = total_compensation()) compensation = c->read<float>(values.size());
     double sum = 0;
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     bool finite = true;
-    for (float v : values) {
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const float v = values[k];
         if (!std::isfinite(v)) {
             finite = false;
             continue;
         }
-        sum += v;
+        sum += compensation.empty() ? double(v) : double(v) + double(compensation[k]);
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     }

@@ -142,6 +142,9 @@ class AdiModel : public Simulation {
     // Every buffer of the state, by name, in a fixed order; the displayed field first.
     virtual std::vector<StateBuffer> state_buffers() = 0;
     virtual gl::Buffer& field_buffer() = 0;
+    // What stats() adds to each cell of the field for the conserved total (shallow water's
+    // compensation c: the volume it conserves is the sum of h + c), or nullptr.
+    virtual const gl::Buffer* total_compensation() const { return nullptr; }
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
 

@@ -131,6 +131,7 @@ class ShallowWater final : public AdiModel {
     }
 
   protected:
+    const gl::Buffer* total_compensation() const override { return &compensation_; }
     gl::Buffer& field_buffer() override { return height_; }
     // A sweep's row (Kass & Miller's eq. 14 with d the depth at each edge): 1 + g dt^2
     // (d_left + d_right) / (2 dh^2) on the diagonal. The depth is at most the still level, the

@@ -55,7 +55,11 @@ struct Stats {
     double time = 0;  // simulated seconds
     std::int64_t steps = 0;
     float min = 0, max = 0;
-    double sum = 0;      // total heat / mass / volume (sum over cells), for conservation checks
+    // Total heat / mass / volume (sum over cells), for conservation checks; shallow water's is
+    // the sum of h + c, its heights with their compensation (shaders/sim/shallow_water.comp,
+    // "Compensated heights"): the sum of h alone differs from it by up to half an ulp a cell,
+    // which on 8192^2 moved the total by 2e-8 of itself while h + c kept it.
+    double sum = 0;
     bool stable = true;  // false once a NaN, an Inf or a value outside the bounds appeared
     // The first step (1-based: the field after that many steps) whose field held a NaN, an Inf
     // or a value outside the model's bounds, as flagged on the GPU; -1 while stable.
