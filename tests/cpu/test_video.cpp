@@ -18,7 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh_folder(const std::string& name) { return test::temp_folder("video-" + name); }
+fs::path fresh_folder(const std::string& name) {
+    return test::temp_folder("video-" + name);
+}
 
 fs::path script(const fs::path& folder, const std::string& body) {
     const fs::path path = folder / "ffmpeg";
