@@ -178,9 +178,12 @@ TEST(ViewerOverlay, APhasesFrameHasBothSweepsAndAddsUpToTheFrame) {
                  ui = value(" UI "), other = value(" other "), frame = value(" = ");
     EXPECT_GT(x, 0.0) << text;
     EXPECT_GT(y, 0.0) << text;
-    // The same work in x and in y (a square grid, a uniform field).
-    EXPECT_GT(x, 0.25 * y) << text;
-    EXPECT_GT(y, 0.25 * x) << text;
+    // The same work in x and in y (a square grid, a uniform field), so neither may read next
+    // to nothing as the first phase did. One frame on the CPU clock is exposed to the scheduler:
+    // under ctest -j2 one sweep read 27.7 ms against the other's 6.5 (a preempted thread), hence
+    // a factor of 10 and not of 4.
+    EXPECT_GT(x, 0.1 * y) << text;
+    EXPECT_GT(y, 0.1 * x) << text;
     EXPECT_GT(draw, 0.0) << text;
     EXPECT_GE(ui, 0.0) << text;
     EXPECT_GT(frame, 0.0) << text;
