@@ -8,8 +8,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "solvers/gl/error.hpp"
 #include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
+#include "tests/support/process.hpp"  // read_text, write_text
 
 namespace adilab::sim {
 namespace {
@@ -91,15 +90,11 @@ TEST(SceneLimits, AStatePastTheLimitIsRefusedNamingTheFile) {
     auto sim = make_simulation("advection");
     sim->reset("river", 16, 12);
     sim->save_state(path);
-    std::string bytes;
-    {
-        std::ifstream in(path, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), {});
-    }
+    std::string bytes = test::read_text(path.string());
     const std::size_t at = bytes.find("param dt ");
     ASSERT_NE(at, std::string::npos);
     bytes.replace(at, bytes.find('\n', at) - at, "param dt 1e8");
-    std::ofstream(path, std::ios::binary) << bytes;
+    test::write_text(path.string(), bytes);
     try {
         sim->load_state(path);
         ADD_FAILURE() << "accepted";

@@ -20,9 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <memory>
 #include <random>
 #include <string>
 #include <tuple>
@@ -31,6 +29,7 @@
 #include "app/files/png.hpp"
 #include "sim/simulation.hpp"
 #include "tests/support/gl_environment.hpp"
+#include "tests/support/process.hpp"  // read_text, write_text
 #include "tests/support/temp_folder.hpp"
 
 namespace adilab::sim {
@@ -304,28 +303,41 @@ TEST(SimWaterScenes, DamBreakKeepsItsVolumeForTenThousandSteps) {
     }
 }
 
-// A state saved before the height compensation c existed has no buffer c: it loads with c = 0
-// (what a run starting from those heights has) and goes on conserving.
-TEST(SimWaterScenes, StateWithoutCompensationLoadsAndConserves) {
-    ADILAB_NEED_GL();
-    const auto path = std::filesystem::temp_directory_path() / "adilab-water-no-c.state";
+// A dam-break (24 x 20, damping 0) after 50 steps, saved to `path`; and in the file's bytes the
+// record of the compensation c: "\nbuffer c BYTES\n" at `start`, its BYTES bytes from `data`.
+struct CompensationRecord {
+    std::size_t start = std::string::npos, data = 0, bytes = 0;
+};
+std::unique_ptr<Simulation> saved_dam_break(const std::string& path) {
     auto sim = make_simulation("shallow-water");
     sim->set_param("damping", 0);
     sim->reset("dam-break", 24, 20);
     sim->step(50);
-    const std::vector<float> saved = sim->read_field();
     sim->save_state(path);
-    std::string text;
-    {
-        std::ifstream in(path, std::ios::binary);
-        text.assign(std::istreambuf_iterator<char>(in), {});
-    }
-    const std::size_t record = text.find("\nbuffer c ");
-    ASSERT_NE(record, std::string::npos);
-    const std::size_t size_at = record + std::string("\nbuffer c ").size();
-    const std::size_t bytes = std::stoul(text.substr(size_at, text.find('\n', size_at) - size_at));
-    text.erase(record + 1, text.find('\n', size_at) - record + bytes + 1);
-    std::ofstream(path, std::ios::binary) << text;
+    return sim;
+}
+CompensationRecord compensation_record(const std::string& text) {
+    CompensationRecord r;
+    const std::string mark = "\nbuffer c ";
+    r.start = text.find(mark);
+    if (r.start == std::string::npos) return r;
+    const std::size_t size_at = r.start + mark.size();
+    r.data = text.find('\n', size_at) + 1;
+    r.bytes = std::stoul(text.substr(size_at, r.data - 1 - size_at));
+    return r;
+}
+
+// A state saved before the height compensation c existed has no buffer c: it loads with c = 0
+// (what a run starting from those heights has) and goes on conserving.
+TEST(SimWaterScenes, StateWithoutCompensationLoadsAndConserves) {
+    ADILAB_NEED_GL();
+    const std::string path = test::temp_folder("water-no-c") + "/water.state";
+    const std::vector<float> saved = saved_dam_break(path)->read_field();
+    std::string text = test::read_text(path);
+    const CompensationRecord c = compensation_record(text);
+    ASSERT_NE(c.start, std::string::npos);
+    text.erase(c.start + 1, c.data + c.bytes - c.start);  // through the newline after the data
+    test::write_text(path, text);
 
     auto loaded = make_simulation("shallow-water");
     loaded->load_state(path);
@@ -334,7 +346,6 @@ TEST(SimWaterScenes, StateWithoutCompensationLoadsAndConserves) {
     loaded->step(500);
     ASSERT_TRUE(loaded->stats().stable) << loaded->instability();
     EXPECT_LE(relative_change(loaded->stats().sum, start), kVolumeTolerance);
-    std::filesystem::remove(path);
 }
 
 // The total that stats() reports for shallow water is the volume the scheme conserves, the sum
@@ -342,24 +353,14 @@ TEST(SimWaterScenes, StateWithoutCompensationLoadsAndConserves) {
 TEST(SimWaterScenes, TotalCountsTheHeightsCompensation) {
     ADILAB_NEED_GL();
     const std::string path = test::temp_folder("water-total") + "/water.state";
-    auto sim = make_simulation("shallow-water");
-    sim->set_param("damping", 0);
-    sim->reset("dam-break", 24, 20);
-    sim->step(50);
+    auto sim = saved_dam_break(path);
     const std::vector<float> h = sim->read_field();
-    sim->save_state(path);
-    std::string text;
-    {
-        std::ifstream in(path, std::ios::binary);
-        text.assign(std::istreambuf_iterator<char>(in), {});
-    }
-    const std::size_t record = text.find("\nbuffer c ");
-    ASSERT_NE(record, std::string::npos);
-    const std::size_t size_at = record + std::string("\nbuffer c ").size();
-    const std::size_t data_at = text.find('\n', size_at) + 1;
-    ASSERT_EQ(std::stoul(text.substr(size_at, data_at - 1 - size_at)), h.size() * sizeof(float));
+    const std::string text = test::read_text(path);
+    const CompensationRecord record = compensation_record(text);
+    ASSERT_NE(record.start, std::string::npos);
+    ASSERT_EQ(record.bytes, h.size() * sizeof(float));
     std::vector<float> c(h.size());
-    std::memcpy(c.data(), text.data() + data_at, c.size() * sizeof(float));
+    std::memcpy(c.data(), text.data() + record.data, record.bytes);
     double heights = 0, conserved = 0;
     for (std::size_t k = 0; k < h.size(); ++k) {
         heights += h[k];
