@@ -32,6 +32,7 @@ struct FusedShape {
     int warp = 32;           // subgroup width of the subgroup solve
     bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
     bool tiled = false;      // x half step staged through shared memory
+    bool quad_stores = false;  // x half step's rows stored 16 bytes at a time (X_STORE4)
     int tile_fields = 1;     // fields in the tile
     int tile_halo = 1;       // rows above and below the group's lines in the tile
 };

@@ -5,12 +5,15 @@
 // Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE,
 // THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length), REDUCED_SOLVE
 // (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 0: shared-memory PCR;
-// TILED: x half step through a shared tile, see main) and the model's functions
+// TILED: x half step through a shared tile, see main), optionally X_STORE4 (the x half step's
+// untiled rows stored 16 bytes at a time; rows start on 16 bytes, CHUNK a multiple of 4) and the
+// model's functions
 //     void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //     vec2 store_input(int line, int pos);  // what store() reads of the old state
 //     void store(int line, int pos, float x, vec2 input);
 // and with TILED: float field_global(int field, int index) (the fields the rows read), float
-// store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v).
+// store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v);
+// with X_STORE4 store_value too, where store() writes the model's binding 1.
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -37,6 +40,12 @@
 #pragma optionNV(unroll all)
 
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
+
+#ifdef X_STORE4
+// The x half step's output (every model's binding 1) as vec4s; store_value() gives what store()
+// writes there.
+layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
+#endif
 
 // The first work group's index among all the lines' groups: 0 for a dispatch over every line;
 // a model that solves only some lines here (heat: the lines across its heaters) dispatches their
@@ -336,6 +345,26 @@ void main() {
     }
 #else
     if (!line_active) return;
+#ifdef X_STORE4
+    // x lines on rows that start on 16 bytes: a thread's CHUNK consecutive cells leave in
+    // CHUNK / 4 stores of 16 bytes. With one float a lane, each of a warp's store instructions
+    // writes 4 bytes into 32 different 32-byte sectors: four times the L2 write requests.
+    if (first + CHUNK <= n) {
+        const int quad = (line * nx + first) >> 2;
+        for (int q = 0; q < CHUNK / 4; ++q) {
+            vec4 v;
+            for (int e = 0; e < 4; ++e) {
+                const int k = 4 * q + e;
+                const float x = k == 0           ? x_first
+                                : k == CHUNK - 1 ? x_last
+                                                 : cd[k] - ca[k] * x_first - cc[k] * x_last;
+                v[e] = store_value(line, first + k, x, inputs[k]);
+            }
+            x_out4[quad + q] = v;
+        }
+        return;
+    }
+#endif
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
         float x;

@@ -46,6 +46,12 @@ FusedTuning split(int chunk, int warps) {
     t.split_warps = warps;
     return t;
 }
+FusedTuning x_stores(int store4, int tile) {
+    FusedTuning t;
+    t.store4 = store4;
+    t.tile = tile;
+    return t;
+}
 const Path kPaths[] = {{tuning(0, 1, 0), "default"},
                        {split(8, 8), "split y sweep"},
                        {split(2, 1), "split y sweep, chunks of 2, one per work group"},
@@ -54,7 +60,9 @@ const Path kPaths[] = {{tuning(0, 1, 0), "default"},
                        {tuning(1, 1, 0), "subgroup solve"},
                        {tuning(1, 0, 0), "subgroup solve, shared-memory exchange"},
                        {tuning(2, 1, 0), "shared-memory PCR"},
-                       {tuning(0, 1, 2), "untiled x rows"}};
+                       {tuning(0, 1, 2), "untiled x rows"},
+                       {x_stores(0, 0), "x rows by 4-byte stores"},
+                       {x_stores(0, 2), "untiled x rows by 4-byte stores"}};
 
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
