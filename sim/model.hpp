@@ -28,13 +28,13 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
-    int solve = 1;           // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR
-    int warp = 32;           // subgroup width of the subgroup solve
-    bool subgroups = false;  // real subgroup shuffles (else shared-memory exchange)
-    bool tiled = false;      // x half step staged through shared memory
+    int solve = 1;             // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR
+    int warp = 32;             // subgroup width of the subgroup solve
+    bool subgroups = false;    // real subgroup shuffles (else shared-memory exchange)
+    bool tiled = false;        // x half step staged through shared memory
     bool quad_stores = false;  // x half step's rows stored 16 bytes at a time (X_STORE4)
-    int tile_fields = 1;     // fields in the tile
-    int tile_halo = 1;       // rows above and below the group's lines in the tile
+    int tile_fields = 1;       // fields in the tile
+    int tile_halo = 1;         // rows above and below the group's lines in the tile
 };
 // tile: how the model's x half step can stage its rows in shared memory (TILED): 0 not, 1 one
 // field with the rows above and below (heat, advection), 2 two fields, no halo (shallow water).
