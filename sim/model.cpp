@@ -262,13 +262,8 @@ unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning
     return unsigned((count + shape.lines - 1) / shape.lines);
 }
 
-bool split_y_sweep(int ny, const FusedTuning& tuning) {
-    // Long columns cannot sit in one work group with their loads coalesced (split_solve.glsl
-    // says why); on short ones the fused kernel's single dispatch wins.
-    // docs/performance.md (issue 19's section, "When the y half step splits") has the
-    // measurements behind the length.
-    constexpr int kSplitMinRows = 4096;
-    return tuning.split == 1 || (tuning.split == 0 && ny >= kSplitMinRows);
+bool split_y_sweep(int ny, int min_rows, const FusedTuning& tuning) {
+    return tuning.split == 1 || (tuning.split == 0 && ny >= min_rows);
 }
 
 tridiag::SplitShape split_y_shape(int ny, const FusedTuning& tuning) {
@@ -391,7 +386,7 @@ void AdiModel::reset(const std::string& scenario, int nx, int ny) {
 
 std::vector<gl::BufferNeed> AdiModel::line_solve_needs(int nx, int ny) const {
     if (fused()) {
-        if (!split_y_sweep(ny, fused_tuning_)) return {};
+        if (!split_y_sweep(ny, split_min_rows(), fused_tuning_)) return {};
         return {{model_ + "'s coarse system of the split y sweep",
                  tridiag::split_coarse_bytes(split_y_shape(ny, fused_tuning_), nx)}};
     }
@@ -493,7 +488,7 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }
     for (const gl::Program*& program : split_) program = nullptr;
-    if (fused() && split_y_sweep(ny_, fused_tuning_)) {
+    if (fused() && split_y_sweep(ny_, split_min_rows(), fused_tuning_)) {
         split_shape_ = split_y_shape(ny_, fused_tuning_);
         const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
                                                tridiag::SplitStage::coarse,

@@ -46,8 +46,9 @@ gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0,
 unsigned fused_groups(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
 // Whether the fused path's y half step on a grid of ny rows takes the split solve
 // (shaders/tridiagonal/split_solve.glsl: three dispatches, 32 columns a work group, a coarse
-// system in memory) instead of the one-dispatch fused kernel, and its shape.
-bool split_y_sweep(int ny, const FusedTuning& tuning = {});
+// system in memory) instead of the one-dispatch fused kernel: from the model's min_rows
+// (AdiModel::split_min_rows) unless the tuning says otherwise. And its shape.
+bool split_y_sweep(int ny, int min_rows, const FusedTuning& tuning = {});
 tridiag::SplitShape split_y_shape(int ny, const FusedTuning& tuning = {});
 
 // Heat's windowed half step (shaders/sim/heat_scan.glsl), the `fused` path wherever the
@@ -146,6 +147,12 @@ class AdiModel : public Simulation {
     // What stats() adds to each cell of the field for the conserved total (shallow water's
     // compensation c: the volume it conserves is the sum of h + c), or nullptr.
     virtual const gl::Buffer* total_compensation() const { return nullptr; }
+    // The fewest rows on which the fused path's y half step takes the split solve
+    // (split_y_sweep). Long columns cannot sit in one work group with their loads coalesced
+    // (split_solve.glsl says why); on short ones the fused kernel's single dispatch wins. Heat
+    // and advection split from 4096 rows; a model whose rows read more fields, from fewer
+    // (docs/performance.md, issue 19's sections, "When the y half step splits").
+    virtual int split_min_rows() const { return 4096; }
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
 
