@@ -120,14 +120,20 @@ int fused_warp(const FusedTuning& tuning, bool& subgroups) {
 
 // Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
 int scratch_floats(const FusedShape& s) {
-    const int reduced = 3 * s.lines * (2 * s.threads_per_line + (s.solve == 1 ? 0 : 1));
+    const int pitch = s.solve == 1   ? 2 * s.threads_per_line
+                      : s.solve == 2 ? 2 * s.threads_per_line / s.warp
+                                     : 2 * s.threads_per_line + 1;
+    const int reduced = 3 * s.lines * pitch;
     const int tile =
         s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line * (s.chunk + 1)
                 : 0;
     return std::max(reduced, tile);
 }
 int shared_bytes(const FusedShape& s) {
-    const int exchange = s.solve == 1 && !s.subgroups ? s.lines * s.warp * 12 : 0;
+    const int exchange = s.subgroups    ? 0
+                         : s.solve == 1 ? s.lines * s.warp * 12
+                         : s.solve == 2 ? s.lines * s.threads_per_line * 4
+                                        : 0;
     return 4 * scratch_floats(s) + exchange;
 }
 }  // namespace
@@ -138,8 +144,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
     return {
         {"chunk", "cells per invocation: 4, 8, 16 or 32 (0: by line length)", &t.chunk, 0, 32},
         {"lines", "lines per work group (0: as many as fit, at most 8)", &t.lines, 0, 32},
-        {"solve", "reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR",
-         &t.solve, 0, 2},
+        {"solve",
+         "reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR, 3 warp "
+         "hierarchy",
+         &t.solve, 0, 3},
         {"tile", "x rows staged in shared memory: 0 where it pays, 1 wherever it fits, 2 never",
          &t.tile, 0, 2},
         {"subgroups",
@@ -183,10 +191,32 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
     // Reduced solve: the subgroup solve (2 barriers) beats the shared-memory PCR (2 log2 2P
     // barriers) while each lane owns few reduced rows (lines up to 1024 cells); on longer lines
-    // its per-lane register arrays make it slower than PCR.
+    // its per-lane register arrays make it slower than PCR. x lines of more than 4096 cells
+    // (1024 chunks: a PCR of 11 levels over the whole group) take the warp hierarchy where the
+    // device has subgroup shuffles: its x kernels ran 13-20% faster at 8192 cells on the H100,
+    // while at 2048 and 4096 cells they lost for advection and heat.
     bool subgroups = false;
     const int warp = fused_warp(tuning, subgroups);
-    shape.solve = tuning.solve == 1 ? 1 : tuning.solve == 2 ? 0 : length <= 1024 ? 1 : 0;
+    const bool hierarchy =
+        direction == 0 && length > 4096 && subgroups && shape.threads_per_line <= warp * warp;
+    shape.solve = tuning.solve == 1   ? 1
+                  : tuning.solve == 2 ? 0
+                  : tuning.solve == 3 ? 2
+                  : hierarchy         ? 2
+                  : length <= 1024    ? 1
+                                      : 0;
+    if (shape.solve == 2) {
+        // The warp hierarchy: whole subgroups of chunks, and no more subgroups a line than one
+        // subgroup can solve the top system of (2 rows a lane).
+        shape.warp = warp;
+        shape.subgroups = subgroups;
+        shape.threads_per_line = std::max(shape.threads_per_line, warp);
+        if (shape.threads_per_line > warp * warp)
+            throw Error("fused.solve = 3: lines of " + std::to_string(length) + " cells need " +
+                        std::to_string(shape.threads_per_line / warp) +
+                        " subgroups, more than the " + std::to_string(warp) +
+                        " one subgroup can join");
+    }
     if (shape.solve == 1) {
         // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
         shape.warp = warp;

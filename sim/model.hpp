@@ -28,8 +28,8 @@ struct FusedShape {
     int chunk = 8;
     int threads_per_line = 128;
     int lines = 8;
-    int solve = 1;             // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR
-    int warp = 32;             // subgroup width of the subgroup solve
+    int solve = 1;  // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR, 2 warp hierarchy
+    int warp = 32;  // subgroup width of the subgroup solve
     bool subgroups = false;    // real subgroup shuffles (else shared-memory exchange)
     bool tiled = false;        // x half step staged through shared memory
     bool quad_stores = false;  // x half step's rows stored 16 bytes at a time (X_STORE4)

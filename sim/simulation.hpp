@@ -95,8 +95,9 @@ struct Brush {
 struct FusedTuning {
     int chunk = 0;  // cells per invocation: 4, 8, 16 or 32 (0: by line length)
     int lines = 0;  // lines per work group (0: as many as fit, at most 8)
-    int solve = 0;  // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR
-    int tile = 0;   // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
+    // reduced system: 0 by line length, 1 subgroup solve, 2 shared-memory PCR, 3 warp hierarchy
+    int solve = 0;
+    int tile = 0;  // x rows through shared memory: 0 where it pays, 1 wherever it fits, 2 never
     int subgroups = 1;  // 1: subgroup operations where the device has them, 0: shared memory
     int store4 = 1;     // 1: the x half step's untiled rows leave in 16-byte stores, 0: 4-byte
     // Heat with heaters: 0 by grid size (window + exact solve of the heaters' lines on large

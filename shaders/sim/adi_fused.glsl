@@ -4,7 +4,8 @@
 //
 // Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE,
 // THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length), REDUCED_SOLVE
-// (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 0: shared-memory PCR;
+// (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 2: warp hierarchy, needs
+// WARP <= P <= WARP^2, and SUBGROUPS for real shuffles; 0: shared-memory PCR;
 // TILED: x half step through a shared tile, see main), optionally X_STORE4 (the x half step's
 // untiled rows stored 16 bytes at a time; rows start on 16 bytes, CHUNK a multiple of 4) and the
 // model's functions
@@ -23,8 +24,10 @@
 // per line, which applies the partition method once more (2P / WARP rows per lane) and solves
 // the lanes' 2 WARP end rows by PCR with subgroup shuffles: 2 work-group barriers in all.
 // REDUCED_SOLVE 0 runs PCR over all 2P rows in shared memory (2 barriers per level, 2 log2 2P
-// in all). Measured on an H200, the reduced solve is a minor part of a dispatch (skipping it
-// altogether saved ~20% at 1024^2); sim/model.cpp picks the faster per line length.
+// in all). REDUCED_SOLVE 2 splits the work between the subgroups: each eliminates its own 2 WARP
+// rows by PCR in shuffles and one subgroup joins their outer rows (2 barriers; see main).
+// Measured on an H200, the reduced solve is a minor part of a dispatch at 1024^2 (skipping it
+// altogether saved ~20%); sim/model.cpp picks the faster per line length.
 // Then each thread substitutes back. Rows past the line's end are identity rows. No
 // pivoting: every model's matrix is diagonally dominant (heat, upwind advection, Kass–Miller).
 //
@@ -33,7 +36,9 @@
 // x half step each thread's K cells are consecutive floats of one row, so a warp's loads touch a
 // separate sector per lane; with TILED (heat, advection) the group's rows (and the rows above
 // and below) are loaded whole into shared memory first, and invocation t works on line
-// t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way.
+// t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way. The warp
+// hierarchy takes that layout too (a subgroup's lanes are consecutive chunks of one line), with
+// t numbered subgroup by subgroup.
 #include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
 
@@ -59,6 +64,8 @@ const int REDUCED = 2 * THREADS_PER_LINE;
 // none.
 #if REDUCED_SOLVE == 1
 const int REDUCED_PITCH = REDUCED;
+#elif REDUCED_SOLVE == 2
+const int REDUCED_PITCH = 2 * THREADS_PER_LINE / WARP;  // the top system's rows (below)
 #else
 const int REDUCED_PITCH = REDUCED + 1;
 #endif
@@ -161,13 +168,84 @@ void solve_reduced_in_subgroups() {
         reduced_d(base + j * WARP + lane) = x;
     }
 }
+#elif REDUCED_SOLVE == 2
+// WARP consecutive chunks of a line share a subgroup: THREADS_PER_LINE = LINE_WARPS * WARP, with
+// LINE_WARPS <= WARP so that one subgroup can solve the line's top system (below).
+const int LINE_WARPS = THREADS_PER_LINE / WARP;
+#define top_a(i) scratch[(i)]
+#define top_c(i) scratch[REDUCED_FLOATS + (i)]
+#define top_d(i) scratch[2 * REDUCED_FLOATS + (i)]
+
+#ifdef SUBGROUPS
+float lane_float(float v, int lane) { return subgroupShuffle(v, uint(lane)); }
+// The invocation's index in the work group, numbered subgroup by subgroup, so that WARP
+// consecutive chunks of a line are the lanes of one subgroup whatever the device's numbering.
+int invocation_index() { return int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID); }
 #else
+// Virtual subgroups of WARP consecutive invocations that exchange through shared memory with
+// work-group barriers (llvmpipe): slow, but the same arithmetic. Every invocation calls it.
+shared float exchange[GROUP_SIZE];
+float lane_float(float v, int lane) {
+    const int t = int(gl_LocalInvocationID.x);
+    barrier();
+    exchange[t] = v;
+    memoryBarrierShared();
+    barrier();
+    return exchange[(t / WARP) * WARP + lane];
+}
+int invocation_index() { return int(gl_LocalInvocationID.x); }
+#endif
+
+// A row of unit diagonal whose right-hand side is linear in the subgroup's two outer unknowns
+// X0 and X1: a x_{i-s} + x_i + c x_{i+s} = d + e X0 + f X1.
+struct Row {
+    float a, c, d, e, f;
+};
+const Row kNoRow = Row(0.0, 0.0, 0.0, 0.0, 0.0);
+Row lane_row(Row r, int lane) {
+    return Row(lane_float(r.a, lane), lane_float(r.c, lane), lane_float(r.d, lane),
+               lane_float(r.e, lane), lane_float(r.f, lane));
+}
+Row present(Row r, bool here) { return here ? r : kNoRow; }
+// Row r combined with its neighbours m at -s and p at +s: one PCR step.
+Row pcr_row(Row r, Row m, Row p) {
+    const float q = 1.0 / (1.0 - r.a * m.c - r.c * p.a);
+    return Row(-q * r.a * m.a, -q * r.c * p.c, q * (r.d - r.a * m.d - r.c * p.d),
+               q * (r.e - r.a * m.e - r.c * p.e), q * (r.f - r.a * m.f - r.c * p.f));
+}
+// PCR over a subgroup's 2 WARP rows, lane l holding rows 2l (first) and 2l + 1 (last); rows
+// past either end of the subgroup are absent. 1 + log2 WARP steps decouple every row: then
+// x = d + e X0 + f X1.
+void subgroup_pcr(inout Row first, inout Row last, int lane) {
+    {
+        const Row before = lane_row(last, max(lane - 1, 0));
+        const Row after = lane_row(first, min(lane + 1, WARP - 1));
+        const Row f = pcr_row(first, present(before, lane > 0), last);
+        const Row l = pcr_row(last, first, present(after, lane < WARP - 1));
+        first = f;
+        last = l;
+    }
+    for (int m = 1; m < WARP; m *= 2) {
+        const Row fm = lane_row(first, max(lane - m, 0));
+        const Row fp = lane_row(first, min(lane + m, WARP - 1));
+        const Row lm = lane_row(last, max(lane - m, 0));
+        const Row lp = lane_row(last, min(lane + m, WARP - 1));
+        const bool has_before = lane >= m, has_after = lane + m < WARP;
+        first = pcr_row(first, present(fm, has_before), present(fp, has_after));
+        last = pcr_row(last, present(lm, has_before), present(lp, has_after));
+    }
+}
 #endif
 
 void main() {
+#if REDUCED_SOLVE == 2
+    const int t = invocation_index();
+#else
     const int t = int(gl_LocalInvocationID.x);
-#ifdef TILED
-    // x half step from the tile: a line's chunks side by side (conflict-free tile reads).
+#endif
+#if defined(TILED) || REDUCED_SOLVE == 2
+    // A line's chunks side by side: conflict-free tile reads, and the warp hierarchy's
+    // subgroups.
     const int line_in_group = t / THREADS_PER_LINE;
     const int chunk = t % THREADS_PER_LINE;
 #else
@@ -269,6 +347,62 @@ void main() {
     barrier();
     const float x_first = reduced_d(base + reduced_slot(row0));
     const float x_last = reduced_d(base + reduced_slot(row0 + 1));
+#elif REDUCED_SOLVE == 2
+    // The warp hierarchy: each subgroup eliminates its 2 WARP reduced rows (WARP chunks) in
+    // terms of its own outer unknowns X0 (its first chunk's first row) and X1 (its last chunk's
+    // last row) by PCR in shuffles, carrying X0 and X1 as two more right-hand sides; the
+    // subgroups' outer rows then form the line's top system, 2 LINE_WARPS rows, which one
+    // subgroup solves the same way. Two work-group barriers in all, as with the subgroup solve,
+    // but every subgroup shares the work instead of one walking J rows a lane.
+    const int lane = chunk % WARP, warp = chunk / WARP;
+    const Row outer_first = Row(ca[0], cc[0], cd[0], 0.0, 0.0);
+    const Row outer_last = Row(ca[CHUNK - 1], cc[CHUNK - 1], cd[CHUNK - 1], 0.0, 0.0);
+    // Inside the subgroup its outer rows are the identities x = X0 and x = X1.
+    Row head = lane == 0 ? Row(0.0, 0.0, 0.0, 1.0, 0.0) : outer_first;
+    Row tail = lane == WARP - 1 ? Row(0.0, 0.0, 0.0, 0.0, 1.0) : outer_last;
+    subgroup_pcr(head, tail, lane);
+    // The outer rows with their inner neighbours (x_1, x_{2 WARP - 2}) substituted, scaled to a
+    // unit diagonal: X0 couples to the previous subgroup's X1 and to X1, X1 to X0 and to the
+    // next subgroup's X0, a tridiagonal system of the line's 2 LINE_WARPS outer unknowns.
+    const int top = line_in_group * REDUCED_PITCH + 2 * warp;
+    if (lane == 0) {
+        const float r = 1.0 / (1.0 + outer_first.c * tail.e);
+        top_a(top) = r * outer_first.a;
+        top_c(top) = r * outer_first.c * tail.f;
+        top_d(top) = r * (outer_first.d - outer_first.c * tail.d);
+    }
+    if (lane == WARP - 1) {
+        const float r = 1.0 / (1.0 + outer_last.a * head.f);
+        top_a(top + 1) = r * outer_last.a * head.e;
+        top_c(top + 1) = r * outer_last.c;
+        top_d(top + 1) = r * (outer_last.d - outer_last.a * head.d);
+    }
+    memoryBarrierShared();
+    barrier();
+    {
+        // The line's first subgroup solves the top system: lane w holds subgroup w's X0 and X1.
+        const int slot = line_in_group * REDUCED_PITCH + 2 * lane;
+        const bool held = lane < LINE_WARPS;
+        Row top_first = kNoRow, top_last = kNoRow;
+        if (held) {
+            top_first = Row(top_a(slot), top_c(slot), top_d(slot), 0.0, 0.0);
+            top_last = Row(top_a(slot + 1), top_c(slot + 1), top_d(slot + 1), 0.0, 0.0);
+        }
+#ifdef SUBGROUPS
+        if (warp == 0) subgroup_pcr(top_first, top_last, lane);
+#else
+        subgroup_pcr(top_first, top_last, lane);  // every invocation: lane_float has barriers
+#endif
+        if (warp == 0 && held) {
+            top_d(slot) = top_first.d;
+            top_d(slot + 1) = top_last.d;
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    const float x0 = top_d(top), x1 = top_d(top + 1);
+    const float x_first = head.d + head.e * x0 + head.f * x1;
+    const float x_last = tail.d + tail.e * x0 + tail.f * x1;
 #else
     const int base = line_in_group * REDUCED_PITCH;
     const int row0 = 2 * chunk;

@@ -62,7 +62,9 @@ const Path kPaths[] = {{tuning(0, 1, 0), "default"},
                        {tuning(2, 1, 0), "shared-memory PCR"},
                        {tuning(0, 1, 2), "untiled x rows"},
                        {x_stores(0, 0), "x rows by 4-byte stores"},
-                       {x_stores(0, 2), "untiled x rows by 4-byte stores"}};
+                       {x_stores(0, 2), "untiled x rows by 4-byte stores"},
+                       {tuning(3, 1, 0), "warp hierarchy"},
+                       {tuning(3, 0, 0), "warp hierarchy, shared-memory exchange"}};
 
 // Lines of 5 .. 2100 cells: one subgroup per line with 2 reduced rows per lane (short lines),
 // and 4 .. 16 rows per lane (1100: K = 8, P = 256 ... 2100: K = 16, P = 256).
@@ -123,6 +125,45 @@ TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
             EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance)
                 << path.name << " " << nx << "x" << ny;
         }
+    }
+}
+
+TEST(SimFusedPaths, WarpHierarchyJoinsThirtyTwoSubgroups) {
+    ADILAB_NEED_GL();
+    // x lines of 8192 cells: 1024 chunks of 8, 32 subgroups a line, the most the hierarchy's
+    // top system takes (the default on lines past 4096 cells where the device has subgroups).
+    // kPathGrids reach 8 subgroups a line.
+    const int nx = 8192, ny = 4;
+    FusedTuning t;
+    t.solve = 3;
+    {
+        auto sim = make_simulation("heat", "fused");
+        sim->set_fused_tuning(t);
+        sim->set_param("scheme", 0);
+        sim->set_param("dt", 20.0);
+        sim->reset("two-heaters", nx, ny);
+        const auto start = random_field(nx, ny, 0, 1, 5);
+        sim->set_field(start);
+        const reference::HeatSetup setup = test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
+        std::vector<double> ref(start.begin(), start.end());
+        for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
+        sim->step(4);
+        EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance) << "heat";
+    }
+    {
+        auto sim = make_simulation("shallow-water", "fused");
+        sim->set_fused_tuning(t);
+        sim->set_param("dt", 0.2);
+        sim->set_param("damping", 0.01);
+        sim->reset("free", nx, ny);
+        const auto start = random_field(nx, ny, 0.9f, 1.1f, 11);
+        sim->set_field(start);
+        reference::ShallowWaterSetup setup{nx, ny, 9.81 * 0.04 / 2, 0.01,
+                                           std::vector<double>(start.size(), 0.0)};
+        std::vector<double> h(start.begin(), start.end()), previous = h;
+        for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
+        sim->step(4);
+        EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance) << "shallow water";
     }
 }
 
