@@ -169,7 +169,8 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
 
 namespace detail {
 
-FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
+FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTuning& tuning,
+                       int hierarchy_chunks) {
     const int length = direction == 0 ? nx : ny;
     // Cells per invocation (registers): long enough that the reduced system stays small, short
     // enough for the registers; lines of more cells take longer chunks, so that a line still
@@ -191,14 +192,15 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
     // Reduced solve: the subgroup solve (2 barriers) beats the shared-memory PCR (2 log2 2P
     // barriers) while each lane owns few reduced rows (lines up to 1024 cells); on longer lines
-    // its per-lane register arrays make it slower than PCR. x lines of more than 4096 cells
-    // (1024 chunks: a PCR of 11 levels over the whole group) take the warp hierarchy where the
-    // device has subgroup shuffles: its x kernels ran 13-20% faster at 8192 cells on the H100,
-    // while at 2048 and 4096 cells they lost for advection and heat.
+    // its per-lane register arrays make it slower than PCR. x lines of at least
+    // hierarchy_chunks chunks (the model's; 1024: a PCR of 11 levels over the whole group) take
+    // the warp hierarchy where the device has subgroup shuffles: its x kernels ran 13-20% faster
+    // at 8192 cells on the H100 and the H200, while at 4096 cells they lost for advection and
+    // heat and won for shallow water, and at 2048 cells lost for all three.
     bool subgroups = false;
     const int warp = fused_warp(tuning, subgroups);
-    const bool hierarchy =
-        direction == 0 && length > 4096 && subgroups && shape.threads_per_line <= warp * warp;
+    const bool hierarchy = direction == 0 && shape.threads_per_line >= hierarchy_chunks &&
+                           subgroups && shape.threads_per_line <= warp * warp;
     shape.solve = tuning.solve == 1   ? 1
                   : tuning.solve == 2 ? 0
                   : tuning.solve == 3 ? 2
@@ -265,8 +267,9 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     return shape;
 }
 
-gl::Defines fused_defines(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
-    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning);
+gl::Defines fused_defines(int direction, int nx, int ny, int tile, const FusedTuning& tuning,
+                          int hierarchy_chunks) {
+    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning, hierarchy_chunks);
     gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
                            {"KERNEL_FUSED", "1"},
                            {"LINES", std::to_string(shape.lines)},
@@ -286,9 +289,10 @@ gl::Defines fused_defines(int direction, int nx, int ny, int tile, const FusedTu
     return defines;
 }
 
-unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning& tuning) {
+unsigned fused_groups(int direction, int nx, int ny, int tile, const FusedTuning& tuning,
+                      int hierarchy_chunks) {
     const int count = direction == 0 ? ny : nx;
-    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning);
+    const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning, hierarchy_chunks);
     return unsigned((count + shape.lines - 1) / shape.lines);
 }
 
@@ -511,9 +515,10 @@ bool AdiModel::uniforms_stale(const gl::Program& program) const {
 void AdiModel::resolve_programs(const std::string& shader, int tile) {
     for (int d = 0; d < 2; ++d) {
         const std::string dir = std::to_string(d);
-        fused_[d] = &gl::compute_program(shader, fused_defines(d, nx_, ny_, tile, fused_tuning_));
-        fused_groups_[d] =
-            fused_groups(d, nx_, ny_, tile, fused_tuning_);  // fixed with the program
+        fused_[d] = &gl::compute_program(
+            shader, fused_defines(d, nx_, ny_, tile, fused_tuning_, x_hierarchy_chunks()));
+        fused_groups_[d] = fused_groups(d, nx_, ny_, tile, fused_tuning_,
+                                        x_hierarchy_chunks());  // fixed with the program
         rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
         finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
     }

@@ -38,12 +38,16 @@ struct FusedShape {
 };
 // tile: how the model's x half step can stage its rows in shared memory (TILED): 0 not, 1 one
 // field with the rows above and below (heat, advection), 2 two fields, no halo (shallow water).
-FusedShape fused_shape(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
+// hierarchy_chunks: the fewest chunks a line from which the x half step's reduced system takes
+// the warp hierarchy (AdiModel::x_hierarchy_chunks).
+FusedShape fused_shape(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {},
+                       int hierarchy_chunks = 1024);
 // The #defines of a model's fused kernel for one direction (0 = x, 1 = y) on an nx x ny grid.
 gl::Defines fused_defines(int direction, int nx, int ny, int tile = 0,
-                          const FusedTuning& tuning = {});
+                          const FusedTuning& tuning = {}, int hierarchy_chunks = 1024);
 // Work groups of the fused kernel for one direction.
-unsigned fused_groups(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {});
+unsigned fused_groups(int direction, int nx, int ny, int tile = 0, const FusedTuning& tuning = {},
+                      int hierarchy_chunks = 1024);
 // Whether the fused path's y half step on a grid of ny rows takes the split solve
 // (shaders/tridiagonal/split_solve.glsl: three dispatches, 32 columns a work group, a coarse
 // system in memory) instead of the one-dispatch fused kernel: from the model's min_rows
@@ -153,6 +157,11 @@ class AdiModel : public Simulation {
     // and advection split from 4096 rows; a model whose rows read more fields, from fewer
     // (docs/performance.md, issue 19's sections, "When the y half step splits").
     virtual int split_min_rows() const { return 4096; }
+    // The fewest chunks of 8 cells on an x line from which the fused kernel's reduced system
+    // takes the warp hierarchy (fused_shape): 1024 (lines past 4096 cells) for heat and
+    // advection, whose x kernels lost with it at 4096 cells; a model whose x kernel won there
+    // too, from 512.
+    virtual int x_hierarchy_chunks() const { return 1024; }
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
 
