@@ -74,32 +74,58 @@ const std::pair<int, int> kPathGrids[] = {{5, 41}, {300, 7}, {1100, 5}, {6, 2100
 // PCR orderings differ from Thomas only in round-off.
 using test::kStepTolerance;
 
+// Heat two-heaters from a random start, 4 steps with `tuning`, against the float64 stepper:
+// the largest difference, and the kernel that ran. dt = 20 (lambda 10, 20 with implicit Euler)
+// is beyond every window's halo, so every line takes the fused line solve (not the windowed
+// kernels of tests/gl/test_sim_heat_window.cpp), with heaters pinning cells.
+struct Outcome {
+    double error;
+    std::string kernel;
+};
+Outcome heat_outcome(const FusedTuning& tuning, int nx, int ny, int scheme, unsigned seed) {
+    auto sim = make_simulation("heat", "fused");
+    sim->set_fused_tuning(tuning);
+    sim->set_param("scheme", scheme);
+    sim->set_param("dt", 20.0);
+    sim->reset("two-heaters", nx, ny);
+    const auto start = random_field(nx, ny, 0, 1, seed);
+    sim->set_field(start);
+    const reference::HeatSetup setup = test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
+    sim->step(4);
+    return {max_abs_diff(sim->read_field(), ref), sim->kernel()};
+}
+
+// Shallow water `free` from a random surface, 4 steps with `tuning`, against the float64
+// stepper: the largest difference.
+double water_error(const FusedTuning& tuning, int nx, int ny, unsigned seed) {
+    auto sim = make_simulation("shallow-water", "fused");
+    sim->set_fused_tuning(tuning);
+    sim->set_param("dt", 0.2);
+    sim->set_param("damping", 0.01);
+    sim->reset("free", nx, ny);
+    const auto start = random_field(nx, ny, 0.9f, 1.1f, seed);
+    sim->set_field(start);
+    reference::ShallowWaterSetup setup{nx, ny, 9.81 * 0.04 / 2, 0.01,
+                                       std::vector<double>(start.size(), 0.0)};
+    std::vector<double> h(start.begin(), start.end()), previous = h;
+    for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
+    sim->step(4);
+    return max_abs_diff(sim->read_field(), h);
+}
+
 TEST(SimFusedPaths, HeatMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
-    // The fused line solve on every line (not the windowed kernels of
-    // tests/gl/test_sim_heat_window.cpp), in both schemes, with heaters pinning cells.
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
         for (auto [nx, ny] : kPathGrids) {
             for (const int scheme : {0, 1}) {
                 if (scheme == 1 && &path != &kPaths[0]) continue;  // the rows differ, not the solve
-                auto sim = make_simulation("heat", "fused");
-                sim->set_fused_tuning(path.tuning);
-                sim->set_param("scheme", scheme);
-                // lambda = 10 (20 with implicit Euler): beyond every window's halo, so every line
-                // takes the fused line solve.
-                sim->set_param("dt", 20.0);
-                sim->reset("two-heaters", nx, ny);
-                const auto start = random_field(nx, ny, 0, 1, 3);
-                sim->set_field(start);
-                const reference::HeatSetup setup =
-                    test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
-                std::vector<double> ref(start.begin(), start.end());
-                for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
-                sim->step(4);
-                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                const Outcome outcome = heat_outcome(path.tuning, nx, ny, scheme, 3);
+                EXPECT_LE(outcome.error, kStepTolerance)
                     << path.name << " scheme " << scheme << " " << nx << "x" << ny;
-                EXPECT_EQ(sim->kernel(), "fused");
+                EXPECT_EQ(outcome.kernel, "fused");
             }
         }
     }
@@ -109,22 +135,9 @@ TEST(SimFusedPaths, ShallowWaterMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     for (const Path& path : kPaths) {
         if (redundant(path)) continue;
-        for (auto [nx, ny] : kPathGrids) {
-            auto sim = make_simulation("shallow-water", "fused");
-            sim->set_fused_tuning(path.tuning);
-            sim->set_param("dt", 0.2);
-            sim->set_param("damping", 0.01);
-            sim->reset("free", nx, ny);
-            const auto start = random_field(nx, ny, 0.9f, 1.1f, 9);
-            sim->set_field(start);
-            reference::ShallowWaterSetup setup{nx, ny, 9.81 * 0.04 / 2, 0.01,
-                                               std::vector<double>(start.size(), 0.0)};
-            std::vector<double> h(start.begin(), start.end()), previous = h;
-            for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
-            sim->step(4);
-            EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance)
+        for (auto [nx, ny] : kPathGrids)
+            EXPECT_LE(water_error(path.tuning, nx, ny, 9), kStepTolerance)
                 << path.name << " " << nx << "x" << ny;
-        }
     }
 }
 
@@ -133,38 +146,10 @@ TEST(SimFusedPaths, WarpHierarchyJoinsThirtyTwoSubgroups) {
     // x lines of 8192 cells: 1024 chunks of 8, 32 subgroups a line, the most the hierarchy's
     // top system takes (the default on lines past 4096 cells where the device has subgroups).
     // kPathGrids reach 8 subgroups a line.
-    const int nx = 8192, ny = 4;
     FusedTuning t;
     t.solve = 3;
-    {
-        auto sim = make_simulation("heat", "fused");
-        sim->set_fused_tuning(t);
-        sim->set_param("scheme", 0);
-        sim->set_param("dt", 20.0);
-        sim->reset("two-heaters", nx, ny);
-        const auto start = random_field(nx, ny, 0, 1, 5);
-        sim->set_field(start);
-        const reference::HeatSetup setup = test::heat_setup(*sim, "two-heaters", nx, ny, 10.0);
-        std::vector<double> ref(start.begin(), start.end());
-        for (int s = 0; s < 4; ++s) reference::heat_step(setup, ref);
-        sim->step(4);
-        EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance) << "heat";
-    }
-    {
-        auto sim = make_simulation("shallow-water", "fused");
-        sim->set_fused_tuning(t);
-        sim->set_param("dt", 0.2);
-        sim->set_param("damping", 0.01);
-        sim->reset("free", nx, ny);
-        const auto start = random_field(nx, ny, 0.9f, 1.1f, 11);
-        sim->set_field(start);
-        reference::ShallowWaterSetup setup{nx, ny, 9.81 * 0.04 / 2, 0.01,
-                                           std::vector<double>(start.size(), 0.0)};
-        std::vector<double> h(start.begin(), start.end()), previous = h;
-        for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
-        sim->step(4);
-        EXPECT_LE(max_abs_diff(sim->read_field(), h), kStepTolerance) << "shallow water";
-    }
+    EXPECT_LE(heat_outcome(t, 8192, 4, 0, 5).error, kStepTolerance) << "heat";
+    EXPECT_LE(water_error(t, 8192, 4, 11), kStepTolerance) << "shallow water";
 }
 
 }  // namespace
