@@ -1,5 +1,5 @@
-// The fused kernel's shape for each line length and device (shaders/sim/adi_fused.glsl): chunk,
-// work-group shape, reduced solve, x rows tiled or stored 16 bytes at a time, and when the y
+// The fused kernel's shape for each line length and device (shaders/tridiagonal/fused_lines.glsl):
+// chunk, work-group shape, reduced solve, x rows tiled or stored 16 bytes at a time, and when the y
 // half step takes the split solve. docs/performance.md has the measurements behind each rule.
 #include "sim/fused_shape.hpp"
 
@@ -15,38 +15,16 @@ namespace adilab::sim {
 namespace detail {
 
 namespace {
-int next_power_of_two(int n) {
-    return int(std::bit_ceil(unsigned(std::max(n, 1))));
-}
-
-// The subgroup width of the subgroup solve: the device's subgroup size when it has shuffles (a
-// power of two, 4 .. 128) and the tuning allows them; else 32 invocations that exchange through
-// shared memory.
-int fused_warp(const FusedTuning& tuning, bool& subgroups) {
-    const gl::DeviceInfo& info = gl::Context::current().info();
-    const int size = info.subgroup_size;
-    subgroups = info.subgroups && size >= 4 && size <= 128 && std::has_single_bit(unsigned(size)) &&
-                tuning.subgroups != 0;
-    return subgroups ? size : 32;
-}
-
-// Floats of shared scratch (adi_common.glsl) and bytes of shared memory in all.
+// Floats of shared scratch (adi_common.glsl): the reduced systems, or with TILED first the x
+// half step's rows; and bytes of shared memory in all.
 int scratch_floats(const FusedShape& s) {
-    const int pitch = s.solve == 1   ? 2 * s.threads_per_line
-                      : s.solve == 2 ? 2 * s.threads_per_line / s.warp
-                                     : 2 * s.threads_per_line + 1;
-    const int reduced = 3 * s.lines * pitch;
     const int tile =
         s.tiled ? s.tile_fields * (s.lines + 2 * s.tile_halo) * s.threads_per_line * (s.chunk + 1)
                 : 0;
-    return std::max(reduced, tile);
+    return std::max(tridiag::fused_lines_reduced_floats(s), tile);
 }
 int shared_bytes(const FusedShape& s) {
-    const int exchange = s.subgroups    ? 0
-                         : s.solve == 1 ? s.lines * s.warp * 12
-                         : s.solve == 2 ? s.lines * s.threads_per_line * 4
-                                        : 0;
-    return 4 * scratch_floats(s) + exchange;
+    return 4 * scratch_floats(s) + tridiag::fused_lines_exchange_bytes(s);
 }
 }  // namespace
 
@@ -99,9 +77,6 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
                         ": the fused kernel takes 4, 8, 16 or 32 cells per invocation");
         chunk = tuning.chunk;
     }
-    FusedShape shape;
-    shape.chunk = chunk;
-    shape.threads_per_line = next_power_of_two((length + chunk - 1) / chunk);
     // Reduced solve: the subgroup solve (2 barriers) beats the shared-memory PCR (2 log2 2P
     // barriers) while each lane owns few reduced rows (lines up to 1024 cells); on longer lines
     // its per-lane register arrays make it slower than PCR. x lines of at least
@@ -110,48 +85,30 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
     // at 8192 cells on the H100 and the H200, while at 4096 cells they lost for advection and
     // heat and won for shallow water, and at 2048 cells lost for all three.
     bool subgroups = false;
-    const int warp = fused_warp(tuning, subgroups);
-    const bool hierarchy = direction == 0 && shape.threads_per_line >= hierarchy_chunks &&
-                           subgroups && shape.threads_per_line <= warp * warp;
-    shape.solve = tuning.solve == 1   ? 1
-                  : tuning.solve == 2 ? 0
-                  : tuning.solve == 3 ? 2
-                  : hierarchy         ? 2
-                  : length <= 1024    ? 1
-                                      : 0;
-    if (shape.solve == 2) {
-        // The warp hierarchy: whole subgroups of chunks, and no more subgroups a line than one
-        // subgroup can solve the top system of (2 rows a lane).
-        shape.warp = warp;
-        shape.subgroups = subgroups;
-        shape.threads_per_line = std::max(shape.threads_per_line, warp);
-        if (shape.threads_per_line > warp * warp)
-            throw Error("fused.solve = 3: lines of " + std::to_string(length) + " cells need " +
-                        std::to_string(shape.threads_per_line / warp) +
-                        " subgroups, more than the " + std::to_string(warp) +
-                        " one subgroup can join");
-    }
-    if (shape.solve == 1) {
-        // The subgroup solve gives each line one subgroup whose lanes own >= 2 reduced rows.
-        shape.warp = warp;
-        shape.subgroups = subgroups;
-        shape.threads_per_line = std::max(shape.threads_per_line, warp);
-    }
-    if (shape.threads_per_line > 1024)
-        throw Error("line of " + std::to_string(length) +
-                    " cells is too long for the fused kernel");
+    const int warp = tridiag::fused_lines_warp(tuning.subgroups != 0, subgroups);
+    const int chunks = int(std::bit_ceil(unsigned(std::max((length + chunk - 1) / chunk, 1))));
+    const bool hierarchy =
+        direction == 0 && chunks >= hierarchy_chunks && subgroups && chunks <= warp * warp;
+    using tridiag::ReducedSolve;
+    const ReducedSolve solve = tuning.solve == 1   ? ReducedSolve::subgroup
+                               : tuning.solve == 2 ? ReducedSolve::pcr
+                               : tuning.solve == 3 ? ReducedSolve::hierarchy
+                               : hierarchy         ? ReducedSolve::hierarchy
+                               : length <= 1024    ? ReducedSolve::subgroup
+                                                   : ReducedSolve::pcr;
     // Registers: about 3 * chunk floats per invocation; the work group shrinks as they grow.
     const int max_threads = chunk <= 16 ? 1024 : 512;
-    int lines = long_x ? 1 : std::max(1, std::min(8, max_threads / shape.threads_per_line));
-    if (tuning.lines != 0) {
-        if (tuning.lines * shape.threads_per_line > 1024)
-            throw Error("fused.lines = " + std::to_string(tuning.lines) + ": " +
-                        std::to_string(tuning.lines * shape.threads_per_line) +
-                        " invocations per work group on lines of " + std::to_string(length) +
-                        " cells (at most 1024)");
-        lines = tuning.lines;
-    }
-    shape.lines = lines;
+    const int lines = tuning.lines != 0 ? tuning.lines
+                      : long_x          ? 1
+                                        : std::max(1, std::min(8, max_threads / chunks));
+    FusedShape shape;
+    static_cast<tridiag::FusedLinesShape&>(shape) =
+        tridiag::fused_lines_shape(length, chunk, solve, lines, tuning.subgroups != 0);
+    if (shape.lines != lines)
+        throw Error("fused.lines = " + std::to_string(tuning.lines) + ": " +
+                    std::to_string(tuning.lines * shape.threads_per_line) +
+                    " invocations per work group on lines of " + std::to_string(length) +
+                    " cells (at most 1024)");
     // The x half step's rows leave in 16-byte stores (X_STORE4) where every row starts on 16
     // bytes and every chunk is whole quads: with one float a lane, each of a warp's store
     // instructions writes 4 bytes into 32 different 32-byte sectors, four times the L2 write
@@ -168,10 +125,11 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
         shape.tiled = true;
         shape.tile_fields = tile == 2 ? 2 : 1;
         shape.tile_halo = tile == 2 ? 0 : 1;
+        const int untiled_lines = shape.lines;
         while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
         if (shared_bytes(shape) > limit || (tuning.tile != 1 && shape.lines < 5)) {
             shape.tiled = false;
-            shape.lines = lines;
+            shape.lines = untiled_lines;
         }
     }
     while (shape.lines > 1 && shared_bytes(shape) > limit) --shape.lines;
@@ -182,16 +140,10 @@ FusedShape fused_shape(int direction, int nx, int ny, int tile, const FusedTunin
 gl::Defines fused_defines(int direction, int nx, int ny, int tile, const FusedTuning& tuning,
                           int hierarchy_chunks) {
     const FusedShape shape = fused_shape(direction, nx, ny, tile, tuning, hierarchy_chunks);
-    gl::Defines defines = {{"DIRECTION", std::to_string(direction)},
-                           {"KERNEL_FUSED", "1"},
-                           {"LINES", std::to_string(shape.lines)},
-                           {"THREADS_PER_LINE", std::to_string(shape.threads_per_line)},
-                           {"CHUNK", std::to_string(shape.chunk)},
-                           {"GROUP_SIZE", std::to_string(shape.lines * shape.threads_per_line)},
-                           {"REDUCED_SOLVE", std::to_string(shape.solve)},
-                           {"WARP", std::to_string(shape.warp)},
-                           {"SCRATCH_FLOATS", std::to_string(scratch_floats(shape))}};
-    if (shape.subgroups) defines.push_back({"SUBGROUPS", "1"});
+    gl::Defines defines = tridiag::fused_lines_defines(shape);
+    defines.push_back({"DIRECTION", std::to_string(direction)});
+    defines.push_back({"KERNEL_FUSED", "1"});
+    defines.push_back({"SCRATCH_FLOATS", std::to_string(scratch_floats(shape))});
     if (shape.quad_stores) defines.push_back({"X_STORE4", "1"});
     if (shape.tiled) {
         defines.push_back({"TILED", "1"});

@@ -1,23 +1,17 @@
 #pragma once
-// The fused kernel's shape (internal to sim/): how shaders/sim/adi_fused.glsl splits each line of
-// a half step among invocations and work groups, and when the y half step takes the split solve
+// The fused kernel's shape (internal to sim/): how shaders/tridiagonal/fused_lines.glsl splits
+// each line of a half step among invocations and work groups, what the x half step adds (its rows
+// tiled or stored 16 bytes at a time), and when the y half step takes the split solve
 // (shaders/tridiagonal/split_solve.glsl) instead.
 #include "sim/simulation.hpp"
 #include "solvers/gl/shaders.hpp"
+#include "solvers/tridiagonal/fused_lines.hpp"
 #include "solvers/tridiagonal/split.hpp"
 
 namespace adilab::sim::detail {
 
-// How the fused kernel splits a line of `length` unknowns: CHUNK rows per thread (registers),
-// THREADS_PER_LINE threads per line (a power of two), LINES lines per work group. Larger chunks
-// need more registers, so they get smaller work groups.
-struct FusedShape {
-    int chunk = 8;
-    int threads_per_line = 128;
-    int lines = 8;
-    int solve = 1;  // REDUCED_SOLVE: 1 subgroup solve, 0 shared-memory PCR, 2 warp hierarchy
-    int warp = 32;  // subgroup width of the subgroup solve
-    bool subgroups = false;    // real subgroup shuffles (else shared-memory exchange)
+// The line solve's shape (solvers/tridiagonal/fused_lines.hpp) and the x half step's rows.
+struct FusedShape : tridiag::FusedLinesShape {
     bool tiled = false;        // x half step staged through shared memory
     bool quad_stores = false;  // x half step's rows stored 16 bytes at a time (X_STORE4)
     int tile_fields = 1;       // fields in the tile

@@ -13,8 +13,8 @@
 //             matrix, so the closed-form inverse holds only on the others): at 4096^2 the heaters
 //             cross 8% of the rows and columns. On smaller grids (resolve_window says why) and
 //             with heaters: the fused line solve on every line.
-//   fused line solve (heat.comp with adi_fused.glsl): where the halo would exceed 48 (lambda
-//             above ~7): every line.
+//   fused line solve (heat.comp with tridiagonal/fused_lines.glsl): where the halo would
+//             exceed 48 (lambda above ~7): every line.
 // The generic path (any tridiagonal Solver, AdiModel::half_step): the rows kernel writes each
 // line's coefficients and right-hand side (GeneralCoefficients: heater rows differ), the Solver
 // solves, the finish kernel adds the increment and checks the value.

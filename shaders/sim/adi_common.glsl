@@ -34,8 +34,8 @@ ivec2 cell_of(int line, int pos) { return ivec2(line, pos); }
 int index_of(ivec2 cell) { return cell.y * nx + cell.x; }
 
 #ifdef KERNEL_FUSED
-// The fused kernel's shared memory (adi_fused.glsl): with TILED first the x half step's input
-// rows, then the reduced systems. SCRATCH_FLOATS comes from the host (sim/model.cpp).
+// The fused kernel's shared memory (tridiagonal/fused_lines.glsl): with TILED first the x half
+// step's input rows, then the reduced systems. SCRATCH_FLOATS comes from the host (sim/model.cpp).
 shared float scratch[SCRATCH_FLOATS];
 #endif
 #ifdef TILED

@@ -159,7 +159,7 @@ void store(int line, int pos, float increment, vec2 old_state) {
 float solved_value(int id) { return field_out[id]; }
 
 #if defined(KERNEL_FUSED)
-#include "sim/adi_fused.glsl"
+#include "tridiagonal/fused_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

@@ -22,9 +22,9 @@
 // increments and the right-hand side is a sum of neighbour differences, so fp32 round-off no
 // longer biases the total heat (the full-value form drifts ~1e-7 per step).
 //
-// KERNEL_FUSED: row build + line solve (adi_fused.glsl); KERNEL_ROWS: right-hand side and the
-// rows' coefficients for a tridiagonal Solver; KERNEL_FINISH: T + dT, heaters and flag after a
-// Solver wrote dT into the output buffer.
+// KERNEL_FUSED: row build + line solve (tridiagonal/fused_lines.glsl); KERNEL_ROWS: right-hand
+// side and the rows' coefficients for a tridiagonal Solver; KERNEL_FINISH: T + dT, heaters and
+// flag after a Solver wrote dT into the output buffer.
 #include "sim/adi_common.glsl"
 
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
@@ -109,7 +109,7 @@ void store(int line, int pos, float increment, vec2 old_state) {
 float solved_value(int id) { return field_out[id]; }
 
 #if defined(KERNEL_FUSED)
-#include "sim/adi_fused.glsl"
+#include "tridiagonal/fused_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

@@ -399,7 +399,7 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 #endif
 
 #if defined(KERNEL_FUSED)
-#include "sim/adi_fused.glsl"
+#include "tridiagonal/fused_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

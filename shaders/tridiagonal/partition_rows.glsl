@@ -1,7 +1,7 @@
 #ifndef PARTITION_ROWS_GLSL
 #define PARTITION_ROWS_GLSL
 // partition_rows.glsl — the partition method's elimination of M rows held in registers (Laszlo,
-// Giles & Appleyard 2016), shared by the fused ADI kernel (sim/adi_fused.glsl) and the split
+// Giles & Appleyard 2016), shared by the one-dispatch line solve (fused_lines.glsl) and the split
 // solve (split_solve.glsl). Macros rather than functions: a GLSL function takes arrays of one
 // size, and every use has its own compile-time M (a chunk, a lane's reduced rows, a span's or a
 // coarse block's end rows).

@@ -49,7 +49,7 @@
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
 
 // Every loop over a chunk, a span's rows or a coarse block unrolled, so that the row arrays
-// stay in registers (the fused kernel's pragma, sim/adi_fused.glsl; other compilers ignore it).
+// stay in registers (the fused kernel's pragma, fused_lines.glsl; other compilers ignore it).
 #pragma optionNV(unroll all)
 
 #define SPLIT_LANES 32
@@ -161,7 +161,7 @@ void main() {
 #endif
 
     // The chunk's rows, eliminated while they are built (the fused kernel's sweeps,
-    // sim/adi_fused.glsl): rows 1 .. K-2 end as a_k x_first + x_k + c_k x_last = d_k. Rows are
+    // fused_lines.glsl): rows 1 .. K-2 end as a_k x_first + x_k + c_k x_last = d_k. Rows are
     // built at clamped positions without a branch, so that their loads issue together; rows past
     // the line's end become identity rows.
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];

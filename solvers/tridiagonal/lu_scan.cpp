@@ -8,11 +8,12 @@
 // dominant systems, where |m_i|, |q_i| < 1 and the carry products only shrink). A zero or
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
-// Limits: general coefficients go to `partition` (its split solve reads 32 columns' rows
-// coalesced, or stages 32 rows' segments: 1.7-3.2x cr-shared's speed on y lines of 1024 to 8192
-// and x lines of 4096 and 8192 unknowns), except x lines of at most kCrSharedMaxGeneralX
-// unknowns, which cr-shared solves in one dispatch faster (1.6x at 1024). Those and lines too
-// long for one work group (x: a row's shared tile, about 11000 unknowns in 48 KiB; y: more than
+// Limits: general coefficients go to `partition` (whole lines to a work group in one dispatch
+// along x and on y lines of up to 2048 unknowns, its split solve on longer y lines: 1.8-9.8x
+// cr-shared's speed from 1024 to 8192 unknowns in both directions), and so do constant x lines
+// of at least ScanTuning::partition_x_min unknowns (its one pass holds whole lines in a work
+// group, where the scan stages row segments: 10-28% faster at 4096 and 8192). Lines too long for
+// one work group (x: a row's shared tile, about 11000 unknowns in 48 KiB; y: more than
 // 1024 chunks, unless the band kernel takes them) go to cr-shared (which itself falls back to
 // cr-pingpong): slower than the scans, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
@@ -54,9 +55,6 @@ struct BandTables {
     gl::Buffer rows, bands;
 };
 
-// General x lines up to this many unknowns go to cr-shared, longer ones to partition.
-constexpr int kCrSharedMaxGeneralX = 2048;
-
 class LuScanSolver final : public GpuSolver {
   public:
     LuScanSolver(std::string name, const ScanTuning& t, const PartitionTuning& partition)
@@ -70,7 +68,8 @@ class LuScanSolver final : public GpuSolver {
           band_cols_(std::clamp(unsigned(t.band_cols), 32u, 1024u)),
           band_min_n_(unsigned(t.band_min_n)),
           subgroups_x_(t.subgroups != 0),
-          subgroups_y_(t.subgroups != 0) {}
+          subgroups_y_(t.subgroups != 0),
+          partition_x_min_(t.partition_x_min) {}
 
     std::string name() const override { return name_; }
 
@@ -94,12 +93,14 @@ class LuScanSolver final : public GpuSolver {
             solve_banded(grid, *constant, rhs, solution);
             return;
         }
-        if (constant == nullptr && (direction == Direction::y || n > kCrSharedMaxGeneralX)) {
+        const bool partition_x =
+            direction == Direction::x && partition_x_min_ > 0 && n >= partition_x_min_;
+        if (constant == nullptr || partition_x) {
             if (!general_) general_ = make_partition(partition_tuning_);
             general_->solve(grid, direction, coefficients, rhs, solution);
             return;
         }
-        if (constant == nullptr || !fits(n, direction)) {
+        if (!fits(n, direction)) {
             if (!fallback_) fallback_ = make_cr_shared();
             fallback_->solve(grid, direction, coefficients, rhs, solution);
             return;
@@ -332,8 +333,9 @@ class LuScanSolver final : public GpuSolver {
     const gl::Program* band_programs_[3] = {};
     BandTables band_tables_;
     gl::Buffer carries_;
-    std::unique_ptr<Solver> fallback_;  // cr-shared: short general x lines, lines too long
-    std::unique_ptr<Solver> general_;   // partition: other general lines
+    int partition_x_min_;
+    std::unique_ptr<Solver> fallback_;  // cr-shared: constant lines too long for the scans
+    std::unique_ptr<Solver> general_;   // partition: general coefficients
 };
 
 }  // namespace

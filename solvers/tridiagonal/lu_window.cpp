@@ -16,7 +16,7 @@
 // Cost: ROWS + 2K loads per ROWS unknowns (the overlap mostly hits L1 / L2, or the tile along x),
 // compute O(ROWS + 2K).
 // Limits, all falling back to the exact `lu-scan` (never an error): general coefficients
-// (-> partition, or cr-shared for short x lines), a bad pivot (lu-scan reports it), and windows
+// (-> partition), a bad pivot (lu-scan reports it), and windows
 // wider than max_window rows (weak dominance: K grows like 1 / log(1 / rho); the register cost of
 // ROWS + 2K values per invocation bounds it). Programs are compiled once per (direction, ROWS, K
 // rounded up to 8): a change of coefficients that changes K costs a compile on the next solve,

@@ -17,14 +17,16 @@ const Variants& variants() {
               "buffers"},
              [](const Tuning&) { return make_cr_pingpong(); }},
             {{"partition",
-              "any coefficients, any line length: register chunks of the partition method, 32 "
-              "lines a work group, a coarse system in memory, three dispatches"},
+              "any coefficients, any line length: register chunks of the partition method; "
+              "lines of up to 8192 (x) or 2048 (y) unknowns whole in a work group, one "
+              "dispatch; longer ones 32 a work group, a coarse system in memory, three "
+              "dispatches"},
              [](const Tuning& t) { return make_partition(t.partition); }},
             // Its shape (chunks, bands, subgroup scans) is ScanTuning's (tuning.hpp).
             {{"lu-scan",
               "constant coefficients: shared LU factorisation tabulated once, per-line Thomas "
               "recurrences as chunked scans, one dispatch (long y lines: three passes over bands "
-              "of rows; general coefficients -> partition, or cr-shared for x lines up to 2048)"},
+              "of rows; general coefficients and long x lines -> partition)"},
              [](const Tuning& t) { return make_lu_scan("lu-scan", t.scan, t.partition); }},
             {{"lu-window",
               "constant coefficients: y up to 2048^2 by a column scan (chunks of 8 rows stacked "

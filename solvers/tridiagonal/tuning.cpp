@@ -18,6 +18,9 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
          &s.band_min_n, 1, 1 << 20},
         {"scan_subgroups", "lu-scan: carry scans by subgroup shuffles where available",
          &s.subgroups, 0, 1},
+        {"scan_partition_x_min",
+         "lu-scan: constant x lines of at least this many unknowns by partition (0: never)",
+         &s.partition_x_min, 0, 1 << 20},
         {"window_rows", "lu-window: y rows per invocation of the window kernel", &w.rows, 1, 256},
         {"window_chunks", "lu-window: y warps per work group of the window kernel", &w.chunks, 1,
          32},
@@ -38,6 +41,19 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
          &w.scan_form, 0, 2},
         {"partition_chunk", "partition: unknowns per invocation", &p.chunk, 2, 32},
         {"partition_warps", "partition: chunks per work group along the line", &p.warps, 1, 32},
+        {"partition_one_pass_x",
+         "partition: x lines of at most this many unknowns in one dispatch (0: three stages)",
+         &p.one_pass_x, 0, 8192},
+        {"partition_one_pass_y",
+         "partition: y lines of at most this many unknowns in one dispatch (0: three stages)",
+         &p.one_pass_y, 0, 8192},
+        {"partition_one_pass_solve",
+         "partition: one-pass lines' reduced solve: 0 by length, 1 subgroup solve, 2 "
+         "shared-memory PCR, 3 warp hierarchy",
+         &p.one_pass_solve, 0, 3},
+        {"partition_one_pass_subgroups",
+         "partition: one-pass lines by subgroup shuffles where available", &p.one_pass_subgroups, 0,
+         1},
     };
 }
 

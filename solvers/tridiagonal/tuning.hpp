@@ -30,6 +30,9 @@ struct ScanTuning {
     // 1: the carry scans use subgroup shuffles where the GPU has GL_KHR_shader_subgroup (fewer
     // barriers); 0: shared memory everywhere.
     int subgroups = 1;
+    // Constant x lines of at least this many unknowns go to partition's one pass (0: never): it
+    // holds whole lines in a work group, where the scan stages row segments through shared memory.
+    int partition_x_min = 4096;
 };
 
 // lu-window (lu_window.cpp): constant, dominant coefficients solved inside a decay window.
@@ -44,8 +47,9 @@ struct WindowTuning {
     // Grids of fewer unknowns take the exact path (x lines, and y lines the column scan does not
     // take): while the field fits in the L2 cache the exact scan is as fast and has no window.
     int min_unknowns = (1 << 22) + 1;
-    // 1: x lines by the window too (a shared tile per row segment), 0: by lu-scan.
-    int x_lines = 1;
+    // 1: x lines by the window too (a shared tile per row segment), 0: by lu-scan (which hands
+    // long ones to partition's one pass: faster at 4096 and 8192 unknowns, and exact).
+    int x_lines = 0;
     int rows_x = 16;   // x: unknowns per invocation
     int group_x = 32;  // x: invocations per work group (rounded down to a multiple of 32)
     // y lines by the column scan (lu_colscan*.comp) on grids of at most scan_max_unknowns: 32
@@ -68,6 +72,16 @@ struct WindowTuning {
 struct PartitionTuning {
     int chunk = 8;  // unknowns per invocation (registers: about 3 floats each)
     int warps = 4;  // chunks per work group along the line (32 lines side by side each)
+    // Lines of at most this many unknowns take one dispatch (partition_lines.comp,
+    // shaders/tridiagonal/fused_lines.glsl: whole lines to a work group, so at most 8192), along
+    // x and along y; longer lines, and 0, the three stages.
+    int one_pass_x = 8192;
+    int one_pass_y = 2048;
+    // The one-pass lines' reduced solve: 0 by line length, 1 subgroup solve, 2 shared-memory
+    // PCR, 3 warp hierarchy (x lines); and 1: subgroup shuffles where the device has them (0:
+    // shared memory instead).
+    int one_pass_solve = 0;
+    int one_pass_subgroups = 1;
 };
 
 struct Tuning {

@@ -15,8 +15,8 @@ std::unique_ptr<Solver> make_cr_shared();
 std::unique_ptr<Solver> make_cr_pingpong();
 std::unique_ptr<Solver> make_partition(const PartitionTuning& tuning);
 std::unique_ptr<Solver> make_thomas_cpu();
-// General coefficients go to `partition` (with `partition`'s shape), x lines of at most 2048
-// unknowns to cr-shared.
+// General coefficients, and constant x lines of at least tuning.partition_x_min unknowns, go to
+// `partition` (with `partition`'s shape).
 std::unique_ptr<Solver> make_lu_scan(const std::string& name, const ScanTuning& tuning,
                                      const PartitionTuning& partition = {});
 // lu-window (lu_window.cpp): lines of constant, dominant coefficients solved by the column scan

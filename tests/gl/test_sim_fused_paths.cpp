@@ -1,7 +1,7 @@
-// The fused kernel's paths (shaders/sim/adi_fused.glsl), each against the float64 CPU stepper:
-// the subgroup solve of the reduced system with real shuffles (where the context has subgroups)
-// and with its shared-memory exchange (FusedTuning::subgroups = 0), the shared-memory PCR
-// (solve = 2), and the x half step with and without its rows staged through shared memory
+// The fused kernel's paths (shaders/tridiagonal/fused_lines.glsl), each against the float64 CPU
+// stepper: the subgroup solve of the reduced system with real shuffles (where the context has
+// subgroups) and with its shared-memory exchange (FusedTuning::subgroups = 0), the shared-memory
+// PCR (solve = 2), and the x half step with and without its rows staged through shared memory
 // (tile = 1 / 2), and the y half step by the split solve (split = 1; shapes with chunks of 2, odd
 // chunks, one or several per work group). test_sim.cpp checks the default path on every model; here
 // heat and shallow water run every path on lines that span 1, several and many subgroups.

@@ -71,9 +71,10 @@ struct Case {
 
 using SolverFactory = std::function<std::unique_ptr<tridiag::Solver>()>;
 
+// lines: how many (0: 3 of 1000 unknowns and more, llvmpipe being slow, else 7).
 void check_variant(const std::string& name, const Case& c, unsigned seed, double allowed,
-                   bool symmetric = false, const SolverFactory& make = {}) {
-    const int lines = c.n >= 1000 ? 3 : 7;  // few lines at big N: llvmpipe is slow
+                   bool symmetric = false, const SolverFactory& make = {}, int lines = 0) {
+    if (lines == 0) lines = c.n >= 1000 ? 3 : 7;
     const bool along_x = c.direction == Direction::x;
     const int nx = along_x ? c.n : lines, ny = along_x ? lines : c.n;
     const auto p = reference::random_dominant_problem(nx, ny, along_x, seed, 0.5, symmetric);
@@ -210,6 +211,40 @@ TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
     }
 }
 
+// partition's one-pass lines (partition_lines.comp with fused_lines.glsl) in both directions on
+// every reduced solve, with subgroup shuffles where the context has them and through shared
+// memory: lengths of one chunk, of a partial last chunk, x rows that are not whole quads (4-byte
+// stores) and rows that are (16-byte stores), up to 8192 unknowns (32 subgroups of 32 chunks a
+// line: the hierarchy's largest top system), with line counts that leave a partial last work
+// group. Both coefficient forms. Tolerance as in tolerance(): each unknown's path runs through its
+// chunk's sweeps and the reduced solve's PCR or partition levels, a few roundings per level.
+TEST(Tridiagonal, PartitionOnePassLinesMatchFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1700;
+    const bool has_subgroups = gl::Context::current().info().subgroups;
+    for (int solve : {1, 2, 3})
+        for (int subgroups : {0, 1}) {
+            if (subgroups == 1 && !has_subgroups) continue;
+            tridiag::PartitionTuning tuning;
+            tuning.one_pass_y = 8192;
+            tuning.one_pass_solve = solve;
+            tuning.one_pass_subgroups = subgroups;
+            for (Direction d : {Direction::x, Direction::y})
+                for (int n : {1, 3, 8, 37, 258, 700, 1024, 2051, 8192})
+                    for (bool constant : {false, true}) {
+                        const SolverFactory make = [tuning] {
+                            return tridiag::make_partition(tuning);
+                        };
+                        const int lines = n >= 2048 ? 2 : 11;
+                        const std::string what = "partition one pass, solve " +
+                                                 std::to_string(solve) + " subgroups " +
+                                                 std::to_string(subgroups);
+                        check_variant(what, {n, d, constant}, ++seed, tolerance(n), false, make,
+                                      lines);
+                    }
+        }
+}
+
 // A y grid wider than one work group of lu_bands.comp (256 columns): several column blocks per
 // band, the last one partial, checked against float64 Thomas.
 TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
@@ -336,6 +371,7 @@ TEST(Tridiagonal, LuWindowMatchesFloat64ThomasWithinItsBound) {
         settings.min_unknowns = 0;  // the window on every grid (the registry's: large ones only)
         settings.max_window = 64;   // windows of up to 64 rows (the registry's: 32, for speed)
         settings.chunks = rows == 7 ? 3 : 8;
+        settings.x_lines = 1;  // x lines by the window too (the registry's: by lu-scan)
         settings.rows_x = int(std::min(rows, 16u));
         settings.group_x = rows == 7 ? 32 : 64;
         for (int n : {1, 2, 3, 5, 31, 32, 33, 127, 1000, 1025, 4096}) {

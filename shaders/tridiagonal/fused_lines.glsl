@@ -1,20 +1,26 @@
-// The fused ADI half step: each line's tridiagonal row is built from the state (the explicit
-// half step of the other direction and the implicit coefficients of this one) and solved in the
-// same dispatch, so the intermediate right-hand side never goes to memory.
+// fused_lines.glsl — whole lines solved in one dispatch, their rows built by the includer's
+// functions and the solution handed back to them, so that nothing between the two goes to
+// memory: the simulations' fused ADI half steps (shaders/sim/*.comp build each row from the state)
+// and `partition`'s x lines (partition_lines.comp reads the rows from the coefficient buffers).
 //
-// Needs, before the #include: DIRECTION, LINES (lines per work group), GROUP_SIZE,
-// THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length), REDUCED_SOLVE
-// (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 2: warp hierarchy, needs
-// WARP <= P <= WARP^2, and SUBGROUPS for real shuffles; 0: shared-memory PCR;
-// TILED: x half step through a shared tile, see main), optionally X_STORE4 (the x half step's
-// untiled rows stored 16 bytes at a time; rows start on 16 bytes, CHUNK a multiple of 4) and the
-// model's functions
+// Needs, before the #include: LINE_LENGTH and LINE_COUNT (ints), LINES (lines per work group),
+// GROUP_SIZE, THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length),
+// REDUCED_SOLVE (1: subgroup solve, needs WARP <= P and, for real shuffles, SUBGROUPS; 2: warp
+// hierarchy, needs WARP <= P <= WARP^2, and SUBGROUPS for real shuffles; 0: shared-memory PCR;
+// SUBGROUPS needs GL_KHR_shader_subgroup_basic and _shuffle enabled at the top of the shader),
+// `shared float scratch[]` of at least solvers/tridiagonal/fused_lines.hpp's reduced floats, and
+// the functions
 //     void row_system(int line, int pos, out float a, out float b, out float c, out float d);
 //     vec2 store_input(int line, int pos);  // what store() reads of the old state
 //     void store(int line, int pos, float x, vec2 input);
-// and with TILED: float field_global(int field, int index) (the fields the rows read), float
-// store_value(line, pos, x, input) (what store() writes) and void store_flat(int index, float v);
-// with X_STORE4 store_value too, where store() writes the model's binding 1.
+// Optionally:
+//   X_STORE4: lines along rows of LINE_LENGTH floats, each starting on 16 bytes (CHUNK a multiple
+//     of 4), whose solution leaves 16 bytes at a time into binding 1 as
+//     float store_value(int line, int pos, float x, vec2 input) gives it;
+//   TILED (the sim's x half step, adi_common.glsl): the group's rows staged through `scratch`
+//     first, see main; with float field_global(int field, int index), store_value and
+//     void store_flat(int index, float v);
+//   FUSED_PIVOT_FAILED(line): called where a chunk of the line met a zero or non-finite pivot.
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -27,9 +33,10 @@
 // in all). REDUCED_SOLVE 2 splits the work between the subgroups: each eliminates its own 2 WARP
 // rows by PCR in shuffles and one subgroup joins their outer rows (2 barriers; see main).
 // Measured on an H200, the reduced solve is a minor part of a dispatch at 1024^2 (skipping it
-// altogether saved ~20%); sim/model.cpp picks the faster per line length.
-// Then each thread substitutes back. Rows past the line's end are identity rows. No
-// pivoting: every model's matrix is diagonally dominant (heat, upwind advection, Kass–Miller).
+// altogether saved ~20%); the shape rules (sim/fused_shape.cpp, solvers/tridiagonal/partition.cpp)
+// pick the faster per line length. Then each thread substitutes back. Rows past the line's end
+// are identity rows. No pivoting: the rows must be diagonally dominant, as every model's are
+// (heat, upwind advection, Kass–Miller); FUSED_PIVOT_FAILED reports a chunk where they were not.
 //
 // Thread layout: invocation t works on line t % LINES, chunk t / LINES, so the LINES threads of
 // one chunk sit side by side: in the y half step (lines = columns) their loads coalesce. In the
@@ -39,7 +46,6 @@
 // t / THREADS_PER_LINE, chunk t % THREADS_PER_LINE; the new values leave the same way. The warp
 // hierarchy takes that layout too (a subgroup's lanes are consecutive chunks of one line), with
 // t numbered subgroup by subgroup.
-#include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
 
 #pragma optionNV(unroll all)
@@ -47,8 +53,7 @@
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
 #ifdef X_STORE4
-// The x half step's output (every model's binding 1) as vec4s; store_value() gives what store()
-// writes there.
+// The solution (the includer's binding 1) as vec4s; store_value() gives what store() writes.
 layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
 #endif
 
@@ -58,10 +63,9 @@ layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
 uniform int first_group;
 
 const int REDUCED = 2 * THREADS_PER_LINE;
-// The reduced systems live in scratch (adi_common.glsl; with TILED it held the input rows
-// before): a, c and d arrays of LINES lines, line l's rows from l * REDUCED_PITCH. For the PCR
-// an odd pitch puts the lines in different banks; the subgroup solve's transposed layout needs
-// none.
+// The reduced systems live in scratch (with TILED it held the input rows before): a, c and d
+// arrays of LINES lines, line l's rows from l * REDUCED_PITCH. For the PCR an odd pitch puts the
+// lines in different banks; the subgroup solve's transposed layout needs none.
 #if REDUCED_SOLVE == 1
 const int REDUCED_PITCH = REDUCED;
 #elif REDUCED_SOLVE == 2
@@ -292,6 +296,9 @@ void main() {
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];
     vec2 inputs[CHUNK];  // store()'s reads, issued now with the rows' loads
     const int safe_line = min(line, LINE_COUNT - 1);
+#ifdef FUSED_PIVOT_FAILED
+    bool pivots_ok = true;
+#endif
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
         float a, b, c, d;
@@ -304,6 +311,10 @@ void main() {
             b = 1.0;
             d = 0.0;
         }
+#ifdef FUSED_PIVOT_FAILED
+        const float pivot = k < 2 ? b : b - a * cc[k - 1];
+        pivots_ok = pivots_ok && pivot != 0.0 && !isnan(pivot) && !isinf(pivot);
+#endif
         if (k < 2) {
             const float r = 1.0 / b;
             ca[k] = a * r;
@@ -318,6 +329,9 @@ void main() {
     }
     // Backward sweep: rows 1 .. K-2 in terms of the chunk's first and last unknowns.
     PARTITION_BACKWARD(ca, cc, cd, CHUNK);
+#ifdef FUSED_PIVOT_FAILED
+    if (!pivots_ok && line_active) FUSED_PIVOT_FAILED(line);
+#endif
 
 #ifdef TILED
     barrier();  // every row is built: the tile's memory takes the reduced systems now
@@ -484,7 +498,7 @@ void main() {
     // CHUNK / 4 stores of 16 bytes. With one float a lane, each of a warp's store instructions
     // writes 4 bytes into 32 different 32-byte sectors: four times the L2 write requests.
     if (first + CHUNK <= n) {
-        const int quad = (line * nx + first) >> 2;
+        const int quad = (line * LINE_LENGTH + first) >> 2;
         for (int q = 0; q < CHUNK / 4; ++q) {
             vec4 v;
             for (int e = 0; e < 4; ++e) {
