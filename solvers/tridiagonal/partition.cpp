@@ -81,24 +81,24 @@ class PartitionSolver final : public GpuSolver {
     // The one-pass lines' shape. Along x, chunks of 4 on lines of up to 256 unknowns, else 8,
     // and lines of 2048 and more one to a work group; along y, chunks of 4, 8, 16 and 32 up to
     // 256, 1024, 4096 and 8192 unknowns; else up to 8 lines a group (the simulations' half steps
-    // measured these, docs/performance.md). The reduced system, as measured on these lines
-    // (docs/performance.md): the subgroup solve on x lines of up to 512 unknowns and y lines of
-    // up to 1024, the warp hierarchy on x lines of 2048 and more where the device has shuffles
-    // (2-24% faster than the PCR there), else the shared-memory PCR.
+    // measured these, docs/performance.md). The reduced system, as measured on these lines on
+    // the H100 and the H200 (docs/performance.md): the subgroup solve on lines of up to 512
+    // unknowns, the warp hierarchy on x lines of 4096 and more where the device has shuffles
+    // (12% faster than the PCR at 4096, 24% at 8192), else the shared-memory PCR.
     FusedLinesShape one_pass_shape(int n, Direction direction) const {
         const bool along_x = direction == Direction::x;
         const int chunk = n <= 256 ? 4 : n <= 1024 || along_x ? 8 : n <= 4096 ? 16 : 32;
         const int chunks = int(std::bit_ceil(unsigned((n + chunk - 1) / chunk)));
         bool subgroups = false;
         const int warp = fused_lines_warp(tuning_.one_pass_subgroups != 0, subgroups);
-        const bool hierarchy = along_x && n >= 2048 && subgroups && chunks <= warp * warp;
+        const bool hierarchy = along_x && n >= 4096 && subgroups && chunks <= warp * warp;
         const int forced = tuning_.one_pass_solve;
-        const ReducedSolve solve = forced == 1                   ? ReducedSolve::subgroup
-                                   : forced == 2                 ? ReducedSolve::pcr
-                                   : forced == 3                 ? ReducedSolve::hierarchy
-                                   : n <= (along_x ? 512 : 1024) ? ReducedSolve::subgroup
-                                   : hierarchy                   ? ReducedSolve::hierarchy
-                                                                 : ReducedSolve::pcr;
+        const ReducedSolve solve = forced == 1   ? ReducedSolve::subgroup
+                                   : forced == 2 ? ReducedSolve::pcr
+                                   : forced == 3 ? ReducedSolve::hierarchy
+                                   : n <= 512    ? ReducedSolve::subgroup
+                                   : hierarchy   ? ReducedSolve::hierarchy
+                                                 : ReducedSolve::pcr;
         const int lines =
             along_x && n >= 2048 ? 1 : std::min(8, (chunk <= 16 ? 1024 : 512) / chunks);
         return fused_lines_shape(n, chunk, solve, std::max(lines, 1),
