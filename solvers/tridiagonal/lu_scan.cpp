@@ -9,11 +9,11 @@
 // non-finite pivot u_i is found on the host while tabulating (no GPU read-back needed) and
 // reported through the same flag as the GPU variants (line 0: every line shares the matrix).
 // Limits: general coefficients go to `partition` (whole lines to a work group in one dispatch
-// along x and on y lines of up to 2048 unknowns, its split solve on longer y lines: 1.8-9.8x
+// along x and on y lines of up to 2048 unknowns, its split solve on longer y lines: 1.9-13x
 // cr-shared's speed from 1024 to 8192 unknowns in both directions), and so do constant x lines
 // of at least ScanTuning::partition_x_min unknowns (its one pass holds whole lines in a work
-// group, where the scan stages row segments: 10-28% faster at 4096 and 8192). Lines too long for
-// one work group (x: a row's shared tile, about 11000 unknowns in 48 KiB; y: more than
+// group, where the scan stages row segments: 1.6-1.8x the scan's speed at 4096 and 8192). Lines
+// too long for one work group (x: a row's shared tile, about 11000 unknowns in 48 KiB; y: more than
 // 1024 chunks, unless the band kernel takes them) go to cr-shared (which itself falls back to
 // cr-pingpong): slower than the scans, never an error.
 // Long y lines (n >= band_min_n) take lu_bands.comp instead: three dispatches, one invocation
