@@ -1,7 +1,7 @@
 // fused_lines.glsl — whole lines solved in one dispatch, their rows built by the includer's
 // functions and the solution handed back to them, so that nothing between the two goes to
 // memory: the simulations' fused ADI half steps (shaders/sim/*.comp build each row from the state)
-// and `partition`'s x lines (partition_lines.comp reads the rows from the coefficient buffers).
+// and `partition`'s lines (partition_lines.comp reads the rows from the coefficient buffers).
 //
 // Needs, before the #include: LINE_LENGTH and LINE_COUNT (ints), LINES (lines per work group),
 // GROUP_SIZE, THREADS_PER_LINE (P, a power of two), CHUNK (K >= 2, K * P >= line length),

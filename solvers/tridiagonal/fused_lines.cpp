@@ -19,6 +19,9 @@ int fused_lines_warp(bool allow_subgroups, bool& subgroups) {
 
 FusedLinesShape fused_lines_shape(int length, int chunk, ReducedSolve solve, int lines,
                                   bool allow_subgroups) {
+    if (chunk < 2 || chunk > 32)
+        throw Error("line solve: " + std::to_string(chunk) +
+                    " unknowns per invocation (takes 2 to 32)");
     FusedLinesShape shape;
     shape.chunk = chunk;
     shape.solve = solve;

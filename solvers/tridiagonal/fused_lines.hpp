@@ -29,7 +29,8 @@ int fused_lines_warp(bool allow_subgroups, bool& subgroups);
 // work group: threads per line rounded up to a power of two and widened to what the reduced
 // solve needs (a subgroup a line for the subgroup solve; whole subgroups, at most warp^2, for
 // the hierarchy). Throws adilab::Error naming the length when a line does not fit one work
-// group or the hierarchy cannot join its subgroups; `lines` is cut to fit 1024 invocations.
+// group or the hierarchy cannot join its subgroups, and for a chunk outside 2 .. 32; `lines` is
+// cut to fit 1024 invocations.
 FusedLinesShape fused_lines_shape(int length, int chunk, ReducedSolve solve, int lines,
                                   bool allow_subgroups);
 

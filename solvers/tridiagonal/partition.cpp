@@ -87,7 +87,11 @@ class PartitionSolver final : public GpuSolver {
     // (12% faster than the PCR at 4096, 24% at 8192), else the shared-memory PCR.
     FusedLinesShape one_pass_shape(int n, Direction direction) const {
         const bool along_x = direction == Direction::x;
-        const int chunk = n <= 256 ? 4 : n <= 1024 || along_x ? 8 : n <= 4096 ? 16 : 32;
+        const int chunk = tuning_.one_pass_chunk != 0 ? tuning_.one_pass_chunk
+                          : n <= 256                  ? 4
+                          : n <= 1024 || along_x      ? 8
+                          : n <= 4096                 ? 16
+                                                      : 32;
         const int chunks = int(std::bit_ceil(unsigned((n + chunk - 1) / chunk)));
         bool subgroups = false;
         const int warp = fused_lines_warp(tuning_.one_pass_subgroups != 0, subgroups);
@@ -99,8 +103,9 @@ class PartitionSolver final : public GpuSolver {
                                    : n <= 512    ? ReducedSolve::subgroup
                                    : hierarchy   ? ReducedSolve::hierarchy
                                                  : ReducedSolve::pcr;
-        const int lines =
-            along_x && n >= 2048 ? 1 : std::min(8, (chunk <= 16 ? 1024 : 512) / chunks);
+        const int lines = tuning_.one_pass_lines != 0 ? tuning_.one_pass_lines
+                          : along_x && n >= 2048      ? 1
+                                                 : std::min(8, (chunk <= 16 ? 1024 : 512) / chunks);
         return fused_lines_shape(n, chunk, solve, std::max(lines, 1),
                                  tuning_.one_pass_subgroups != 0);
     }

@@ -54,6 +54,12 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
         {"partition_one_pass_subgroups",
          "partition: one-pass lines by subgroup shuffles where available", &p.one_pass_subgroups, 0,
          1},
+        {"partition_one_pass_chunk",
+         "partition: one-pass lines' unknowns per invocation (0: by line length)",
+         &p.one_pass_chunk, 0, 32},
+        {"partition_one_pass_lines",
+         "partition: one-pass lines per work group (0: by line length; cut to 1024 invocations)",
+         &p.one_pass_lines, 0, 32},
     };
 }
 

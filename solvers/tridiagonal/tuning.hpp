@@ -82,6 +82,10 @@ struct PartitionTuning {
     // shared memory instead).
     int one_pass_solve = 0;
     int one_pass_subgroups = 1;
+    // The one-pass lines' unknowns per invocation and lines per work group (0: by line length,
+    // partition.cpp's one_pass_shape; lines are cut to 1024 invocations a group).
+    int one_pass_chunk = 0;
+    int one_pass_lines = 0;
 };
 
 struct Tuning {

@@ -245,6 +245,37 @@ TEST(Tridiagonal, PartitionOnePassLinesMatchFloat64Thomas) {
         }
 }
 
+// partition's one-pass shapes from the tuning: odd chunks (4-byte stores along x) and lines a
+// work group that leave a partial last group, chunks of 16 with 16 lines (cut to 1024
+// invocations on long lines); a chunk of 1 is refused by name.
+TEST(Tridiagonal, PartitionOnePassShapesMatchFloat64Thomas) {
+    ADILAB_NEED_GL();
+    unsigned seed = 1900;
+    for (auto [chunk, lines] : {std::pair{3, 3}, std::pair{16, 16}}) {
+        tridiag::PartitionTuning tuning;
+        tuning.one_pass_chunk = chunk;
+        tuning.one_pass_lines = lines;
+        const SolverFactory make = [tuning] { return tridiag::make_partition(tuning); };
+        for (Direction d : {Direction::x, Direction::y})
+            for (int n : {2, 37, 700, 2044})
+                check_variant("partition one pass, chunk " + std::to_string(chunk) + " lines " +
+                                  std::to_string(lines),
+                              {n, d, false}, ++seed, tolerance(n), false, make, 13);
+    }
+    tridiag::PartitionTuning one;
+    one.one_pass_chunk = 1;
+    gl::Buffer k(64 * sizeof(float)), x(64 * sizeof(float));
+    k.fill(1.0f);
+    try {
+        tridiag::make_partition(one)->solve({16, 4}, Direction::x,
+                                            tridiag::ConstantCoefficients{-1, 4, -1, 4, 4}, k, x);
+        ADD_FAILURE() << "a chunk of 1 was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("unknowns per invocation"), std::string::npos)
+            << e.what();
+    }
+}
+
 // A y grid wider than one work group of lu_bands.comp (256 columns): several column blocks per
 // band, the last one partial, checked against float64 Thomas.
 TEST(Tridiagonal, LuScanBandsWideGridMatchesFloat64Thomas) {
