@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 #include "solvers/gl/commands.hpp"
@@ -37,7 +38,7 @@ class PartitionSolver final : public GpuSolver {
 
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
         const auto coarse = [&](Direction direction) -> std::size_t {
-            if (one_pass(grid, direction)) return 0;
+            if (one_pass(grid, direction)) return 0;  // no coarse system
             const LineLayout layout = line_layout(grid, direction);
             return split_coarse_bytes(split_shape(int(layout.n), tuning_.chunk, tuning_.warps),
                                       int(layout.lines));
@@ -50,8 +51,8 @@ class PartitionSolver final : public GpuSolver {
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
         const LineLayout layout = line_layout(grid, direction);
-        if (one_pass(grid, direction)) {
-            const FusedLinesShape shape = one_pass_shape(int(layout.n), direction);
+        if (const std::optional<FusedLinesShape> one = one_pass(grid, direction)) {
+            const FusedLinesShape& shape = *one;
             const gl::Program& lines_program =
                 one_pass_program(shape, grid, direction, coefficients);
             bind_lines(lines_program, layout, coefficients, rhs, solution);
@@ -110,19 +111,21 @@ class PartitionSolver final : public GpuSolver {
                                  tuning_.one_pass_subgroups != 0);
     }
 
-    // Whether lines take the one dispatch: asked for at their length, short enough for one work
-    // group (its shared memory included), and few enough for one row of work groups.
-    bool one_pass(Grid grid, Direction direction) const {
+    // The one dispatch's shape where lines take it: asked for at their length, short enough for
+    // one work group (its shared memory included), and few enough for one row of work groups.
+    std::optional<FusedLinesShape> one_pass(Grid grid, Direction direction) const {
         const LineLayout layout = line_layout(grid, direction);
         const int most = direction == Direction::x ? tuning_.one_pass_x : tuning_.one_pass_y;
-        if (int(layout.n) > std::min(most, 8192)) return false;
+        if (int(layout.n) > std::min(most, 8192)) return std::nullopt;
         const FusedLinesShape shape = one_pass_shape(int(layout.n), direction);
         const gl::DeviceInfo& info = gl::Context::current().info();
         const int shared =
             4 * fused_lines_reduced_floats(shape) + fused_lines_exchange_bytes(shape);
         const unsigned groups = (layout.lines + unsigned(shape.lines) - 1) / unsigned(shape.lines);
-        return shared <= info.max_shared_memory_bytes &&
-               groups <= unsigned(info.max_work_group_count[0]);
+        if (shared > info.max_shared_memory_bytes ||
+            groups > unsigned(info.max_work_group_count[0]))
+            return std::nullopt;
+        return shape;
     }
 
     const gl::Program& one_pass_program(const FusedLinesShape& shape, Grid grid,
