@@ -203,10 +203,17 @@ class Heat final : public AdiModel {
         return scheme() == Scheme::implicit_euler ? 0.0 : implicit_lambda();
     }
 
+    // Peaceman–Rachford's explicit half across the line is compiled in only with that scheme
+    // (heat.comp, heat_scan.glsl): implicit Euler's kernels then read no neighbouring lines.
+    gl::Defines specialization() const override {
+        if (scheme() == Scheme::implicit_euler) return {};
+        return {{"EXPLICIT_ACROSS", "1"}};
+    }
+
     void set_uniforms(const gl::Program& p) const override {
         const float lambda = float(implicit_lambda());
         p.set("lambda", lambda);
-        p.set("lambda_across", float(explicit_lambda()));
+        p.set("lambda_across", float(explicit_lambda()));  // with EXPLICIT_ACROSS only
         const float side = float(std::min(nx_, ny_));
         const float offset = float(param("heater_offset")) * float(nx_);
         p.set("heater_left", glm::vec2(0.5f * nx_ - offset, 0.5f * ny_));
@@ -246,16 +253,18 @@ class Heat final : public AdiModel {
                            {"GROUP_SIZE", std::to_string(32 * kRowWarps)},
                            {"X_VEC4", "1"}};
         if (subgroups) row.push_back({"SUBGROUPS", "1"});
+        gl::Defines column = {{"CHUNK", std::to_string(kColumnChunk)},
+                              {"HALO", std::to_string(halo)},
+                              {"WARPS", std::to_string(kColumnWarps)},
+                              {"GROUP_SIZE", std::to_string(32 * kColumnWarps)}};
+        for (gl::Defines* defines : {&row, &column})
+            for (const auto& define : specialization()) defines->push_back(define);
         window_[0] = &gl::compute_program("sim/heat_rowscan.comp", row);
         const long long row_segment = (32 - 2 * row_halo_lanes) * kRowChunk;
         const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
         window_groups_[0][0] = unsigned((row_subgroups + kRowWarps - 1) / kRowWarps);
         window_groups_[0][1] = 1;
-        window_[1] = &gl::compute_program("sim/heat_colscan.comp",
-                                          {{"CHUNK", std::to_string(kColumnChunk)},
-                                           {"HALO", std::to_string(halo)},
-                                           {"WARPS", std::to_string(kColumnWarps)},
-                                           {"GROUP_SIZE", std::to_string(32 * kColumnWarps)}});
+        window_[1] = &gl::compute_program("sim/heat_colscan.comp", column);
         const int column_segment = (kColumnWarps - 2 * column_halo_warps) * kColumnChunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
         window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);

@@ -279,6 +279,10 @@ void AdiModel::set_bound_uniforms(const gl::Program& program) const {
 }
 
 void AdiModel::step(int count) {
+    if (specialization_version_ != version_) {
+        specialization_version_ = version_;
+        if (specialization() != specialization_) resolve_programs(program_shader_, program_tile_);
+    }
     // At most two batches of about 2^28 cell updates queued ahead of the GPU (gl::QueueBound
     // says why): 4 steps at 8192^2 (about 0.1 s of shallow water on an H100), 256 at 1024^2.
     constexpr std::int64_t kCellStepsPerBatch = std::int64_t(1) << 28;
@@ -310,16 +314,27 @@ bool AdiModel::uniforms_stale(const gl::Program& program) const {
 }
 
 void AdiModel::resolve_programs(const std::string& shader, int tile) {
+    program_shader_ = shader;
+    program_tile_ = tile;
+    specialization_ = specialization();
+    const auto program = [&](gl::Defines defines) {
+        defines.insert(defines.end(), specialization_.begin(), specialization_.end());
+        return &gl::compute_program(shader, defines);
+    };
     for (int d = 0; d < 2; ++d) {
         const std::string dir = std::to_string(d);
-        fused_[d] = &gl::compute_program(
-            shader, fused_defines(d, nx_, ny_, tile, fused_tuning_, x_hierarchy_chunks()));
-        fused_groups_[d] = fused_groups(d, nx_, ny_, tile, fused_tuning_,
-                                        x_hierarchy_chunks());  // fixed with the program
-        rows_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
-        finish_[d] = &gl::compute_program(shader, {{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
+        fused_[d] = rows_[d] = finish_[d] = nullptr;
+        if (fused()) {
+            fused_[d] =
+                program(fused_defines(d, nx_, ny_, tile, fused_tuning_, x_hierarchy_chunks()));
+            fused_groups_[d] = fused_groups(d, nx_, ny_, tile, fused_tuning_,
+                                            x_hierarchy_chunks());  // fixed with the program
+        } else {
+            rows_[d] = program({{"DIRECTION", dir}, {"KERNEL_ROWS", "1"}});
+            if (has_finish(d)) finish_[d] = program({{"DIRECTION", dir}, {"KERNEL_FINISH", "1"}});
+        }
     }
-    for (const gl::Program*& program : split_) program = nullptr;
+    for (const gl::Program*& split : split_) split = nullptr;
     if (fused() && split_y_sweep(ny_, split_min_rows(), fused_tuning_)) {
         split_shape_ = split_y_shape(ny_, fused_tuning_);
         const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
@@ -329,7 +344,7 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
             gl::Defines defines = {{"DIRECTION", "1"}, {"KERNEL_SPLIT", "1"}};
             for (auto& define : tridiag::split_defines(split_shape_, stages[s]))
                 defines.push_back(define);
-            split_[s] = &gl::compute_program(shader, defines);
+            split_[s] = program(defines);
         }
     }
 }

@@ -129,6 +129,16 @@ class AdiModel : public Simulation {
     // advection, whose x kernels lost with it at 4096 cells; a model whose x kernel won there
     // too, from 512.
     virtual int x_hierarchy_chunks() const { return 1024; }
+    // Compile-time choices of the model's kernels for its current parameters and scenario
+    // (#defines added to every program of resolve_programs): a term the parameters leave out of
+    // every row, such as the explicit half across the line where the scheme has none, is left
+    // out of the compiled kernel too. Behind a uniform branch its loads and registers stayed:
+    // docs/performance.md (2026-11-26, night) has what that cost. step() rebuilds the programs
+    // when the choice changes (each choice compiled once, then cached). Empty by default.
+    virtual gl::Defines specialization() const { return {}; }
+    // Whether the generic path finishes the half step of `direction` with a KERNEL_FINISH
+    // kernel (turning the Solver's solution into the new state), or the solution is the state.
+    virtual bool has_finish(int) const { return true; }
     virtual void after_set_field() {}
     virtual double time_step() const { return param("dt"); }
 
@@ -204,13 +214,14 @@ class AdiModel : public Simulation {
     double time_ = 0;
     gl::Buffer flag_;             // int first_bad_step (0x7fffffff while stable), int bad_kinds
     gl::QueueBound queue_bound_;  // step(): fences that bound the work queued ahead
-    // Resolves the model's programs from one shader file for both directions: the fused half
-    // step (`tile` as for fused_shape), and the generic path's right-hand side (KERNEL_ROWS) and
-    // finishing (KERNEL_FINISH) kernels. Called by allocate().
+    // Resolves the model's programs from one shader file for both directions, with the
+    // model's specialization(): on the fused path the fused half step (`tile` as for
+    // fused_shape) and the split y sweep where it splits; on the generic path the right-hand
+    // side (KERNEL_ROWS) and finishing (KERNEL_FINISH, where has_finish) kernels. Called by
+    // allocate(), and by step() when the specialization changed.
     void resolve_programs(const std::string& shader, int tile);
     // Per direction (0 = x, 1 = y): the fused half-step programs and their work-group counts,
-    // and the generic path's kernels (a model without a finishing kernel for a direction sets
-    // finish_ to null after resolve_programs).
+    // and the generic path's kernels (null where the path or the model has none).
     const gl::Program* fused_[2] = {};
     unsigned fused_groups_[2] = {};
     FusedTuning fused_tuning_;
@@ -224,6 +235,12 @@ class AdiModel : public Simulation {
     const gl::Program* rows_[2] = {};
     const gl::Program* finish_[2] = {};
     std::uint64_t version_ = 0;  // unique over all models; changes with parameters and grid
+    // What resolve_programs was given and built, and the version_ step() last compared the
+    // specialization at.
+    std::string program_shader_;
+    int program_tile_ = 0;
+    gl::Defines specialization_;
+    std::uint64_t specialization_version_ = 0;
 
     // One ADI half step along `direction` (0 = x, 1 = y) from `in` into `out`, the same for
     // every model and either path; a model supplies only its bindings (bind_sweep), its

@@ -140,6 +140,9 @@ class ShallowWater final : public AdiModel {
     // faster with it on the H100 and the H200 (x kernel 0.251 -> 0.208 ms on the H100), where
     // heat's and advection's x kernels ran 15% slower.
     int x_hierarchy_chunks() const override { return 512; }
+    // x: the generic path's solve writes dx straight into the intermediate, which is all the x
+    // half step makes; nothing to finish.
+    bool has_finish(int direction) const override { return direction != 0; }
     gl::Buffer& field_buffer() override { return height_; }
     // A sweep's row (Kass & Miller's eq. 14 with d the depth at each edge): 1 + g dt^2
     // (d_left + d_right) / (2 dh^2) on the diagonal. The depth is at most the still level, the
@@ -217,9 +220,6 @@ class ShallowWater final : public AdiModel {
                                sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
         resolve_programs("sim/shallow_water.comp", 2);
-        // x: the generic path's solve writes dx straight into the intermediate, which is all
-        // the x half step makes; nothing to finish.
-        finish_[0] = nullptr;
         displace_ = &gl::compute_program("sim/shallow_water.comp",
                                          {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
         // Group sums by subgroup operations where the device has them, and the one mean group

@@ -9,12 +9,15 @@
 // closed: no flux through them, so mass = initial + what the source injected, always.
 // Two schemes through three weights (sim/advection.cpp sets them):
 //   implicit Euler splitting (the default): each sweep is a backward-Euler step over dt in its
-//     own direction (implicit_dt = dt, explicit_dt = 0). Its matrix is an M-matrix, so C stays
+//     own direction (implicit_dt = dt, no explicit part). Its matrix is an M-matrix, so C stays
 //     non-negative for any dt and any velocity, and a pulse spreads but never oscillates;
 //   Kim & Lee (2005), eq. (8): dt / 2 per sweep, upwind implicit along the line and central
-//     explicit across it (implicit_dt = explicit_dt = dt / 2). Second order across, but its
-//     explicit central half overshoots (negative C) where a cell's Courant number is large.
-// Velocity: uniform (u, v), or solid-body rotation omega about the domain centre (vortex).
+//     explicit across it (implicit_dt = explicit_dt = dt / 2, EXPLICIT_ACROSS). Second order
+//     across, but its explicit central half overshoots (negative C) where a cell's Courant
+//     number is large.
+// Velocity: uniform (u, v), or with ROTATION solid-body rotation omega about the domain centre
+// (vortex). The explicit half across the line is compiled in only with EXPLICIT_ACROSS (Kim &
+// Lee's scheme): sim/advection.cpp's specialization() sets both.
 // Source S: a Gaussian of source_radius cells around source_center, rate source_rate (C/s, >= 0),
 // active while step_index <= source_steps; each sweep adds source_dt = dt / 2 of it.
 #include "sim/adi_common.glsl"
@@ -23,23 +26,30 @@ layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 
 uniform float implicit_dt;    // s: the implicit weight of a sweep
-uniform float explicit_dt;    // s: the explicit weight of the other direction (0: none)
+#ifdef EXPLICIT_ACROSS
+uniform float explicit_dt;    // s: the explicit weight of the other direction
+#endif
 uniform float source_dt;      // s: the source's share of a sweep
 uniform float dh;             // m
 uniform float diffusivity;    // D, m^2/s
-uniform int rotation;         // 0: uniform velocity, 1: solid-body rotation
-uniform vec2 flow;            // (u, v), m/s
+#ifdef ROTATION
 uniform float omega;          // rad/s
 uniform vec2 rotation_center; // m
+#else
+uniform vec2 flow;            // (u, v), m/s
+#endif
 uniform vec2 source_center;   // cells
 uniform float source_radius;  // cells
 uniform float source_rate;    // C per second at the centre
 uniform int source_steps;     // the source is on while step_index <= source_steps
 
 vec2 velocity_at(ivec2 cell) {
-    if (rotation == 0) return flow;
+#ifdef ROTATION
     const vec2 p = (vec2(cell) + 0.5) * dh - rotation_center;
     return omega * vec2(-p.y, p.x);
+#else
+    return flow;
+#endif
 }
 
 float source_at(ivec2 cell) {
@@ -124,7 +134,8 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     d = -implicit_dt * flux_divergence(w_before, w_after, before, centre, after, has_before,
                                        has_after, k, false) +
         source_dt * source_at(cell);
-    if (explicit_dt != 0.0) {
+#ifdef EXPLICIT_ACROSS
+    {
         const bool has_low = across_pos > 0, has_high = across_pos < across_length - 1;
         const float e_here = velocity[e_axis];
         const ivec2 low = cell - across, high = cell + across;
@@ -135,6 +146,7 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
         d -= explicit_dt *
              flux_divergence(e_low, e_high, c_low, centre, c_high, has_low, has_high, k, true);
     }
+#endif
 }
 
 // The old value, read before the solve (see heat.comp).

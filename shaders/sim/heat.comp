@@ -7,11 +7,12 @@
 // Two schemes share this kernel through two weights (sim/heat.cpp sets them):
 //   implicit Euler splitting (the default): each sweep is a backward-Euler step over the whole
 //     dt in its own direction, (1 - mu d_xx) T* = T, then (1 - mu d_yy) T' = T*, mu = c dt / dh^2:
-//     lambda = mu, lambda_across = 0. Every sweep's matrix is an M-matrix whose rows sum to 1,
+//     lambda = mu, no explicit part. Every sweep's matrix is an M-matrix whose rows sum to 1,
 //     so T' is a convex combination of T: no new extrema at any dt (the maximum principle);
 //   Peaceman–Rachford (Kim & Lee 2005, eq. 3): the x sweep implicit in x and explicit in
-//     y over dt / 2, then the reverse: lambda = lambda_across = c (dt / 2) / dh^2. Second order,
-//     but its explicit half overshoots where lambda is large and the field has sharp edges.
+//     y over dt / 2, then the reverse: lambda = lambda_across = c (dt / 2) / dh^2, compiled in
+//     with EXPLICIT_ACROSS (sim/heat.cpp's specialization()). Second order, but its explicit
+//     half overshoots where lambda is large and the field has sharp edges.
 // Heater cells (two discs, paper Fig. 12-13) are Dirichlet constraints: identity rows of the
 // implicit systems in both sweeps (increment 0, the value held) and heater_temperature wherever
 // a neighbour reads them. Pinning them only after a solve that treated them as free unknowns
@@ -31,7 +32,9 @@ layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 
 uniform float lambda;              // implicit weight along the line (see above)
-uniform float lambda_across;       // explicit weight across it: 0, or lambda (Peaceman–Rachford)
+#ifdef EXPLICIT_ACROSS
+uniform float lambda_across;       // explicit weight across it (Peaceman–Rachford)
+#endif
 uniform vec2 heater_left;          // centres, in cells
 uniform vec2 heater_right;
 uniform float heater_radius;       // in cells; <= 0: no heaters
@@ -77,9 +80,11 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
         d = 0.0;
         return;
     }
-    d = lambda * ((temperature(cell - along) - centre) + (temperature(cell + along) - centre)) +
-        lambda_across *
-            ((temperature(cell - across) - centre) + (temperature(cell + across) - centre));
+    d = lambda * ((temperature(cell - along) - centre) + (temperature(cell + along) - centre));
+#ifdef EXPLICIT_ACROSS
+    d += lambda_across *
+         ((temperature(cell - across) - centre) + (temperature(cell + across) - centre));
+#endif
     a = -lambda;
     c = -lambda;
     b = 1.0 + 2.0 * lambda;

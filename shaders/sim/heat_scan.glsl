@@ -6,8 +6,8 @@
 // heat_colscan.comp (one dispatch per half step).
 //
 // The system: the same increment system as heat.comp (either scheme, through lambda and
-// lambda_across), without heaters (sim/heat.cpp takes this path only where no cell is pinned:
-// a pinned cell breaks the constant matrix),
+// lambda_across, compiled in with EXPLICIT_ACROSS), without heaters (sim/heat.cpp takes this
+// path only where no cell is pinned: a pinned cell breaks the constant matrix),
 //     (1 - lambda d_xx) dT = lambda d_xx T + lambda_across d_yy T   (x sweep; y the reverse),
 // but solved through the closed-form inverse of its constant matrix instead of a line solve.
 //
@@ -38,7 +38,9 @@
 #pragma optionNV(unroll all)
 
 uniform float lambda;         // implicit weight along the line
+#ifdef EXPLICIT_ACROSS
 uniform float lambda_across;  // explicit weight across it
+#endif
 uniform float rho;
 uniform float gain;
 
@@ -136,16 +138,20 @@ void row_scan(int warp) {
     power[0] = rho;
     for (int k = 1; k < X_CHUNK; ++k) power[k] = power[k - 1] * rho;
 
-    // T on the row and the rows above and below, moved up a row per row.
-    float up[X_CHUNK], centre[X_CHUNK], down[X_CHUNK];
+    // T on the row (and with EXPLICIT_ACROSS the rows above and below, moved up a row per row).
+    float centre[X_CHUNK];
+#ifdef EXPLICIT_ACROSS
+    float up[X_CHUNK], down[X_CHUNK];
     load_row(first_row - 1, p0, plain, up);
     load_row(first_row, p0, plain, centre);
     load_row(first_row + 1, p0, plain, down);
+#endif
     for (int rr = 0; rr < X_ROWS; ++rr) {
         // Past the last row (a partial block): computed on the clamped row, not stored; no early
         // exit, since without subgroups the lane exchange has work-group barriers.
         const bool stores = has_rows && first_row + rr < ny;
         const int row = min(first_row + rr, ny - 1);
+#ifdef EXPLICIT_ACROSS
         if (rr > 0) {
             for (int k = 0; k < X_CHUNK; ++k) {
                 up[k] = centre[k];
@@ -153,6 +159,9 @@ void row_scan(int warp) {
             }
             load_row(row + 1, p0, plain, down);
         }
+#else
+        load_row(row, p0, plain, centre);
+#endif
         float left, right;
         if (plain) {
             const int id = row * nx + p0;
@@ -167,7 +176,10 @@ void row_scan(int warp) {
             const float c = centre[k];
             const float l = k == 0 ? left : centre[k - 1];
             const float r = k == X_CHUNK - 1 ? right : centre[k + 1];
-            d[k] = lambda * ((l - c) + (r - c)) + lambda_across * ((up[k] - c) + (down[k] - c));
+            d[k] = lambda * ((l - c) + (r - c));
+#ifdef EXPLICIT_ACROSS
+            d[k] += lambda_across * ((up[k] - c) + (down[k] - c));
+#endif
         }
 
         // Forward recurrence in the chunk from zero, then the lanes joined.
@@ -298,22 +310,27 @@ void column_scan(ivec2 tile) {
 
     float centre[Y_CHUNK], d[Y_CHUNK];
     {
+        // The columns either side only with EXPLICIT_ACROSS.
         float left[Y_CHUNK], right[Y_CHUNK];
         float up, down;  // the rows before and after the chunk
         if (column >= 1 && column + 1 < nx && r0 >= 1 && r0 + Y_CHUNK < ny) {
             const int id = r0 * nx + column;
             for (int k = 0; k < Y_CHUNK; ++k) {
                 centre[k] = COLUMN_IN[id + k * nx];
+#ifdef EXPLICIT_ACROSS
                 left[k] = COLUMN_IN[id + k * nx - 1];
                 right[k] = COLUMN_IN[id + k * nx + 1];
+#endif
             }
             up = COLUMN_IN[id - nx];
             down = COLUMN_IN[id + Y_CHUNK * nx];
         } else {
             for (int k = 0; k < Y_CHUNK; ++k) {
                 centre[k] = column_temperature(column, r0 + k);
+#ifdef EXPLICIT_ACROSS
                 left[k] = column_temperature(column - 1, r0 + k);
                 right[k] = column_temperature(column + 1, r0 + k);
+#endif
             }
             up = column_temperature(column, r0 - 1);
             down = column_temperature(column, r0 + Y_CHUNK);
@@ -322,7 +339,10 @@ void column_scan(ivec2 tile) {
             const float c = centre[k];
             const float u = k == 0 ? up : centre[k - 1];
             const float v = k == Y_CHUNK - 1 ? down : centre[k + 1];
-            d[k] = lambda * ((u - c) + (v - c)) + lambda_across * ((left[k] - c) + (right[k] - c));
+            d[k] = lambda * ((u - c) + (v - c));
+#ifdef EXPLICIT_ACROSS
+            d[k] += lambda_across * ((left[k] - c) + (right[k] - c));
+#endif
         }
     }
 

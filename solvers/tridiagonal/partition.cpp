@@ -81,8 +81,9 @@ class PartitionSolver final : public GpuSolver {
   private:
     // The one-pass lines' shape. Along x, chunks of 4 on lines of up to 256 unknowns, else 8,
     // and lines of 2048 and more one to a work group; along y, chunks of 4, 8, 16 and 32 up to
-    // 256, 1024, 4096 and 8192 unknowns; else up to 8 lines a group (the simulations' half steps
-    // measured these, docs/performance.md). The reduced system, as measured on these lines on
+    // 256, 512, 4096 and 8192 unknowns; else up to 8 lines a group (the simulations' half steps
+    // measured these; y lines of 1024 ran 10% faster in chunks of 16 than of 8 on the H100 and
+    // the H200, docs/performance.md). The reduced system, as measured on these lines on
     // the H100 and the H200 (docs/performance.md): the subgroup solve on lines of up to 512
     // unknowns, the warp hierarchy on x lines of 4096 and more where the device has shuffles
     // (12% faster than the PCR at 4096, 24% at 8192), else the shared-memory PCR.
@@ -90,7 +91,7 @@ class PartitionSolver final : public GpuSolver {
         const bool along_x = direction == Direction::x;
         const int chunk = tuning_.one_pass_chunk != 0 ? tuning_.one_pass_chunk
                           : n <= 256                  ? 4
-                          : n <= 1024 || along_x      ? 8
+                          : n <= 512 || along_x       ? 8
                           : n <= 4096                 ? 16
                                                       : 32;
         const int chunks = int(std::bit_ceil(unsigned((n + chunk - 1) / chunk)));

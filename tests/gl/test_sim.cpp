@@ -447,6 +447,78 @@ TEST(SimInterface, AlternatingModelsKeepTheirOwnParameters) {
     EXPECT_EQ(run(false), run(true));
 }
 
+// A scheme or scenario changed on a live model changes its kernels' compile-time
+// specialization (sim/model.hpp, specialization(): the explicit half across the line, the
+// vortex's velocity) without a new grid: each stretch of steps must match the float64 stepper
+// of its own scheme and scenario, on the fused path (heat's windowed and line-solve kernels
+// both) and the generic one. Two steps a stretch, six in all: kStepTolerance's budget.
+TEST(SimInterface, ASchemeOrScenarioChangedOnALiveModelTakesEffectAtTheNextStep) {
+    ADILAB_NEED_GL();
+    const int nx = 37, ny = 29;
+    for (const std::string solver : {"fused", "lu-scan"}) {
+        for (const std::string scenario : {"free", "two-heaters"}) {
+            auto sim = make_simulation("heat", solver);
+            sim->set_param("dt", 0.8);
+            sim->set_param("c", 1.3);
+            sim->reset(scenario, nx, ny);
+            const auto start = random_field(nx, ny, 0, 1, 5);
+            sim->set_field(start);
+            std::vector<double> ref = to_double(start);
+            for (const int scheme : {0, 1, 0}) {
+                sim->set_param("scheme", scheme);
+                const reference::HeatSetup setup =
+                    test::heat_setup(*sim, scenario, nx, ny, 1.3 * 0.4);
+                for (int s = 0; s < 2; ++s) reference::heat_step(setup, ref);
+                sim->step(2);
+                EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                    << "heat " << solver << " " << scenario << " after switching to scheme "
+                    << scheme;
+            }
+        }
+        auto sim = make_simulation("advection", solver);
+        sim->set_param("D", 0.2);
+        sim->set_param("dt", 0.9);
+        sim->set_param("omega", 0.05);
+        sim->set_param("source_radius", 0.1);
+        const auto start = random_field(nx, ny, 0, 1, 6);
+        std::vector<double> ref;
+        long long step = 0;
+        std::string previous;
+        for (const auto& [scenario, scheme] :
+             {std::pair<std::string, int>{"river", 0}, {"vortex", 0}, {"vortex", 1}}) {
+            sim->set_param("scheme", scheme);
+            if (scenario != previous) {  // the same grid: no new buffers, no allocate()
+                sim->reset(scenario, nx, ny);
+                sim->set_field(start);
+                ref = to_double(start);
+                step = 0;
+                previous = scenario;
+            }
+            reference::AdvectionSetup setup;
+            setup.nx = nx;
+            setup.ny = ny;
+            setup.half_dt = 0.45;
+            setup.implicit_euler = scheme == 0;
+            setup.diffusivity = 0.2;
+            setup.rotation = scenario == "vortex";
+            setup.u = sim->param("u");
+            setup.omega = 0.05;
+            setup.center_x = 0.5 * nx;
+            setup.center_y = 0.5 * ny;
+            setup.source_x = 0.3 * nx;
+            setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
+            setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
+            setup.source_rate = sim->param("source_rate");
+            setup.source_steps =
+                scenario == "vortex" ? (long long)sim->param("source_steps") : 1LL << 40;
+            for (int s = 0; s < 2; ++s) reference::advection_step(setup, ++step, ref);
+            sim->step(2);
+            EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)
+                << "advection " << solver << " " << scenario << " scheme " << scheme;
+        }
+    }
+}
+
 TEST(SimInterface, ErrorsNameTheProblem) {
     ADILAB_NEED_GL();
     auto expect_error = [](auto&& f, const std::string& text) {
