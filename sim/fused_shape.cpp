@@ -54,6 +54,14 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          0, 2},
         {"split_chunk", "split solve: unknowns per invocation", &t.split_chunk, 2, 32},
         {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1, 32},
+        {"window_row_chunk", "heat's x window scan: positions per lane (a multiple of 4)",
+         &t.window_row_chunk, 4, 16},
+        {"window_row_warps", "heat's x window scan: subgroups per work group", &t.window_row_warps,
+         1, 32},
+        {"window_column_chunk", "heat's y window scan: rows per invocation",
+         &t.window_column_chunk, 2, 32},
+        {"window_column_warps", "heat's y window scan: subgroups per work group",
+         &t.window_column_warps, 2, 32},
     };
 }
 

@@ -228,11 +228,14 @@ class Heat final : public AdiModel {
     // Picks the windowed kernels for the current parameters and grid (a new lambda can need
     // another halo, i.e. another program: compiled once, then cached), or none.
     //
-    // Shapes: x as 8 subgroups a group, chunks of 4 positions a lane (16-byte loads where nx is
-    // a multiple of 4); y as 16 subgroups of chunks of 8 rows. A scan's warm-up lanes cost
-    // 2 halo / segment of its work, so x wants short chunks (32 lanes cover 128 positions) and y,
-    // whose warm-up is whole subgroups, long ones; both keep 3 chunk-length arrays in registers.
-    // These were the fastest shapes on the GPUs measured (docs/performance.md).
+    // Shapes (FusedTuning's window_* knobs): x as 8 subgroups a group, chunks of 4 positions a
+    // lane (16-byte loads where nx is a multiple of 4); y as 8 subgroups of chunks of 16 rows. A
+    // scan's warm-up lanes cost 2 halo / segment of its work, so x wants short chunks (32 lanes
+    // cover 128 positions) and y, whose warm-up is whole subgroups, long ones; both keep 3
+    // chunk-length arrays in registers. These were the fastest shapes on the GPUs measured, for
+    // every halo (docs/performance.md: chunks of 8 positions a lane ran the x scan at half the
+    // speed; the y shape was 7-25% faster than 16 subgroups of 8 rows). A shape whose warm-up
+    // leaves no lane or subgroup to store takes the fused line solve instead.
     void resolve_window() {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
@@ -243,29 +246,40 @@ class Heat final : public AdiModel {
         window_halo_ = halo;
         const gl::DeviceInfo& info = gl::Context::current().info();
         const bool subgroups = info.subgroups && info.subgroup_size == 32;
-        constexpr int kRowWarps = 8, kRowChunk = 4, kColumnWarps = 16, kColumnChunk = 8;
-        const int row_halo_lanes = (halo + kRowChunk - 1) / kRowChunk;
-        const int column_halo_warps = (halo + kColumnChunk - 1) / kColumnChunk;
-        if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= kColumnWarps) return;
-        gl::Defines row = {{"CHUNK", std::to_string(kRowChunk)},
+        const int row_warps = fused_tuning_.window_row_warps;
+        const int row_chunk = fused_tuning_.window_row_chunk;
+        const int column_warps = fused_tuning_.window_column_warps;
+        const int column_chunk = fused_tuning_.window_column_chunk;
+        if (row_chunk % 4 != 0)
+            throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
+                        ": the x window scan loads 16 bytes at a time, a multiple of 4 positions");
+        const int row_halo_lanes = (halo + row_chunk - 1) / row_chunk;
+        const int column_halo_warps = (halo + column_chunk - 1) / column_chunk;
+        if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= column_warps) return;
+        gl::Defines row = {{"CHUNK", std::to_string(row_chunk)},
                            {"HALO", std::to_string(halo)},
-                           {"WARPS", std::to_string(kRowWarps)},
-                           {"GROUP_SIZE", std::to_string(32 * kRowWarps)},
+                           {"WARPS", std::to_string(row_warps)},
+                           {"GROUP_SIZE", std::to_string(32 * row_warps)},
                            {"X_VEC4", "1"}};
         if (subgroups) row.push_back({"SUBGROUPS", "1"});
-        gl::Defines column = {{"CHUNK", std::to_string(kColumnChunk)},
+        gl::Defines column = {{"CHUNK", std::to_string(column_chunk)},
                               {"HALO", std::to_string(halo)},
-                              {"WARPS", std::to_string(kColumnWarps)},
-                              {"GROUP_SIZE", std::to_string(32 * kColumnWarps)}};
+                              {"WARPS", std::to_string(column_warps)},
+                              {"GROUP_SIZE", std::to_string(32 * column_warps)}};
         for (gl::Defines* defines : {&row, &column})
             for (const auto& define : specialization()) defines->push_back(define);
         window_[0] = &gl::compute_program("sim/heat_rowscan.comp", row);
-        const long long row_segment = (32 - 2 * row_halo_lanes) * kRowChunk;
+        const long long row_segment = (32 - 2 * row_halo_lanes) * row_chunk;
         const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
-        window_groups_[0][0] = unsigned((row_subgroups + kRowWarps - 1) / kRowWarps);
-        window_groups_[0][1] = 1;
+        // Rows of groups where one row would pass the device's count (8192^2 takes ~10^5 groups
+        // of 8 subgroups; GL promises 65535 a dimension): heat_rowscan.comp numbers them row by
+        // row, and the subgroups past the last segment store nothing.
+        const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
+        const long long most = std::max(1, info.max_work_group_count[0]);
+        window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
+        window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
         window_[1] = &gl::compute_program("sim/heat_colscan.comp", column);
-        const int column_segment = (kColumnWarps - 2 * column_halo_warps) * kColumnChunk;
+        const int column_segment = (column_warps - 2 * column_halo_warps) * column_chunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
         window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
         if (heaters()) {

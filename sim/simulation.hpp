@@ -110,6 +110,12 @@ struct FusedTuning {
     int split = 0;
     int split_chunk = 8;
     int split_warps = 4;
+    // Heat's windowed half steps (heat_scan.glsl): positions a lane and subgroups a work group
+    // of the x scan, rows an invocation and subgroups a work group of the y scan.
+    int window_row_chunk = 4;
+    int window_row_warps = 8;
+    int window_column_chunk = 16;
+    int window_column_warps = 8;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 

@@ -27,5 +27,6 @@ layout(std430, binding = 4) readonly buffer FieldIn4 { vec4 field_in4[]; };
 #include "sim/heat_scan.glsl"
 
 void main() {
-    row_scan(int(gl_WorkGroupID.x) * WARPS + int(gl_LocalInvocationID.x) / LANES);
+    const int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
+    row_scan(group * WARPS + int(gl_LocalInvocationID.x) / LANES);
 }

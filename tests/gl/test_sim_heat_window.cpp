@@ -90,10 +90,16 @@ const std::pair<int, int> kWindowGrids[] = {{37, 29}, {5, 41}, {70, 6}, {133, 67
 // split: the heaters' columns by the split solve, as on grids of 8192 rows: the y sweep split
 // (fused.split = 1) and fused groups of 2 lines (fused.lines = 2), too few columns for the fused
 // kernel's heater columns (Heat::split_columns).
+// window: the window kernels' shape (FusedTuning's window_* fields; the rest is ignored).
 double gpu_vs_reference(int nx, int ny, double dt, int scheme, const std::string& scenario,
-                        int steps, std::string* kernel, bool split = false) {
+                        int steps, std::string* kernel, bool split = false,
+                        const FusedTuning& window = {}) {
     auto sim = make_simulation("heat", "fused");
     FusedTuning tuning;
+    tuning.window_row_chunk = window.window_row_chunk;
+    tuning.window_row_warps = window.window_row_warps;
+    tuning.window_column_chunk = window.window_column_chunk;
+    tuning.window_column_warps = window.window_column_warps;
     tuning.heater_lines = 1;  // the window + heater lines path even on these small grids
     tuning.split = split ? 1 : 2;
     if (split) tuning.lines = 2;
@@ -164,6 +170,38 @@ TEST(SimHeatWindow, InteriorTilesMatch) {
             EXPECT_LE(error, tolerance(scheme == 0 ? 1.04 : 0.52, 2)) << kernel << " nx " << nx;
         }
     }
+}
+
+// The window kernels in shapes other than the defaults (FusedTuning's window_* knobs): longer
+// x chunks with fewer subgroups a group, shorter y chunks with more subgroups, odd chunks and
+// subgroup counts, on grids with partial groups and interior tiles, both schemes; and a shape
+// whose warm-up would leave no subgroup to store, which takes the exact line solve.
+TEST(SimHeatWindow, EveryWindowShapeMatches) {
+    ADILAB_NEED_GL();
+    FusedTuning wide, odd, none;
+    wide.window_row_chunk = 8;
+    wide.window_row_warps = 3;
+    wide.window_column_chunk = 8;
+    wide.window_column_warps = 16;
+    odd.window_row_chunk = 12;
+    odd.window_row_warps = 5;
+    odd.window_column_chunk = 5;
+    odd.window_column_warps = 11;
+    none.window_column_chunk = 2;
+    none.window_column_warps = 16;  // halo 24 needs 12 warps of warm-up either side
+    for (const FusedTuning& shape : {wide, odd, none})
+        for (const int scheme : {0, 1})
+            for (auto [nx, ny] : {std::pair{133, 67}, std::pair{292, 173}}) {
+                std::string kernel;
+                const double dt = scheme == 0 ? 1.04 : 2.08;  // lambda 1.04: halo 24
+                const double error =
+                    gpu_vs_reference(nx, ny, dt, scheme, "free", 2, &kernel, false, shape);
+                EXPECT_EQ(kernel, shape.window_column_chunk == 2 ? "fused" : "window-H24")
+                    << "column chunk " << shape.window_column_chunk;
+                EXPECT_LE(error, tolerance(1.04, 2))
+                    << kernel << " scheme " << scheme << " " << nx << "x" << ny << " row chunk "
+                    << shape.window_row_chunk << " column chunk " << shape.window_column_chunk;
+            }
 }
 
 }  // namespace
