@@ -19,9 +19,12 @@ layout(local_size_x = GROUP_SIZE) in;
 layout(std430, binding = 0) readonly buffer FieldIn { float field_in[]; };
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 #ifdef X_VEC4
-// The input again as vec4s (sim/heat.cpp binds it at 4 too): 16-byte loads along rows.
+// The input again as vec4s (sim/heat.cpp binds it at 4 too): 16-byte loads along rows; and the
+// output as vec4s (the same binding 1): 16-byte stores.
 layout(std430, binding = 4) readonly buffer FieldIn4 { vec4 field_in4[]; };
+layout(std430, binding = 1) writeonly buffer FieldOut4 { vec4 field_out4[]; };
 #define ROW_IN4 field_in4
+#define ROW_OUT4 field_out4
 #endif
 
 #include "sim/heat_scan.glsl"

@@ -29,7 +29,8 @@
 // X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer arrays read and
 // written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a shared-memory
 // exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4 (16-byte
-// loads through ROW_IN4, X_CHUNK a multiple of 4) and X_ROWS (rows a subgroup, default 1); for
+// loads through ROW_IN4 and stores through ROW_OUT4, X_CHUNK a multiple of 4) and X_ROWS (rows
+// a subgroup, default 1); for
 // column_scan COLUMN_SCAN,
 // Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. The stores go through
 // adi_common.glsl's check_value (the stability check).
@@ -221,7 +222,23 @@ void row_scan(int warp) {
         }
 
         if (stores && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
-            for (int k = 0; k < X_CHUNK; ++k) {
+#ifdef X_VEC4
+            // 16 bytes a store where the rows allow it: with one float a lane, each of a
+            // subgroup's store instructions writes 4 bytes into 16 different 32-byte sectors,
+            // four times the L2 write requests.
+            const bool quads = (nx & 3) == 0 && p0 + X_CHUNK <= nx;
+            if (quads) {
+                const int quad = (row * nx + p0) >> 2;
+                for (int q = 0; q < X_CHUNK / 4; ++q)
+                    ROW_OUT4[quad + q] = vec4(centre[4 * q] + x[4 * q],
+                                              centre[4 * q + 1] + x[4 * q + 1],
+                                              centre[4 * q + 2] + x[4 * q + 2],
+                                              centre[4 * q + 3] + x[4 * q + 3]);
+            }
+#else
+            const bool quads = false;
+#endif
+            for (int k = 0; k < X_CHUNK && !quads; ++k) {
                 const int p = p0 + k;
                 if (p >= nx) break;
                 ROW_OUT[index_of(ivec2(p, row))] = centre[k] + x[k];
