@@ -58,8 +58,8 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          &t.window_row_chunk, 4, 16},
         {"window_row_warps", "heat's x window scan: subgroups per work group", &t.window_row_warps,
          1, 32},
-        {"window_column_chunk", "heat's y window scan: rows per invocation",
-         &t.window_column_chunk, 2, 32},
+        {"window_column_chunk", "heat's y window scan: rows per invocation", &t.window_column_chunk,
+         2, 32},
         {"window_column_warps", "heat's y window scan: subgroups per work group",
          &t.window_column_warps, 2, 32},
     };

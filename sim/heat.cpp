@@ -277,7 +277,8 @@ class Heat final : public AdiModel {
         const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
         const long long most = std::max(1, info.max_work_group_count[0]);
         window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
-        window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
+        window_groups_[0][0] =
+            unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
         window_[1] = &gl::compute_program("sim/heat_colscan.comp", column);
         const int column_segment = (column_warps - 2 * column_halo_warps) * column_chunk;
         window_groups_[1][0] = unsigned((nx_ + 31) / 32);
