@@ -10,9 +10,11 @@
 //             (lambda above ~7) the fused line solve instead.
 //   with heaters on large grids: the windowed kernels for every line, then the fused line solve
 //             again for only the lines that cross a heater (a pinned cell changes its line's
-//             matrix, so the closed-form inverse holds only on the others): at 4096^2 the heaters
-//             cross 8% of the rows and columns. On smaller grids (resolve_window says why) and
-//             with heaters: the fused line solve on every line.
+//             matrix, so the closed-form inverse holds only on the others), and along them only
+//             from a halo before a heater to a halo after it (resolve_heater_lines says why): at
+//             4096^2 the default heaters cross 8% of the rows and columns, on a tenth of their
+//             length. On smaller grids (resolve_window says why) and with heaters: the fused
+//             line solve on every line.
 //   fused line solve (heat.comp with tridiagonal/fused_lines.glsl): where the halo would
 //             exceed 48 (lambda above ~7): every line.
 // The generic path (any tridiagonal Solver, AdiModel::half_step): the rows kernel writes each
@@ -115,7 +117,7 @@ class Heat final : public AdiModel {
     std::string kernel() const override {
         if (window_[0] && window_[1])
             return "window-H" + std::to_string(window_halo_) +
-                   (heater_groups_[0].empty() ? "" : "+heater-lines");
+                   (heater_segments_[0].empty() ? "" : "+heater-lines");
         return solver();
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
@@ -239,8 +241,8 @@ class Heat final : public AdiModel {
     void resolve_window() {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
-        heater_groups_[0].clear();
-        heater_groups_[1].clear();
+        heater_segments_[0].clear();
+        heater_segments_[1].clear();
         const int halo = heat_window_halo(double(float(implicit_lambda())));
         if (halo == 0) return;
         window_halo_ = halo;
@@ -312,34 +314,86 @@ class Heat final : public AdiModel {
     }
     static constexpr int kSplitLanes = 32;  // columns a work group of split_solve.glsl
 
-    // The work groups that hold a line crossing a heater disc, per direction: rows whose centres
-    // lie within the radius of the discs' centre row (x), columns likewise around each disc (y),
-    // widened by a cell for the rounding of the centres. Overlapping ranges merge. The groups
-    // are the fused kernel's, or the split solve's groups of 32 columns (split_columns): its
-    // loads are whole 128-byte rows of the 32 columns where the fused kernel's groups of a few
+    // The lines crossing a heater disc, per direction, and the part of each that the exact solve
+    // needs. Lines: rows whose centres lie within the radius of the discs' centre row (x),
+    // columns likewise around each disc (y), widened by a cell for the rounding of the centres.
+    // Along them, the window's solution differs from the exact one only near the pinned cells:
+    // the difference solves the exact system with a right-hand side at the pinned rows alone, so
+    // it decays as rho^m with the distance m from them, and past the halo it is below the
+    // window's own truncation (2^-26 of the increment). So each line is solved exactly only
+    // from `reach` cells before a disc to `reach` cells after it, its ends held at the window's
+    // values (heat.comp, SEGMENT); a segment that reaches a wall ends at the wall. Overlapping
+    // ranges merge. Segments of more than half the line take the whole line instead, by the
+    // half step's own kernel: its x rows leave 16 bytes at a time, and its columns split where
+    // they are long (on the H100, heater radius 0.45: 8192^2 y segments 1.93 ms fused against
+    // 0.78 split; 4096^2 x segments of 81% of the rows 0.109 against 0.093 whole). The groups are
+    // the kernel's, or where a whole column splits (split_columns) the split solve's groups of 32
+    // columns, whose loads are whole 128-byte rows where the fused kernel's groups of a few
     // columns (2 at 8192 rows) read a few floats of each.
     void resolve_heater_lines() {
         const float radius = float(param("heater_radius")) * float(std::min(nx_, ny_));
         const float offset = float(param("heater_offset")) * float(nx_);
-        const float centres_y[] = {0.5f * ny_};
-        const float centres_x[] = {0.5f * nx_ - offset, 0.5f * nx_ + offset};
-        for (int d = 0; d < 2; ++d) {
-            const int count = d == 0 ? ny_ : nx_;
-            const int lines =
-                split_columns(d) ? kSplitLanes : fused_shape(d, nx_, ny_, 1, fused_tuning_).lines;
+        const std::vector<float> centres_y = {0.5f * ny_};
+        const std::vector<float> centres_x = {0.5f * nx_ - offset, 0.5f * nx_ + offset};
+        // Cells from a disc to where its lines' window values are exact: the halo and a cell.
+        const int reach = window_halo_ + 1;
+        // Merged [first, last] ranges of cells within `margin` of a disc, on a line of `count`.
+        const auto near = [radius](const std::vector<float>& centres, int count, int margin) {
             std::vector<std::pair<int, int>> ranges;
-            for (const float c :
-                 d == 0 ? std::span<const float>(centres_y) : std::span<const float>(centres_x)) {
-                const int first = std::clamp(int(std::floor(c - radius - 1.5f)), 0, count - 1);
-                const int last = std::clamp(int(std::ceil(c + radius + 0.5f)), 0, count - 1);
-                const int g0 = first / lines, g1 = last / lines;
-                if (!ranges.empty() && g0 <= ranges.back().second + 1)
-                    ranges.back().second = std::max(ranges.back().second, g1);
+            for (const float c : centres) {
+                const int first =
+                    std::clamp(int(std::floor(c - radius - 1.5f)) - margin, 0, count - 1);
+                const int last =
+                    std::clamp(int(std::ceil(c + radius + 0.5f)) + margin, 0, count - 1);
+                if (!ranges.empty() && first <= ranges.back().second + 1)
+                    ranges.back().second = std::max(ranges.back().second, last);
                 else
-                    ranges.push_back({g0, g1});
+                    ranges.push_back({first, last});
             }
-            for (const auto& [g0, g1] : ranges)
-                heater_groups_[d].push_back({unsigned(g0), unsigned(g1 - g0 + 1)});
+            return ranges;
+        };
+        for (int d = 0; d < 2; ++d) {
+            const int length = d == 0 ? nx_ : ny_, count = d == 0 ? ny_ : nx_;
+            const auto lines = near(d == 0 ? centres_y : centres_x, count, 0);
+            auto along = near(d == 0 ? centres_x : centres_y, length, reach);
+            int covered = 0;
+            for (const auto& [first, last] : along) covered += last - first + 1;
+            if (2 * covered > length) along = {{0, length - 1}};
+            for (const auto& [first, last] : along) {
+                HeaterSegment segment;
+                const bool whole = first == 0 && last == length - 1;
+                segment.first = first;
+                segment.length = last - first + 1;
+                segment.split = whole && split_columns(d);
+                int lines_a_group = kSplitLanes;
+                if (whole && !segment.split) {
+                    lines_a_group =
+                        fused_shape(d, nx_, ny_, 1, fused_tuning_, x_hierarchy_chunks()).lines;
+                } else if (!whole) {
+                    FusedTuning tuning = fused_tuning_;
+                    tuning.store4 = 0;  // X_STORE4 stores whole rows
+                    const int seg_nx = d == 0 ? segment.length : nx_;
+                    const int seg_ny = d == 0 ? ny_ : segment.length;
+                    gl::Defines defines =
+                        fused_defines(d, seg_nx, seg_ny, 0, tuning, x_hierarchy_chunks());
+                    defines.push_back({"SEGMENT", "1"});
+                    for (const auto& define : specialization()) defines.push_back(define);
+                    segment.program = &gl::compute_program("sim/heat.comp", defines);
+                    lines_a_group =
+                        fused_shape(d, seg_nx, seg_ny, 0, tuning, x_hierarchy_chunks()).lines;
+                }
+                std::vector<std::pair<int, int>> groups;  // merged like the lines
+                for (const auto& [l0, l1] : lines) {
+                    const int g0 = l0 / lines_a_group, g1 = l1 / lines_a_group;
+                    if (!groups.empty() && g0 <= groups.back().second + 1)
+                        groups.back().second = std::max(groups.back().second, g1);
+                    else
+                        groups.push_back({g0, g1});
+                }
+                for (const auto& [g0, g1] : groups)
+                    segment.groups.push_back({unsigned(g0), unsigned(g1 - g0 + 1)});
+                heater_segments_[d].push_back(std::move(segment));
+            }
         }
     }
 
@@ -357,25 +411,29 @@ class Heat final : public AdiModel {
         bind_flag();
         gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
         gl::memory_barrier(gl::Barrier::storage);
-        if (heater_groups_[direction].empty()) return;
-        // The lines across the heaters again, exactly: their stores land after the window's
-        // (the barrier above orders them).
-        if (split_columns(direction)) {
-            for (const GroupRange& range : heater_groups_[direction])
-                split_half_step(in, out, range.first, range.count);
-            return;
+        if (heater_segments_[direction].empty()) return;
+        // The lines across the heaters again, exactly, near the heaters: their stores land
+        // after the window's (the barrier above orders them), and their ends read its values.
+        for (const HeaterSegment& segment : heater_segments_[direction]) {
+            if (segment.split) {
+                for (const GroupRange& range : segment.groups)
+                    split_half_step(in, out, range.first, range.count);
+                continue;
+            }
+            const gl::Program& exact = segment.program ? *segment.program : *fused_[direction];
+            use_program(exact);
+            exact.set("segment_first", segment.first);  // a whole line's kernel has neither
+            exact.set("segment_length", segment.length);
+            in.bind_storage(0);
+            out.bind_storage(1);
+            bind_flag();
+            for (const GroupRange& range : segment.groups) {
+                exact.set("first_group", int(range.first));
+                gl::dispatch(range.count);
+            }
+            // Back to 0 for the whole-grid dispatches of half_step, which never set it.
+            exact.set("first_group", 0);
         }
-        const gl::Program& exact = *fused_[direction];
-        use_fused(direction);
-        in.bind_storage(0);
-        out.bind_storage(1);
-        bind_flag();
-        for (const GroupRange& range : heater_groups_[direction]) {
-            exact.set("first_group", int(range.first));
-            gl::dispatch(range.count);
-        }
-        // Back to 0 for the whole-grid dispatches of half_step, which never set it.
-        exact.set("first_group", 0);
         gl::memory_barrier(gl::Barrier::storage);
     }
 
@@ -386,11 +444,20 @@ class Heat final : public AdiModel {
     unsigned window_groups_[2][2] = {};
     std::uint64_t window_version_ = 0;
     int window_halo_ = 0;
-    // With heaters: the fused kernel's groups of the lines that cross them, per direction.
+    // With heaters, per direction: the segments of the lines that cross them which the exact
+    // solve takes (resolve_heater_lines), each by its fused kernel (`program`, the lines'
+    // positions first .. first + length - 1), or a whole line by the half step's fused kernel
+    // (program null) or split solve (`split`); in the groups of lines that cross a heater.
     struct GroupRange {
         unsigned first = 0, count = 0;
     };
-    std::vector<GroupRange> heater_groups_[2];
+    struct HeaterSegment {
+        int first = 0, length = 0;
+        bool split = false;
+        const gl::Program* program = nullptr;
+        std::vector<GroupRange> groups;
+    };
+    std::vector<HeaterSegment> heater_segments_[2];
 };
 
 }  // namespace

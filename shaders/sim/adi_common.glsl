@@ -22,13 +22,31 @@ uniform float bound_low;
 uniform float bound_high;
 
 #if DIRECTION == 0
-#define LINE_LENGTH nx
+#define GRID_LINE_LENGTH nx
 #define LINE_COUNT ny
-ivec2 cell_of(int line, int pos) { return ivec2(pos, line); }
 #else
-#define LINE_LENGTH ny
+#define GRID_LINE_LENGTH ny
 #define LINE_COUNT nx
-ivec2 cell_of(int line, int pos) { return ivec2(line, pos); }
+#endif
+#ifdef SEGMENT
+// The line solve over a segment of every line, positions segment_first .. segment_first +
+// segment_length - 1 of the grid's (heat's lines across its heaters, sim/heat.cpp): the kernel's
+// position pos is segment_first + pos on the grid. Not with TILED or X_STORE4, which take whole
+// rows.
+uniform int segment_first;
+uniform int segment_length;
+#define LINE_LENGTH segment_length
+#if defined(TILED) || defined(X_STORE4)
+#error "a segment of the lines is neither staged nor stored by whole rows"
+#endif
+#else
+const int segment_first = 0;
+#define LINE_LENGTH GRID_LINE_LENGTH
+#endif
+#if DIRECTION == 0
+ivec2 cell_of(int line, int pos) { return ivec2(segment_first + pos, line); }
+#else
+ivec2 cell_of(int line, int pos) { return ivec2(line, segment_first + pos); }
 #endif
 
 int index_of(ivec2 cell) { return cell.y * nx + cell.x; }

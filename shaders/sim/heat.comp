@@ -50,6 +50,15 @@ bool in_heater(ivec2 cell) {
 
 float field_global(int field, int index) { return field_in[index]; }
 
+#ifdef SEGMENT
+// Whether position pos of the segment is one of its ends inside the grid, whose value the
+// window's dispatch wrote already.
+bool segment_end(int pos) {
+    return (pos == 0 && segment_first > 0) ||
+           (pos == LINE_LENGTH - 1 && segment_first + pos < GRID_LINE_LENGTH - 1);
+}
+#endif
+
 float temperature(ivec2 cell) {
     cell = clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1));
 #ifdef TILED
@@ -85,11 +94,23 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
     d += lambda_across *
          ((temperature(cell - across) - centre) + (temperature(cell + across) - centre));
 #endif
+#ifdef SEGMENT
+    // A segment's end that is not a wall keeps the window's solution (sim/heat.cpp ends the
+    // segment where it is exact): an identity row with the window's increment.
+    if (segment_end(pos)) {
+        a = 0.0;
+        b = 1.0;
+        c = 0.0;
+        d = field_out[index_of(cell)] - centre;
+        return;
+    }
+#endif
     a = -lambda;
     c = -lambda;
     b = 1.0 + 2.0 * lambda;
-    if (pos == 0) b -= lambda;
-    if (pos == LINE_LENGTH - 1) b -= lambda;
+    const int at = segment_first + pos;  // on the grid's line
+    if (at == 0) b -= lambda;
+    if (at == GRID_LINE_LENGTH - 1) b -= lambda;
 }
 
 // The old value store() adds the increment to, read before the solve (the fused kernel issues
@@ -103,6 +124,9 @@ float store_value(int line, int pos, float increment, vec2 old_state) {
 void store_flat(int index, float x) { field_out[index] = x; }  // x half step (no flag)
 
 void store(int line, int pos, float increment, vec2 old_state) {
+#ifdef SEGMENT
+    if (segment_end(pos)) return;  // the window's value stays, unrounded
+#endif
     const ivec2 cell = cell_of(line, pos);
     const float x = store_value(line, pos, increment, old_state);
 #if DIRECTION == 1
