@@ -230,14 +230,15 @@ class Heat final : public AdiModel {
     // Picks the windowed kernels for the current parameters and grid (a new lambda can need
     // another halo, i.e. another program: compiled once, then cached), or none.
     //
-    // Shapes (FusedTuning's window_* knobs): x as 8 subgroups a group, chunks of 4 positions a
-    // lane (16-byte loads where nx is a multiple of 4); y as 8 subgroups of chunks of 16 rows. A
-    // scan's warm-up lanes cost 2 halo / segment of its work, so x wants short chunks (32 lanes
-    // cover 128 positions) and y, whose warm-up is whole subgroups, long ones; both keep 3
-    // chunk-length arrays in registers. These were the fastest shapes on the GPUs measured, for
-    // every halo (docs/performance.md: chunks of 8 positions a lane ran the x scan at half the
-    // speed; the y shape was 7-25% faster than 16 subgroups of 8 rows). A shape whose warm-up
-    // leaves no lane or subgroup to store takes the fused line solve instead.
+    // Shapes (FusedTuning's window_* knobs): x as 4 subgroups a group, chunks of 8 positions a
+    // lane (16-byte loads and stores where nx is a multiple of 4); y as 8 subgroups of chunks of
+    // 16 rows. A scan's warm-up lanes cost 2 halo / segment of its work, which longer chunks cut
+    // (at halo 24, 26 of 32 lanes store with chunks of 8, 20 with chunks of 4), while each lane
+    // keeps a few chunk-length arrays in registers. These were the fastest shapes on the H100
+    // for every halo (docs/performance.md, 2026-11-26 night: the x scan 5-62% faster than
+    // chunks of 4, once its stores were 16 bytes; the y shape 7-25% faster than 16 subgroups of
+    // 8 rows). A shape whose warm-up leaves no lane or subgroup to store takes the fused line
+    // solve instead.
     void resolve_window() {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;

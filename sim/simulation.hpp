@@ -112,8 +112,8 @@ struct FusedTuning {
     int split_warps = 4;
     // Heat's windowed half steps (heat_scan.glsl): positions a lane and subgroups a work group
     // of the x scan, rows an invocation and subgroups a work group of the y scan.
-    int window_row_chunk = 4;
-    int window_row_warps = 8;
+    int window_row_chunk = 8;
+    int window_row_warps = 4;
     int window_column_chunk = 16;
     int window_column_warps = 8;
 };
