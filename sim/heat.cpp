@@ -22,7 +22,6 @@
 // solves, the finish kernel adds the increment and checks the value.
 #include <algorithm>
 #include <cmath>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>

@@ -223,9 +223,9 @@ void row_scan(int warp) {
 
         if (stores && lane >= HALO_LANES && lane < LANES - HALO_LANES) {
 #ifdef X_VEC4
-            // 16 bytes a store where the rows allow it: with one float a lane, each of a
-            // subgroup's store instructions writes 4 bytes into 16 different 32-byte sectors,
-            // four times the L2 write requests.
+            // 16 bytes a store where the rows allow it: with one float a store, each of a
+            // subgroup's store instructions writes 4 bytes every X_CHUNK floats, into 16 or 32
+            // different 32-byte sectors: four times the L2 write requests.
             const bool quads = (nx & 3) == 0 && p0 + X_CHUNK <= nx;
             if (quads) {
                 const int quad = (row * nx + p0) >> 2;

@@ -4,7 +4,7 @@
 // against the float64 stepper on awkward grids, for both schemes: the two-dispatch kernels (x:
 // heat_rowscan.comp, y: heat_colscan.comp) for every HALO bucket, a lambda too weak for any (the
 // exact fused line solve), and with the heaters (pinned cells: the exact line solve again on the
-// lines across them).
+// lines across them, near the heaters: segments that end inside the lines and at the walls).
 #include <gtest/gtest.h>
 
 #include <algorithm>
