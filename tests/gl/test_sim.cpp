@@ -129,26 +129,8 @@ TEST(SimAdvection, EverySolverMatchesTheFloat64Reference) {
                     sim->reset(scenario, nx, ny);
                     const auto start = random_field(nx, ny, 0, 1, 11);
                     sim->set_field(start);
-                    reference::AdvectionSetup setup;
-                    setup.nx = nx;
-                    setup.ny = ny;
-                    setup.half_dt = 0.45;
-                    setup.implicit_euler = scheme == 0;
-                    setup.dh = 1;
-                    setup.diffusivity = 0.2;
-                    setup.rotation = scenario == "vortex";
-                    setup.u = 0.7;
-                    setup.v = scenario == "river" ? 0.0 : -0.4;
-                    setup.omega = 0.05;
-                    setup.center_x = 0.5 * nx;
-                    setup.center_y = 0.5 * ny;
-                    if (scenario != "free") {
-                        setup.source_x = 0.3 * nx;
-                        setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
-                        setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
-                        setup.source_rate = sim->param("source_rate");
-                        setup.source_steps = scenario == "vortex" ? 3 : 1LL << 40;
-                    }
+                    const reference::AdvectionSetup setup =
+                        test::advection_setup(*sim, scenario, nx, ny);
                     std::vector<double> ref = to_double(start);
                     for (int s = 1; s <= 6; ++s) reference::advection_step(setup, s, ref);
                     sim->step(6);
@@ -494,23 +476,7 @@ TEST(SimInterface, ASchemeOrScenarioChangedOnALiveModelTakesEffectAtTheNextStep)
                 step = 0;
                 previous = scenario;
             }
-            reference::AdvectionSetup setup;
-            setup.nx = nx;
-            setup.ny = ny;
-            setup.half_dt = 0.45;
-            setup.implicit_euler = scheme == 0;
-            setup.diffusivity = 0.2;
-            setup.rotation = scenario == "vortex";
-            setup.u = sim->param("u");
-            setup.omega = 0.05;
-            setup.center_x = 0.5 * nx;
-            setup.center_y = 0.5 * ny;
-            setup.source_x = 0.3 * nx;
-            setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
-            setup.source_radius = std::max(0.5, 0.1 * std::min(nx, ny));
-            setup.source_rate = sim->param("source_rate");
-            setup.source_steps =
-                scenario == "vortex" ? (long long)sim->param("source_steps") : 1LL << 40;
+            const reference::AdvectionSetup setup = test::advection_setup(*sim, scenario, nx, ny);
             for (int s = 0; s < 2; ++s) reference::advection_step(setup, ++step, ref);
             sim->step(2);
             EXPECT_LE(max_abs_diff(sim->read_field(), ref), kStepTolerance)

@@ -63,6 +63,34 @@ inline sim::reference::HeatSetup heat_setup(const sim::Simulation& sim, const st
     return setup;
 }
 
+// The float64 advection stepper's setup for `sim` on an nx x ny grid, from the model's own
+// parameters and the scenario's velocity and source as sim/advection.cpp places them.
+inline sim::reference::AdvectionSetup advection_setup(const sim::Simulation& sim,
+                                                      const std::string& scenario, int nx, int ny) {
+    sim::reference::AdvectionSetup setup;
+    setup.nx = nx;
+    setup.ny = ny;
+    setup.half_dt = 0.5 * sim.param("dt");
+    setup.dh = sim.param("dh");
+    setup.diffusivity = sim.param("D");
+    setup.implicit_euler = sim.param("scheme") == 0;
+    setup.rotation = scenario == "vortex";
+    setup.u = sim.param("u");
+    setup.v = scenario == "river" ? 0.0 : sim.param("v");
+    setup.omega = sim.param("omega");
+    setup.center_x = 0.5 * nx * setup.dh;
+    setup.center_y = 0.5 * ny * setup.dh;
+    if (scenario != "free") {
+        setup.source_x = 0.3 * nx;
+        setup.source_y = scenario == "vortex" ? 0.3 * ny : 0.5 * ny;
+        setup.source_radius = std::max(0.5, sim.param("source_radius") * std::min(nx, ny));
+        setup.source_rate = sim.param("source_rate");
+        setup.source_steps =
+            scenario == "vortex" ? (long long)sim.param("source_steps") : 1LL << 40;
+    }
+    return setup;
+}
+
 // The Neumann Peaceman–Rachford system of one line (off-diagonals -lambda, diagonal
 // 1 + 2 lambda, 1 + lambda in the wall rows) solved exactly by Thomas in float64.
 inline std::vector<double> neumann_pr_solve(double lambda, const std::vector<double>& d) {
