@@ -14,6 +14,18 @@
 #include "solvers/gl/error.hpp"
 
 namespace adilab::sim::detail {
+
+double general_window_tail(double weight, int halo) {
+    const double theta = weight / (1 + weight);
+    return 2 * weight * (1 + weight) / (1 + theta) * std::pow(theta, halo);
+}
+
+int general_window_halo(double weight) {
+    for (int halo : {8, 16, 24, 32, 48})
+        if (general_window_tail(weight, halo) <= std::ldexp(1.0, -26)) return halo;
+    return 0;
+}
+
 namespace {
 
 class Advection final : public AdiModel {
@@ -176,6 +188,21 @@ class Advection final : public AdiModel {
     void step_once() override {
         half_step(0, field_, half_);
         half_step(1, half_, field_);
+    }
+
+    // The window kernels (window_lines.glsl) wherever the sweeps' implicit weight gives a halo
+    // of at most 48 (W up to ~1.9: the default river's 0.6 takes 24), else the exact fused line
+    // solve. W bounds every diagonal's excess over 1 because both velocity fields are constant
+    // along each line (the vortex's x velocity depends on y only, and its y velocity on x): a
+    // field whose velocity converged along a line would need the faces' difference in the
+    // bound. The weight is rounded to fp32 first, as the kernels see it. Shapes: FusedTuning's
+    // window_* knobs, as heat's.
+    void resolve_window() override {
+        const double weight = double(float(implicit_weight(scenario_, nx_, ny_).value));
+        const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
+        const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
+        build_window(general_window_halo(weight), "sim/advection.comp", row, "sim/advection.comp",
+                     column);
     }
 
   private:

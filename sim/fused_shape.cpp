@@ -54,14 +54,16 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          0, 2},
         {"split_chunk", "split solve: unknowns per invocation", &t.split_chunk, 2, 32},
         {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1, 32},
-        {"window_row_chunk", "heat's x window scan: positions per lane (a multiple of 4)",
-         &t.window_row_chunk, 4, 16},
-        {"window_row_warps", "heat's x window scan: subgroups per work group", &t.window_row_warps,
-         1, 32},
-        {"window_column_chunk", "heat's y window scan: rows per invocation", &t.window_column_chunk,
-         2, 32},
-        {"window_column_warps", "heat's y window scan: subgroups per work group",
-         &t.window_column_warps, 2, 32},
+        {"window",
+         "heat and advection: the windowed half steps wherever the implicit weight allows (0: the "
+         "exact line solve)",
+         &t.window, 0, 1},
+        {"window_row_chunk", "x window: positions per lane (a multiple of 4)", &t.window_row_chunk,
+         4, 16},
+        {"window_row_warps", "x window: subgroups per work group", &t.window_row_warps, 1, 32},
+        {"window_column_chunk", "y window: rows per invocation", &t.window_column_chunk, 2, 32},
+        {"window_column_warps", "y window: subgroups per work group", &t.window_column_warps, 2,
+         32},
     };
 }
 

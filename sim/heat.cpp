@@ -114,10 +114,7 @@ class Heat final : public AdiModel {
         return scenario == "two-heaters";
     }
     std::string kernel() const override {
-        if (window_[0] && window_[1])
-            return "window-H" + std::to_string(window_halo_) +
-                   (heater_segments_[0].empty() ? "" : "+heater-lines");
-        return solver();
+        return AdiModel::kernel() + (heater_segments_[0].empty() ? "" : "+heater-lines");
     }
     void apply_brush(const Brush& brush) override { dispatch_brush(brush, field_, nullptr); }
 
@@ -156,7 +153,6 @@ class Heat final : public AdiModel {
     }
 
     void step_once() override {
-        if (fused() && window_version_ != version_) resolve_window();
         sweep(0, field_, half_);
         sweep(1, half_, field_);
     }
@@ -229,62 +225,21 @@ class Heat final : public AdiModel {
     // Picks the windowed kernels for the current parameters and grid (a new lambda can need
     // another halo, i.e. another program: compiled once, then cached), or none.
     //
-    // Shapes (FusedTuning's window_* knobs): x as 4 subgroups a group, chunks of 8 positions a
-    // lane (16-byte loads and stores where nx is a multiple of 4); y as 8 subgroups of chunks of
-    // 16 rows. A scan's warm-up lanes cost 2 halo / segment of its work, which longer chunks cut
-    // (at halo 24, 26 of 32 lanes store with chunks of 8, 20 with chunks of 4), while each lane
-    // keeps a few chunk-length arrays in registers. These were the fastest shapes on the H100
-    // for every halo (docs/performance.md, 2026-11-26 night: the x scan 5-62% faster than
-    // chunks of 4, once its stores were 16 bytes; the y shape 7-25% faster than 16 subgroups of
-    // 8 rows). A shape whose warm-up leaves no lane or subgroup to store takes the fused line
-    // solve instead.
-    void resolve_window() {
-        window_version_ = version_;
-        window_[0] = window_[1] = nullptr;
+    // Shapes (FusedTuning's window_* knobs, AdiModel::build_window): x as 4 subgroups a group,
+    // chunks of 8 positions a lane (16-byte loads and stores where nx is a multiple of 4); y as 8
+    // subgroups of chunks of 16 rows. A scan's warm-up lanes cost 2 halo / segment of its work,
+    // which longer chunks cut (at halo 24, 26 of 32 lanes store with chunks of 8, 20 with chunks of
+    // 4), while each lane keeps a few chunk-length arrays in registers. These were the fastest
+    // shapes on the H100 for every halo (docs/performance.md, 2026-11-26 night: the x scan 5-62%
+    // faster than chunks of 4, once its stores were 16 bytes; the y shape 7-25% faster than 16
+    // subgroups of 8 rows). A shape whose warm-up leaves no lane or subgroup to store takes the
+    // fused line solve instead.
+    void resolve_window() override {
         heater_segments_[0].clear();
         heater_segments_[1].clear();
-        const int halo = heat_window_halo(double(float(implicit_lambda())));
-        if (halo == 0) return;
-        window_halo_ = halo;
-        const gl::DeviceInfo& info = gl::Context::current().info();
-        const bool subgroups = info.subgroups && info.subgroup_size == 32;
-        const int row_warps = fused_tuning_.window_row_warps;
-        const int row_chunk = fused_tuning_.window_row_chunk;
-        const int column_warps = fused_tuning_.window_column_warps;
-        const int column_chunk = fused_tuning_.window_column_chunk;
-        if (row_chunk % 4 != 0)
-            throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
-                        ": the x window scan loads 16 bytes at a time, a multiple of 4 positions");
-        const int row_halo_lanes = (halo + row_chunk - 1) / row_chunk;
-        const int column_halo_warps = (halo + column_chunk - 1) / column_chunk;
-        if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= column_warps) return;
-        gl::Defines row = {{"CHUNK", std::to_string(row_chunk)},
-                           {"HALO", std::to_string(halo)},
-                           {"WARPS", std::to_string(row_warps)},
-                           {"GROUP_SIZE", std::to_string(32 * row_warps)},
-                           {"X_VEC4", "1"}};
-        if (subgroups) row.push_back({"SUBGROUPS", "1"});
-        gl::Defines column = {{"CHUNK", std::to_string(column_chunk)},
-                              {"HALO", std::to_string(halo)},
-                              {"WARPS", std::to_string(column_warps)},
-                              {"GROUP_SIZE", std::to_string(32 * column_warps)}};
-        for (gl::Defines* defines : {&row, &column})
-            for (const auto& define : specialization()) defines->push_back(define);
-        window_[0] = &gl::compute_program("sim/heat_rowscan.comp", row);
-        const long long row_segment = (32 - 2 * row_halo_lanes) * row_chunk;
-        const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
-        // Rows of groups where one row would pass the device's count (8192^2 takes ~10^5 groups
-        // of 8 subgroups; GL promises 65535 a dimension): heat_rowscan.comp numbers them row by
-        // row, and the subgroups past the last segment store nothing.
-        const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
-        const long long most = std::max(1, info.max_work_group_count[0]);
-        window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
-        window_groups_[0][0] =
-            unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
-        window_[1] = &gl::compute_program("sim/heat_colscan.comp", column);
-        const int column_segment = (column_warps - 2 * column_halo_warps) * column_chunk;
-        window_groups_[1][0] = unsigned((nx_ + 31) / 32);
-        window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
+        build_window(heat_window_halo(double(float(implicit_lambda()))), "sim/heat_rowscan.comp",
+                     {{"X_VEC4", "1"}}, "sim/heat_colscan.comp", {});
+        if (!window_[0]) return;
         if (heaters()) {
             // The window plus the exact solve of some lines costs three dispatches where the
             // exact solve of all lines costs one, and a dispatch of a few groups of line solves
@@ -397,21 +352,11 @@ class Heat final : public AdiModel {
         }
     }
 
-    // The windowed kernels where resolve_window chose them, else the fused or generic half step.
+    // The half step (the windowed kernel where resolve_window built one), then with heaters the
+    // exact solve of their lines near them.
     void sweep(int direction, const gl::Buffer& in, gl::Buffer& out) {
-        if (!fused() || !window_[direction]) {
-            half_step(direction, in, out);
-            return;
-        }
-        const gl::Program& program = *window_[direction];
-        use_program(program);
-        in.bind_storage(0);
-        if (direction == 0) in.bind_storage(4);  // the same field as vec4s (X_VEC4)
-        out.bind_storage(1);
-        bind_flag();
-        gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
-        gl::memory_barrier(gl::Barrier::storage);
-        if (heater_segments_[direction].empty()) return;
+        half_step(direction, in, out);
+        if (!fused() || !window_[direction] || heater_segments_[direction].empty()) return;
         // The lines across the heaters again, exactly, near the heaters: their stores land
         // after the window's (the barrier above orders them), and their ends read its values.
         for (const HeaterSegment& segment : heater_segments_[direction]) {
@@ -438,12 +383,6 @@ class Heat final : public AdiModel {
     }
 
     gl::Buffer field_, half_;
-    // The windowed kernels per direction (null: the fused line solve) and their groups (along,
-    // across), for the parameters and grid of window_version_.
-    const gl::Program* window_[2] = {};
-    unsigned window_groups_[2][2] = {};
-    std::uint64_t window_version_ = 0;
-    int window_halo_ = 0;
     // With heaters, per direction: the segments of the lines that cross them which the exact
     // solve takes (resolve_heater_lines), each by its fused kernel (`program`, the lines'
     // positions first .. first + length - 1), or a whole line by the half step's fused kernel

@@ -283,6 +283,11 @@ void AdiModel::step(int count) {
         specialization_version_ = version_;
         if (specialization() != specialization_) resolve_programs(program_shader_, program_tile_);
     }
+    if (fused() && window_version_ != version_) {
+        window_version_ = version_;
+        window_[0] = window_[1] = nullptr;
+        resolve_window();
+    }
     // At most two batches of about 2^28 cell updates queued ahead of the GPU (gl::QueueBound
     // says why): 4 steps at 8192^2 (about 0.1 s of shallow water on an H100), 256 at 1024^2.
     constexpr std::int64_t kCellStepsPerBatch = std::int64_t(1) << 28;
@@ -349,6 +354,47 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     }
 }
 
+void AdiModel::build_window(int halo, const std::string& row_shader, gl::Defines row,
+                            const std::string& column_shader, gl::Defines column) {
+    window_[0] = window_[1] = nullptr;
+    const FusedTuning& t = fused_tuning_;
+    if (halo == 0 || t.window == 0) return;
+    if (t.window_row_chunk % 4 != 0)
+        throw Error("fused.window_row_chunk = " + std::to_string(t.window_row_chunk) +
+                    ": the x window loads 16 bytes at a time, a multiple of 4 positions");
+    const int row_halo_lanes = (halo + t.window_row_chunk - 1) / t.window_row_chunk;
+    const int column_halo_warps = (halo + t.window_column_chunk - 1) / t.window_column_chunk;
+    if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= t.window_column_warps) return;
+    const gl::DeviceInfo& info = gl::Context::current().info();
+    const auto shape = [&](gl::Defines& defines, int chunk, int warps) {
+        defines.push_back({"CHUNK", std::to_string(chunk)});
+        defines.push_back({"HALO", std::to_string(halo)});
+        defines.push_back({"WARPS", std::to_string(warps)});
+        defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
+        for (const auto& define : specialization()) defines.push_back(define);
+    };
+    shape(row, t.window_row_chunk, t.window_row_warps);
+    if (info.subgroups && info.subgroup_size == 32) row.push_back({"SUBGROUPS", "1"});
+    shape(column, t.window_column_chunk, t.window_column_warps);
+    window_[0] = &gl::compute_program(row_shader, row);
+    window_[1] = &gl::compute_program(column_shader, column);
+    window_halo_ = halo;
+    // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
+    // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
+    // promises 65535 a dimension); the subgroups past the last window store nothing.
+    const long long row_segment = (32 - 2 * row_halo_lanes) * t.window_row_chunk;
+    const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
+    const long long row_groups = (row_subgroups + t.window_row_warps - 1) / t.window_row_warps;
+    const long long most = std::max(1, info.max_work_group_count[0]);
+    window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
+    window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
+    // y: a group takes 32 columns and one window of stacked chunks down them.
+    const int column_segment =
+        (t.window_column_warps - 2 * column_halo_warps) * t.window_column_chunk;
+    window_groups_[1][0] = unsigned((nx_ + 31) / 32);
+    window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
+}
+
 void AdiModel::allocate_grid() {
     allocate();
     coarse_ = gl::Buffer();
@@ -370,6 +416,16 @@ gl::Buffer& AdiModel::sweep_solution(int, gl::Buffer& out) {
 void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     if (!fused()) {
         generic_half_step(direction, in, out);
+        return;
+    }
+    if (window_[direction] != nullptr) {
+        use_program(*window_[direction]);
+        in.bind_storage(0);
+        if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
+        out.bind_storage(1);
+        bind_flag();
+        gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
+        gl::memory_barrier(gl::Barrier::storage);
         return;
     }
     if (direction == 1 && split_[0] != nullptr) {

@@ -34,6 +34,19 @@ double heat_window_tail(double lambda, int halo);
 // round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
 int heat_window_halo(double lambda);
 
+// The general-coefficient window (shaders/sim/window_lines.glsl), advection's `fused` path
+// wherever the parameters allow it. A sweep of implicit weight W (advection: dt (|w| / dh + 2 D /
+// dh^2), which bounds every diagonal's excess over 1) has, in flux form, columns that sum to 1:
+// b_j = 1 + |a_(j+1)| + |c_(j-1)|, so each column is dominant by theta = W / (1 + W). The
+// transpose is then row dominant, whose inverse's columns decay by theta a row, and with
+// |(A^-1)_ii| <= 1 / (1 - theta^2) and the dropped couplings at most W, a window's truncation
+// misses by at most W (1 + W) / (1 + theta) theta^m of max |x| from each end, m rows away.
+// The bound on the positions `halo` rows inside both ends: 2 W (1 + W) / (1 + theta) theta^halo.
+double general_window_tail(double weight, int halo);
+// The smallest of 8, 16, 24, 32, 48 whose bound is <= 2^-26; 0 where none is (W above ~1.9):
+// the exact fused line solve.
+int general_window_halo(double weight);
+
 // Peaceman–Rachford's explicit half step multiplies the field, and its round-off, by up to
 // 1 + W, and the scheme damps its fastest modes only by (W - 1) / (W + 1) a step, so fp32
 // round-off piles up as steps 2^-24 W instead of dying out. Measured from a random start
@@ -129,6 +142,27 @@ class AdiModel : public Simulation {
     // advection, whose x kernels lost with it at 4096 cells; a model whose x kernel won there
     // too, from 512.
     virtual int x_hierarchy_chunks() const { return 1024; }
+    // The windowed half steps (heat: heat_scan.glsl's closed-form inverse; advection:
+    // window_lines.glsl), the fused path wherever the parameters allow them. step() calls
+    // resolve_window() whenever the parameters or the grid changed (window_ cleared first);
+    // a model that has windows builds them there with build_window. Default: none.
+    virtual void resolve_window() {}
+    // Compiles the x and y window programs for `halo` (0: none) with FusedTuning's window shapes
+    // (CHUNK, WARPS, GROUP_SIZE, HALO, SUBGROUPS along x where the device has 32-wide subgroups,
+    // the model's specialization and `row` / `column` added) and sets their work groups. Leaves
+    // window_ null, for the fused line solve, where the tuning turns windows off or the shape's
+    // warm-up would leave nothing to store; throws adilab::Error for a row chunk the x kernels'
+    // 16-byte loads cannot take.
+    void build_window(int halo, const std::string& row_shader, gl::Defines row,
+                      const std::string& column_shader, gl::Defines column);
+    std::string kernel() const override {
+        return window_[0] && window_[1] ? "window-H" + std::to_string(window_halo_) : solver();
+    }
+    const gl::Program* window_[2] = {};
+    unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
+    int window_halo_ = 0;
+    std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
+
     // Compile-time choices of the model's kernels for its current parameters and scenario
     // (#defines added to every program of resolve_programs): a term the parameters leave out of
     // every row, such as the explicit half across the line where the scheme has none, is left
@@ -246,8 +280,10 @@ class AdiModel : public Simulation {
     // every model and either path; a model supplies only its bindings (bind_sweep), its
     // uniforms (set_uniforms) and, on the generic path, where the solution goes
     // (sweep_solution).
-    //  - fused: one dispatch of fused_[direction], rows built and solved in registers; or, for
-    //    the y half step where split_y_sweep says so, the three dispatches of split_.
+    //  - fused: the window kernel where resolve_window built one (in at 0, and along x at 4 as
+    //    vec4s; out at 1); else one dispatch of fused_[direction], rows built and solved in
+    //    registers; or, for the y half step where split_y_sweep says so, the three dispatches of
+    //    split_.
     //  - generic: rows_[direction] writes every cell's a, b, c and right-hand side (general
     //    coefficients, since a model's rows may differ from line to line: heaters, upwind
     //    velocities, depths), the tridiagonal Solver solves the lines, and finish_[direction],

@@ -110,8 +110,10 @@ struct FusedTuning {
     int split = 0;
     int split_chunk = 8;
     int split_warps = 4;
-    // Heat's windowed half steps (heat_scan.glsl): positions a lane and subgroups a work group
-    // of the x scan, rows an invocation and subgroups a work group of the y scan.
+    // The windowed half steps (heat: heat_scan.glsl; advection: window_lines.glsl): 1 wherever
+    // the implicit weight allows them, 0 never (the exact line solve); positions a lane and
+    // subgroups a work group along x, rows an invocation and subgroups a work group along y.
+    int window = 1;
     int window_row_chunk = 8;
     int window_row_warps = 4;
     int window_column_chunk = 16;

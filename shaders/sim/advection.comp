@@ -103,8 +103,12 @@ float flux_divergence(float w_low, float w_high, float c_low, float c, float c_h
     return divergence;
 }
 
-void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
-    const ivec2 cell = cell_of(line, pos);
+// The row at `cell`, position `pos` of its line, from the concentrations along the line (the
+// cell's and its neighbours', `before` and `after` ignored at a wall): shared by row_system (the
+// fused and generic paths) and the window kernels' rows (window_rows), which load them their own
+// way.
+void line_row(ivec2 cell, int pos, float before, float centre, float after, out float a,
+              out float b, out float c, out float d) {
 #if DIRECTION == 0
     const ivec2 across = ivec2(0, 1), along = ivec2(1, 0);
     const int across_length = ny, across_pos = cell.y;
@@ -114,15 +118,14 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
     const int w_axis = DIRECTION == 0 ? 0 : 1, e_axis = 1 - w_axis;
     const float k = diffusivity / (dh * dh);
-    const float centre = concentration(cell);
     // Faces along the line (implicit): closed at the walls.
     const bool has_before = pos > 0, has_after = pos < LINE_LENGTH - 1;
     const vec2 velocity = velocity_at(cell);
     const float w_here = velocity[w_axis];
     const float w_before = has_before ? 0.5 * (w_here + velocity_at(cell - along)[w_axis]) : 0.0;
     const float w_after = has_after ? 0.5 * (w_here + velocity_at(cell + along)[w_axis]) : 0.0;
-    const float before = has_before ? concentration(cell - along) : centre;
-    const float after = has_after ? concentration(cell + along) : centre;
+    if (!has_before) before = centre;
+    if (!has_after) after = centre;
     a = has_before ? -implicit_dt * (max(w_before, 0.0) / dh + k) : 0.0;
     c = has_after ? -implicit_dt * (-min(w_after, 0.0) / dh + k) : 0.0;
     b = 1.0 + implicit_dt * ((has_after ? max(w_after, 0.0) / dh + k : 0.0) +
@@ -149,6 +152,17 @@ void row_system(int line, int pos, out float a, out float b, out float c, out fl
 #endif
 }
 
+void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
+    const ivec2 cell = cell_of(line, pos);
+#if DIRECTION == 0
+    const ivec2 along = ivec2(1, 0);
+#else
+    const ivec2 along = ivec2(0, 1);
+#endif
+    line_row(cell, pos, concentration(cell - along), concentration(cell), concentration(cell + along),
+             a, b, c, d);
+}
+
 // The old value, read before the solve (see heat.comp).
 vec2 store_input(int line, int pos) { return vec2(concentration(cell_of(line, pos)), 0.0); }
 
@@ -172,6 +186,39 @@ float solved_value(int id) { return field_out[id]; }
 
 #if defined(KERNEL_FUSED)
 #include "tridiagonal/fused_lines.glsl"
+#elif defined(KERNEL_WINDOW)
+// The window kernels' rows (sim/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of
+// `line`, from the concentrations there and either side, each loaded once (16 bytes at a time
+// along rows that allow it); positions off the line are clamped onto it (the window replaces
+// their rows).
+layout(std430, binding = 4) readonly buffer FieldIn4 { vec4 field_in4[]; };
+void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
+                 out float c[CHUNK], out float d[CHUNK],
+                 out vec2 inputs[CHUNK]) {
+    const int n = LINE_LENGTH;
+    float v[CHUNK + 2];  // positions p0 - 1 .. p0 + CHUNK
+#if DIRECTION == 0
+    if ((nx & 3) == 0 && p0 >= 1 && p0 + CHUNK < n) {
+        const int id = index_of(cell_of(line, p0));  // a multiple of 4: so are nx and p0
+        for (int q = 0; q < CHUNK / 4; ++q) {
+            const vec4 quad = field_in4[(id >> 2) + q];
+            for (int e = 0; e < 4; ++e) v[1 + 4 * q + e] = quad[e];
+        }
+        v[0] = field_in[id - 1];
+        v[CHUNK + 1] = field_in[id + CHUNK];
+    } else
+#endif
+    {
+        for (int k = 0; k < CHUNK + 2; ++k)
+            v[k] = field_in[index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)))];
+    }
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = clamp(p0 + k, 0, n - 1);
+        line_row(cell_of(line, pos), pos, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        inputs[k] = vec2(v[k + 1], 0.0);
+    }
+}
+#include "sim/window_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

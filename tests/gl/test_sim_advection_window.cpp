@@ -1,0 +1,226 @@
+// Advection's windowed sweeps (the `fused` solver's path where the implicit weight allows, sim/
+// advection.cpp, shaders/sim/window_lines.glsl): first the window's truncation itself, in float64
+// on the CPU, on general flux-form lines (a velocity of either sign that changes along the line)
+// against an exact Thomas solve, within the bound sim/model.hpp derives; then the GPU model
+// against the float64 stepper on awkward grids for every HALO bucket, both schemes, each
+// scenario, window shapes, and a weight too large for any window (the exact fused line solve).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/model.hpp"
+#include "sim/reference.hpp"
+#include "sim/simulation.hpp"
+#include "tests/support/fields.hpp"
+#include "tests/support/gl_environment.hpp"
+
+namespace adilab::sim {
+namespace {
+
+// One line of advection-diffusion rows in flux form: face f (between cells f and f + 1) carries
+// dt (max(w_f, 0) / dh + k) out of cell f and dt (-min(w_f, 0) / dh + k) out of cell f + 1, so
+// every column sums to 1, as advection.comp's rows do. Returns the largest diagonal excess W.
+struct Line {
+    std::vector<double> a, b, c;
+};
+double flux_line(const std::vector<double>& w, double k, double dt, Line& line) {
+    const std::size_t n = w.size() + 1;
+    line.a.assign(n, 0);
+    line.b.assign(n, 1);
+    line.c.assign(n, 0);
+    for (std::size_t f = 0; f + 1 < n; ++f) {
+        const double forward = dt * (std::max(w[f], 0.0) + k);
+        const double backward = dt * (-std::min(w[f], 0.0) + k);
+        line.b[f] += forward;
+        line.a[f + 1] = -forward;
+        line.b[f + 1] += backward;
+        line.c[f] = -backward;
+    }
+    double weight = 0;
+    for (double b : line.b) weight = std::max(weight, b - 1);
+    return weight;
+}
+
+// Thomas in float64 on rows first .. last of the line (the principal submatrix: couplings to
+// rows outside dropped).
+std::vector<double> thomas(const Line& line, const std::vector<double>& d, int first, int last) {
+    const int m = last - first + 1;
+    std::vector<double> cp(m), dp(m), x(m);
+    for (int i = 0; i < m; ++i) {
+        const int r = first + i;
+        const double a = i == 0 ? 0 : line.a[r];
+        const double pivot = line.b[r] - (i == 0 ? 0 : a * cp[i - 1]);
+        cp[i] = i == m - 1 ? 0 : line.c[r] / pivot;
+        dp[i] = (d[r] - (i == 0 ? 0 : a * dp[i - 1])) / pivot;
+    }
+    x[m - 1] = dp[m - 1];
+    for (int i = m - 2; i >= 0; --i) x[i] = dp[i] - cp[i] * x[i + 1];
+    return x;
+}
+
+// Each unknown from the window of `halo` rows either side of it (cut at the line's ends), the
+// worst miss against the exact solve relative to max |x|.
+double window_miss(const Line& line, const std::vector<double>& d, int halo) {
+    const int n = int(d.size());
+    const std::vector<double> exact = thomas(line, d, 0, n - 1);
+    double scale = 0, miss = 0;
+    for (double v : exact) scale = std::max(scale, std::abs(v));
+    for (int p = 0; p < n; ++p) {
+        const int first = std::max(0, p - halo), last = std::min(n - 1, p + halo);
+        const std::vector<double> x = thomas(line, d, first, last);
+        miss = std::max(miss, std::abs(x[p - first] - exact[p]));
+    }
+    return miss / scale;
+}
+
+TEST(SimAdvectionWindow, TruncationIsWithinItsBoundOnGeneralLines) {
+    std::mt19937 rng(19);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    for (double weight : {0.02, 0.3, 0.6, 1.0, 1.5, 1.9}) {
+        const int halo = detail::general_window_halo(weight);
+        ASSERT_GT(halo, 0) << weight;
+        const double tail = detail::general_window_tail(weight, halo);
+        EXPECT_LE(tail, std::ldexp(1.0, -26)) << weight;
+        // The bucket is the smallest that meets the bound.
+        const int smaller = halo == 8 ? 0 : halo == 48 ? 32 : halo - 8;
+        if (smaller > 0) {
+            EXPECT_GT(detail::general_window_tail(weight, smaller), std::ldexp(1.0, -26));
+        }
+        for (int n : {3, 40, 97, 230}) {
+            for (const bool uniform : {true, false}) {
+                // Velocities of either sign (converging and diverging faces where not uniform),
+                // or one velocity as advection's fields have along a line; diffusion k = 0.1.
+                const double u0 = unit(rng);
+                std::vector<double> w(n - 1);
+                for (double& v : w) v = uniform ? u0 : unit(rng);
+                Line line;
+                const double shape = flux_line(w, 0.1, 1.0, line);
+                // Scale dt so that the largest diagonal excess is `weight` (the rows scale with dt).
+                flux_line(w, 0.1, weight / shape, line);
+                std::vector<double> d(n);
+                for (double& v : d) v = unit(rng);
+                // float64 round-off of the two solves is ~1e-15 of max |x| (condition < 1 + 2W).
+                const double miss = window_miss(line, d, halo);
+                EXPECT_LE(miss, tail + 1e-13) << "W " << weight << " n " << n;
+                // ...and the bound is not vacuous: a window of 2 rows misses by far more.
+                if (n >= 40 && weight >= 0.3) {
+                    EXPECT_GT(window_miss(line, d, 2), 100 * tail) << "W " << weight << " n " << n;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(detail::general_window_halo(2.0), 0);  // too slow a decay: the exact line solve
+    EXPECT_EQ(detail::general_window_halo(50.0), 0);
+}
+
+// Awkward grids: lines shorter than a halo (5, 6), widths not a multiple of 4 (37, 133, 70, 9:
+// the x windows' scalar loads and stores) and one that is (300: 16-byte ones), partial windows
+// in both directions, and lines of several windows (300: a window spans 256 positions along x,
+// 128 along y, so shorter lines reach both walls and are solved exactly).
+const std::pair<int, int> kWindowGrids[] = {{37, 29}, {5, 41},  {70, 6},
+                                            {133, 67}, {300, 7}, {9, 300}};
+
+struct Case {
+    std::string scenario;
+    int scheme = 0;
+    double weight = 0;  // the sweeps' implicit weight W, set through dt
+};
+
+// The model on `scenario` against the float64 stepper, 3 steps from a random start in [0, 1];
+// returns the largest difference and the kernel the model ran.
+double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning,
+                        std::string* kernel) {
+    auto sim = make_simulation("advection", "fused");
+    sim->set_fused_tuning(tuning);
+    sim->set_param("scheme", c.scheme);
+    // Flow as fast along y as along x and little diffusion: the upwind rows' decay is then
+    // close to the bound's theta in both sweeps, so a warm-up shorter than the halo shows.
+    sim->set_param("u", 0.7);
+    sim->set_param("v", -0.7);
+    sim->set_param("omega", 0.004);
+    sim->set_param("D", 0.02);
+    sim->set_param("source_radius", 0.1);
+    sim->set_param("source_steps", 2);
+    sim->reset(c.scenario, nx, ny);
+    // dt from W: the model's weight is linear in dt.
+    sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
+    const std::vector<float> start = test::random_field(nx, ny, 0, 1, unsigned(nx * 131 + ny));
+    sim->set_field(start);
+    const reference::AdvectionSetup setup = test::advection_setup(*sim, c.scenario, nx, ny);
+    std::vector<double> ref(start.begin(), start.end());
+    for (int s = 1; s <= 3; ++s) reference::advection_step(setup, s, ref);
+    sim->step(3);
+    *kernel = sim->kernel();
+    EXPECT_TRUE(sim->stats().stable);
+    return test::max_abs_diff(sim->read_field(), ref);
+}
+
+std::string expected_kernel(double weight) {
+    const int halo = detail::general_window_halo(weight);
+    return halo > 0 ? "window-H" + std::to_string(halo) : "fused";
+}
+
+TEST(SimAdvectionWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
+    ADILAB_NEED_GL();
+    // Every halo bucket (8 .. 48) and a weight for none, on the free scene (uniform flow); each
+    // scenario and the paper's scheme at halo 24. kStepTolerance: the steps' fp32 round-off
+    // (tests/support/fields.hpp); the truncation adds 2^-26 of an increment a sweep.
+    std::vector<Case> cases;
+    for (double weight : {0.05, 0.3, 0.6, 1.0, 1.5, 2.5}) cases.push_back({"free", 0, weight});
+    cases.push_back({"free", 1, 0.6});
+    cases.push_back({"river", 0, 0.6});
+    cases.push_back({"vortex", 0, 0.6});
+    for (const Case& c : cases) {
+        for (auto [nx, ny] : kWindowGrids) {
+            std::string kernel;
+            const double error = gpu_vs_reference(c, nx, ny, {}, &kernel);
+            EXPECT_EQ(kernel, expected_kernel(c.weight)) << c.scenario << " W " << c.weight;
+            EXPECT_LE(error, test::kStepTolerance)
+                << c.scenario << " scheme " << c.scheme << " W " << c.weight << " " << nx << "x"
+                << ny << " " << kernel;
+        }
+    }
+}
+
+TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
+    ADILAB_NEED_GL();
+    // Chunks and subgroups other than the defaults: x chunks of 4 and 12 (3 of 16 bytes),
+    // 1 and 3 subgroups a group; y chunks of 5 and 8 rows, 3 and 16 subgroups. The last shape's
+    // warm-up (halo 24 in chunks of 2 rows: 12 of 16 subgroups at each end) leaves nothing to
+    // store: the exact line solve.
+    struct Shape {
+        int row_chunk, row_warps, column_chunk, column_warps;
+        bool windowed;
+    };
+    for (const Shape& s : {Shape{4, 3, 5, 16, true}, Shape{12, 1, 8, 8, true},
+                           Shape{16, 2, 24, 3, true}, Shape{8, 4, 2, 16, false}}) {
+        FusedTuning tuning;
+        tuning.window_row_chunk = s.row_chunk;
+        tuning.window_row_warps = s.row_warps;
+        tuning.window_column_chunk = s.column_chunk;
+        tuning.window_column_warps = s.column_warps;
+        for (const Case& c : {Case{"river", 0, 0.6}, Case{"free", 1, 0.6}}) {
+            for (auto [nx, ny] : {std::pair{37, 29}, std::pair{300, 7}, std::pair{9, 300}}) {
+                std::string kernel;
+                const double error = gpu_vs_reference(c, nx, ny, tuning, &kernel);
+                EXPECT_EQ(kernel, s.windowed ? "window-H24" : "fused");
+                EXPECT_LE(error, test::kStepTolerance)
+                    << c.scenario << " shape " << s.row_chunk << "x" << s.row_warps << " / "
+                    << s.column_chunk << "x" << s.column_warps << " " << nx << "x" << ny;
+            }
+        }
+    }
+    // The switch: windows off takes the exact line solve at any weight.
+    FusedTuning off;
+    off.window = 0;
+    std::string kernel;
+    EXPECT_LE(gpu_vs_reference({"river", 0, 0.6}, 37, 29, off, &kernel), test::kStepTolerance);
+    EXPECT_EQ(kernel, "fused");
+}
+
+}  // namespace
+}  // namespace adilab::sim
