@@ -201,8 +201,8 @@ class Advection final : public AdiModel {
         const double weight = double(float(implicit_weight(scenario_, nx_, ny_).value));
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
         const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
-        build_window(general_window_halo(weight), "sim/advection.comp", row, "sim/advection.comp",
-                     column);
+        build_window(general_window_halo(weight), WindowShape{8, 4, 8, 32}, "sim/advection.comp",
+                     row, "sim/advection.comp", column);
     }
 
   private:

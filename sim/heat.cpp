@@ -237,8 +237,11 @@ class Heat final : public AdiModel {
     void resolve_window() override {
         heater_segments_[0].clear();
         heater_segments_[1].clear();
-        build_window(heat_window_halo(double(float(implicit_lambda()))), "sim/heat_rowscan.comp",
-                     {{"X_VEC4", "1"}}, "sim/heat_colscan.comp", {});
+        gl::Defines row = {{"X_VEC4", "1"}};
+        const gl::DeviceInfo& info = gl::Context::current().info();
+        if (info.subgroups && info.subgroup_size == 32) row.push_back({"SUBGROUPS", "1"});
+        build_window(heat_window_halo(double(float(implicit_lambda()))), WindowShape{8, 4, 16, 8},
+                     "sim/heat_rowscan.comp", row, "sim/heat_colscan.comp", {});
         if (!window_[0]) return;
         if (heaters()) {
             // The window plus the exact solve of some lines costs three dispatches where the

@@ -354,17 +354,22 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     }
 }
 
-void AdiModel::build_window(int halo, const std::string& row_shader, gl::Defines row,
-                            const std::string& column_shader, gl::Defines column) {
+void AdiModel::build_window(int halo, const WindowShape& own, const std::string& row_shader,
+                            gl::Defines row, const std::string& column_shader, gl::Defines column) {
     window_[0] = window_[1] = nullptr;
     const FusedTuning& t = fused_tuning_;
     if (halo == 0 || t.window == 0) return;
-    if (t.window_row_chunk % 4 != 0)
-        throw Error("fused.window_row_chunk = " + std::to_string(t.window_row_chunk) +
+    const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
+    const int row_chunk = pick(t.window_row_chunk, own.row_chunk);
+    const int row_warps = pick(t.window_row_warps, own.row_warps);
+    const int column_chunk = pick(t.window_column_chunk, own.column_chunk);
+    const int column_warps = pick(t.window_column_warps, own.column_warps);
+    if (row_chunk % 4 != 0)
+        throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
                     ": the x window loads 16 bytes at a time, a multiple of 4 positions");
-    const int row_halo_lanes = (halo + t.window_row_chunk - 1) / t.window_row_chunk;
-    const int column_halo_warps = (halo + t.window_column_chunk - 1) / t.window_column_chunk;
-    if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= t.window_column_warps) return;
+    const int row_halo_lanes = (halo + row_chunk - 1) / row_chunk;
+    const int column_halo_warps = (halo + column_chunk - 1) / column_chunk;
+    if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= column_warps) return;
     const gl::DeviceInfo& info = gl::Context::current().info();
     const auto shape = [&](gl::Defines& defines, int chunk, int warps) {
         defines.push_back({"CHUNK", std::to_string(chunk)});
@@ -373,24 +378,22 @@ void AdiModel::build_window(int halo, const std::string& row_shader, gl::Defines
         defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
         for (const auto& define : specialization()) defines.push_back(define);
     };
-    shape(row, t.window_row_chunk, t.window_row_warps);
-    if (info.subgroups && info.subgroup_size == 32) row.push_back({"SUBGROUPS", "1"});
-    shape(column, t.window_column_chunk, t.window_column_warps);
+    shape(row, row_chunk, row_warps);
+    shape(column, column_chunk, column_warps);
     window_[0] = &gl::compute_program(row_shader, row);
     window_[1] = &gl::compute_program(column_shader, column);
     window_halo_ = halo;
     // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
     // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
     // promises 65535 a dimension); the subgroups past the last window store nothing.
-    const long long row_segment = (32 - 2 * row_halo_lanes) * t.window_row_chunk;
+    const long long row_segment = (32 - 2 * row_halo_lanes) * row_chunk;
     const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
-    const long long row_groups = (row_subgroups + t.window_row_warps - 1) / t.window_row_warps;
+    const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
     const long long most = std::max(1, info.max_work_group_count[0]);
     window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
     window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
     // y: a group takes 32 columns and one window of stacked chunks down them.
-    const int column_segment =
-        (t.window_column_warps - 2 * column_halo_warps) * t.window_column_chunk;
+    const int column_segment = (column_warps - 2 * column_halo_warps) * column_chunk;
     window_groups_[1][0] = unsigned((nx_ + 31) / 32);
     window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
 }

@@ -148,13 +148,17 @@ class AdiModel : public Simulation {
     // a model that has windows builds them there with build_window. Default: none.
     virtual void resolve_window() {}
     // Compiles the x and y window programs for `halo` (0: none) with FusedTuning's window shapes
-    // (CHUNK, WARPS, GROUP_SIZE, HALO, SUBGROUPS along x where the device has 32-wide subgroups,
-    // the model's specialization and `row` / `column` added) and sets their work groups. Leaves
+    // (CHUNK, WARPS, GROUP_SIZE, HALO, the model's specialization and `row` / `column` added) and
+    // sets their work groups. Leaves
     // window_ null, for the fused line solve, where the tuning turns windows off or the shape's
     // warm-up would leave nothing to store; throws adilab::Error for a row chunk the x kernels'
     // 16-byte loads cannot take.
-    void build_window(int halo, const std::string& row_shader, gl::Defines row,
-                      const std::string& column_shader, gl::Defines column);
+    // `shape`: the model's own, which the tuning's nonzero window_* fields replace.
+    struct WindowShape {
+        int row_chunk, row_warps, column_chunk, column_warps;
+    };
+    void build_window(int halo, const WindowShape& shape, const std::string& row_shader,
+                      gl::Defines row, const std::string& column_shader, gl::Defines column);
     std::string kernel() const override {
         return window_[0] && window_[1] ? "window-H" + std::to_string(window_halo_) : solver();
     }

@@ -112,12 +112,13 @@ struct FusedTuning {
     int split_warps = 4;
     // The windowed half steps (heat: heat_scan.glsl; advection: window_lines.glsl): 1 wherever
     // the implicit weight allows them, 0 never (the exact line solve); positions a lane and
-    // subgroups a work group along x, rows an invocation and subgroups a work group along y.
+    // subgroups a work group along x, rows an invocation and subgroups a work group along y
+    // (0: the model's own shape, AdiModel::WindowShape).
     int window = 1;
-    int window_row_chunk = 8;
-    int window_row_warps = 4;
-    int window_column_chunk = 16;
-    int window_column_warps = 8;
+    int window_row_chunk = 0;
+    int window_row_warps = 0;
+    int window_column_chunk = 0;
+    int window_column_warps = 0;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 

@@ -43,6 +43,10 @@ uniform float source_radius;  // cells
 uniform float source_rate;    // C per second at the centre
 uniform int source_steps;     // the source is on while step_index <= source_steps
 
+// Both fields are constant along each line in the direction of the line (the uniform flow; the
+// rotation's x velocity depends on y only and its y velocity on x only): the face velocities of
+// a line are all equal, which the window kernels use (window_rows) and their bound needs
+// (sim/advection.cpp, resolve_window).
 vec2 velocity_at(ivec2 cell) {
 #ifdef ROTATION
     const vec2 p = (vec2(cell) + 0.5) * dh - rotation_center;
@@ -59,6 +63,18 @@ float source_at(ivec2 cell) {
     return r2 < 9.0 ? source_rate * exp(-r2) : 0.0;
 }
 
+// Whether positions p0 .. p0 + count - 1 of `line` can hold a cell where source_at is not 0: the
+// source's support (3 radii) widened by a cell, against the segment's nearest point to its centre.
+bool source_near(int line, int p0, int count) {
+    if (source_rate == 0.0 || step_index > source_steps) return false;
+    const vec2 first = vec2(cell_of(line, p0)) + 0.5;
+    const vec2 last = vec2(cell_of(line, p0 + count - 1)) + 0.5;
+    const vec2 nearest = clamp(source_center, min(first, last), max(first, last));
+    const float reach = 3.0 * source_radius + 1.0;
+    const vec2 gap = nearest - source_center;
+    return dot(gap, gap) < reach * reach;
+}
+
 float field_global(int field, int index) { return field_in[index]; }
 
 float concentration(ivec2 cell) {
@@ -69,98 +85,96 @@ float concentration(ivec2 cell) {
 #endif
 }
 
-// The divergence of the fluxes through the two faces of a cell along one direction (per unit dt
-// and cell): advective (upwind in the face velocities, or central) minus D dC/dn, with a missing
-// face (a wall) carrying nothing. Written as neighbour differences, with the faces' velocity
-// difference as a separate term (zero for the scenes' velocity fields, which are constant along
-// each line): the flux terms of size |w| C cancel before rounding, so fp32 does not lose the
-// cell's own value to round-off of order |w| dt / dh times it.
-float flux_divergence(float w_low, float w_high, float c_low, float c, float c_high, bool has_low,
-                      bool has_high, float k, bool central) {
-    if (has_low && has_high) {
-        float advective;
-        if (central) {
-            advective = 0.5 * (w_high * (c_high - c_low) + (w_high - w_low) * (c_low + c));
-        } else {
-            const float up_high = max(w_high, 0.0), up_low = max(w_low, 0.0);
-            const float down_high = min(w_high, 0.0), down_low = min(w_low, 0.0);
-            advective = up_high * (c - c_low) + (up_high - up_low) * c_low +
-                        down_high * (c_high - c) + (down_high - down_low) * c;
-        }
-        return advective / dh - k * ((c_high - c) + (c_low - c));
-    }
+// A face between two cells of a line as the implicit sweep sees it, per unit of a cell's
+// concentration over the sweep: the advective transfer out of the cell before it (x,
+// implicit_dt max(w, 0) / dh) and out of the cell after it (y, -implicit_dt min(w, 0) / dh),
+// upwind in the face velocity w (the mean of the two cells'); the diffusive transfer either way
+// (z, implicit_dt D / dh^2); and w = 1 where the face is open. A wall face carries nothing.
+vec4 face_transfer(float w, bool open) {
+    return open ? vec4(implicit_dt * vec3(max(w, 0.0) / dh, -min(w, 0.0) / dh,
+                                          diffusivity / (dh * dh)),
+                       1.0)
+                : vec4(0.0);
+}
+
+// Face `pos` of a line: between its positions pos - 1 and pos; closed at the walls.
+vec4 line_face(int line, int pos) {
+    const float w = 0.5 * (velocity_at(cell_of(line, pos - 1))[DIRECTION] +
+                           velocity_at(cell_of(line, pos))[DIRECTION]);
+    return face_transfer(w, pos > 0 && pos < LINE_LENGTH);
+}
+
+// The implicit part of a cell's row, between its faces `before` and `after` (face_transfer),
+// from its concentration c and its neighbours' along the line. Delta form: (I + L) dC = -L C +
+// E(C) + source, C* = C + dC, where L C is the net transfer out of the cell: the same scheme as
+// (I + L) C* = C + E(C) + source, but fp32 round-off no longer biases the mass. So
+//     a = -(before.x + before.z), c = -(after.y + after.z), b = 1 + the transfers out of it
+// (every column sums to 1: what leaves a cell arrives in its neighbour, so sum(C) changes only by
+// the source). Between two open faces -L C is written as neighbour differences, with the faces'
+// advective imbalance as a separate term (zero for the scenes' velocity fields, which are
+// constant along each line): transfers of size |w| C cancel before rounding, so fp32 does not
+// lose the cell's own value to round-off of order |w| dt / dh times it. Beside a wall, the one
+// face's inflow minus outflow.
+void face_row(vec4 before, vec4 after, float c_before, float c, float c_after, out float a_row,
+              out float b_row, out float c_row, out float d_row) {
+    a_row = -(before.x + before.z);
+    c_row = -(after.y + after.z);
+    b_row = 1.0 + ((before.y + before.z) + (after.x + after.z));
+    const float diffusive = before.z * (c_before - c) + after.z * (c_after - c);
+    if (before.w != 0.0 && after.w != 0.0)
+        d_row = before.x * (c_before - c) + after.y * (c_after - c) +
+                ((before.x - before.y) - (after.x - after.y)) * c + diffusive;
+    else
+        d_row = (before.x * c_before - before.y * c) - (after.x * c - after.y * c_after) +
+                diffusive;
+}
+
+#ifdef EXPLICIT_ACROSS
+// Kim & Lee's explicit half across the line: the divergence of the central fluxes through the
+// cell's two faces across it (per unit dt and cell), advective minus D dC/dn, a missing face (a
+// wall) carrying nothing; neighbour differences first, as face_row's.
+float central_divergence(float w_low, float w_high, float c_low, float c, float c_high,
+                         bool has_low, bool has_high) {
+    const float k = diffusivity / (dh * dh);
+    if (has_low && has_high)
+        return 0.5 * (w_high * (c_high - c_low) + (w_high - w_low) * (c_low + c)) / dh -
+               k * ((c_high - c) + (c_low - c));
     float divergence = 0.0;
-    if (has_high) {  // only the face above: its outflow
-        const float advective = central ? 0.5 * w_high * (c + c_high)
-                                        : max(w_high, 0.0) * c + min(w_high, 0.0) * c_high;
-        divergence += advective / dh - k * (c_high - c);
-    }
-    if (has_low) {  // only the face below: minus its inflow
-        const float advective = central ? 0.5 * w_low * (c_low + c)
-                                        : max(w_low, 0.0) * c_low + min(w_low, 0.0) * c;
-        divergence -= advective / dh - k * (c - c_low);
-    }
+    if (has_high) divergence += 0.5 * w_high * (c + c_high) / dh - k * (c_high - c);
+    if (has_low) divergence -= 0.5 * w_low * (c_low + c) / dh - k * (c - c_low);
     return divergence;
 }
+#endif
 
-// The row at `cell`, position `pos` of its line, from the concentrations along the line (the
-// cell's and its neighbours', `before` and `after` ignored at a wall): shared by row_system (the
-// fused and generic paths) and the window kernels' rows (window_rows), which load them their own
-// way.
-void line_row(ivec2 cell, int pos, float before, float centre, float after, out float a,
-              out float b, out float c, out float d) {
-#if DIRECTION == 0
-    const ivec2 across = ivec2(0, 1), along = ivec2(1, 0);
-    const int across_length = ny, across_pos = cell.y;
-#else
-    const ivec2 across = ivec2(1, 0), along = ivec2(0, 1);
-    const int across_length = nx, across_pos = cell.x;
-#endif
-    const int w_axis = DIRECTION == 0 ? 0 : 1, e_axis = 1 - w_axis;
-    const float k = diffusivity / (dh * dh);
-    // Faces along the line (implicit): closed at the walls.
-    const bool has_before = pos > 0, has_after = pos < LINE_LENGTH - 1;
-    const vec2 velocity = velocity_at(cell);
-    const float w_here = velocity[w_axis];
-    const float w_before = has_before ? 0.5 * (w_here + velocity_at(cell - along)[w_axis]) : 0.0;
-    const float w_after = has_after ? 0.5 * (w_here + velocity_at(cell + along)[w_axis]) : 0.0;
-    if (!has_before) before = centre;
-    if (!has_after) after = centre;
-    a = has_before ? -implicit_dt * (max(w_before, 0.0) / dh + k) : 0.0;
-    c = has_after ? -implicit_dt * (-min(w_after, 0.0) / dh + k) : 0.0;
-    b = 1.0 + implicit_dt * ((has_after ? max(w_after, 0.0) / dh + k : 0.0) +
-                             (has_before ? -min(w_before, 0.0) / dh + k : 0.0));
-    // Delta form: (I + L) dC = -L C + E(C) + source, C* = C + dC, where L C is the implicit
-    // operator applied to C (the divergence of the face fluxes) and E the explicit central part
-    // across the line: the same scheme as (I + L) C* = C + E(C) + source, but fp32 round-off no
-    // longer biases the mass.
-    d = -implicit_dt * flux_divergence(w_before, w_after, before, centre, after, has_before,
-                                       has_after, k, false) +
-        source_dt * source_at(cell);
+// What a cell's right-hand side has besides the line's implicit part: the source, and with
+// EXPLICIT_ACROSS the explicit half across the line.
+float row_extra(ivec2 cell, float centre) {
+    float extra = source_dt * source_at(cell);
 #ifdef EXPLICIT_ACROSS
-    {
-        const bool has_low = across_pos > 0, has_high = across_pos < across_length - 1;
-        const float e_here = velocity[e_axis];
-        const ivec2 low = cell - across, high = cell + across;
-        const float e_low = has_low ? 0.5 * (e_here + velocity_at(low)[e_axis]) : 0.0;
-        const float e_high = has_high ? 0.5 * (e_here + velocity_at(high)[e_axis]) : 0.0;
-        const float c_low = has_low ? concentration(low) : centre;
-        const float c_high = has_high ? concentration(high) : centre;
-        d -= explicit_dt *
-             flux_divergence(e_low, e_high, c_low, centre, c_high, has_low, has_high, k, true);
-    }
+    const ivec2 across = DIRECTION == 0 ? ivec2(0, 1) : ivec2(1, 0);
+    const int across_length = DIRECTION == 0 ? ny : nx, across_pos = cell[1 - DIRECTION];
+    const bool has_low = across_pos > 0, has_high = across_pos < across_length - 1;
+    const float e_here = velocity_at(cell)[1 - DIRECTION];
+    const ivec2 low = cell - across, high = cell + across;
+    const float e_low = has_low ? 0.5 * (e_here + velocity_at(low)[1 - DIRECTION]) : 0.0;
+    const float e_high = has_high ? 0.5 * (e_here + velocity_at(high)[1 - DIRECTION]) : 0.0;
+    const float c_low = has_low ? concentration(low) : centre;
+    const float c_high = has_high ? concentration(high) : centre;
+    extra -= explicit_dt * central_divergence(e_low, e_high, c_low, centre, c_high, has_low,
+                                              has_high);
 #endif
+    return extra;
 }
 
+// The row of position `pos` of `line` (the fused and generic paths; the window kernels build
+// theirs from the same functions in window_rows).
 void row_system(int line, int pos, out float a, out float b, out float c, out float d) {
     const ivec2 cell = cell_of(line, pos);
-#if DIRECTION == 0
-    const ivec2 along = ivec2(1, 0);
-#else
-    const ivec2 along = ivec2(0, 1);
-#endif
-    line_row(cell, pos, concentration(cell - along), concentration(cell), concentration(cell + along),
-             a, b, c, d);
+    const ivec2 along = DIRECTION == 0 ? ivec2(1, 0) : ivec2(0, 1);
+    const float centre = concentration(cell);
+    face_row(line_face(line, pos), line_face(line, pos + 1), concentration(cell - along), centre,
+             concentration(cell + along), a, b, c, d);
+    d += row_extra(cell, centre);
 }
 
 // The old value, read before the solve (see heat.comp).
@@ -212,9 +226,22 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
         for (int k = 0; k < CHUNK + 2; ++k)
             v[k] = field_in[index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)))];
     }
+    // Every open face of the line carries the same transfer (velocity_at): computed once, the
+    // value line_face gives each (0.5 (w + w) = w exactly).
+    const vec4 open_face = face_transfer(velocity_at(cell_of(line, clamp(p0, 0, n - 1)))[DIRECTION],
+                                         true);
+    const bool source = source_near(line, p0, CHUNK);
     for (int k = 0; k < CHUNK; ++k) {
-        const int pos = clamp(p0 + k, 0, n - 1);
-        line_row(cell_of(line, pos), pos, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        const int pos = p0 + k;
+        const vec4 before = pos > 0 && pos < n ? open_face : vec4(0.0);
+        const vec4 after = pos + 1 > 0 && pos + 1 < n ? open_face : vec4(0.0);
+        face_row(before, after, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        const ivec2 cell = cell_of(line, clamp(pos, 0, n - 1));
+#ifdef EXPLICIT_ACROSS
+        d[k] += row_extra(cell, v[k + 1]);
+#else
+        if (source) d[k] += row_extra(cell, v[k + 1]);  // the source alone
+#endif
         inputs[k] = vec2(v[k + 1], 0.0);
     }
 }

@@ -5,36 +5,36 @@
 // (sim/advection.cpp). One dispatch a half step, no reduced system in memory, no carries between
 // work groups: each output position is solved from the rows within HALO positions of it.
 //
-// Why it is exact to fp32: each window solves the principal submatrix of the line's system on
-// its positions, which is the exact system with the couplings to the rows outside dropped. With
-// rows dominant by |a_i| + |c_i| <= theta |b_i|, theta < 1, the error this makes at a position m
-// rows inside the window is at most theta^m times the solution just outside (by induction from
-// the window's far end: each row passes on at most |a| / (|b| - theta |c|) <= theta of it), so
-// at least HALO + 1 rows inside, from either end, at most 2 theta^(HALO + 1) max |x|. The model
-// picks HALO so that this is below 2^-26 max |x| (general_window_halo, sim/model.hpp), or takes
-// the exact line solve (fused_lines.glsl). Windows that reach a wall are exact there: the rows
-// past the wall are identity rows with no coupling to the line.
+// Why it is exact to fp32: a window solves the principal submatrix of the line's system on its
+// positions, the exact system with the couplings to the rows outside dropped. The model's rows
+// have columns dominant by theta < 1 (sim/model.hpp, general_window_tail, derives it and the
+// bound): the error this makes at a position m rows inside the window decays as theta^m, and
+// the model picks HALO so that it is below 2^-26 max |x| at HALO rows inside both ends
+// (general_window_halo), or takes the exact line solve (fused_lines.glsl). Windows that reach a
+// wall are exact there: the rows past the wall are identity rows with no coupling to the line.
 //
 // The solve is the partition method of fused_lines.glsl (Laszlo, Giles & Appleyard 2016): each
-// invocation eliminates its chunk of CHUNK rows in registers to its first and last
-// unknowns; the chunk ends form the window's reduced system, which
-//   x (ROW_WINDOW, rows): lives in one subgroup, lane j the chunk j of 32 consecutive chunks of a
-//     row, and is solved by PCR with shuffles (1 + log2 32 steps, no barriers); the HALO_LANES
-//     lanes at each end are the warm-up, whose values are not stored;
-//   y (COLUMN_WINDOW, columns): lane c of every subgroup is column c of the group's 32 (loads and
-//     stores coalesce along rows), subgroup w the chunk w of WARPS stacked down the columns; the
-//     chunk ends go through shared memory, and the first subgroup solves each column's 2 WARPS
-//     rows by Thomas (two barriers); the HALO_WARPS subgroups at each end are the warm-up.
+// invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
+// and publishes those two rows (the window's reduced system) in shared memory; after one
+// barrier, each chunk that stores solves the reduced rows of the HALO_CHUNKS chunks either side
+// of it and its own by Thomas, from shared memory, and substitutes back. Its positions are then
+// at least HALO_CHUNKS CHUNK >= HALO rows inside that local window: the bound above holds for
+// it as for the whole one, and no invocation waits on a serial solve of the whole window.
+// A window is a run of chunks of one line, laid out so that global loads coalesce:
+//   x (DIRECTION 0, rows): one subgroup's 32 lanes are 32 consecutive chunks of a row (16-byte
+//     loads and stores where nx allows), WARPS windows a work group;
+//   y (DIRECTION 1, columns): lane c of every subgroup is column c of the group's 32 (loads and
+//     stores coalesce along rows), subgroup w the chunk w of WARPS stacked down the columns.
+// The HALO_CHUNKS chunks at each end of a window are its warm-up: their values are not stored.
 //
-// The includer defines DIRECTION, CHUNK (K, a multiple of 4 along x), WARPS, GROUP_SIZE
-// (32 WARPS), HALO, along x SUBGROUPS where the device has 32-wide subgroup shuffles (else a
-// shared-memory exchange with barriers: llvmpipe, the same arithmetic), and the functions
+// The includer defines DIRECTION, CHUNK (a multiple of 4 along x), WARPS, GROUP_SIZE (32 WARPS),
+// HALO, and the functions
 //     void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
-//                      out float c[CHUNK], out float d[CHUNK],
-//                      out vec2 inputs[CHUNK]);  // rows p0 .. p0 + K - 1 of the line,
-//                      // positions off the line clamped onto it (replaced here by identities)
-//     float store_value(int line, int pos, float x, vec2 input);  // x: what the x rows store
-//     void store(int line, int pos, float x, vec2 input);         // y: store and check
+//                      out float c[CHUNK], out float d[CHUNK], out vec2 inputs[CHUNK]);
+//         // rows p0 .. p0 + CHUNK - 1 of the line, positions off the line clamped onto it
+//         // (replaced here by identity rows)
+//     float store_value(int line, int pos, float x, vec2 input);  // x: what the rows store
+//     void store(int line, int pos, float x, vec2 input);         // store (and check) a value
 // and along x the output as vec4s at binding 1 (x_out4): 16-byte stores where nx allows.
 #include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
@@ -74,82 +74,93 @@ void eliminate_chunk(int p0, int n, inout float a[CHUNK], float b[CHUNK],
     PARTITION_BACKWARD(a, c, d, CHUNK);
 }
 
-// Row (a, 1, c | d) combined with its neighbours at -stride (m) and +stride (p): one parallel
-// cyclic reduction step, renormalised to a unit diagonal.
-vec3 pcr_step(vec3 row, vec3 m, vec3 p) {
-    const float r = 1.0 / (1.0 - row.x * m.y - row.y * p.x);
-    return vec3(-r * row.x * m.x, -r * row.y * p.y, r * (row.z - row.x * m.z - row.y * p.z));
-}
+const int HALO_CHUNKS = (HALO + CHUNK - 1) / CHUNK;
+#if DIRECTION == 0
+const int WINDOW_CHUNKS = LANES;          // chunks a window
+const int CHUNK_STRIDE = 1;               // invocations from one chunk of a window to the next
+#else
+const int WINDOW_CHUNKS = WARPS;
+const int CHUNK_STRIDE = LANES;
+#endif
+const int SEGMENT = (WINDOW_CHUNKS - 2 * HALO_CHUNKS) * CHUNK;  // positions stored a window
+// The local window's reduced rows: HALO_CHUNKS chunks either side of the storing chunk and its
+// own, two rows each; the storing chunk's are rows 2 HALO_CHUNKS and 2 HALO_CHUNKS + 1.
+const int LOCAL_ROWS = 2 * (2 * HALO_CHUNKS + 1);
+const int OWN_FIRST = 2 * HALO_CHUNKS;
+
+// Invocation t's chunk's first and last rows (unit diagonal: a, c, d).
+shared float first_a[GROUP_SIZE], first_c[GROUP_SIZE], first_d[GROUP_SIZE];
+shared float last_a[GROUP_SIZE], last_c[GROUP_SIZE], last_d[GROUP_SIZE];
 
 #if DIRECTION == 0
-// The x half step: subgroup `warp` of the dispatch (segments in row order) solves one window of
-// one row, 32 chunks; the middle 32 - 2 HALO_LANES chunks are stored. Every invocation of the
-// work group calls it (the exchange without subgroups has barriers).
-const int HALO_LANES = (HALO + CHUNK - 1) / CHUNK;
-const int ROW_SEGMENT = (LANES - 2 * HALO_LANES) * CHUNK;  // positions stored a window
-
 layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
-
-#ifdef SUBGROUPS
-vec3 lane_value(vec3 v, int lane) {
-    return vec3(subgroupShuffle(v.x, uint(lane)), subgroupShuffle(v.y, uint(lane)),
-                subgroupShuffle(v.z, uint(lane)));
-}
-#else
-shared vec3 exchange[GROUP_SIZE];
-vec3 lane_value(vec3 v, int lane) {
-    const int t = int(gl_LocalInvocationID.x);
-    barrier();
-    exchange[t] = v;
-    memoryBarrierShared();
-    barrier();
-    return exchange[(t / LANES) * LANES + lane];
-}
 #endif
 
-void row_window(int warp) {
-    const int lane = int(gl_LocalInvocationID.x) % LANES;
+void main() {
+    const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
-    const int segments = (n + ROW_SEGMENT - 1) / ROW_SEGMENT;
-    const bool has_row = warp < segments * LINE_COUNT;
-    const int line = min(warp / segments, LINE_COUNT - 1);
-    const int p0 = (warp % segments) * ROW_SEGMENT + (lane - HALO_LANES) * CHUNK;
+#if DIRECTION == 0
+    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % 32 of it.
+    const int chunk = t % LANES;
+    const int segments = (n + SEGMENT - 1) / SEGMENT;
+    const int window =
+        int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WARPS + t / LANES;
+    const bool has_line = window < segments * LINE_COUNT;
+    const int line = min(window / segments, LINE_COUNT - 1);
+    const int p0 = (window % segments) * SEGMENT + (chunk - HALO_CHUNKS) * CHUNK;
+#else
+    // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
+    const int chunk = t / LANES;
+    const int column = int(gl_WorkGroupID.x) * LANES + t % LANES;
+    const bool has_line = column < LINE_COUNT;
+    const int line = min(column, LINE_COUNT - 1);
+    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - HALO_CHUNKS) * CHUNK;
+#endif
 
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
     vec2 inputs[CHUNK];
     window_rows(line, p0, a, b, c, d, inputs);
     eliminate_chunk(p0, n, a, b, c, d);
+    first_a[t] = a[0];
+    first_c[t] = c[0];
+    first_d[t] = d[0];
+    last_a[t] = a[CHUNK - 1];
+    last_c[t] = c[CHUNK - 1];
+    last_d[t] = d[CHUNK - 1];
+    memoryBarrierShared();
+    barrier();
+    if (!has_line || chunk < HALO_CHUNKS || chunk >= WINDOW_CHUNKS - HALO_CHUNKS || p0 >= n) return;
 
-    // The window's reduced system: lane l holds rows 2l (its first) and 2l + 1 (its last); the
-    // rows beyond the subgroup are absent (the window's truncation).
-    vec3 first_row = vec3(a[0], c[0], d[0]);
-    vec3 last_row = vec3(a[CHUNK - 1], c[CHUNK - 1], d[CHUNK - 1]);
-    const vec3 none = vec3(0.0);
-    {
-        const vec3 before = lane_value(last_row, max(lane - 1, 0));
-        const vec3 after = lane_value(first_row, min(lane + 1, LANES - 1));
-        const vec3 f = pcr_step(first_row, lane > 0 ? before : none, last_row);
-        const vec3 l = pcr_step(last_row, first_row, lane < LANES - 1 ? after : none);
-        first_row = f;
-        last_row = l;
+    // Thomas over the local window's rows: its first row's coupling above and its last row's
+    // below dropped (the truncation). Only the rows from the own chunk's on are kept for the
+    // back substitution.
+    float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
+    float c_prev = 0.0, d_prev = 0.0;
+    for (int r = 0; r < LOCAL_ROWS; ++r) {
+        const int s = t + (r / 2 - HALO_CHUNKS) * CHUNK_STRIDE;
+        const bool first_row = r % 2 == 0;
+        const float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
+        const float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];
+        const float dr = first_row ? first_d[s] : last_d[s];
+        const float q = 1.0 / (1.0 - ar * c_prev);
+        c_prev = q * cr;
+        d_prev = q * (dr - ar * d_prev);
+        if (r >= OWN_FIRST) {
+            cp[r - OWN_FIRST] = c_prev;
+            dp[r - OWN_FIRST] = d_prev;
+        }
     }
-    for (int m = 1; m < LANES; m *= 2) {
-        const vec3 fm = lane_value(first_row, max(lane - m, 0));
-        const vec3 fp = lane_value(first_row, min(lane + m, LANES - 1));
-        const vec3 lm = lane_value(last_row, max(lane - m, 0));
-        const vec3 lp = lane_value(last_row, min(lane + m, LANES - 1));
-        const bool has_before = lane >= m, has_after = lane + m < LANES;
-        first_row = pcr_step(first_row, has_before ? fm : none, has_after ? fp : none);
-        last_row = pcr_step(last_row, has_before ? lm : none, has_after ? lp : none);
+    float x_next = dp[LOCAL_ROWS - OWN_FIRST - 1];
+    for (int r = LOCAL_ROWS - OWN_FIRST - 2; r >= 0; --r) {
+        x_next = dp[r] - cp[r] * x_next;
+        dp[r] = x_next;
     }
-    const float x_first = first_row.z, x_last = last_row.z;
+    const float x_first = dp[0], x_last = dp[1];
 
-    if (!has_row || lane < HALO_LANES || lane >= LANES - HALO_LANES || p0 >= n) return;
     float x[CHUNK];
     for (int k = 0; k < CHUNK; ++k)
-        x[k] = k == 0                  ? x_first
-               : k == CHUNK - 1 ? x_last
-                                       : d[k] - a[k] * x_first - c[k] * x_last;
+        x[k] = k == 0 ? x_first : k == CHUNK - 1 ? x_last : d[k] - a[k] * x_first - c[k] * x_last;
+#if DIRECTION == 0
     if ((nx & 3) == 0 && p0 + CHUNK <= n) {
         // 16 bytes a store: with one float a store, each of a subgroup's store instructions
         // writes 4 bytes every CHUNK floats, four times the L2 write requests.
@@ -164,77 +175,8 @@ void row_window(int warp) {
         }
         return;
     }
+#endif
     for (int k = 0; k < CHUNK; ++k)
         if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
 }
-
-void main() {
-    const int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
-    row_window(group * WARPS + int(gl_LocalInvocationID.x) / LANES);
-}
-#else
-// The y half step: work group (x, y) takes columns 32 x .. 32 x + 31 and the rows of window y.
-const int HALO_WARPS = (HALO + CHUNK - 1) / CHUNK;
-const int COLUMN_SEGMENT = (WARPS - 2 * HALO_WARPS) * CHUNK;  // rows stored a window
-
-// The chunk ends of every column: row r (chunk r / 2's first or last) of column c at r * 32 + c;
-// the solution goes back into reduced_d.
-shared float reduced_a[2 * WARPS * LANES];
-shared float reduced_c[2 * WARPS * LANES];
-shared float reduced_d[2 * WARPS * LANES];
-
-void main() {
-    const int t = int(gl_LocalInvocationID.x);
-    const int lane = t % LANES, w = t / LANES;
-    const int n = LINE_LENGTH;
-    const int column = int(gl_WorkGroupID.x) * LANES + lane;
-    const int line = min(column, LINE_COUNT - 1);
-    const int p0 = int(gl_WorkGroupID.y) * COLUMN_SEGMENT + (w - HALO_WARPS) * CHUNK;
-
-    float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
-    vec2 inputs[CHUNK];
-    window_rows(line, p0, a, b, c, d, inputs);
-    eliminate_chunk(p0, n, a, b, c, d);
-    const int first_slot = 2 * w * LANES + lane, last_slot = first_slot + LANES;
-    reduced_a[first_slot] = a[0];
-    reduced_c[first_slot] = c[0];
-    reduced_d[first_slot] = d[0];
-    reduced_a[last_slot] = a[CHUNK - 1];
-    reduced_c[last_slot] = c[CHUNK - 1];
-    reduced_d[last_slot] = d[CHUNK - 1];
-    memoryBarrierShared();
-    barrier();
-    if (w == 0) {
-        // Thomas over the column's 2 WARPS unit-diagonal rows; the first row's coupling above
-        // and the last row's below are dropped (the window's truncation). c' in reduced_c.
-        float c_prev = 0.0, d_prev = 0.0;
-        for (int r = 0; r < 2 * WARPS; ++r) {
-            const int s = r * LANES + lane;
-            const float ar = r == 0 ? 0.0 : reduced_a[s];
-            const float q = 1.0 / (1.0 - ar * c_prev);
-            c_prev = r == 2 * WARPS - 1 ? 0.0 : q * reduced_c[s];
-            d_prev = q * (reduced_d[s] - ar * d_prev);
-            reduced_c[s] = c_prev;
-            reduced_d[s] = d_prev;
-        }
-        float x = d_prev;
-        for (int r = 2 * WARPS - 2; r >= 0; --r) {
-            const int s = r * LANES + lane;
-            x = reduced_d[s] - reduced_c[s] * x;
-            reduced_d[s] = x;
-        }
-    }
-    memoryBarrierShared();
-    barrier();
-    const float x_first = reduced_d[first_slot], x_last = reduced_d[last_slot];
-    if (column >= LINE_COUNT || w < HALO_WARPS || w >= WARPS - HALO_WARPS) return;
-    for (int k = 0; k < CHUNK; ++k) {
-        const int pos = p0 + k;
-        const float x = k == 0                  ? x_first
-                        : k == CHUNK - 1 ? x_last
-                                                : d[k] - a[k] * x_first - c[k] * x_last;
-        if (pos < n) store(line, pos, x, inputs[k]);
-    }
-}
-#endif
 #endif
