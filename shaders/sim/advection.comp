@@ -231,11 +231,16 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
     const vec4 open_face = face_transfer(velocity_at(cell_of(line, clamp(p0, 0, n - 1)))[DIRECTION],
                                          true);
     const bool source = source_near(line, p0, CHUNK);
+    const bool interior = p0 >= 1 && p0 + CHUNK < n;  // both faces of every row open
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = p0 + k;
-        const vec4 before = pos > 0 && pos < n ? open_face : vec4(0.0);
-        const vec4 after = pos + 1 > 0 && pos + 1 < n ? open_face : vec4(0.0);
-        face_row(before, after, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        if (interior) {
+            face_row(open_face, open_face, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        } else {
+            const vec4 before = pos > 0 && pos < n ? open_face : vec4(0.0);
+            const vec4 after = pos + 1 > 0 && pos + 1 < n ? open_face : vec4(0.0);
+            face_row(before, after, v[k], v[k + 1], v[k + 2], a[k], b[k], c[k], d[k]);
+        }
         const ivec2 cell = cell_of(line, clamp(pos, 0, n - 1));
 #ifdef EXPLICIT_ACROSS
         d[k] += row_extra(cell, v[k + 1]);

@@ -48,17 +48,22 @@ const int LANES = 32;
 // The chunk's rows (positions p0 .. p0 + K - 1 of a line of n; off the line identity rows)
 // eliminated to a_k x_first + x_k + c_k x_last = d_k inside the chunk, the first row coupled to
 // the previous chunk's last unknown (a_0) and the last row to the next chunk's first (c_{K-1}).
-void eliminate_chunk(int p0, int n, inout float a[CHUNK], float b[CHUNK],
+void eliminate_chunk(int p0, int n, inout float a[CHUNK], inout float b[CHUNK],
                      inout float c[CHUNK], inout float d[CHUNK]) {
-    for (int k = 0; k < CHUNK; ++k) {
-        const int pos = p0 + k;
-        float bk = b[k];
-        if (pos <= 0) a[k] = 0.0;
-        if (pos >= n - 1) c[k] = 0.0;
-        if (pos < 0 || pos >= n) {
-            bk = 1.0;
-            d[k] = 0.0;
+    if (p0 < 1 || p0 + CHUNK >= n) {
+        // A chunk at a wall or past it (a branch only the lanes there take).
+        for (int k = 0; k < CHUNK; ++k) {
+            const int pos = p0 + k;
+            if (pos <= 0) a[k] = 0.0;
+            if (pos >= n - 1) c[k] = 0.0;
+            if (pos < 0 || pos >= n) {
+                b[k] = 1.0;
+                d[k] = 0.0;
+            }
         }
+    }
+    for (int k = 0; k < CHUNK; ++k) {
+        const float bk = b[k];
         if (k < 2) {
             const float r = 1.0 / bk;
             a[k] *= r;
