@@ -8,6 +8,7 @@
 // The generic path (AdiModel::half_step) rebuilds a, b, c, d every half step: the velocity may
 // vary along a line (vortex).
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "sim/model.hpp"
@@ -190,19 +191,34 @@ class Advection final : public AdiModel {
         half_step(1, half_, field_);
     }
 
-    // The window kernels (window_lines.glsl) wherever the sweeps' implicit weight gives a halo
-    // of at most 48 (W up to ~1.9: the default river's 0.6 takes 24), else the exact fused line
-    // solve. W bounds every diagonal's excess over 1 because both velocity fields are constant
-    // along each line (the vortex's x velocity depends on y only, and its y velocity on x): a
-    // field whose velocity converged along a line would need the faces' difference in the
-    // bound. The weight is rounded to fp32 first, as the kernels see it. Shapes: FusedTuning's
-    // window_* knobs, as heat's.
+    // The window kernels (window_lines.glsl) wherever both sweeps' implicit weights give a halo
+    // of at most 48 (W up to ~1.9: the default river's x sweep, 0.6, takes 24; its y sweep, with
+    // no flow across the river, 0.1: 8), else the exact fused line solve. Each sweep's own weight
+    // bounds every diagonal's excess over 1 of its matrix because both velocity fields are
+    // constant along each line (velocity_at in advection.comp): a field whose velocity converged
+    // along a line would need the faces' difference in the bound. Rounded to fp32 first, as the
+    // kernels see it.
     void resolve_window() override {
-        const double weight = double(float(implicit_weight(scenario_, nx_, ny_).value));
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
         const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
-        build_window(general_window_halo(weight), WindowShape{8, 4, 8, 32}, "sim/advection.comp",
-                     row, "sim/advection.comp", column);
+        std::array<int, 2> halo;
+        for (int d = 0; d < 2; ++d) halo[d] = general_window_halo(double(float(line_weight(d))));
+        build_window(halo, WindowShape{8, 4, 10, 32}, "sim/advection.comp", row,
+                     "sim/advection.comp", column);
+    }
+
+    // The implicit weight of the sweeps along x (direction 0) or y: implicit_dt (|w| / dh + 2 D /
+    // dh^2) with |w| the largest velocity component along the lines: the river's and free's u or
+    // v (the river has none across), the vortex's omega times the half height (x) or half width
+    // (y), the farthest a cell centre lies from the centre across the lines.
+    double line_weight(int direction) const {
+        const double dh = param("dh");
+        double speed = direction == 0 ? std::abs(param("u"))
+                                      : (scenario_ == "river" ? 0.0 : std::abs(param("v")));
+        if (scenario_ == "vortex")
+            speed = std::abs(param("omega")) * 0.5 * dh * double(direction == 0 ? ny_ : nx_);
+        const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
+        return implicit_dt * (speed / dh + 2 * param("D") / (dh * dh));
     }
 
   private:

@@ -354,11 +354,12 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     }
 }
 
-void AdiModel::build_window(int halo, const WindowShape& own, const std::string& row_shader,
-                            gl::Defines row, const std::string& column_shader, gl::Defines column) {
+void AdiModel::build_window(const std::array<int, 2>& halo, const WindowShape& own,
+                            const std::string& row_shader, gl::Defines row,
+                            const std::string& column_shader, gl::Defines column) {
     window_[0] = window_[1] = nullptr;
     const FusedTuning& t = fused_tuning_;
-    if (halo == 0 || t.window == 0) return;
+    if (halo[0] == 0 || halo[1] == 0 || t.window == 0) return;
     const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
     const int row_chunk = pick(t.window_row_chunk, own.row_chunk);
     const int row_warps = pick(t.window_row_warps, own.row_warps);
@@ -367,19 +368,19 @@ void AdiModel::build_window(int halo, const WindowShape& own, const std::string&
     if (row_chunk % 4 != 0)
         throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
                     ": the x window loads 16 bytes at a time, a multiple of 4 positions");
-    const int row_halo_lanes = (halo + row_chunk - 1) / row_chunk;
-    const int column_halo_warps = (halo + column_chunk - 1) / column_chunk;
+    const int row_halo_lanes = (halo[0] + row_chunk - 1) / row_chunk;
+    const int column_halo_warps = (halo[1] + column_chunk - 1) / column_chunk;
     if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= column_warps) return;
     const gl::DeviceInfo& info = gl::Context::current().info();
-    const auto shape = [&](gl::Defines& defines, int chunk, int warps) {
+    const auto shape = [&](gl::Defines& defines, int chunk, int warps, int halo) {
         defines.push_back({"CHUNK", std::to_string(chunk)});
         defines.push_back({"HALO", std::to_string(halo)});
         defines.push_back({"WARPS", std::to_string(warps)});
         defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
         for (const auto& define : specialization()) defines.push_back(define);
     };
-    shape(row, row_chunk, row_warps);
-    shape(column, column_chunk, column_warps);
+    shape(row, row_chunk, row_warps, halo[0]);
+    shape(column, column_chunk, column_warps, halo[1]);
     window_[0] = &gl::compute_program(row_shader, row);
     window_[1] = &gl::compute_program(column_shader, column);
     window_halo_ = halo;

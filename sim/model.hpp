@@ -2,6 +2,7 @@
 // The common machinery of the three ADI models (internal to sim/): parameters by name, grid and
 // scenario checks, the solver choice (fused kernel or a tridiagonal Solver), the GPU stability
 // flag, stats and save/load of the state. A model adds its buffers, scenarios and step.
+#include <array>
 #include <limits>
 #include <map>
 #include <memory>
@@ -147,24 +148,28 @@ class AdiModel : public Simulation {
     // resolve_window() whenever the parameters or the grid changed (window_ cleared first);
     // a model that has windows builds them there with build_window. Default: none.
     virtual void resolve_window() {}
-    // Compiles the x and y window programs for `halo` (0: none) with FusedTuning's window shapes
-    // (CHUNK, WARPS, GROUP_SIZE, HALO, the model's specialization and `row` / `column` added) and
-    // sets their work groups. Leaves
-    // window_ null, for the fused line solve, where the tuning turns windows off or the shape's
-    // warm-up would leave nothing to store; throws adilab::Error for a row chunk the x kernels'
-    // 16-byte loads cannot take.
-    // `shape`: the model's own, which the tuning's nonzero window_* fields replace.
+    // Compiles the x and y window programs for halos `halo[0]` (x) and `halo[1]` (y), each
+    // sweep's own (0: none), with FusedTuning's window shapes (CHUNK, WARPS, GROUP_SIZE, HALO,
+    // the model's specialization and `row` / `column` added) and sets their work groups. Leaves
+    // window_ null, for the fused line solve in both directions, where the tuning turns windows
+    // off, a halo is 0, or a shape's warm-up would leave nothing to store; throws adilab::Error
+    // for a row chunk the x kernels' 16-byte loads cannot take. `shape`: the model's own, which
+    // the tuning's nonzero window_* fields replace.
     struct WindowShape {
         int row_chunk, row_warps, column_chunk, column_warps;
     };
-    void build_window(int halo, const WindowShape& shape, const std::string& row_shader,
-                      gl::Defines row, const std::string& column_shader, gl::Defines column);
+    void build_window(const std::array<int, 2>& halo, const WindowShape& shape,
+                      const std::string& row_shader, gl::Defines row,
+                      const std::string& column_shader, gl::Defines column);
+    // "window-H<halo>", or "window-H<x halo>,<y halo>" where they differ.
     std::string kernel() const override {
-        return window_[0] && window_[1] ? "window-H" + std::to_string(window_halo_) : solver();
+        if (!window_[0] || !window_[1]) return solver();
+        const std::string x = std::to_string(window_halo_[0]), y = std::to_string(window_halo_[1]);
+        return "window-H" + x + (x == y ? "" : "," + y);
     }
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
-    int window_halo_ = 0;
+    std::array<int, 2> window_halo_ = {};
     std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
 
     // Compile-time choices of the model's kernels for its current parameters and scenario
