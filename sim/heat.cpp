@@ -362,7 +362,7 @@ class Heat final : public AdiModel {
         half_step(direction, in, out);
         if (!fused() || !window_[direction] || heater_segments_[direction].empty()) return;
         // The lines across the heaters again, exactly, near the heaters: their stores land
-        // after the window's (the barrier above orders them), and their ends read its values.
+        // after the window's (half_step's barrier orders them), and their ends read its values.
         for (const HeaterSegment& segment : heater_segments_[direction]) {
             if (segment.split) {
                 for (const GroupRange& range : segment.groups)

@@ -89,7 +89,8 @@ float concentration(ivec2 cell) {
 // concentration over the sweep: the advective transfer out of the cell before it (x,
 // implicit_dt max(w, 0) / dh) and out of the cell after it (y, -implicit_dt min(w, 0) / dh),
 // upwind in the face velocity w (the mean of the two cells'); the diffusive transfer either way
-// (z, implicit_dt D / dh^2); and w = 1 where the face is open. A wall face carries nothing.
+// (z, implicit_dt D / dh^2); and in the fourth component 1 where the face is open. A wall face
+// carries nothing.
 vec4 face_transfer(float w, bool open) {
     return open ? vec4(implicit_dt * vec3(max(w, 0.0) / dh, -min(w, 0.0) / dh,
                                           diffusivity / (dh * dh)),

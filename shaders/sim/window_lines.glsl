@@ -35,7 +35,8 @@
 //         // (replaced here by identity rows)
 //     float store_value(int line, int pos, float x, vec2 input);  // x: what the rows store
 //     void store(int line, int pos, float x, vec2 input);         // store (and check) a value
-// and along x the output as vec4s at binding 1 (x_out4): 16-byte stores where nx allows.
+// Along x the new values leave 16 bytes at a time where nx allows, through binding 1 seen as
+// vec4s (x_out4 here: the includer's output field there), as store_value gives them.
 #include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
 
