@@ -16,14 +16,14 @@
 
 namespace adilab::sim::detail {
 
-double general_window_tail(double weight, int halo) {
+double general_window_tail(double weight, double transfer, int halo) {
     const double theta = weight / (1 + weight);
-    return 2 * weight * (1 + weight) / (1 + theta) * std::pow(theta, halo);
+    return weight * (1 + weight) / (1 + theta) * std::pow(transfer / (1 + transfer), halo);
 }
 
-int general_window_halo(double weight) {
+int general_window_halo(double weight, double transfer) {
     for (int halo : {8, 16, 24, 32, 48})
-        if (general_window_tail(weight, halo) <= std::ldexp(1.0, -26)) return halo;
+        if (general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27)) return halo;
     return 0;
 }
 
@@ -191,34 +191,54 @@ class Advection final : public AdiModel {
         half_step(1, half_, field_);
     }
 
-    // The window kernels (window_lines.glsl) wherever both sweeps' implicit weights give a halo
-    // of at most 48 (W up to ~1.9: the default river's x sweep, 0.6, takes 24; its y sweep, with
-    // no flow across the river, 0.1: 8), else the exact fused line solve. Each sweep's own weight
-    // bounds every diagonal's excess over 1 of its matrix because both velocity fields are
-    // constant along each line (velocity_at in advection.comp): a field whose velocity converged
-    // along a line would need the faces' difference in the bound. Rounded to fp32 first, as the
-    // kernels see it.
+    // The window kernels (window_lines.glsl) wherever both sweeps' transfers give halos of at
+    // most 48 (W up to ~1.9), else the exact fused line solve. Each sweep takes its own, and each
+    // end of its windows its own (general_window_tail): the default river's x sweep carries 0.55
+    // forwards and 0.05 backwards, so its windows reach 24 cells upstream and 8 downstream; its
+    // y sweep, with no flow across, 8 both ways. Rounded to fp32 first, as the kernels see them.
     void resolve_window() override {
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
         const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
-        std::array<int, 2> halo;
-        for (int d = 0; d < 2; ++d) halo[d] = general_window_halo(double(float(line_weight(d))));
+        std::array<WindowHalo, 2> halo;
+        for (int d = 0; d < 2; ++d) {
+            const LineTransfers t = line_transfers(d);
+            const double weight = double(float(t.weight));
+            halo[d].low = general_window_halo(weight, double(float(t.forward)));
+            halo[d].high = general_window_halo(weight, double(float(t.backward)));
+        }
         build_window(halo, WindowShape{8, 4, 10, 32}, "sim/advection.comp", row,
                      "sim/advection.comp", column);
     }
 
-    // The implicit weight of the sweeps along x (direction 0) or y: implicit_dt (|w| / dh + 2 D /
-    // dh^2) with |w| the largest velocity component along the lines: the river's and free's u or
-    // v (the river has none across), the vortex's omega times the half height (x) or half width
-    // (y), the farthest a cell centre lies from the centre across the lines.
-    double line_weight(int direction) const {
+    // Bounds on what the sweeps along x (direction 0) or y carry per unit of a cell's
+    // concentration (advection.comp, face_transfer): the largest transfer forwards and backwards
+    // through a face, implicit_dt (w / dh + D / dh^2) for the fastest w each way along the lines,
+    // and the largest diagonal excess over 1, implicit_dt (|w| / dh + 2 D / dh^2). Velocities:
+    // the river's and free's u or v, one sign each (the river has none across); the vortex's
+    // omega times the half height (x) or half width (y) both ways, the farthest a cell centre
+    // lies from the centre across the lines. Every face of a line carries the same (the fields
+    // are constant along lines), so one line's excess is its two transfers' sum.
+    struct LineTransfers {
+        double forward = 0, backward = 0, weight = 0;
+    };
+    LineTransfers line_transfers(int direction) const {
         const double dh = param("dh");
-        double speed = direction == 0 ? std::abs(param("u"))
-                                      : (scenario_ == "river" ? 0.0 : std::abs(param("v")));
-        if (scenario_ == "vortex")
-            speed = std::abs(param("omega")) * 0.5 * dh * double(direction == 0 ? ny_ : nx_);
+        double ahead = 0, back = 0;  // the fastest flow along the lines each way
+        if (scenario_ == "vortex") {
+            ahead = back = std::abs(param("omega")) * 0.5 * dh * double(direction == 0 ? ny_ : nx_);
+        } else {
+            const double w =
+                direction == 0 ? param("u") : (scenario_ == "river" ? 0.0 : param("v"));
+            ahead = std::max(w, 0.0);
+            back = std::max(-w, 0.0);
+        }
         const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
-        return implicit_dt * (speed / dh + 2 * param("D") / (dh * dh));
+        const double k = param("D") / (dh * dh);
+        LineTransfers t;
+        t.forward = implicit_dt * (ahead / dh + k);
+        t.backward = implicit_dt * (back / dh + k);
+        t.weight = implicit_dt * (std::max(ahead, back) / dh + 2 * k);
+        return t;
     }
 
   private:

@@ -241,8 +241,8 @@ class Heat final : public AdiModel {
         const gl::DeviceInfo& info = gl::Context::current().info();
         if (info.subgroups && info.subgroup_size == 32) row.push_back({"SUBGROUPS", "1"});
         const int halo = heat_window_halo(double(float(implicit_lambda())));
-        build_window({halo, halo}, WindowShape{8, 4, 16, 8}, "sim/heat_rowscan.comp", row,
-                     "sim/heat_colscan.comp", {});
+        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}}, WindowShape{8, 4, 16, 8},
+                     "sim/heat_rowscan.comp", row, "sim/heat_colscan.comp", {});
         if (!window_[0]) return;
         if (heaters()) {
             // The window plus the exact solve of some lines costs three dispatches where the
@@ -295,7 +295,7 @@ class Heat final : public AdiModel {
         const std::vector<float> centres_y = {0.5f * ny_};
         const std::vector<float> centres_x = {0.5f * nx_ - offset, 0.5f * nx_ + offset};
         // Cells from a disc to where its lines' window values are exact: the halo and a cell.
-        const int reach = window_halo_[0] + 1;  // the same both ways
+        const int reach = window_halo_[0].low + 1;  // the same both ways
         // Merged [first, last] ranges of cells within `margin` of a disc, on a line of `count`.
         const auto near = [radius](const std::vector<float>& centres, int count, int margin) {
             std::vector<std::pair<int, int>> ranges;

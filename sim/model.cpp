@@ -354,12 +354,14 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
     }
 }
 
-void AdiModel::build_window(const std::array<int, 2>& halo, const WindowShape& own,
+void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowShape& own,
                             const std::string& row_shader, gl::Defines row,
                             const std::string& column_shader, gl::Defines column) {
     window_[0] = window_[1] = nullptr;
     const FusedTuning& t = fused_tuning_;
-    if (halo[0] == 0 || halo[1] == 0 || t.window == 0) return;
+    for (const WindowHalo& h : halo)
+        if (h.low == 0 || h.high == 0) return;
+    if (t.window == 0) return;
     const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
     const int row_chunk = pick(t.window_row_chunk, own.row_chunk);
     const int row_warps = pick(t.window_row_warps, own.row_warps);
@@ -368,13 +370,18 @@ void AdiModel::build_window(const std::array<int, 2>& halo, const WindowShape& o
     if (row_chunk % 4 != 0)
         throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
                     ": the x window loads 16 bytes at a time, a multiple of 4 positions");
-    const int row_halo_lanes = (halo[0] + row_chunk - 1) / row_chunk;
-    const int column_halo_warps = (halo[1] + column_chunk - 1) / column_chunk;
-    if (2 * row_halo_lanes >= 32 || 2 * column_halo_warps >= column_warps) return;
+    // Warm-up chunks at both ends of an x and a y window.
+    const auto chunks = [](const WindowHalo& h, int chunk) {
+        return (h.low + chunk - 1) / chunk + (h.high + chunk - 1) / chunk;
+    };
+    const int row_halo_lanes = chunks(halo[0], row_chunk);
+    const int column_halo_warps = chunks(halo[1], column_chunk);
+    if (row_halo_lanes >= 32 || column_halo_warps >= column_warps) return;
     const gl::DeviceInfo& info = gl::Context::current().info();
-    const auto shape = [&](gl::Defines& defines, int chunk, int warps, int halo) {
+    const auto shape = [&](gl::Defines& defines, int chunk, int warps, const WindowHalo& h) {
         defines.push_back({"CHUNK", std::to_string(chunk)});
-        defines.push_back({"HALO", std::to_string(halo)});
+        defines.push_back({"HALO_LOW", std::to_string(h.low)});
+        defines.push_back({"HALO_HIGH", std::to_string(h.high)});
         defines.push_back({"WARPS", std::to_string(warps)});
         defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
         for (const auto& define : specialization()) defines.push_back(define);
@@ -387,14 +394,14 @@ void AdiModel::build_window(const std::array<int, 2>& halo, const WindowShape& o
     // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
     // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
     // promises 65535 a dimension); the subgroups past the last window store nothing.
-    const long long row_segment = (32 - 2 * row_halo_lanes) * row_chunk;
+    const long long row_segment = (32 - row_halo_lanes) * row_chunk;
     const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
     const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
     const long long most = std::max(1, info.max_work_group_count[0]);
     window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
     window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
     // y: a group takes 32 columns and one window of stacked chunks down them.
-    const int column_segment = (column_warps - 2 * column_halo_warps) * column_chunk;
+    const int column_segment = (column_warps - column_halo_warps) * column_chunk;
     window_groups_[1][0] = unsigned((nx_ + 31) / 32);
     window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
 }

@@ -36,17 +36,21 @@ double heat_window_tail(double lambda, int halo);
 int heat_window_halo(double lambda);
 
 // The general-coefficient window (shaders/sim/window_lines.glsl), advection's `fused` path
-// wherever the parameters allow it. A sweep of implicit weight W (advection: dt (|w| / dh + 2 D /
-// dh^2), which bounds every diagonal's excess over 1) has, in flux form, columns that sum to 1:
-// b_j = 1 + |a_(j+1)| + |c_(j-1)|, so each column is dominant by theta = W / (1 + W). The
-// transpose is then row dominant, whose inverse's columns decay by theta a row, and with
-// |(A^-1)_ii| <= 1 / (1 - theta^2) and the dropped couplings at most W, a window's truncation
-// misses by at most W (1 + W) / (1 + theta) theta^m of max |x| from each end, m rows away.
-// The bound on the positions `halo` rows inside both ends: 2 W (1 + W) / (1 + theta) theta^halo.
-double general_window_tail(double weight, int halo);
-// The smallest of 8, 16, 24, 32, 48 whose bound is <= 2^-26; 0 where none is (W above ~1.9):
-// the exact fused line solve.
-int general_window_halo(double weight);
+// wherever the parameters allow it. A sweep's rows in flux form have columns that sum to 1:
+// b_j = 1 + |a_(j+1)| + |c_(j-1)|, where |a_(j+1)| is the transfer out of cell j forwards (to
+// j + 1) and |c_(j-1)| backwards. With W bounding each diagonal's excess over 1 the transpose is
+// row dominant by theta = W / (1 + W), so |(A^-1)_ii| <= 1 / (1 - theta^2), and going from row i
+// towards the window's start each row passes on at most |a_(j+1)| / (b_j - theta |c_(j-1)|) <=
+// F / (1 + F) of the inverse's entry, F the largest forward transfer; towards its end B / (1 + B),
+// B the largest backward one. A window that drops the coupling (at most W) to the row before
+// its start misses by at most W (1 + W) / (1 + theta) (F / (1 + F))^m of max |x| m rows after
+// the start, and likewise with B before its end. Upwind flow makes one of F and B small: a
+// truncation downstream barely reaches back.
+// The bound m rows inside the end whose rows pass on transfer / (1 + transfer) a row.
+double general_window_tail(double weight, double transfer, int halo);
+// The smallest of 8, 16, 24, 32, 48 rows whose bound is <= 2^-27 (the two ends' sum <= 2^-26);
+// 0 where none is (the exact fused line solve).
+int general_window_halo(double weight, double transfer);
 
 // Peaceman–Rachford's explicit half step multiplies the field, and its round-off, by up to
 // 1 + W, and the scheme damps its fastest modes only by (W - 1) / (W + 1) a step, so fp32
@@ -149,7 +153,7 @@ class AdiModel : public Simulation {
     // a model that has windows builds them there with build_window. Default: none.
     virtual void resolve_window() {}
     // Compiles the x and y window programs for halos `halo[0]` (x) and `halo[1]` (y), each
-    // sweep's own (0: none), with FusedTuning's window shapes (CHUNK, WARPS, GROUP_SIZE, HALO,
+    // sweep's own (a 0: none), with FusedTuning's window shapes (CHUNK, WARPS, GROUP_SIZE, HALO,
     // the model's specialization and `row` / `column` added) and sets their work groups. Leaves
     // window_ null, for the fused line solve in both directions, where the tuning turns windows
     // off, a halo is 0, or a shape's warm-up would leave nothing to store; throws adilab::Error
@@ -158,18 +162,29 @@ class AdiModel : public Simulation {
     struct WindowShape {
         int row_chunk, row_warps, column_chunk, column_warps;
     };
-    void build_window(const std::array<int, 2>& halo, const WindowShape& shape,
+    // A window's warm-up in positions before (low) and after (high) the ones it stores
+    // (HALO_LOW, HALO_HIGH); 0 where the sweep takes no window.
+    struct WindowHalo {
+        int low = 0, high = 0;
+    };
+    void build_window(const std::array<WindowHalo, 2>& halo, const WindowShape& shape,
                       const std::string& row_shader, gl::Defines row,
                       const std::string& column_shader, gl::Defines column);
-    // "window-H<halo>", or "window-H<x halo>,<y halo>" where they differ.
+    // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'
+    // differ.
     std::string kernel() const override {
         if (!window_[0] || !window_[1]) return solver();
-        const std::string x = std::to_string(window_halo_[0]), y = std::to_string(window_halo_[1]);
-        return "window-H" + x + (x == y ? "" : "," + y);
+        std::string sweeps[2];
+        for (int d = 0; d < 2; ++d) {
+            const WindowHalo& h = window_halo_[d];
+            sweeps[d] =
+                std::to_string(h.low) + (h.low == h.high ? "" : "/" + std::to_string(h.high));
+        }
+        return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
     }
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
-    std::array<int, 2> window_halo_ = {};
+    std::array<WindowHalo, 2> window_halo_ = {};
     std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
 
     // Compile-time choices of the model's kernels for its current parameters and scenario

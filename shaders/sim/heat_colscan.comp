@@ -1,7 +1,7 @@
 // Heat's y sweep in one dispatch where no cell is pinned and lambda allows (sim/heat.cpp):
 // column_scan of heat_scan.glsl (its header has the maths), work group (x, y) = tile (x, y).
 //
-// Needs: CHUNK, HALO, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.
+// Needs: CHUNK, HALO_LOW = HALO_HIGH, WARPS (> 2 ceil(HALO / CHUNK)), GROUP_SIZE = 32 WARPS.
 #define DIRECTION 1
 #define COLUMN_SCAN 1
 #define Y_WARPS WARPS

@@ -5,8 +5,8 @@
 // Heat's x sweep in one dispatch where no cell is pinned and lambda allows (sim/heat.cpp): row_scan
 // of heat_scan.glsl (its header has the maths), WARPS segments a work group.
 //
-// Needs: CHUNK, HALO, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device has 32-wide
-// subgroup shuffles; optionally X_VEC4, X_ROWS (see heat_scan.glsl).
+// Needs: CHUNK, HALO_LOW = HALO_HIGH, WARPS, GROUP_SIZE = 32 WARPS; SUBGROUPS where the device
+// has 32-wide subgroup shuffles; optionally X_VEC4, X_ROWS (see heat_scan.glsl).
 #define DIRECTION 0
 #define ROW_SCAN 1
 #define X_WARPS WARPS

@@ -25,16 +25,22 @@
 // HALO; where that needs HALO > 48 (lambda > ~7) heat uses the exact fused line solve instead.
 // The truncated operator still has equal column sums, so heat stays conserved to round-off.
 //
-// The includer defines, before including this file: GROUP_SIZE, HALO; for row_scan ROW_SCAN,
-// X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer arrays read and
-// written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a shared-memory
-// exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4 (16-byte
-// loads through ROW_IN4 and stores through ROW_OUT4, X_CHUNK a multiple of 4) and X_ROWS (rows
-// a subgroup, default 1); for
-// column_scan COLUMN_SCAN,
-// Y_WARPS (= GROUP_SIZE / 32), Y_CHUNK, COLUMN_IN / COLUMN_OUT. The stores go through
+// The includer defines, before including this file: GROUP_SIZE, HALO_LOW = HALO_HIGH (HALO); for
+// row_scan ROW_SCAN, X_WARPS (subgroups a row tile), X_CHUNK, ROW_IN / ROW_OUT (the buffer
+// arrays read and written) and SUBGROUPS where the device has 32-wide subgroup shuffles (else a
+// shared-memory exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4
+// (16-byte loads through ROW_IN4 and stores through ROW_OUT4, X_CHUNK a multiple of 4) and
+// X_ROWS (rows a subgroup, default 1); for column_scan COLUMN_SCAN, Y_WARPS (= GROUP_SIZE / 32),
+// Y_CHUNK, COLUMN_IN / COLUMN_OUT. The stores go through
 // adi_common.glsl's check_value (the stability check).
 #include "sim/adi_common.glsl"
+
+// The closed-form inverse is symmetric, so heat's windows are too (sim/heat.cpp): the one HALO
+// of AdiModel::build_window's two.
+#if HALO_LOW != HALO_HIGH
+#error "heat's window scans take one halo both ways"
+#endif
+#define HALO HALO_LOW
 
 #pragma optionNV(unroll all)
 

@@ -3,32 +3,37 @@
 // window_lines.glsl — a half step whose lines have general (row by row) coefficients, solved
 // inside decay windows: advection's `fused` path wherever its implicit weight allows
 // (sim/advection.cpp). One dispatch a half step, no reduced system in memory, no carries between
-// work groups: each output position is solved from the rows within HALO positions of it.
+// work groups: each output position is solved from the rows within HALO_LOW positions before it
+// and HALO_HIGH after it.
 //
 // Why it is exact to fp32: a window solves the principal submatrix of the line's system on its
 // positions, the exact system with the couplings to the rows outside dropped. The model's rows
 // have columns dominant by theta < 1 (sim/model.hpp, general_window_tail, derives it and the
-// bound): the error this makes at a position m rows inside the window decays as theta^m, and
-// the model picks HALO so that it is below 2^-26 max |x| at HALO rows inside both ends
-// (general_window_halo), or takes the exact line solve (fused_lines.glsl). Windows that reach a
-// wall are exact there: the rows past the wall are identity rows with no coupling to the line.
+// bound): the error this makes at a position m rows inside the window decays as r^m, r <= theta
+// the rows' worst decay toward that end, and the model picks HALO_LOW and HALO_HIGH so that
+// it is below 2^-27 max |x| from each end (general_window_halo), or takes the exact line solve
+// (fused_lines.glsl). The two differ where the flow makes the inverse one-sided: upstream a cell
+// feels far, downstream little. Windows that reach a wall are exact there: the rows past the
+// wall are identity rows with no coupling to the line.
 //
 // The solve is the partition method of fused_lines.glsl (Laszlo, Giles & Appleyard 2016): each
 // invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
 // and publishes those two rows (the window's reduced system) in shared memory; after one
-// barrier, each chunk that stores solves the reduced rows of the HALO_CHUNKS chunks either side
-// of it and its own by Thomas, from shared memory, and substitutes back. Its positions are then
-// at least HALO_CHUNKS CHUNK >= HALO rows inside that local window: the bound above holds for
-// it as for the whole one, and no invocation waits on a serial solve of the whole window.
+// barrier, each chunk that stores solves the reduced rows of the LOW_CHUNKS chunks before it,
+// the HIGH_CHUNKS after it and its own by Thomas, from shared memory, and substitutes back. Its
+// positions are then at least LOW_CHUNKS CHUNK >= HALO_LOW rows inside that local window from
+// its start and HALO_HIGH from its end: the bound above holds for it as for the whole one, and
+// no invocation waits on a serial solve of the whole window.
 // A window is a run of chunks of one line, laid out so that global loads coalesce:
 //   x (DIRECTION 0, rows): one subgroup's 32 lanes are 32 consecutive chunks of a row (16-byte
 //     loads and stores where nx allows), WARPS windows a work group;
 //   y (DIRECTION 1, columns): lane c of every subgroup is column c of the group's 32 (loads and
 //     stores coalesce along rows), subgroup w the chunk w of WARPS stacked down the columns.
-// The HALO_CHUNKS chunks at each end of a window are its warm-up: their values are not stored.
+// The LOW_CHUNKS chunks at a window's start and HIGH_CHUNKS at its end are its warm-up: their
+// values are not stored.
 //
 // The includer defines DIRECTION, CHUNK (a multiple of 4 along x), WARPS, GROUP_SIZE (32 WARPS),
-// HALO, and the functions
+// HALO_LOW, HALO_HIGH, and the functions
 //     void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
 //                      out float c[CHUNK], out float d[CHUNK], out vec2 inputs[CHUNK]);
 //         // rows p0 .. p0 + CHUNK - 1 of the line, positions off the line clamped onto it
@@ -80,7 +85,8 @@ void eliminate_chunk(int p0, int n, inout float a[CHUNK], inout float b[CHUNK],
     PARTITION_BACKWARD(a, c, d, CHUNK);
 }
 
-const int HALO_CHUNKS = (HALO + CHUNK - 1) / CHUNK;
+const int LOW_CHUNKS = (HALO_LOW + CHUNK - 1) / CHUNK;
+const int HIGH_CHUNKS = (HALO_HIGH + CHUNK - 1) / CHUNK;
 #if DIRECTION == 0
 const int WINDOW_CHUNKS = LANES;          // chunks a window
 const int CHUNK_STRIDE = 1;               // invocations from one chunk of a window to the next
@@ -88,11 +94,12 @@ const int CHUNK_STRIDE = 1;               // invocations from one chunk of a win
 const int WINDOW_CHUNKS = WARPS;
 const int CHUNK_STRIDE = LANES;
 #endif
-const int SEGMENT = (WINDOW_CHUNKS - 2 * HALO_CHUNKS) * CHUNK;  // positions stored a window
-// The local window's reduced rows: HALO_CHUNKS chunks either side of the storing chunk and its
-// own, two rows each; the storing chunk's are rows 2 HALO_CHUNKS and 2 HALO_CHUNKS + 1.
-const int LOCAL_ROWS = 2 * (2 * HALO_CHUNKS + 1);
-const int OWN_FIRST = 2 * HALO_CHUNKS;
+const int SEGMENT = (WINDOW_CHUNKS - LOW_CHUNKS - HIGH_CHUNKS) * CHUNK;  // positions stored
+// The local window's reduced rows: LOW_CHUNKS chunks before the storing chunk, its own and
+// HIGH_CHUNKS after it, two rows each; the storing chunk's are rows 2 LOW_CHUNKS and
+// 2 LOW_CHUNKS + 1.
+const int LOCAL_ROWS = 2 * (LOW_CHUNKS + HIGH_CHUNKS + 1);
+const int OWN_FIRST = 2 * LOW_CHUNKS;
 
 // Invocation t's chunk's first and last rows (unit diagonal: a, c, d).
 shared float first_a[GROUP_SIZE], first_c[GROUP_SIZE], first_d[GROUP_SIZE];
@@ -113,14 +120,14 @@ void main() {
         int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WARPS + t / LANES;
     const bool has_line = window < segments * LINE_COUNT;
     const int line = min(window / segments, LINE_COUNT - 1);
-    const int p0 = (window % segments) * SEGMENT + (chunk - HALO_CHUNKS) * CHUNK;
+    const int p0 = (window % segments) * SEGMENT + (chunk - LOW_CHUNKS) * CHUNK;
 #else
     // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
     const int chunk = t / LANES;
     const int column = int(gl_WorkGroupID.x) * LANES + t % LANES;
     const bool has_line = column < LINE_COUNT;
     const int line = min(column, LINE_COUNT - 1);
-    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - HALO_CHUNKS) * CHUNK;
+    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - LOW_CHUNKS) * CHUNK;
 #endif
 
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
@@ -135,7 +142,7 @@ void main() {
     last_d[t] = d[CHUNK - 1];
     memoryBarrierShared();
     barrier();
-    if (!has_line || chunk < HALO_CHUNKS || chunk >= WINDOW_CHUNKS - HALO_CHUNKS || p0 >= n) return;
+    if (!has_line || chunk < LOW_CHUNKS || chunk >= WINDOW_CHUNKS - HIGH_CHUNKS || p0 >= n) return;
 
     // Thomas over the local window's rows: its first row's coupling above and its last row's
     // below dropped (the truncation). Only the rows from the own chunk's on are kept for the
@@ -143,7 +150,7 @@ void main() {
     float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
     float c_prev = 0.0, d_prev = 0.0;
     for (int r = 0; r < LOCAL_ROWS; ++r) {
-        const int s = t + (r / 2 - HALO_CHUNKS) * CHUNK_STRIDE;
+        const int s = t + (r / 2 - LOW_CHUNKS) * CHUNK_STRIDE;
         const bool first_row = r % 2 == 0;
         const float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
         const float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];

@@ -85,11 +85,13 @@ TEST_F(Viewer, InstabilityPausesNamesTheStepAndNothingIsDrawnFromNaN) {
     ADILAB_NEED_XVFB();
     // A river state at step 0 whose field holds a NaN (a good state with one value of its field
     // buffer overwritten), loaded by the viewer at its first frame (Load state): the first step
-    // spreads it. (Parameters that would blow up are refused before they run:
+    // spreads it over the whole domain, through the exact line solves that dt 5 takes (its
+    // weight, 6, is past the windowed sweeps' limit: a window spreads a NaN only over its reach
+    // a step). (Parameters that would blow up are refused before they run:
     // sim/simulation.hpp, check_parameters.)
     const std::string state = dir + "/nan.state";
     ASSERT_EQ(run_adilab("--headless --model advection --scenario river --grid 32 --steps 0 --set "
-                         "initial_concentration=0.25 --save-state " +
+                         "initial_concentration=0.25 --set dt=5 --save-state " +
                          state)
                   .exit_code,
               0);

@@ -22,13 +22,16 @@ namespace adilab::sim {
 namespace {
 
 // One line of advection-diffusion rows in flux form: face f (between cells f and f + 1) carries
-// dt (max(w_f, 0) / dh + k) out of cell f and dt (-min(w_f, 0) / dh + k) out of cell f + 1, so
-// every column sums to 1, as advection.comp's rows do. Returns the largest diagonal excess W.
+// dt (max(w_f, 0) + k) out of cell f (forwards) and dt (-min(w_f, 0) + k) out of cell f + 1
+// (backwards), so every column sums to 1, as advection.comp's rows do; with the largest
+// diagonal excess W and the largest transfer each way, F and B (sim/model.hpp's bound).
 struct Line {
     std::vector<double> a, b, c;
+    double weight = 0, forward = 0, backward = 0;
 };
-double flux_line(const std::vector<double>& w, double k, double dt, Line& line) {
+Line flux_line(const std::vector<double>& w, double k, double dt) {
     const std::size_t n = w.size() + 1;
+    Line line;
     line.a.assign(n, 0);
     line.b.assign(n, 1);
     line.c.assign(n, 0);
@@ -39,10 +42,11 @@ double flux_line(const std::vector<double>& w, double k, double dt, Line& line) 
         line.a[f + 1] = -forward;
         line.b[f + 1] += backward;
         line.c[f] = -backward;
+        line.forward = std::max(line.forward, forward);
+        line.backward = std::max(line.backward, backward);
     }
-    double weight = 0;
-    for (double b : line.b) weight = std::max(weight, b - 1);
-    return weight;
+    for (double b : line.b) line.weight = std::max(line.weight, b - 1);
+    return line;
 }
 
 // Thomas in float64 on rows first .. last of the line (the principal submatrix: couplings to
@@ -62,15 +66,15 @@ std::vector<double> thomas(const Line& line, const std::vector<double>& d, int f
     return x;
 }
 
-// Each unknown from the window of `halo` rows either side of it (cut at the line's ends), the
-// worst miss against the exact solve relative to max |x|.
-double window_miss(const Line& line, const std::vector<double>& d, int halo) {
+// Each unknown from the window of `low` rows before it and `high` after it (cut at the line's
+// ends), the worst miss against the exact solve relative to max |x|.
+double window_miss(const Line& line, const std::vector<double>& d, int low, int high) {
     const int n = int(d.size());
     const std::vector<double> exact = thomas(line, d, 0, n - 1);
     double scale = 0, miss = 0;
     for (double v : exact) scale = std::max(scale, std::abs(v));
     for (int p = 0; p < n; ++p) {
-        const int first = std::max(0, p - halo), last = std::min(n - 1, p + halo);
+        const int first = std::max(0, p - low), last = std::min(n - 1, p + high);
         const std::vector<double> x = thomas(line, d, first, last);
         miss = std::max(miss, std::abs(x[p - first] - exact[p]));
     }
@@ -80,42 +84,52 @@ double window_miss(const Line& line, const std::vector<double>& d, int halo) {
 TEST(SimAdvectionWindow, TruncationIsWithinItsBoundOnGeneralLines) {
     std::mt19937 rng(19);
     std::uniform_real_distribution<double> unit(-1, 1);
+    const double budget = std::ldexp(1.0, -26);
     for (double weight : {0.02, 0.3, 0.6, 1.0, 1.5, 1.9}) {
-        const int halo = detail::general_window_halo(weight);
-        ASSERT_GT(halo, 0) << weight;
-        const double tail = detail::general_window_tail(weight, halo);
-        EXPECT_LE(tail, std::ldexp(1.0, -26)) << weight;
-        // The bucket is the smallest that meets the bound.
-        const int smaller = halo == 8 ? 0 : halo == 48 ? 32 : halo - 8;
-        if (smaller > 0) {
-            EXPECT_GT(detail::general_window_tail(weight, smaller), std::ldexp(1.0, -26));
-        }
         for (int n : {3, 40, 97, 230}) {
-            for (const bool uniform : {true, false}) {
-                // Velocities of either sign (converging and diverging faces where not uniform),
-                // or one velocity as advection's fields have along a line; diffusion k = 0.1.
+            // Velocities of either sign along the line (converging and diverging faces), one
+            // velocity (advection's fields along a line), or one velocity of 20 times the
+            // diffusion's transfer (the river: a one-sided inverse); k = 0.1 or 0.05.
+            for (int kind = 0; kind < 3; ++kind) {
                 const double u0 = unit(rng);
                 std::vector<double> w(n - 1);
-                for (double& v : w) v = uniform ? u0 : unit(rng);
-                Line line;
-                const double shape = flux_line(w, 0.1, 1.0, line);
-                // Scale dt so that the largest diagonal excess is `weight` (the rows scale with
-                // dt).
-                flux_line(w, 0.1, weight / shape, line);
+                for (double& v : w) v = kind == 0 ? unit(rng) : kind == 1 ? u0 : 1.0;
+                const double k = kind == 2 ? 0.05 : 0.1;
+                // dt so that the largest diagonal excess is `weight` (the rows scale with dt).
+                const Line line = flux_line(w, k, weight / flux_line(w, k, 1.0).weight);
+                const int low = detail::general_window_halo(line.weight, line.forward);
+                const int high = detail::general_window_halo(line.weight, line.backward);
+                ASSERT_GT(low * high, 0) << "W " << weight;
+                const double tail = detail::general_window_tail(line.weight, line.forward, low) +
+                                    detail::general_window_tail(line.weight, line.backward, high);
+                EXPECT_LE(tail, budget) << "W " << weight;
+                // Each end's bucket is the smallest that meets its half of the budget.
+                for (const auto& [halo, transfer] :
+                     {std::pair{low, line.forward}, std::pair{high, line.backward}}) {
+                    const int smaller = halo == 8 ? 0 : halo == 48 ? 32 : halo - 8;
+                    if (smaller > 0) {
+                        EXPECT_GT(detail::general_window_tail(line.weight, transfer, smaller),
+                                  budget / 2);
+                    }
+                }
                 std::vector<double> d(n);
                 for (double& v : d) v = unit(rng);
                 // float64 round-off of the two solves is ~1e-15 of max |x| (condition < 1 + 2W).
-                const double miss = window_miss(line, d, halo);
-                EXPECT_LE(miss, tail + 1e-13) << "W " << weight << " n " << n;
-                // ...and the bound is not vacuous: a window of 2 rows misses by far more.
+                EXPECT_LE(window_miss(line, d, low, high), tail + 1e-13)
+                    << "W " << weight << " n " << n << " kind " << kind;
+                // ...and the bound is not vacuous: 2 rows either side miss by far more, and the
+                // river's line needs its long end upstream (the short one there misses).
                 if (n >= 40 && weight >= 0.3) {
-                    EXPECT_GT(window_miss(line, d, 2), 100 * tail) << "W " << weight << " n " << n;
+                    EXPECT_GT(window_miss(line, d, 2, 2), 100 * tail) << "W " << weight;
+                    if (kind == 2 && low > high) {
+                        EXPECT_GT(window_miss(line, d, high, high), 100 * tail) << "W " << weight;
+                    }
                 }
             }
         }
     }
-    EXPECT_EQ(detail::general_window_halo(2.0), 0);  // too slow a decay: the exact line solve
-    EXPECT_EQ(detail::general_window_halo(50.0), 0);
+    EXPECT_EQ(detail::general_window_halo(2.5, 2.45), 0);  // too slow a decay: the line solve
+    EXPECT_EQ(detail::general_window_halo(50.0, 25.0), 0);
 }
 
 // Awkward grids: lines shorter than a halo (5, 6), widths not a multiple of 4 (37, 133, 70, 9:
@@ -131,10 +145,38 @@ struct Case {
     double weight = 0;  // the sweeps' implicit weight W, set through dt
 };
 
+// The kernel the model should pick for its parameters: each sweep's halos from the largest
+// transfer each way along its lines (advection.comp's face_transfer: implicit_dt (w / dh + k)),
+// the fastest flow along them each way (a uniform u or v one way; the vortex's omega times the
+// half side across the lines both ways), as sim/advection.cpp derives them.
+std::string expected_kernel(const Simulation& sim, const std::string& scenario, int nx, int ny) {
+    const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
+    const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
+    std::string sweeps[2];
+    for (int d = 0; d < 2; ++d) {
+        double ahead, back;
+        if (scenario == "vortex") {
+            ahead = back = std::abs(sim.param("omega")) * 0.5 * dh * (d == 0 ? ny : nx);
+        } else {
+            const double w = d == 0 ? sim.param("u") : scenario == "river" ? 0 : sim.param("v");
+            ahead = std::max(w, 0.0);
+            back = std::max(-w, 0.0);
+        }
+        const double forward = double(float(implicit_dt * (ahead / dh + k)));
+        const double backward = double(float(implicit_dt * (back / dh + k)));
+        const double weight = double(float(implicit_dt * (std::max(ahead, back) / dh + 2 * k)));
+        const int low = detail::general_window_halo(weight, forward);
+        const int high = detail::general_window_halo(weight, backward);
+        if (low == 0 || high == 0) return "fused";
+        sweeps[d] = std::to_string(low) + (low == high ? "" : "/" + std::to_string(high));
+    }
+    return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
+}
+
 // The model on `scenario` against the float64 stepper, 3 steps from a random start in [0, 1];
-// returns the largest difference and the kernel the model ran.
+// returns the largest difference, the kernel the model ran and the one expected_kernel names.
 double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning,
-                        std::string* kernel) {
+                        std::string* kernel, std::string* expected) {
     auto sim = make_simulation("advection", "fused");
     sim->set_fused_tuning(tuning);
     sim->set_param("scheme", c.scheme);
@@ -156,26 +198,17 @@ double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning
     for (int s = 1; s <= 3; ++s) reference::advection_step(setup, s, ref);
     sim->step(3);
     *kernel = sim->kernel();
+    *expected = expected_kernel(*sim, c.scenario, nx, ny);
     EXPECT_TRUE(sim->stats().stable);
     return test::max_abs_diff(sim->read_field(), ref);
 }
 
-// The kernel for a largest sweep weight W: the free scene's sweeps both have W (u and v of one
-// size), so one halo; the river's y sweep (no flow across) and the vortex's shorter side have
-// less, so a halo of their own, no longer than W's.
-bool expected_kernel(const std::string& kernel, const std::string& scenario, double weight) {
-    const int halo = detail::general_window_halo(weight);
-    if (halo == 0) return kernel == "fused";
-    if (scenario == "free") return kernel == "window-H" + std::to_string(halo);
-    const std::string x = "window-H" + std::to_string(halo);
-    return kernel.rfind("window-H", 0) == 0 && kernel.size() >= x.size();
-}
-
 TEST(SimAdvectionWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
     ADILAB_NEED_GL();
-    // Every halo bucket (8 .. 48) and a weight for none, on the free scene (uniform flow); each
-    // scenario and the paper's scheme at halo 24. kStepTolerance: the steps' fp32 round-off
-    // (tests/support/fields.hpp); the truncation adds 2^-26 of an increment a sweep.
+    // Every halo bucket (8 .. 48: the free scene's upstream ends, its downstream ones take 8)
+    // and a weight for none; each scenario and the paper's scheme at W 0.6. kStepTolerance: the
+    // steps' fp32 round-off (tests/support/fields.hpp); the truncation adds 2^-26 of an
+    // increment a sweep.
     std::vector<Case> cases;
     for (double weight : {0.05, 0.3, 0.6, 1.0, 1.5, 2.5}) cases.push_back({"free", 0, weight});
     cases.push_back({"free", 1, 0.6});
@@ -183,10 +216,9 @@ TEST(SimAdvectionWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
     cases.push_back({"vortex", 0, 0.6});
     for (const Case& c : cases) {
         for (auto [nx, ny] : kWindowGrids) {
-            std::string kernel;
-            const double error = gpu_vs_reference(c, nx, ny, {}, &kernel);
-            EXPECT_TRUE(expected_kernel(kernel, c.scenario, c.weight))
-                << kernel << " for " << c.scenario << " W " << c.weight;
+            std::string kernel, expected;
+            const double error = gpu_vs_reference(c, nx, ny, {}, &kernel, &expected);
+            EXPECT_EQ(kernel, expected) << c.scenario << " W " << c.weight;
             EXPECT_LE(error, test::kStepTolerance)
                 << c.scenario << " scheme " << c.scheme << " W " << c.weight << " " << nx << "x"
                 << ny << " " << kernel;
@@ -198,8 +230,8 @@ TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
     ADILAB_NEED_GL();
     // Chunks and subgroups other than the defaults: x chunks of 4 and 12 (3 of 16 bytes),
     // 1 and 3 subgroups a group; y chunks of 5 and 8 rows, 3 and 16 subgroups. The last shape's
-    // warm-up (chunks of 2 rows: halo 24 takes 12 subgroups at each end, halo 8 takes 4, of 4)
-    // leaves nothing to store: the exact line solve.
+    // warm-up (chunks of 2 rows: a halo of 8 rows takes 4 subgroups, of 4) leaves nothing to
+    // store: the exact line solve.
     struct Shape {
         int row_chunk, row_warps, column_chunk, column_warps;
         bool windowed;
@@ -213,12 +245,9 @@ TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
         tuning.window_column_warps = s.column_warps;
         for (const Case& c : {Case{"river", 0, 0.6}, Case{"free", 1, 0.6}}) {
             for (auto [nx, ny] : {std::pair{37, 29}, std::pair{300, 7}, std::pair{9, 300}}) {
-                std::string kernel;
-                const double error = gpu_vs_reference(c, nx, ny, tuning, &kernel);
-                // The river's y sweep (no flow across it) takes halo 8.
-                EXPECT_EQ(kernel, !s.windowed             ? "fused"
-                                  : c.scenario == "river" ? "window-H24,8"
-                                                          : "window-H24");
+                std::string kernel, expected;
+                const double error = gpu_vs_reference(c, nx, ny, tuning, &kernel, &expected);
+                EXPECT_EQ(kernel, s.windowed ? expected : "fused");
                 EXPECT_LE(error, test::kStepTolerance)
                     << c.scenario << " shape " << s.row_chunk << "x" << s.row_warps << " / "
                     << s.column_chunk << "x" << s.column_warps << " " << nx << "x" << ny;
@@ -228,9 +257,11 @@ TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
     // The switch: windows off takes the exact line solve at any weight.
     FusedTuning off;
     off.window = 0;
-    std::string kernel;
-    EXPECT_LE(gpu_vs_reference({"river", 0, 0.6}, 37, 29, off, &kernel), test::kStepTolerance);
+    std::string kernel, expected;
+    EXPECT_LE(gpu_vs_reference({"river", 0, 0.6}, 37, 29, off, &kernel, &expected),
+              test::kStepTolerance);
     EXPECT_EQ(kernel, "fused");
+    EXPECT_NE(expected, "fused");
 }
 
 }  // namespace
