@@ -206,12 +206,9 @@ class Advection final : public AdiModel {
             halo[d].low = general_window_halo(weight, double(float(t.forward)));
             halo[d].high = general_window_halo(weight, double(float(t.backward)));
         }
-        // Shapes: x 8 positions a lane, 4 subgroups a group; y 32 subgroups of 10 rows, of 12
-        // on columns of more than 4096 rows. Measured with the river (docs/performance.md,
-        // 2026-11-26 late), the y half step at 1024^2 / 4096^2 / 8192^2 in ms: H100 10 rows
-        // 0.0151 / 0.0906 / 0.366, 12 rows 0.0166 / 0.1009 / 0.347; H200 10 rows 0.0104 / 0.0948
-        // / 0.378, 12 rows 0.0121 / 0.0974 / 0.370.
-        build_window(halo, WindowShape{8, 4, ny_ > 4096 ? 12 : 10, 32}, "sim/advection.comp", row,
+        // Shapes: x 8 positions a lane, 4 subgroups a group; y 32 subgroups of 10 rows
+        // (docs/performance.md, 2026-11-26 late: the sweeps on the H100 and the H200).
+        build_window(halo, WindowShape{8, 4, 10, 32}, "sim/advection.comp", row,
                      "sim/advection.comp", column);
     }
 

@@ -64,8 +64,7 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
         {"window_row_warps", "x window: subgroups per work group (0: the model's, 4)",
          &t.window_row_warps, 0, 32},
         {"window_column_chunk",
-         "y window: rows per invocation (0: the model's, heat 16, advection 10, 12 past 4096 "
-         "rows)",
+         "y window: rows per invocation (0: the model's, heat 16, advection 10)",
          &t.window_column_chunk, 0, 32},
         {"window_column_warps",
          "y window: subgroups per work group (0: the model's, heat 8, advection 32)",
