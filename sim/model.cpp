@@ -431,9 +431,8 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     }
     if (window_[direction] != nullptr) {
         use_program(*window_[direction]);
-        in.bind_storage(0);
+        bind_sweep(direction, in, out);
         if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
-        out.bind_storage(1);
         bind_flag();
         gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
         gl::memory_barrier(gl::Barrier::storage);

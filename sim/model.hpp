@@ -153,12 +153,12 @@ class AdiModel : public Simulation {
     // a model that has windows builds them there with build_window. Default: none.
     virtual void resolve_window() {}
     // Compiles the x and y window programs for halos `halo[0]` (x) and `halo[1]` (y), each
-    // sweep's own (a 0: none), with FusedTuning's window shapes (CHUNK, WARPS, GROUP_SIZE, HALO,
-    // the model's specialization and `row` / `column` added) and sets their work groups. Leaves
-    // window_ null, for the fused line solve in both directions, where the tuning turns windows
-    // off, a halo is 0, or a shape's warm-up would leave nothing to store; throws adilab::Error
-    // for a row chunk the x kernels' 16-byte loads cannot take. `shape`: the model's own, which
-    // the tuning's nonzero window_* fields replace.
+    // sweep's own (a 0: none), with FusedTuning's window shapes (CHUNK, WARPS, GROUP_SIZE,
+    // HALO_LOW, HALO_HIGH, the model's specialization and `row` / `column` added) and sets their
+    // work groups. Leaves window_ null, for the fused line solve in both directions, where the
+    // tuning turns windows off, a halo is 0, or a shape's warm-up would leave nothing to store;
+    // throws adilab::Error for a row chunk the x kernels' 16-byte loads cannot take. `shape`: the
+    // model's own, which the tuning's nonzero window_* fields replace.
     struct WindowShape {
         int row_chunk, row_warps, column_chunk, column_warps;
     };
