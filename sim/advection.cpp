@@ -16,17 +16,6 @@
 
 namespace adilab::sim::detail {
 
-double general_window_tail(double weight, double transfer, int halo) {
-    const double theta = weight / (1 + weight);
-    return weight * (1 + weight) / (1 + theta) * std::pow(transfer / (1 + transfer), halo);
-}
-
-int general_window_halo(double weight, double transfer) {
-    for (int halo : {8, 16, 24, 32, 48})
-        if (general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27)) return halo;
-    return 0;
-}
-
 namespace {
 
 class Advection final : public AdiModel {

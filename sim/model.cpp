@@ -286,6 +286,7 @@ void AdiModel::step(int count) {
     if (fused() && window_version_ != version_) {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
+        window_guarded_ = false;
         resolve_window();
     }
     // At most two batches of about 2^28 cell updates queued ahead of the GPU (gl::QueueBound
@@ -352,6 +353,17 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
             split_[s] = program(defines);
         }
     }
+}
+
+double general_window_tail(double weight, double transfer, int halo) {
+    const double theta = weight / (1 + weight);
+    return weight * (1 + weight) / (1 + theta) * std::pow(transfer / (1 + transfer), halo);
+}
+
+int general_window_halo(double weight, double transfer) {
+    for (int halo : {8, 16, 24, 32, 48})
+        if (general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27)) return halo;
+    return 0;
 }
 
 void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowShape& own,
@@ -429,28 +441,75 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         generic_half_step(direction, in, out);
         return;
     }
-    if (window_[direction] != nullptr) {
-        use_program(*window_[direction]);
-        bind_sweep(direction, in, out);
-        if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
-        bind_flag();
+    if (window_[direction] == nullptr) {
+        line_solve_half_step(direction, in, out, false);
+        return;
+    }
+    use_program(*window_[direction]);
+    bind_sweep(direction, in, out);
+    if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
+    bind_flag();
+    if (!window_guarded_) {
         gl::dispatch(window_groups_[direction][0], window_groups_[direction][1]);
         gl::memory_barrier(gl::Barrier::storage);
         return;
     }
+    // Exactly one of the two has work groups: no barrier between them.
+    gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * 2 * direction) * sizeof(unsigned));
+    line_solve_half_step(direction, in, out, true);
+}
+
+void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out,
+                                    bool guarded) {
+    const auto arguments = [](int entry) { return std::size_t(3 * entry) * sizeof(unsigned); };
     if (direction == 1 && split_[0] != nullptr) {
-        split_half_step(in, out);
+        split_half_step(in, out, 0, 0, guarded);
         return;
     }
     use_fused(direction);
     bind_sweep(direction, in, out);
     bind_flag();
-    gl::dispatch(fused_groups_[direction]);
+    if (guarded)
+        gl::dispatch_indirect(sweep_arguments_, arguments(direction == 0 ? 1 : 3));
+    else
+        gl::dispatch(fused_groups_[direction]);
     gl::memory_barrier(gl::Barrier::storage);
 }
 
+void AdiModel::guard_window() {
+    window_guarded_ = window_[0] != nullptr;
+    if (!window_guarded_) return;
+    std::vector<unsigned> full(3 * kSweepEntries, 0);
+    const auto put = [&full](int entry, unsigned x, unsigned y) {
+        full[std::size_t(3 * entry)] = x;
+        full[std::size_t(3 * entry + 1)] = y;
+        full[std::size_t(3 * entry + 2)] = 1;
+    };
+    put(0, window_groups_[0][0], window_groups_[0][1]);
+    put(1, fused_groups_[0], 1);
+    put(2, window_groups_[1][0], window_groups_[1][1]);
+    if (split_[0] == nullptr) {
+        put(3, fused_groups_[1], 1);
+    } else {
+        const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,
+                                               tridiag::SplitStage::coarse,
+                                               tridiag::SplitStage::substitute};
+        for (int s = 0; s < 3; ++s) {
+            const tridiag::SplitGroups groups = tridiag::split_groups(split_shape_, stages[s], nx_);
+            put(3 + s, groups.x, groups.y);
+        }
+    }
+    // Live: the windows (the model's kernels choose before the first step); full; no step yet.
+    std::vector<unsigned> words = full;
+    for (int entry : {1, 3, 4, 5})
+        for (int k = 0; k < 3; ++k) words[std::size_t(3 * entry + k)] = 0;
+    words.insert(words.end(), full.begin(), full.end());
+    words.push_back(0);
+    sweep_arguments_.write(words);
+}
+
 void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned first_line_group,
-                               unsigned line_groups) {
+                               unsigned line_groups, bool guarded) {
     const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce, tridiag::SplitStage::coarse,
                                            tridiag::SplitStage::substitute};
     for (int s = 0; s < 3; ++s) {
@@ -460,7 +519,10 @@ void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned f
         bind_flag();
         coarse_.bind_storage(13);
         const tridiag::SplitGroups groups = tridiag::split_groups(split_shape_, stages[s], nx_);
-        gl::dispatch(line_groups != 0 ? line_groups : groups.x, groups.y);
+        if (guarded)
+            gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * (3 + s)) * sizeof(unsigned));
+        else
+            gl::dispatch(line_groups != 0 ? line_groups : groups.x, groups.y);
         gl::memory_barrier(gl::Barrier::storage);
     }
 }

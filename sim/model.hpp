@@ -182,6 +182,24 @@ class AdiModel : public Simulation {
         }
         return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
     }
+    // A guarded window: one whose halo holds only while a quantity of the state stays under a
+    // limit that the state itself may pass (shallow water: the depth, which the waves pile up).
+    // The GPU measures the quantity every step, and half_step dispatches the window and the
+    // line solve both indirectly from sweep_arguments_, in which the model's kernels write the
+    // window's work groups while the limit holds and the line solve's once it does not (the
+    // other's zero): no read-back, no host decision a step. guard_window() (after
+    // build_window) fills the buffer's second half, every dispatch's full work groups, which
+    // the model's kernels copy from; the model allocates the buffer (kSweepArgumentWords) and
+    // binds it for them. Layout, uints: kSweepEntries entries of three counts (0 the x window,
+    // 1 the x line solve, 2 the y window, 3 .. 5 the y line solve: the fused kernel in 3, or
+    // the split solve's three stages), the same entries full, then the number of steps that
+    // took the line solve (kLineSolveSteps).
+    static constexpr int kSweepEntries = 6;
+    static constexpr int kLineSolveSteps = 2 * 3 * kSweepEntries;
+    static constexpr int kSweepArgumentWords = kLineSolveSteps + 1;
+    void guard_window();
+    bool window_guarded_ = false;
+    gl::Buffer sweep_arguments_;
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
     std::array<WindowHalo, 2> window_halo_ = {};
@@ -322,9 +340,12 @@ class AdiModel : public Simulation {
     virtual gl::Buffer& sweep_solution(int direction, gl::Buffer& out);
     // The y half step by the split solve's three dispatches (split_), for the groups of 32
     // columns first_line_group .. first_line_group + line_groups - 1 (line_groups 0: every
-    // column).
+    // column); `guarded`: every column, the work groups from sweep_arguments_.
     void split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned first_line_group = 0,
-                         unsigned line_groups = 0);
+                         unsigned line_groups = 0, bool guarded = false);
+    // The line solve of a half step (fused_ or split_), dispatched directly or, with `guarded`,
+    // from sweep_arguments_.
+    void line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out, bool guarded);
 
   private:
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <sstream>
 
 #include "sim/model.hpp"
 #include "solvers/gl/commands.hpp"
@@ -150,14 +151,18 @@ class ShallowWater final : public AdiModel {
     // 0 and 1.5 level); what the push or the brush piles up later is the stability check's to
     // bound.
     ImplicitWeight implicit_weight(const std::string& scenario, int, int) const override {
-        double depth = param("level");
-        if (scenario == "dam-break") depth += std::max(0.0, param("dam_height"));
-        if (scenario == "drops") depth += std::max(0.0, param("drop_height"));
+        const double depth = implicit_depth(scenario);
         const double dh = param("dh"), dt = param("dt");
         return {param("g") * dt * dt * depth / (dh * dh), kMaxShallowWaterWeight,
                 "g dt^2 depth / dh^2", "lower dt, g or the level, or raise dh",
                 "the fp32 rounding of the sweeps no longer keeps the volume: it drifts by more "
                 "than 1e-5 of itself in 10,000 steps"};
+    }
+    double implicit_depth(const std::string& scenario) const {
+        double depth = param("level");
+        if (scenario == "dam-break") depth += std::max(0.0, param("dam_height"));
+        if (scenario == "drops") depth += std::max(0.0, param("drop_height"));
+        return depth;
     }
     // c came after the first state files; zero is what a run starting from those heights has.
     std::vector<StateBuffer> state_buffers() override {
@@ -166,8 +171,8 @@ class ShallowWater final : public AdiModel {
     void after_set_field() override {
         velocity_.zero();
         compensation_.zero();
-        mean_.zero();
         measure_water();
+        measure_mean();  // 0 (v is), and the sweeps for the new depths
     }
 
     // The depth bound: no cell can hold more than all the water there is, so the surface stays
@@ -202,8 +207,9 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's height compensation c", field},
             {"shallow-water's x-sweep result", field},
             {"shallow-water's bottom b", field},
-            {"shallow-water's settling partial sums", groups * 2 * sizeof(float)},
+            {"shallow-water's settling partial sums", groups * 4 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
+            {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
@@ -216,9 +222,11 @@ class ShallowWater final : public AdiModel {
         compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
-        partials_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) * 2 *
+        partials_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) * 4 *
                                sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
+        sweep_arguments_ = gl::Buffer(kSweepArgumentWords * sizeof(unsigned));
+        sweep_arguments_.zero();
         resolve_programs("sim/shallow_water.comp", 2);
         displace_ = &gl::compute_program("sim/shallow_water.comp",
                                          {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
@@ -267,17 +275,79 @@ class ShallowWater final : public AdiModel {
         water_from(height_.read<float>(cells()), bottom_.read<float>(cells()));
     }
     void water_from(const std::vector<float>& height, const std::vector<float>& bottom) {
-        double low = std::numeric_limits<double>::infinity(), high = -low, volume = 0;
+        double low = std::numeric_limits<double>::infinity(), high = -low, volume = 0, depth = 0;
         for (std::size_t id = 0; id < bottom.size(); ++id) {
             low = std::min(low, double(bottom[id]));
             high = std::max(high, double(bottom[id]));
-            if (std::isfinite(height[id])) volume += std::max(double(height[id]) - bottom[id], 0.0);
+            if (std::isfinite(height[id])) {
+                volume += std::max(double(height[id]) - bottom[id], 0.0);
+                depth = std::max(depth, double(height[id]) - bottom[id]);
+            }
         }
+        depth_seen_ = depth;
         bottom_low_ = low;
         bottom_high_ = high;
         volume_bound_ = 1.0001 * volume + 1e-3;  // fp32 sums of the depths: well inside 0.01%
     }
     double bottom_low_ = 0, bottom_high_ = 0, volume_bound_ = 0;
+    double depth_seen_ = 0;   // the deepest cell at the last reset, --init or loaded state
+    float window_depth_ = 0;  // the deepest water the windows' halo holds for (resolve_window)
+
+    // The windowed sweeps (window_lines.glsl). A face carries g dt^2 / (2 dh^2) times its
+    // conductance, at most twice the deeper cell's depth d: at most T = g dt^2 d / dh^2 each way,
+    // and a row's diagonal exceeds 1 by at most 2 T (general_window_tail). The halo is the one
+    // for twice the deepest water the scenario starts with (waves pile it up); the GPU checks
+    // every step that no cell is deeper than that halo holds for (window_depth_), and past it
+    // the sweeps take the exact line solve (guard_window), until the water is shallow again.
+    void resolve_window() override {
+        const double dh = param("dh"), dt = param("dt");
+        const double per_depth = param("g") * dt * dt / (dh * dh);
+        const double start = std::max(implicit_depth(scenario_), depth_seen_);
+        const auto halo_for = [per_depth](double depth) {
+            return general_window_halo(2 * per_depth * depth, per_depth * depth);
+        };
+        int halo = halo_for(2 * start);
+        if (halo == 0) halo = halo_for(start);
+        const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
+        const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
+        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}}, WindowShape{8, 4, 10, 32},
+                     "sim/shallow_water.comp", row, "sim/shallow_water.comp", column);
+        window_depth_ = 0;
+        if (window_[0] != nullptr) {
+            // The deepest water the halo holds for, by bisection (the bound grows with depth).
+            const auto holds = [&](double depth) {
+                return general_window_tail(2 * per_depth * depth, per_depth * depth, halo) <=
+                       std::ldexp(1.0, -27);
+            };
+            double low = start, high = 2 * start + 1;
+            while (holds(high) && high < 1e30) high *= 2;
+            for (int i = 0; i < 60; ++i) {
+                const double middle = 0.5 * (low + high);
+                if (holds(middle))
+                    low = middle;
+                else
+                    high = middle;
+            }
+            window_depth_ = float(low);
+            if (double(window_depth_) > low) window_depth_ = std::nextafter(window_depth_, 0.0f);
+        }
+        guard_window();
+        measure_mean();  // the first step's choice, from the state as it is
+    }
+
+    // "window-H<halo>", and the steps that took the line solve instead, if any.
+    std::string kernel() const override {
+        const std::string windowed = AdiModel::kernel();
+        if (!window_guarded_) return windowed;
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        const unsigned line_solves =
+            sweep_arguments_.read<unsigned>(1, std::size_t(kLineSolveSteps))[0];
+        if (line_solves == 0) return windowed;
+        std::ostringstream out;
+        out << windowed << " (the line solve on " << line_solves << " steps, deeper than "
+            << window_depth_ << " m)";
+        return out.str();
+    }
 
     void step_once() override {
         if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
@@ -326,11 +396,13 @@ class ShallowWater final : public AdiModel {
         p.set("strength", bump.strength);
         p.set("width", bump.width);
         p.set("center", bump.center);
+        p.set("window_depth", window_depth_);
         height_.bind_storage(0);
         compensation_.bind_storage(12);
         bottom_.bind_storage(8);
+        sweep_arguments_.bind_storage(14);
         gl::dispatch(cell_groups());
-        gl::memory_barrier(gl::Barrier::storage);
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
     // wet (and dv) -> h^n, v^n; flags NaN / Inf.
@@ -346,7 +418,7 @@ class ShallowWater final : public AdiModel {
         partials_.bind_storage(10);
         gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage);
-        reduce_mean();
+        reduce_mean(true);
     }
 
     // The settling kernel's work groups of 32 x 8 cells: along x and along y.
@@ -364,19 +436,23 @@ class ShallowWater final : public AdiModel {
         partials_.bind_storage(10);
         gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage);
-        reduce_mean();
+        reduce_mean(false);
         gl::memory_barrier(gl::Barrier::all);
     }
 
-    // Settling's per-group sums -> S_wet / N_wet.
-    void reduce_mean() {
+    // Settling's per-group sums -> S_wet / N_wet, and the next step's sweeps; `ends_step`: a
+    // step's settling, which counts the step if it took the line solve.
+    void reduce_mean(bool ends_step) {
         const gl::Program& m = *mean_program_;
         m.use();
         m.set("partial_count", int(settle_groups_x(nx_) * settle_groups_y(ny_)));
+        m.set("window_depth", window_depth_);
+        m.set("ends_step", int(ends_step));
         partials_.bind_storage(10);
         mean_.bind_storage(11);
+        sweep_arguments_.bind_storage(14);
         gl::dispatch(1);
-        gl::memory_barrier(gl::Barrier::storage);
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
     // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
@@ -395,7 +471,7 @@ class ShallowWater final : public AdiModel {
     }
 
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
-    gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells); S / N_wet
+    gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells, deepest); S / N_wet
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* mean_program_ = nullptr;

@@ -104,6 +104,24 @@ float compensated_add(float h, float increment, inout float c) {
     return sum;
 }
 
+#if defined(KERNEL_DISPLACE) || defined(KERNEL_MEAN)
+// The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
+// resolve_window); past it the sweeps take the exact line solve. The choice is made here, on
+// the GPU, for the next step's two sweeps: AdiModel's sweep arguments (sim/model.hpp), entries
+// 0 and 2 the windows, 1 and 3 .. 5 the line solves; entries 6 .. 11 hold each one's full work
+// groups, word 36 counts the steps that took the line solve.
+layout(std430, binding = 14) buffer SweepArguments { uint sweep_arguments[]; };
+uniform float window_depth;
+void choose_sweeps(bool window) {
+    for (int entry = 0; entry < 6; ++entry) {
+        const bool is_window = entry == 0 || entry == 2;
+        for (int k = 0; k < 3; ++k)
+            sweep_arguments[3 * entry + k] = is_window == window ? sweep_arguments[18 + 3 * entry + k]
+                                                                 : 0u;
+    }
+}
+#endif
+
 #if defined(KERNEL_DISPLACE)
 // Adds a bump to the surface, v unchanged (= the same bump on h^{n-1} and h^{n-2}); where the
 // bump is negative it removes at most the water above the bottom.
@@ -141,14 +159,19 @@ void main() {
     const float h = height[id];
     // No digging: a negative bump stops at the bottom (and a cell already below it loses nothing).
     float c = compensation[id];
-    height[id] = compensated_add(h, max(add, min(bottom[id] - h, 0.0)), c);
+    const float raised = compensated_add(h, max(add, min(bottom[id] - h, 0.0)), c);
+    height[id] = raised;
     compensation[id] = c;
+    // Deeper than the window's halo holds for: this step's sweeps take the line solve (every
+    // invocation that finds it writes the same counts).
+    if (!(raised - bottom[id] <= window_depth)) choose_sweeps(false);
 }
 
 #elif defined(KERNEL_SETTLE) || defined(KERNEL_MEAN)
-// The sum of a vec2 over the work group of GROUP_SIZE invocations, in invocation 0: subgroup
-// sums, then theirs (SUBGROUP_SUM), or a tree in shared memory. The settling and measuring
-// kernels call it in the same order, so a resumed run's mean rounds as the straight run's.
+// Over the work group of GROUP_SIZE invocations, in invocation 0: the sums of x and y and the
+// largest z (the depth), by subgroup operations, then theirs (SUBGROUP_SUM), or a tree in
+// shared memory. The settling and measuring kernels call it in the same order, so a resumed
+// run's mean rounds as the straight run's.
 // (The work group's size is declared first: NVIDIA's compiler wants it before any use of the
 // subgroup built-ins.)
 #if defined(KERNEL_SETTLE)
@@ -158,27 +181,28 @@ layout(local_size_x = 32, local_size_y = 8) in;
 #define GROUP_SIZE MEAN_GROUP_SIZE
 layout(local_size_x = MEAN_GROUP_SIZE) in;
 #endif
+vec3 combine(vec3 p, vec3 q) { return vec3(p.xy + q.xy, max(p.z, q.z)); }
 #ifdef SUBGROUP_SUM
-shared vec2 subgroup_sums[GROUP_SIZE];  // at most one per subgroup, i.e. per invocation
-vec2 group_sum(vec2 mine) {
-    const vec2 subgroup = subgroupAdd(mine);
+shared vec3 subgroup_sums[GROUP_SIZE];  // at most one per subgroup, i.e. per invocation
+vec3 group_sum(vec3 mine) {
+    const vec3 subgroup = vec3(subgroupAdd(mine.xy), subgroupMax(mine.z));
     if (subgroupElect()) subgroup_sums[gl_SubgroupID] = subgroup;
     memoryBarrierShared();
     barrier();
-    vec2 total = vec2(0.0);
+    vec3 total = vec3(0.0);
     if (gl_LocalInvocationIndex == 0)
-        for (uint k = 0; k < gl_NumSubgroups; ++k) total += subgroup_sums[k];
+        for (uint k = 0; k < gl_NumSubgroups; ++k) total = combine(total, subgroup_sums[k]);
     return total;
 }
 #else
-shared vec2 tree_sums[GROUP_SIZE];
-vec2 group_sum(vec2 mine) {
+shared vec3 tree_sums[GROUP_SIZE];
+vec3 group_sum(vec3 mine) {
     const int t = int(gl_LocalInvocationIndex);
     tree_sums[t] = mine;
     for (int stride = GROUP_SIZE / 2; stride > 0; stride /= 2) {
         memoryBarrierShared();
         barrier();
-        if (t < stride) tree_sums[t] += tree_sums[t + stride];
+        if (t < stride) tree_sums[t] = combine(tree_sums[t], tree_sums[t + stride]);
     }
     return tree_sums[0];
 }
@@ -203,8 +227,9 @@ layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
 #endif
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
 layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
-// Per work group: the sum of v^n and the number of wet cells, for KERNEL_MEAN.
-layout(std430, binding = 10) writeonly buffer Partials { vec2 partials[]; };
+// Per work group: the sum of v^n, the number of wet cells and the largest depth, for
+// KERNEL_MEAN.
+layout(std430, binding = 10) writeonly buffer Partials { vec4 partials[]; };
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 #ifndef MEASURE_ONLY
@@ -232,11 +257,13 @@ float draw_ratio(ivec2 c) {
 
 void main() {
     const ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
-    vec2 mine = vec2(0.0);
+    vec3 mine = vec3(0.0);
     if (inside(cell)) {
         const int id = index_of(cell);
 #ifdef MEASURE_ONLY
-        if (height_in[id] > bottom[id]) mine = vec2(velocity[id], 1.0);
+        const float depth = height_in[id] - bottom[id];
+        if (depth > 0.0) mine = vec3(velocity[id], 1.0, depth);
+        if (!(depth <= 3.4e38)) mine.z = 3.4e38;  // NaN: no window; the flag reports it
 #else
         const float here = wet[id], dv = velocity[id];
         check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
@@ -249,35 +276,46 @@ void main() {
             change -= d * drawn;
         }
         float h = here;
-        if (change != 0.0) {  // only next to dry cells
+        float v = dv;
+        if (change != 0.0) {  // only next to dry cells (elsewhere v^n = dv is stored already)
             float c = compensation[id];
             h = compensated_add(here, change, c);
             compensation[id] = c;
+            v = dv + change;
+            velocity[id] = v;
         }
-        const float v = dv + change;
         height_out[id] = h;
-        velocity[id] = v;
-        if (h > bottom[id]) mine = vec2(v, 1.0);  // the cells the next x sweep counts as wet
+        // The cells the next x sweep counts as wet, and the depth its rows see (a NaN counts
+        // as too deep for the window: the line solve runs, and the flag has it already).
+        const float depth = h - bottom[id];
+        if (depth > 0.0) mine = vec3(v, 1.0, depth);
+        if (!(depth <= 3.4e38)) mine.z = 3.4e38;
 #endif
     }
-    const vec2 total = group_sum(mine);
+    const vec3 total = group_sum(mine);
     if (gl_LocalInvocationIndex == 0)
-        partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
+        partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = vec4(total, 0.0);
 }
 
 #else
 // One work group: S / N_wet from the settling kernel's partial sums, the mean velocity that the
-// next x sweep takes out of the wet cells' v (see "Mean velocity" above).
-layout(std430, binding = 10) readonly buffer Partials { vec2 partials[]; };
+// next x sweep takes out of the wet cells' v (see "Mean velocity" above); and from the deepest
+// cell the next step's sweeps, windowed or the line solve.
+layout(std430, binding = 10) readonly buffer Partials { vec4 partials[]; };
 layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
 uniform int partial_count;
+uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuring a state
 
 void main() {
-    vec2 s = vec2(0.0);
+    vec3 s = vec3(0.0);
     for (int k = int(gl_LocalInvocationIndex); k < partial_count; k += GROUP_SIZE)
-        s += partials[k];
-    const vec2 sums = group_sum(s);
-    if (gl_LocalInvocationIndex == 0) mean_velocity = sums.y > 0.0 ? sums.x / sums.y : 0.0;
+        s = combine(s, partials[k].xyz);
+    const vec3 sums = group_sum(s);
+    if (gl_LocalInvocationIndex == 0) {
+        mean_velocity = sums.y > 0.0 ? sums.x / sums.y : 0.0;
+        if (ends_step != 0 && sweep_arguments[0] == 0u) ++sweep_arguments[36];
+        choose_sweeps(sums.z <= window_depth);
+    }
 }
 #endif
 
@@ -400,6 +438,43 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 
 #if defined(KERNEL_FUSED)
 #include "tridiagonal/fused_lines.glsl"
+#elif defined(KERNEL_WINDOW)
+// The window kernels' rows (sim/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of `line`,
+// each cell's height and depth loaded once for the row and its neighbours' (row_system's
+// arithmetic); positions off the line are clamped onto it (the window replaces their rows).
+void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK], out float c[CHUNK],
+                 out float d[CHUNK], out vec2 inputs[CHUNK]) {
+    const int n = LINE_LENGTH;
+    float h[CHUNK + 2], dep[CHUNK + 2];  // positions p0 - 1 .. p0 + CHUNK
+    for (int k = 0; k < CHUNK + 2; ++k) {
+        const int id = index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)));
+        h[k] = height[id];
+        dep[k] = max(h[k] - bottom[id], 0.0);
+    }
+    for (int k = 0; k < CHUNK; ++k) {
+        const int pos = clamp(p0 + k, 0, n - 1);
+        float left_edge = 0.0, right_edge = 0.0;
+        if (pos > 0) left_edge = edge_conductance(dep[k], h[k], dep[k + 1], h[k + 1]);
+        if (pos < n - 1) right_edge = edge_conductance(dep[k + 1], h[k + 1], dep[k + 2], h[k + 2]);
+        a[k] = -coupling * left_edge;
+        c[k] = -coupling * right_edge;
+        b[k] = 1.0 + coupling * (left_edge + right_edge);
+        const float flux_divergence = coupling * (left_edge * (h[k + 1] - h[k]) +
+                                                  right_edge * (h[k + 1] - h[k + 2]));
+        const int id = index_of(cell_of(line, pos));
+#if DIRECTION == 0
+        const float v = dep[k + 1] > 0.0 ? velocity[id] - mean_velocity : 0.0;
+        d[k] = (1.0 - damping) * v - flux_divergence;
+        inputs[k] = vec2(0.0);
+#else
+        d[k] = intermediate[id] - flux_divergence;
+        inputs[k] = vec2(h[k + 1], 0.0);
+#endif
+        flag_if_not_finite(b[k]);
+        flag_if_not_finite(d[k]);
+    }
+}
+#include "sim/window_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

@@ -8,6 +8,7 @@
 
 #include "solvers/gl/error.hpp"
 #include "solvers/gl/frame_timer.hpp"
+#include "solvers/gl/objects.hpp"
 
 namespace adilab::gl {
 
@@ -58,6 +59,13 @@ void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
     if (groups_x == 0 || groups_y == 0 || groups_z == 0) return;
     glDispatchCompute(groups_x, groups_y, groups_z);
     // The viewer's per-phase GPU times (frame_timer.hpp); one pointer test when not profiling.
+    if (DispatchProfiler* profiler = DispatchProfiler::active()) profiler->after_dispatch();
+}
+
+void dispatch_indirect(const Buffer& arguments, std::size_t offset) {
+    cancellation_point();
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, arguments.id());
+    glDispatchComputeIndirect(GLintptr(offset));
     if (DispatchProfiler* profiler = DispatchProfiler::active()) profiler->after_dispatch();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The GL commands adilab issues outside object methods, so that no module but solvers/gl
 // includes the loader.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -22,7 +23,13 @@ constexpr Barrier operator|(Barrier a, Barrier b) {
     return static_cast<Barrier>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
 }
 
+class Buffer;
+
 void dispatch(unsigned groups_x, unsigned groups_y = 1, unsigned groups_z = 1);
+// A dispatch whose work-group counts (three uints) the GPU reads from `arguments` at byte
+// `offset` when it runs: a count that a kernel wrote earlier in the queue (after a
+// Barrier::command), zero for none, with no read-back.
+void dispatch_indirect(const Buffer& arguments, std::size_t offset);
 void memory_barrier(Barrier bits);
 void finish();
 void flush();

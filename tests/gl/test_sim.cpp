@@ -53,8 +53,8 @@ std::vector<SolverCase> exact_solvers(const std::string& model) {
         if (s == "cg-1" || s == "cg-2" || !solver_supports(model, s)) continue;
         out.push_back({s, out.size() < 2, {}});
         if (s == "fused") {
-            // The exact line solves: the y sweep split, and no windows (advection's window
-            // kernels take the plain `fused` case wherever the weight allows).
+            // The exact line solves: the y sweep split, and no windows (advection's and shallow
+            // water's window kernels take the plain `fused` case wherever the weight allows).
             FusedTuning split;
             split.split = 1;
             split.window = 0;
