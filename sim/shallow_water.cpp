@@ -210,6 +210,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's settling partial sums", groups * 4 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
+            {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
@@ -227,6 +228,9 @@ class ShallowWater final : public AdiModel {
         mean_ = gl::Buffer(sizeof(float));
         sweep_arguments_ = gl::Buffer(kSweepArgumentWords * sizeof(unsigned));
         sweep_arguments_.zero();
+        deficit_steps_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) *
+                                    sizeof(std::int32_t));
+        deficit_steps_.zero();
         resolve_programs("sim/shallow_water.comp", 2);
         displace_ = &gl::compute_program("sim/shallow_water.comp",
                                          {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
@@ -416,6 +420,7 @@ class ShallowWater final : public AdiModel {
         bottom_.bind_storage(8);
         bind_flag();
         partials_.bind_storage(10);
+        deficit_steps_.bind_storage(15);
         gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage);
         reduce_mean(true);
@@ -462,7 +467,10 @@ class ShallowWater final : public AdiModel {
         velocity_.bind_storage(2);
         compensation_.bind_storage(12);
         bottom_.bind_storage(8);
-        if (direction == 1) intermediate_.bind_storage(9);
+        if (direction == 1) {
+            intermediate_.bind_storage(9);
+            deficit_steps_.bind_storage(15);
+        }
         mean_.bind_storage(11);
     }
     // y: the solve writes dv into v, which the finishing kernel turns into wet = h + dv.
@@ -472,6 +480,7 @@ class ShallowWater final : public AdiModel {
 
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
     gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells, deepest); S / N_wet
+    gl::Buffer deficit_steps_;    // per settling tile: the last step a cell there overdrew
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* mean_program_ = nullptr;

@@ -104,6 +104,12 @@ float compensated_add(float h, float increment, inout float c) {
     return sum;
 }
 
+// Settling's tiles of 32 x 8 cells (its work groups): the y sweep stores the step's index for
+// every tile in which a cell came out below its bottom (wet < b), so that settling does its
+// neighbour work only near those (KERNEL_SETTLE). A stale index only costs that work again.
+const ivec2 kSettleTile = ivec2(32, 8);
+int settle_tile(ivec2 cell) { return (cell.y / kSettleTile.y) * ((nx + 31) / 32) + cell.x / kSettleTile.x; }
+
 #if defined(KERNEL_DISPLACE) || defined(KERNEL_MEAN)
 // The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
 // resolve_window); past it the sweeps take the exact line solve. The choice is made here, on
@@ -176,7 +182,7 @@ void main() {
 // subgroup built-ins.)
 #if defined(KERNEL_SETTLE)
 #define GROUP_SIZE 256
-layout(local_size_x = 32, local_size_y = 8) in;
+layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile
 #else
 #define GROUP_SIZE MEAN_GROUP_SIZE
 layout(local_size_x = MEAN_GROUP_SIZE) in;
@@ -233,6 +239,19 @@ layout(std430, binding = 10) writeonly buffer Partials { vec4 partials[]; };
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 #ifndef MEASURE_ONLY
+layout(std430, binding = 15) readonly buffer DeficitSteps { int deficit_step[]; };
+// Whether a cell of this work group's tile or of the eight around it came out of the y sweep
+// below its bottom: settling changes only cells next to such a cell, and reads the depths
+// around those (two cells: the neighbouring tiles are at least that wide).
+bool deficit_near() {
+    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    const ivec2 tiles = ivec2((nx + 31) / 32, (ny + 7) / 8);
+    bool near = false;
+    for (int j = max(tile.y - 1, 0); j <= min(tile.y + 1, tiles.y - 1); ++j)
+        for (int i = max(tile.x - 1, 0); i <= min(tile.x + 1, tiles.x - 1); ++i)
+            near = near || deficit_step[j * tiles.x + i] == step_index;
+    return near;
+}
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
@@ -268,12 +287,15 @@ void main() {
         const float here = wet[id], dv = velocity[id];
         check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
         flag_if_not_finite(dv);
-        float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
-        const float d = depth_after(cell);
-        if (d > 0.0) {  // given
-            float drawn = 0.0;
-            for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
-            change -= d * drawn;
+        float change = 0.0;
+        if (deficit_near()) {  // the same for the whole work group
+            change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+            const float d = depth_after(cell);
+            if (d > 0.0) {  // given
+                float drawn = 0.0;
+                for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
+                change -= d * drawn;
+            }
         }
         float h = here;
         float v = dv;
@@ -327,6 +349,7 @@ layout(std430, binding = 12) buffer Compensation { float compensation[]; };   //
 layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // KERNEL_MEAN
+layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[]; };  // y sweep
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]
@@ -424,9 +447,11 @@ void store(int line, int pos, float increment, vec2 old_state) {
     // momentum that every later step re-applies (that made the volume drift as steps^1.5); the
     // rounding goes into the compensation c instead.
     float c = compensation[id];
-    field_out[id] = compensated_add(old_state.x, increment, c);
+    const float wet = compensated_add(old_state.x, increment, c);
+    field_out[id] = wet;
     compensation[id] = c;
     velocity[id] = increment;
+    if (wet < bottom[id]) deficit_step[settle_tile(cell_of(line, pos))] = step_index;
 #endif
 }
 
