@@ -353,6 +353,7 @@ void AdiModel::resolve_programs(const std::string& shader, int tile) {
             split_[s] = program(defines);
         }
     }
+    resolve_model_programs();
 }
 
 double general_window_tail(double weight, double transfer, int halo) {

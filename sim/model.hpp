@@ -296,6 +296,9 @@ class AdiModel : public Simulation {
     // side (KERNEL_ROWS) and finishing (KERNEL_FINISH, where has_finish) kernels. Called by
     // allocate(), and by step() when the specialization changed.
     void resolve_programs(const std::string& shader, int tile);
+    // A model's own programs beyond the half steps', resolved with specialization_ at the end
+    // of every resolve_programs. Default: none.
+    virtual void resolve_model_programs() {}
     // Per direction (0 = x, 1 = y): the fused half-step programs and their work-group counts,
     // and the generic path's kernels (null where the path or the model has none).
     const gl::Program* fused_[2] = {};

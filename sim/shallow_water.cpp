@@ -192,8 +192,8 @@ class ShallowWater final : public AdiModel {
   public:
     void load_state(const std::filesystem::path& path) override {
         AdiModel::load_state(path);
-        measure_mean();  // as the step before the save left it
-        measure_water();
+        measure_water();  // first: the bottom's kernels
+        measure_mean();   // as the step before the save left it
     }
 
   protected:
@@ -232,8 +232,16 @@ class ShallowWater final : public AdiModel {
                                     sizeof(std::int32_t));
         deficit_steps_.zero();
         resolve_programs("sim/shallow_water.comp", 2);
-        displace_ = &gl::compute_program("sim/shallow_water.comp",
-                                         {{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
+    }
+
+    // The bottom's specialization (FLAT_BOTTOM) for the displacing, settling and mean kernels,
+    // as resolve_programs gives it to the sweeps.
+    void resolve_model_programs() override {
+        const auto program = [this](gl::Defines defines) {
+            defines.insert(defines.end(), specialization_.begin(), specialization_.end());
+            return &gl::compute_program("sim/shallow_water.comp", defines);
+        };
+        displace_ = program({{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
         // Group sums by subgroup operations where the device has them, and the one mean group
         // as wide as a group gets then (a shared-memory tree of 1024 costs ten barriers).
         const bool subgroup_sums =
@@ -244,12 +252,16 @@ class ShallowWater final : public AdiModel {
             more.insert(more.begin(), sums.begin(), sums.end());
             return more;
         };
-        settle_ = &gl::compute_program("sim/shallow_water.comp", with({{"KERNEL_SETTLE", "1"}}));
-        mean_program_ = &gl::compute_program(
-            "sim/shallow_water.comp",
+        settle_ = program(with({{"KERNEL_SETTLE", "1"}}));
+        mean_program_ = program(
             with({{"KERNEL_MEAN", "1"}, {"MEAN_GROUP_SIZE", subgroup_sums ? "1024" : "256"}}));
-        measure_ = &gl::compute_program("sim/shallow_water.comp",
-                                        with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
+        measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
+    }
+
+    // A bottom the same everywhere (the flat terrain, `free`) is a uniform: FLAT_BOTTOM.
+    gl::Defines specialization() const override {
+        if (flat_bottom_) return {{"FLAT_BOTTOM", "1"}};
+        return {};
     }
 
     void initialize() override {
@@ -291,11 +303,16 @@ class ShallowWater final : public AdiModel {
         depth_seen_ = depth;
         bottom_low_ = low;
         bottom_high_ = high;
+        flat_bottom_ = low == high;
+        // The kernels for this bottom now: a state loaded or set before the next step is
+        // measured with them.
+        if (specialization() != specialization_) resolve_programs("sim/shallow_water.comp", 2);
         volume_bound_ = 1.0001 * volume + 1e-3;  // fp32 sums of the depths: well inside 0.01%
     }
     double bottom_low_ = 0, bottom_high_ = 0, volume_bound_ = 0;
-    double depth_seen_ = 0;   // the deepest cell at the last reset, --init or loaded state
-    float window_depth_ = 0;  // the deepest water the windows' halo holds for (resolve_window)
+    double depth_seen_ = 0;     // the deepest cell at the last reset, --init or loaded state
+    bool flat_bottom_ = false;  // the bottom is bottom_low_ everywhere
+    float window_depth_ = 0;    // the deepest water the windows' halo holds for (resolve_window)
 
     // The windowed sweeps (window_lines.glsl). A face carries g dt^2 / (2 dh^2) times its
     // conductance, at most twice the deeper cell's depth d: at most T = g dt^2 d / dh^2 each way,
@@ -362,6 +379,7 @@ class ShallowWater final : public AdiModel {
 
   private:
     void set_uniforms(const gl::Program& p) const override {
+        p.set("flat_bottom", float(bottom_low_));
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
@@ -401,6 +419,7 @@ class ShallowWater final : public AdiModel {
         p.set("width", bump.width);
         p.set("center", bump.center);
         p.set("window_depth", window_depth_);
+        p.set("flat_bottom", float(bottom_low_));
         height_.bind_storage(0);
         compensation_.bind_storage(12);
         bottom_.bind_storage(8);
@@ -435,6 +454,7 @@ class ShallowWater final : public AdiModel {
         const gl::Program& p = *measure_;
         p.use();
         set_grid_uniforms(p);
+        p.set("flat_bottom", float(bottom_low_));
         height_.bind_storage(0);
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);

@@ -104,6 +104,16 @@ float compensated_add(float h, float increment, inout float c) {
     return sum;
 }
 
+// The bottom b: a field, or with FLAT_BOTTOM (the same everywhere: the flat terrain, the `free`
+// scene) the uniform flat_bottom, and the kernels leave its loads out.
+#ifdef FLAT_BOTTOM
+uniform float flat_bottom;
+float bottom_at(int id) { return flat_bottom; }
+#else
+layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
+float bottom_at(int id) { return bottom[id]; }
+#endif
+
 // Settling's tiles of 32 x 8 cells (its work groups): the y sweep stores the step's index for
 // every tile in which a cell came out below its bottom (wet < b), so that settling does its
 // neighbour work only near those (KERNEL_SETTLE). A stale index only costs that work again.
@@ -134,7 +144,6 @@ void choose_sweeps(bool window) {
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) buffer Height { float height[]; };
 layout(std430, binding = 12) buffer Compensation { float compensation[]; };
-layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 uniform int shape;        // 1 a band along the diagonal x = y of the domain, 2 a round bump
 uniform float strength;   // m at the centre
 uniform float width;      // cells: the band's half width, the bump's radius
@@ -165,12 +174,12 @@ void main() {
     const float h = height[id];
     // No digging: a negative bump stops at the bottom (and a cell already below it loses nothing).
     float c = compensation[id];
-    const float raised = compensated_add(h, max(add, min(bottom[id] - h, 0.0)), c);
+    const float raised = compensated_add(h, max(add, min(bottom_at(id) - h, 0.0)), c);
     height[id] = raised;
     compensation[id] = c;
     // Deeper than the window's halo holds for: this step's sweeps take the line solve (every
     // invocation that finds it writes the same counts).
-    if (!(raised - bottom[id] <= window_depth)) choose_sweeps(false);
+    if (!(raised - bottom_at(id) <= window_depth)) choose_sweeps(false);
 }
 
 #elif defined(KERNEL_SETTLE) || defined(KERNEL_MEAN)
@@ -232,7 +241,6 @@ layout(std430, binding = 12) buffer Compensation { float compensation[]; };
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
 #endif
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
-layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 // Per work group: the sum of v^n, the number of wet cells and the largest depth, for
 // KERNEL_MEAN.
 layout(std430, binding = 10) writeonly buffer Partials { vec4 partials[]; };
@@ -255,7 +263,7 @@ bool deficit_near() {
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
-    return max(wet[id] - bottom[id], 0.0);
+    return max(wet[id] - bottom_at(id), 0.0);
 }
 const ivec2 kNeighbours[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
 float neighbour_depths(ivec2 c) {
@@ -267,7 +275,7 @@ float neighbour_depths(ivec2 c) {
 float draw_ratio(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
-    const float deficit = bottom[id] - wet[id];
+    const float deficit = bottom_at(id) - wet[id];
     if (!(deficit > 0.0)) return 0.0;
     const float w = neighbour_depths(c);
     return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
@@ -280,7 +288,7 @@ void main() {
     if (inside(cell)) {
         const int id = index_of(cell);
 #ifdef MEASURE_ONLY
-        const float depth = height_in[id] - bottom[id];
+        const float depth = height_in[id] - bottom_at(id);
         if (depth > 0.0) mine = vec3(velocity[id], 1.0, depth);
         if (!(depth <= 3.4e38)) mine.z = 3.4e38;  // NaN: no window; the flag reports it
 #else
@@ -309,7 +317,7 @@ void main() {
         height_out[id] = h;
         // The cells the next x sweep counts as wet, and the depth its rows see (a NaN counts
         // as too deep for the window: the line solve runs, and the flag has it already).
-        const float depth = h - bottom[id];
+        const float depth = h - bottom_at(id);
         if (depth > 0.0) mine = vec3(v, 1.0, depth);
         if (!(depth <= 3.4e38)) mine.z = 3.4e38;
 #endif
@@ -346,7 +354,6 @@ layout(std430, binding = 0) readonly buffer Height { float height[]; };      // 
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // dx, or wet
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: dv)
 layout(std430, binding = 12) buffer Compensation { float compensation[]; };   // c (y sweep)
-layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // KERNEL_MEAN
 layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[]; };  // y sweep
@@ -359,14 +366,14 @@ float depth(ivec2 cell) {
     return tiled_value(1, cell);
 #else
     const int id = index_of(cell);
-    return max(height[id] - bottom[id], 0.0);
+    return max(height[id] - bottom_at(id), 0.0);
 #endif
 }
 
 // The x half step's rows read h and the depth along the line: staged as fields 0 and 1 of the
 // fused kernel's tile (TILED; the velocity term is one load per cell and stays global).
 float field_global(int field, int index) {
-    return field == 0 ? height[index] : max(height[index] - bottom[index], 0.0);
+    return field == 0 ? height[index] : max(height[index] - bottom_at(index), 0.0);
 }
 float height_at(ivec2 cell) {
 #ifdef TILED
@@ -451,7 +458,7 @@ void store(int line, int pos, float increment, vec2 old_state) {
     field_out[id] = wet;
     compensation[id] = c;
     velocity[id] = increment;
-    if (wet < bottom[id]) deficit_step[settle_tile(cell_of(line, pos))] = step_index;
+    if (wet < bottom_at(id)) deficit_step[settle_tile(cell_of(line, pos))] = step_index;
 #endif
 }
 
@@ -474,7 +481,7 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK], out f
     for (int k = 0; k < CHUNK + 2; ++k) {
         const int id = index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)));
         h[k] = height[id];
-        dep[k] = max(h[k] - bottom[id], 0.0);
+        dep[k] = max(h[k] - bottom_at(id), 0.0);
     }
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = clamp(p0 + k, 0, n - 1);
