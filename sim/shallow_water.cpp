@@ -445,9 +445,9 @@ class ShallowWater final : public AdiModel {
         reduce_mean(true);
     }
 
-    // The settling kernel's work groups of 32 x 8 cells: along x and along y.
+    // The settling kernel's work groups, tiles of 32 x 32 cells: along x and along y.
     static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
-    static unsigned settle_groups_y(int ny) { return unsigned((ny + 7) / 8); }
+    static unsigned settle_groups_y(int ny) { return unsigned((ny + 31) / 32); }
 
     // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
     void measure_mean() {

@@ -114,11 +114,14 @@ layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 float bottom_at(int id) { return bottom[id]; }
 #endif
 
-// Settling's tiles of 32 x 8 cells (its work groups): the y sweep stores the step's index for
+// Settling's tiles of 32 x 32 cells (its work groups): the y sweep stores the step's index for
 // every tile in which a cell came out below its bottom (wet < b), so that settling does its
 // neighbour work only near those (KERNEL_SETTLE). A stale index only costs that work again.
-const ivec2 kSettleTile = ivec2(32, 8);
-int settle_tile(ivec2 cell) { return (cell.y / kSettleTile.y) * ((nx + 31) / 32) + cell.x / kSettleTile.x; }
+const ivec2 kSettleTile = ivec2(32, 32);
+int settle_tile(ivec2 cell) {
+    return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
+           cell.x / kSettleTile.x;
+}
 
 #if defined(KERNEL_DISPLACE) || defined(KERNEL_MEAN)
 // The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
@@ -191,7 +194,7 @@ void main() {
 // subgroup built-ins.)
 #if defined(KERNEL_SETTLE)
 #define GROUP_SIZE 256
-layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile
+layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile: 4 rows an invocation
 #else
 #define GROUP_SIZE MEAN_GROUP_SIZE
 layout(local_size_x = MEAN_GROUP_SIZE) in;
@@ -253,7 +256,7 @@ layout(std430, binding = 15) readonly buffer DeficitSteps { int deficit_step[]; 
 // around those (two cells: the neighbouring tiles are at least that wide).
 bool deficit_near() {
     const ivec2 tile = ivec2(gl_WorkGroupID.xy);
-    const ivec2 tiles = ivec2((nx + 31) / 32, (ny + 7) / 8);
+    const ivec2 tiles = (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile;
     bool near = false;
     for (int j = max(tile.y - 1, 0); j <= min(tile.y + 1, tiles.y - 1); ++j)
         for (int i = max(tile.x - 1, 0); i <= min(tile.x + 1, tiles.x - 1); ++i)
@@ -282,21 +285,32 @@ float draw_ratio(ivec2 c) {
 }
 #endif
 
+// What a cell adds to its group's partials: (v, 1, depth) where it is wet (a NaN depth counts
+// as too deep for the window: the line solve runs, and the flag has it already).
+vec3 wet_part(float v, float depth) {
+    vec3 part = depth > 0.0 ? vec3(v, 1.0, depth) : vec3(0.0);
+    if (!(depth <= 3.4e38)) part.z = 3.4e38;
+    return part;
+}
+
 void main() {
-    const ivec2 cell = ivec2(gl_GlobalInvocationID.xy);
     vec3 mine = vec3(0.0);
-    if (inside(cell)) {
+#ifndef MEASURE_ONLY
+    const bool near = deficit_near();  // the same for the whole work group
+#endif
+    for (int r = 0; r < kSettleTile.y / 8; ++r) {
+        const ivec2 cell = ivec2(gl_GlobalInvocationID.x, int(gl_WorkGroupID.y) * kSettleTile.y +
+                                                              int(gl_LocalInvocationID.y) + 8 * r);
+        if (!inside(cell)) continue;
         const int id = index_of(cell);
 #ifdef MEASURE_ONLY
-        const float depth = height_in[id] - bottom_at(id);
-        if (depth > 0.0) mine = vec3(velocity[id], 1.0, depth);
-        if (!(depth <= 3.4e38)) mine.z = 3.4e38;  // NaN: no window; the flag reports it
+        mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
 #else
         const float here = wet[id], dv = velocity[id];
         check_value(here);  // the unclamped surface: NaN, Inf, or past the depth bound
         flag_if_not_finite(dv);
         float change = 0.0;
-        if (deficit_near()) {  // the same for the whole work group
+        if (near) {
             change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
             const float d = depth_after(cell);
             if (d > 0.0) {  // given
@@ -315,11 +329,8 @@ void main() {
             velocity[id] = v;
         }
         height_out[id] = h;
-        // The cells the next x sweep counts as wet, and the depth its rows see (a NaN counts
-        // as too deep for the window: the line solve runs, and the flag has it already).
-        const float depth = h - bottom_at(id);
-        if (depth > 0.0) mine = vec3(v, 1.0, depth);
-        if (!(depth <= 3.4e38)) mine.z = 3.4e38;
+        // The cells the next x sweep counts as wet, and the depth its rows see.
+        mine = combine(mine, wet_part(v, h - bottom_at(id)));
 #endif
     }
     const vec3 total = group_sum(mine);
