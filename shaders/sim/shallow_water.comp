@@ -484,15 +484,39 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 #elif defined(KERNEL_WINDOW)
 // The window kernels' rows (sim/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of `line`,
 // each cell's height and depth loaded once for the row and its neighbours' (row_system's
-// arithmetic); positions off the line are clamped onto it (the window replaces their rows).
+// arithmetic), along rows that allow it 16 bytes at a time; positions off the line are clamped
+// onto it (the window replaces their rows).
+#if DIRECTION == 0
+layout(std430, binding = 4) readonly buffer Height4 { vec4 height4[]; };      // h as vec4s
+layout(std430, binding = 2) readonly buffer Velocity4 { vec4 velocity4[]; };  // v as vec4s
+#endif
 void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK], out float c[CHUNK],
                  out float d[CHUNK], out vec2 inputs[CHUNK]) {
     const int n = LINE_LENGTH;
     float h[CHUNK + 2], dep[CHUNK + 2];  // positions p0 - 1 .. p0 + CHUNK
-    for (int k = 0; k < CHUNK + 2; ++k) {
-        const int id = index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)));
-        h[k] = height[id];
-        dep[k] = max(h[k] - bottom_at(id), 0.0);
+#if DIRECTION == 0
+    float v[CHUNK];
+    const bool quads = (nx & 3) == 0 && p0 >= 1 && p0 + CHUNK < n;
+    if (quads) {
+        const int id = index_of(cell_of(line, p0));  // a multiple of 4: so are nx and p0
+        for (int q = 0; q < CHUNK / 4; ++q) {
+            const vec4 hq = height4[(id >> 2) + q], vq = velocity4[(id >> 2) + q];
+            for (int e = 0; e < 4; ++e) {
+                h[1 + 4 * q + e] = hq[e];
+                v[4 * q + e] = vq[e];
+            }
+        }
+        h[0] = height[id - 1];
+        h[CHUNK + 1] = height[id + CHUNK];
+        for (int k = 0; k < CHUNK + 2; ++k) dep[k] = max(h[k] - bottom_at(id - 1 + k), 0.0);
+    } else
+#endif
+    {
+        for (int k = 0; k < CHUNK + 2; ++k) {
+            const int id = index_of(cell_of(line, clamp(p0 - 1 + k, 0, n - 1)));
+            h[k] = height[id];
+            dep[k] = max(h[k] - bottom_at(id), 0.0);
+        }
     }
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = clamp(p0 + k, 0, n - 1);
@@ -506,8 +530,8 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK], out f
                                                   right_edge * (h[k + 1] - h[k + 2]));
         const int id = index_of(cell_of(line, pos));
 #if DIRECTION == 0
-        const float v = dep[k + 1] > 0.0 ? velocity[id] - mean_velocity : 0.0;
-        d[k] = (1.0 - damping) * v - flux_divergence;
+        const float v_wet = dep[k + 1] > 0.0 ? (quads ? v[k] : velocity[id]) - mean_velocity : 0.0;
+        d[k] = (1.0 - damping) * v_wet - flux_divergence;
         inputs[k] = vec2(0.0);
 #else
         d[k] = intermediate[id] - flux_divergence;
