@@ -55,19 +55,19 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
         {"split_chunk", "split solve: unknowns per invocation", &t.split_chunk, 2, 32},
         {"split_warps", "split solve: chunks per work group along the line", &t.split_warps, 1, 32},
         {"window",
-         "heat and advection: the windowed half steps wherever the implicit weight allows (0: the "
-         "exact line solve)",
+         "heat, advection and shallow water: the windowed half steps wherever the implicit weight "
+         "allows (0: the exact line solve)",
          &t.window, 0, 1},
-        {"window_row_chunk",
-         "x window: positions per lane, a multiple of 4 (0: the model's, heat and advection 8)",
+        {"window_row_chunk", "x window: positions per lane, a multiple of 4 (0: the model's, 8)",
          &t.window_row_chunk, 0, 16},
         {"window_row_warps", "x window: subgroups per work group (0: the model's, 4)",
          &t.window_row_warps, 0, 32},
         {"window_column_chunk",
-         "y window: rows per invocation (0: the model's, heat 16, advection 10)",
+         "y window: rows per invocation (0: the model's, heat 16, advection and shallow water 10)",
          &t.window_column_chunk, 0, 32},
         {"window_column_warps",
-         "y window: subgroups per work group (0: the model's, heat 8, advection 32)",
+         "y window: subgroups per work group (0: the model's, heat 8, advection and shallow water "
+         "32)",
          &t.window_column_warps, 0, 32},
     };
 }

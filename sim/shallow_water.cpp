@@ -6,8 +6,11 @@
 // see the shader). A step: this step's disturbance, if any, displaces h (v
 // unchanged); the x sweep (h, v -> dx); the y sweep (dx -> wet = h + dv into the second height
 // buffer, v = dv in place); settling (wet -> h^n back into the first buffer, dry cells' deficits
-// taken back from their neighbours, h and v alike; per-group sums of v) and the mean velocity
-// that the next x sweep takes out (the scheme's neutral mode, see the shader). No buffer swap.
+// taken back from their neighbours, h and v alike; per-group sums of v and the deepest cell) and
+// the mean velocity that the next x sweep takes out (the scheme's neutral mode, see the shader).
+// No buffer swap. On the fused path both sweeps run in decay windows while the water is shallow
+// enough for their halo, which the GPU checks every step (resolve_window), and a bottom the same
+// everywhere is compiled in as a uniform (FLAT_BOTTOM).
 // Scenarios:
 //   diagonal-push — a calm sheet at `level`, raised along the domain's diagonal by push_strength
 //                   each step for push_steps steps: a diagonal wave either side (Fig. 19);

@@ -110,10 +110,10 @@ struct FusedTuning {
     int split = 0;
     int split_chunk = 8;
     int split_warps = 4;
-    // The windowed half steps (heat: heat_scan.glsl; advection: window_lines.glsl): 1 wherever
-    // the implicit weight allows them, 0 never (the exact line solve); positions a lane and
-    // subgroups a work group along x, rows an invocation and subgroups a work group along y
-    // (0: the model's own shape, AdiModel::WindowShape).
+    // The windowed half steps (heat: heat_scan.glsl; advection, shallow water: window_lines.glsl):
+    // 1 wherever the implicit weight allows them, 0 never (the exact line solve); positions a lane
+    // and subgroups a work group along x, rows an invocation and subgroups a work group along y (0:
+    // the model's own shape, AdiModel::WindowShape).
     int window = 1;
     int window_row_chunk = 0;
     int window_row_warps = 0;

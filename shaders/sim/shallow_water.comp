@@ -228,11 +228,13 @@ vec3 group_sum(vec3 mine) {
 
 #if defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
-// neighbours (see "Settling" above). One invocation per cell, reading the 13-cell diamond of wet
-// and b around it; a work group is 32 x 8 cells, so that the rows above and below a cell are
-// mostly read by the same group, from its cache. On the H100 that took 0.215 ms at 4096^2
-// against 0.262 for groups of 256 cells along a row, and 0.43-0.57 for tiles of 32 x 32 cells
-// staged in shared memory (docs/performance.md).
+// neighbours (see "Settling" above). A work group of 32 x 8 invocations settles a tile of 32 x 32
+// cells, four an invocation 8 rows apart, so that the rows above and below a cell are mostly
+// read by the same group, from its cache, and each invocation has four cells' loads in flight:
+// one cell an invocation was bound by latency (0.226 against 0.122 ms at 4096^2 on the H100;
+// docs/performance.md has these and the shapes that lost). A cell reads the 13-cell diamond of
+// wet and b around it only in a tile next to one the y sweep marked (deficit_near): elsewhere
+// nothing changes but h^n = wet.
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
 // stored h (after a state is loaded), over the same groups in the same order, so that a resumed
 // run rounds as the straight one does.

@@ -1,8 +1,8 @@
 #ifndef WINDOW_LINES_GLSL
 #define WINDOW_LINES_GLSL
 // window_lines.glsl — a half step whose lines have general (row by row) coefficients, solved
-// inside decay windows: advection's `fused` path wherever its implicit weight allows
-// (sim/advection.cpp). One dispatch a half step, no reduced system in memory, no carries between
+// inside decay windows: advection's and shallow water's `fused` path wherever the implicit weight
+// allows (sim/advection.cpp, sim/shallow_water.cpp). One dispatch a half step, no reduced system in memory, no carries between
 // work groups: each output position is solved from the rows within HALO_LOW positions before it
 // and HALO_HIGH after it.
 //
