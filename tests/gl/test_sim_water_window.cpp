@@ -21,9 +21,9 @@ namespace {
 
 // Thomas on rows first .. last - 1 of (a, b, c) with right-hand side d, the couplings past
 // them dropped: the exact solve (first 0, last n) or a window's.
-std::vector<double> thomas(const std::vector<double>& a, const std::vector<double>& b,
-                           const std::vector<double>& c, const std::vector<double>& d,
-                           std::size_t first, std::size_t last) {
+std::vector<double> truncated_thomas(const std::vector<double>& a, const std::vector<double>& b,
+                                     const std::vector<double>& c, const std::vector<double>& d,
+                                     std::size_t first, std::size_t last) {
     const std::size_t n = last - first;
     std::vector<double> cp(n), dp(n), x(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -80,11 +80,11 @@ TEST(SimWaterWindow, TruncationIsWithinItsBoundOnWaterLines) {
             }
             std::vector<double> a, b, c;
             water_line(h, bottom, coupling, a, b, c);
-            const std::vector<double> exact = thomas(a, b, c, d, 0, n);
+            const std::vector<double> exact = truncated_thomas(a, b, c, d, 0, n);
             double largest = 0;
             for (double x : exact) largest = std::max(largest, std::abs(x));
             const int first = 100, last = 300;  // a window inside the line
-            const std::vector<double> window = thomas(a, b, c, d, first, last);
+            const std::vector<double> window = truncated_thomas(a, b, c, d, first, last);
             for (int m = 1; m < 60; ++m) {
                 const double bound = detail::general_window_tail(2 * transfer, transfer, m);
                 const double miss_low =
@@ -105,7 +105,7 @@ TEST(SimWaterWindow, TruncationIsWithinItsBoundOnWaterLines) {
 
 // The halo sim/shallow_water.cpp picks for a start whose deepest water is `start_depth`: the one
 // for twice that depth, else for it, else none; "window-H<halo>" or "fused".
-std::string expected_kernel(const Simulation& sim, double start_depth) {
+std::string water_expected_kernel(const Simulation& sim, double start_depth) {
     const double dt = sim.param("dt"), dh = sim.param("dh");
     const double per_depth = sim.param("g") * dt * dt / (dh * dh);
     const double start = std::max(sim.param("level"), start_depth);
@@ -117,8 +117,8 @@ std::string expected_kernel(const Simulation& sim, double start_depth) {
 // Grids with lines shorter than a window, of one and of several windows each way (an x window
 // stores up to 256 positions, a y window up to 320), and not multiples of 4 (the x window's
 // scalar stores).
-const std::pair<int, int> kWindowGrids[] = {{37, 29},  {5, 41},  {70, 6},
-                                            {133, 67}, {300, 7}, {9, 700}};
+const std::pair<int, int> kWaterWindowGrids[] = {{37, 29},  {5, 41},  {70, 6},
+                                                 {133, 67}, {300, 7}, {9, 700}};
 
 // Shallow water `free` from a random surface in [0.9, 1.1] m on a flat bottom, 4 steps at `dt`,
 // against the float64 stepper: the largest difference, and the kernel.
@@ -135,7 +135,7 @@ double water_vs_reference(double dt, int nx, int ny, std::string* kernel, std::s
     for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
     sim->step(4);
     *kernel = sim->kernel();
-    *expected = expected_kernel(*sim, *std::max_element(start.begin(), start.end()));
+    *expected = water_expected_kernel(*sim, *std::max_element(start.begin(), start.end()));
     EXPECT_TRUE(sim->stats().stable);
     return test::max_abs_diff(sim->read_field(), h);
 }
@@ -148,7 +148,7 @@ TEST(SimWaterWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
     // 2^-26 of an increment a sweep.
     std::set<std::string> kernels;
     for (double dt : {0.02, 0.1, 0.16, 0.2, 0.25, 0.3, 0.5}) {
-        for (auto [nx, ny] : kWindowGrids) {
+        for (auto [nx, ny] : kWaterWindowGrids) {
             std::string kernel, expected;
             const double error = water_vs_reference(dt, nx, ny, &kernel, &expected);
             EXPECT_EQ(kernel, expected) << "dt " << dt;
