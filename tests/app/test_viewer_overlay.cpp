@@ -164,34 +164,42 @@ TEST(ViewerColourBar, TicksAreRoundValuesInsideTheRange) {
 // up to the frame.
 TEST(ViewerOverlay, APhasesFrameHasBothSweepsAndAddsUpToTheFrame) {
     ADILAB_NEED_XVFB();
-    auto r = run_viewer(temp_folder("viewer-phases") + "/config",
-                        "--model heat --scenario free --grid 128 --frames 30");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::size_t line = r.output.find("phases: frame ");
-    ASSERT_NE(line, std::string::npos) << r.output;
-    const std::string text = r.output.substr(line, r.output.find('\n', line) - line);
-    auto value = [&](const std::string& key) {
-        const std::size_t at = text.find(key);
-        return at == std::string::npos ? -1.0 : std::atof(text.c_str() + at + key.size());
-    };
-    const double x = value(" x sweep "), y = value(" y sweep "), draw = value(" draw "),
-                 ui = value(" UI "), other = value(" other "), frame = value(" = ");
-    EXPECT_GT(x, 0.0) << text;
-    EXPECT_GT(y, 0.0) << text;
     // The same work in x and in y (a square grid, a uniform field), so neither may read next
     // to nothing as the first phase did. One frame on the CPU clock is exposed to the scheduler:
-    // under ctest -j2 one sweep read 27.7 ms against the other's 6.5 (a preempted thread), hence
-    // a factor of 10 and not of 4.
+    // under ctest -j2 one sweep read 27.7 ms against the other's 6.5, and once 16.0 against 1.55
+    // (a preempted thread), hence a factor of 10 and not of 4, and up to three runs: the fault
+    // this catches (a phase that reads 0) shows in every run, a preemption in one.
+    std::string text;
+    double x = 0, y = 0;
+    for (int run = 0; run < 3; ++run) {
+        auto r = run_viewer(temp_folder("viewer-phases") + "/config",
+                            "--model heat --scenario free --grid 128 --frames 30");
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const std::size_t line = r.output.find("phases: frame ");
+        ASSERT_NE(line, std::string::npos) << r.output;
+        text = r.output.substr(line, r.output.find('\n', line) - line);
+        const auto value = [&](const std::string& key) {
+            const std::size_t at = text.find(key);
+            return at == std::string::npos ? -1.0 : std::atof(text.c_str() + at + key.size());
+        };
+        x = value(" x sweep ");
+        y = value(" y sweep ");
+        const double draw = value(" draw "), ui = value(" UI "), other = value(" other "),
+                     frame = value(" = ");
+        EXPECT_GT(x, 0.0) << text;
+        EXPECT_GT(y, 0.0) << text;
+        EXPECT_GT(draw, 0.0) << text;
+        EXPECT_GE(ui, 0.0) << text;
+        EXPECT_GT(frame, 0.0) << text;
+        // Every part of the same frame: they sum to it (the printed figures are rounded to 1 us).
+        EXPECT_NEAR(x + y + draw + ui + other, frame, 0.01) << text;
+        if (text.find("(CPU clock)") != std::string::npos) {
+            EXPECT_GE(other, 0.0) << text;
+        }
+        if (x > 0.1 * y && y > 0.1 * x) break;
+    }
     EXPECT_GT(x, 0.1 * y) << text;
     EXPECT_GT(y, 0.1 * x) << text;
-    EXPECT_GT(draw, 0.0) << text;
-    EXPECT_GE(ui, 0.0) << text;
-    EXPECT_GT(frame, 0.0) << text;
-    // Every part of the same frame: they sum to it (the printed figures are rounded to 1 us).
-    EXPECT_NEAR(x + y + draw + ui + other, frame, 0.01) << text;
-    if (text.find("(CPU clock)") != std::string::npos) {
-        EXPECT_GE(other, 0.0) << text;
-    }
 }
 
 TEST(ViewerOverlay, PhasesAreNamedAndWrappedTimesAreRefused) {

@@ -182,11 +182,20 @@ TEST(SimWaterWindow, WaterDeeperThanTheHaloHoldsForTakesTheLineSolve) {
     // every step must match the float64 stepper. The halo holds to 4.5 m here: a bump of 8 m
     // is deeper than that for the first steps after the stroke, one of 20 m for all four. (The
     // float64 stepper has no settling: bumps that drain their surroundings past empty, 40 m
-    // here, are the wet and dry tests' business.)
-    for (double strength : {8.0, 20.0}) {
+    // here, are the wet and dry tests' business.) The line solve's y sweep either one dispatch
+    // (these columns' own) or the split solve's three (`split` 1, the rule from 2048 rows).
+    struct Case {
+        double strength;
+        int split;
+    };
+    for (const Case& c : {Case{8.0, 0}, Case{20.0, 0}, Case{20.0, 1}}) {
+        const double strength = c.strength;
         const int nx = 61, ny = 53, after = 4;
         const double dt = 0.1;
         auto sim = make_simulation("shallow-water", "fused");
+        FusedTuning tuning;
+        tuning.split = c.split;
+        sim->set_fused_tuning(tuning);
         sim->set_param("dt", dt);
         sim->set_param("damping", 0.01);
         sim->reset("free", nx, ny);
@@ -216,7 +225,7 @@ TEST(SimWaterWindow, WaterDeeperThanTheHaloHoldsForTakesTheLineSolve) {
         // Relative: the bump's height scales the steps' round-off (kStepTolerance is for unit
         // magnitudes).
         EXPECT_LE(test::max_abs_diff(sim->read_field(), h), test::kStepTolerance * (1 + strength))
-            << "strength " << strength << " " << kernel;
+            << "strength " << strength << " split " << c.split << " " << kernel;
         EXPECT_TRUE(sim->stats().stable);
     }
 }
