@@ -214,6 +214,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
+            {"shallow-water's settling count", sizeof(std::uint32_t)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
@@ -234,6 +235,8 @@ class ShallowWater final : public AdiModel {
         deficit_steps_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) *
                                     sizeof(std::int32_t));
         deficit_steps_.zero();
+        groups_done_ = gl::Buffer(sizeof(std::uint32_t));
+        groups_done_.zero();
         resolve_programs("sim/shallow_water.comp", 2);
     }
 
@@ -245,8 +248,7 @@ class ShallowWater final : public AdiModel {
             return &gl::compute_program("sim/shallow_water.comp", defines);
         };
         displace_ = program({{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
-        // Group sums by subgroup operations where the device has them, and the one mean group
-        // as wide as a group gets then (a shared-memory tree of 1024 costs ten barriers).
+        // Group sums by subgroup operations where the device has them.
         const bool subgroup_sums =
             gl::Context::current().info().subgroup_arithmetic && fused_tuning_.subgroups != 0;
         gl::Defines sums = {{"DIRECTION", "0"}};
@@ -256,8 +258,6 @@ class ShallowWater final : public AdiModel {
             return more;
         };
         settle_ = program(with({{"KERNEL_SETTLE", "1"}}));
-        mean_program_ = program(
-            with({{"KERNEL_MEAN", "1"}, {"MEAN_GROUP_SIZE", subgroup_sums ? "1024" : "256"}}));
         measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
 
@@ -441,16 +441,13 @@ class ShallowWater final : public AdiModel {
         compensation_.bind_storage(12);
         bottom_.bind_storage(8);
         bind_flag();
-        partials_.bind_storage(10);
         deficit_steps_.bind_storage(15);
-        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(gl::Barrier::storage);
-        reduce_mean(true);
+        dispatch_settling(p, true);
     }
 
-    // The settling kernel's work groups, tiles of 32 x 32 cells: along x and along y.
+    // The settling kernel's work groups, tiles of 32 x 64 cells: along x and along y.
     static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
-    static unsigned settle_groups_y(int ny) { return unsigned((ny + 31) / 32); }
+    static unsigned settle_groups_y(int ny) { return unsigned((ny + 63) / 64); }
 
     // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
     void measure_mean() {
@@ -461,25 +458,21 @@ class ShallowWater final : public AdiModel {
         height_.bind_storage(0);
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
-        partials_.bind_storage(10);
-        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(gl::Barrier::storage);
-        reduce_mean(false);
+        dispatch_settling(p, false);
         gl::memory_barrier(gl::Barrier::all);
     }
 
-    // Settling's per-group sums -> S_wet / N_wet, and the next step's sweeps; `ends_step`: a
-    // step's settling, which counts the step if it took the line solve.
-    void reduce_mean(bool ends_step) {
-        const gl::Program& m = *mean_program_;
-        m.use();
-        m.set("partial_count", int(settle_groups_x(nx_) * settle_groups_y(ny_)));
-        m.set("window_depth", window_depth_);
-        m.set("ends_step", int(ends_step));
+    // The settling (or measuring) kernel `p`, its fields bound: its work groups' sums, which its
+    // last group turns into S_wet / N_wet and the next step's sweeps; `ends_step`: a step's
+    // settling, which counts the step if it took the line solve.
+    void dispatch_settling(const gl::Program& p, bool ends_step) {
+        p.set("window_depth", window_depth_);
+        p.set("ends_step", int(ends_step));
         partials_.bind_storage(10);
         mean_.bind_storage(11);
         sweep_arguments_.bind_storage(14);
-        gl::dispatch(1);
+        groups_done_.bind_storage(16);
+        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
@@ -504,9 +497,9 @@ class ShallowWater final : public AdiModel {
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
     gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells, deepest); S / N_wet
     gl::Buffer deficit_steps_;    // per settling tile: the last step a cell there overdrew
+    gl::Buffer groups_done_;      // settling's work groups finished (its last resets it)
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_ = nullptr;
-    const gl::Program* mean_program_ = nullptr;
     const gl::Program* measure_ = nullptr;
 };
 

@@ -59,8 +59,8 @@
 // damping 0 nothing pulls it back, so the fp32 rounding of each solve's sum(dv) adds up in it as
 // a random walk, and the volume, which grows by S every step, would drift as steps^1.5 (2e-5 of
 // it in 10,000 steps of the default dam-break at 32^2). So the settling kernel sums v^n and
-// counts the wet cells per work group, KERNEL_MEAN forms S_wet / N_wet, and the x sweep takes it
-// out of every wet cell's v. The right-hand side's velocity term then sums to 0 (to rounding)
+// counts the wet cells per work group, its last group forms S_wet / N_wet, and the x sweep takes
+// it out of every wet cell's v. The right-hand side's velocity term then sums to 0 (to rounding)
 // every step whatever v holds, so the volume changes only by disturbances and rounds only as a
 // random walk (steps^0.5). Where every cell stays wet, S is 0 in exact arithmetic (disturbances
 // leave v alone, settling moves v with a zero sum) and the mean taken out is rounding only;
@@ -114,16 +114,16 @@ layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 float bottom_at(int id) { return bottom[id]; }
 #endif
 
-// Settling's tiles of 32 x 32 cells (its work groups): the y sweep stores the step's index for
+// Settling's tiles of 32 x 64 cells (its work groups): the y sweep stores the step's index for
 // every tile in which a cell came out below its bottom (wet < b), so that settling does its
 // neighbour work only near those (KERNEL_SETTLE). A stale index only costs that work again.
-const ivec2 kSettleTile = ivec2(32, 32);
+const ivec2 kSettleTile = ivec2(32, 64);
 int settle_tile(ivec2 cell) {
     return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
            cell.x / kSettleTile.x;
 }
 
-#if defined(KERNEL_DISPLACE) || defined(KERNEL_MEAN)
+#if defined(KERNEL_DISPLACE) || defined(KERNEL_SETTLE)
 // The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
 // resolve_window); past it the sweeps take the exact line solve. The choice is made here, on
 // the GPU, for the next step's two sweeps: AdiModel's sweep arguments (sim/model.hpp), entries
@@ -185,20 +185,15 @@ void main() {
     if (!(raised - bottom_at(id) <= window_depth)) choose_sweeps(false);
 }
 
-#elif defined(KERNEL_SETTLE) || defined(KERNEL_MEAN)
+#elif defined(KERNEL_SETTLE)
 // Over the work group of GROUP_SIZE invocations, in invocation 0: the sums of x and y and the
 // largest z (the depth), by subgroup operations, then theirs (SUBGROUP_SUM), or a tree in
 // shared memory. The settling and measuring kernels call it in the same order, so a resumed
 // run's mean rounds as the straight run's.
 // (The work group's size is declared first: NVIDIA's compiler wants it before any use of the
 // subgroup built-ins.)
-#if defined(KERNEL_SETTLE)
 #define GROUP_SIZE 256
-layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile: 4 rows an invocation
-#else
-#define GROUP_SIZE MEAN_GROUP_SIZE
-layout(local_size_x = MEAN_GROUP_SIZE) in;
-#endif
+layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile: 8 rows an invocation
 vec3 combine(vec3 p, vec3 q) { return vec3(p.xy + q.xy, max(p.z, q.z)); }
 #ifdef SUBGROUP_SUM
 shared vec3 subgroup_sums[GROUP_SIZE];  // at most one per subgroup, i.e. per invocation
@@ -226,7 +221,6 @@ vec3 group_sum(vec3 mine) {
 }
 #endif
 
-#if defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
 // neighbours (see "Settling" above). A work group of 32 x 8 invocations settles a tile of 32 x 32
 // cells, four an invocation 8 rows apart, so that the rows above and below a cell are mostly
@@ -246,9 +240,13 @@ layout(std430, binding = 12) buffer Compensation { float compensation[]; };
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
 #endif
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };               // dv -> v^n
-// Per work group: the sum of v^n, the number of wet cells and the largest depth, for
-// KERNEL_MEAN.
-layout(std430, binding = 10) writeonly buffer Partials { vec4 partials[]; };
+// Per work group: the sum of v^n, the number of wet cells and the largest depth; the last group
+// to finish sums them (main).
+layout(std430, binding = 10) coherent buffer Partials { vec4 partials[]; };
+layout(std430, binding = 16) coherent buffer GroupsDone { uint groups_done; };
+layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
+uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuring a state
+shared bool last_group;
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 #ifndef MEASURE_ONLY
@@ -336,31 +334,34 @@ void main() {
 #endif
     }
     const vec3 total = group_sum(mine);
-    if (gl_LocalInvocationIndex == 0)
+
+    // The last group to finish sums every group's partial: S / N_wet, the mean velocity that the
+    // next x sweep takes out of the wet cells' v (see "Mean velocity" above), and from the
+    // deepest cell the next step's sweeps, windowed or the line solve. (A kernel of its own for
+    // this cost a dispatch and a barrier a step: ~9 us with the guard's empty dispatches at
+    // 1024^2 on the H100, docs/performance.md.)
+    const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    if (gl_LocalInvocationIndex == 0) {
         partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = vec4(total, 0.0);
-}
-
-#else
-// One work group: S / N_wet from the settling kernel's partial sums, the mean velocity that the
-// next x sweep takes out of the wet cells' v (see "Mean velocity" above); and from the deepest
-// cell the next step's sweeps, windowed or the line solve.
-layout(std430, binding = 10) readonly buffer Partials { vec4 partials[]; };
-layout(std430, binding = 11) writeonly buffer Mean { float mean_velocity; };
-uniform int partial_count;
-uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuring a state
-
-void main() {
+        memoryBarrierBuffer();
+        last_group = atomicAdd(groups_done, 1u) == groups - 1u;
+    }
+    memoryBarrierShared();
+    barrier();
+    if (!last_group) return;  // the same for the whole group
+    memoryBarrierBuffer();
     vec3 s = vec3(0.0);
-    for (int k = int(gl_LocalInvocationIndex); k < partial_count; k += GROUP_SIZE)
+    for (uint k = gl_LocalInvocationIndex; k < groups; k += GROUP_SIZE)
         s = combine(s, partials[k].xyz);
+    barrier();  // group_sum's shared sums above are read before they are written again
     const vec3 sums = group_sum(s);
     if (gl_LocalInvocationIndex == 0) {
         mean_velocity = sums.y > 0.0 ? sums.x / sums.y : 0.0;
         if (ends_step != 0 && sweep_arguments[0] == 0u) ++sweep_arguments[36];
         choose_sweeps(sums.z <= window_depth);
+        groups_done = 0u;  // for the next dispatch
     }
 }
-#endif
 
 #else
 layout(std430, binding = 0) readonly buffer Height { float height[]; };      // h^{n-1}
@@ -368,7 +369,7 @@ layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // 
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: dv)
 layout(std430, binding = 12) buffer Compensation { float compensation[]; };   // c (y sweep)
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
-layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // KERNEL_MEAN
+layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // settling's
 layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[]; };  // y sweep
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
