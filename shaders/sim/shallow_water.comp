@@ -222,11 +222,11 @@ vec3 group_sum(vec3 mine) {
 #endif
 
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
-// neighbours (see "Settling" above). A work group of 32 x 8 invocations settles a tile of 32 x 32
-// cells, four an invocation 8 rows apart, so that the rows above and below a cell are mostly
-// read by the same group, from its cache, and each invocation has four cells' loads in flight:
-// one cell an invocation was bound by latency (0.226 against 0.122 ms at 4096^2 on the H100;
-// docs/performance.md has these and the shapes that lost). A cell reads the 13-cell diamond of
+// neighbours (see "Settling" above). A work group of 32 x 8 invocations settles a tile of 32 x 64
+// cells, eight an invocation 8 rows apart, so that the rows above and below a cell are mostly
+// read by the same group, from its cache, and each invocation has eight cells' loads in flight:
+// one cell an invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122,
+// eight 0.110; docs/performance.md). A cell reads the 13-cell diamond of
 // wet and b around it only in a tile next to one the y sweep marked (deficit_near): elsewhere
 // nothing changes but h^n = wet.
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
