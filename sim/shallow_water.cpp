@@ -240,7 +240,7 @@ class ShallowWater final : public AdiModel {
         resolve_programs("sim/shallow_water.comp", 2);
     }
 
-    // The bottom's specialization (FLAT_BOTTOM) for the displacing, settling and mean kernels,
+    // The bottom's specialization (FLAT_BOTTOM) for the displacing, settling and measuring kernels,
     // as resolve_programs gives it to the sweeps.
     void resolve_model_programs() override {
         const auto program = [this](gl::Defines defines) {

@@ -226,9 +226,9 @@ vec3 group_sum(vec3 mine) {
 // cells, eight an invocation 8 rows apart, so that the rows above and below a cell are mostly
 // read by the same group, from its cache, and each invocation has eight cells' loads in flight:
 // one cell an invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122,
-// eight 0.110; docs/performance.md). A cell reads the 13-cell diamond of
-// wet and b around it only in a tile next to one the y sweep marked (deficit_near): elsewhere
-// nothing changes but h^n = wet.
+// eight 0.110; docs/performance.md). A cell reads the 13-cell diamond of wet and b around it
+// only in a tile next to one the y sweep marked (deficit_near): elsewhere nothing changes but
+// h^n = wet.
 // With MEASURE_ONLY it settles nothing and only sums the stored v over the wet cells of the
 // stored h (after a state is loaded), over the same groups in the same order, so that a resumed
 // run rounds as the straight one does.

@@ -72,11 +72,11 @@ TEST(SimWaterWindow, TruncationIsWithinItsBoundOnWaterLines) {
         const double coupling = transfer / depth / 2;  // g dt^2 / (2 dh^2)
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<double> h(n), bottom(n), d(n);
-            for (int i = 0; i < n; ++i) {
-                bottom[std::size_t(i)] = unit(rng) < 0.33 ? 2.0 : 0.5 * unit(rng);
-                h[std::size_t(i)] = std::max(bottom[std::size_t(i)] - 0.1, 0.0) + depth * unit(rng);
-                h[std::size_t(i)] = std::min(h[std::size_t(i)], bottom[std::size_t(i)] + depth);
-                d[std::size_t(i)] = 2 * unit(rng) - 1;
+            for (std::size_t i = 0; i < std::size_t(n); ++i) {
+                const bool dry = unit(rng) < 0.33;
+                bottom[i] = dry ? 2.0 : 0.5 * unit(rng);
+                h[i] = dry ? bottom[i] - 0.1 * unit(rng) : bottom[i] + depth * unit(rng);
+                d[i] = 2 * unit(rng) - 1;
             }
             std::vector<double> a, b, c;
             water_line(h, bottom, coupling, a, b, c);
