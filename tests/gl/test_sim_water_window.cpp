@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -120,24 +121,39 @@ std::string water_expected_kernel(const Simulation& sim, double start_depth) {
 const std::pair<int, int> kWaterWindowGrids[] = {{37, 29},  {5, 41},  {70, 6},
                                                  {133, 67}, {300, 7}, {9, 700}};
 
-// Shallow water `free` from a random surface in [0.9, 1.1] m on a flat bottom, 4 steps at `dt`,
-// against the float64 stepper: the largest difference, and the kernel.
+// Shallow water `free` at `dt` (damping 0.01) from a random surface in [0.9, 1.1] m on a flat
+// bottom, and the float64 stepper's state and setup for the same start.
+struct FreeWater {
+    std::unique_ptr<Simulation> sim;
+    reference::ShallowWaterSetup setup;
+    std::vector<double> h, previous;
+    double deepest = 0;  // of the start
+};
+FreeWater free_water(double dt, int nx, int ny, unsigned seed, const FusedTuning& tuning = {}) {
+    FreeWater w;
+    w.sim = make_simulation("shallow-water", "fused");
+    w.sim->set_fused_tuning(tuning);
+    w.sim->set_param("dt", dt);
+    w.sim->set_param("damping", 0.01);
+    w.sim->reset("free", nx, ny);
+    const std::vector<float> start = test::random_field(nx, ny, 0.9f, 1.1f, seed);
+    w.sim->set_field(start);
+    w.setup = {nx, ny, 9.81 * dt * dt / 2, 0.01, std::vector<double>(start.size(), 0.0)};
+    w.h.assign(start.begin(), start.end());
+    w.previous = w.h;
+    w.deepest = *std::max_element(start.begin(), start.end());
+    return w;
+}
+
+// free_water 4 steps against the float64 stepper: the largest difference, and the kernel.
 double water_vs_reference(double dt, int nx, int ny, std::string* kernel, std::string* expected) {
-    auto sim = make_simulation("shallow-water", "fused");
-    sim->set_param("dt", dt);
-    sim->set_param("damping", 0.01);
-    sim->reset("free", nx, ny);
-    const std::vector<float> start = test::random_field(nx, ny, 0.9f, 1.1f, unsigned(nx * 7 + ny));
-    sim->set_field(start);
-    const reference::ShallowWaterSetup setup{nx, ny, 9.81 * dt * dt / 2, 0.01,
-                                             std::vector<double>(start.size(), 0.0)};
-    std::vector<double> h(start.begin(), start.end()), previous = h;
-    for (int s = 0; s < 4; ++s) reference::shallow_water_step(setup, h, previous);
-    sim->step(4);
-    *kernel = sim->kernel();
-    *expected = water_expected_kernel(*sim, *std::max_element(start.begin(), start.end()));
-    EXPECT_TRUE(sim->stats().stable);
-    return test::max_abs_diff(sim->read_field(), h);
+    FreeWater w = free_water(dt, nx, ny, unsigned(nx * 7 + ny));
+    for (int s = 0; s < 4; ++s) reference::shallow_water_step(w.setup, w.h, w.previous);
+    w.sim->step(4);
+    *kernel = w.sim->kernel();
+    *expected = water_expected_kernel(*w.sim, w.deepest);
+    EXPECT_TRUE(w.sim->stats().stable);
+    return test::max_abs_diff(w.sim->read_field(), w.h);
 }
 
 TEST(SimWaterWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
@@ -191,19 +207,12 @@ TEST(SimWaterWindow, WaterDeeperThanTheHaloHoldsForTakesTheLineSolve) {
     for (const Case& c : {Case{8.0, 0}, Case{20.0, 0}, Case{20.0, 1}}) {
         const double strength = c.strength;
         const int nx = 61, ny = 53, after = 4;
-        const double dt = 0.1;
-        auto sim = make_simulation("shallow-water", "fused");
         FusedTuning tuning;
         tuning.split = c.split;
-        sim->set_fused_tuning(tuning);
-        sim->set_param("dt", dt);
-        sim->set_param("damping", 0.01);
-        sim->reset("free", nx, ny);
-        const std::vector<float> start = test::random_field(nx, ny, 0.9f, 1.1f, 3);
-        sim->set_field(start);
-        const reference::ShallowWaterSetup setup{nx, ny, 9.81 * dt * dt / 2, 0.01,
-                                                 std::vector<double>(start.size(), 0.0)};
-        std::vector<double> h(start.begin(), start.end()), previous = h;
+        FreeWater w = free_water(0.1, nx, ny, 3, tuning);
+        Simulation* sim = w.sim.get();
+        const reference::ShallowWaterSetup& setup = w.setup;
+        std::vector<double>&h = w.h, &previous = w.previous;
         for (int s = 0; s < 2; ++s) reference::shallow_water_step(setup, h, previous);
         sim->step(2);
         EXPECT_EQ(sim->kernel(), "window-H16");
