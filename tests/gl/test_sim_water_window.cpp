@@ -212,7 +212,8 @@ TEST(SimWaterWindow, WaterDeeperThanTheHaloHoldsForTakesTheLineSolve) {
         FreeWater w = free_water(0.1, nx, ny, 3, tuning);
         Simulation* sim = w.sim.get();
         const reference::ShallowWaterSetup& setup = w.setup;
-        std::vector<double>&h = w.h, &previous = w.previous;
+        std::vector<double>& h = w.h;
+        std::vector<double>& previous = w.previous;
         for (int s = 0; s < 2; ++s) reference::shallow_water_step(setup, h, previous);
         sim->step(2);
         EXPECT_EQ(sim->kernel(), "window-H16");
