@@ -404,6 +404,8 @@ void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowS
     window_[0] = &gl::compute_program(row_shader, row);
     window_[1] = &gl::compute_program(column_shader, column);
     window_halo_ = halo;
+    window_warps_[0] = row_warps;
+    window_warps_[1] = column_warps;
     // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
     // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
     // promises 65535 a dimension); the subgroups past the last window store nothing.
@@ -677,9 +679,10 @@ void AdiModel::save_state(const std::filesystem::path& path) const {
         out << "param " << specs_[i].name << " " << format_double(values_[i]) << "\n";
     auto buffers = self->state_buffers();
     buffers.push_back({"flag", &self->flag_});
-    for (auto& [name, buffer, zero_if_missing] : buffers) {
-        const std::vector<char> bytes = buffer->read<char>(buffer->size());
-        out << "buffer " << name << " " << bytes.size() << "\n";
+    for (const StateBuffer& state_buffer : buffers) {
+        const std::vector<char> bytes =
+            state_buffer.buffer->read<char>(state_buffer.buffer->size());
+        out << "buffer " << state_buffer.name << " " << bytes.size() << "\n";
         out.write(bytes.data(), std::streamsize(bytes.size()));
         out << "\n";
     }
@@ -712,16 +715,16 @@ void AdiModel::load_state(const std::filesystem::path& path) {
             fail(why.str());
         }
     }
-    // Every state buffer is one field of the file's grid; the flag keeps its size.
+    // Every state buffer is one field of the file's grid or has its own size (the flag).
     std::vector<StateBuffer> all = state_buffers();
-    all.push_back({"flag", &flag_});
-    for (const auto& [name, buffer, zero_if_missing] : all) {
+    all.push_back({"flag", &flag_, false, flag_.size()});
+    for (const auto& [name, buffer, zero_if_missing, bytes] : all) {
         const auto found = state.buffers.find(name);
         if (found == state.buffers.end()) {
             if (zero_if_missing) continue;
             fail("has no buffer '" + name + "'");
         }
-        const std::uint64_t need = name == "flag" ? flag_.size() : field_bytes(state.nx, state.ny);
+        const std::uint64_t need = bytes != 0 ? bytes : field_bytes(state.nx, state.ny);
         if (found->second.size() != need)
             fail("buffer '" + name + "' holds " + std::to_string(found->second.size()) +
                  " bytes, the " + std::to_string(state.nx) + " x " + std::to_string(state.ny) +
@@ -751,13 +754,16 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     const std::int64_t steps = state.steps;
     const double time = state.time;
     all = state_buffers();  // the buffers were reallocated for the file's grid
-    all.push_back({"flag", &flag_});
-    for (auto& [name, buffer, zero_if_missing] : all) {
+    all.push_back({"flag", &flag_, false, flag_.size()});
+    loaded_buffers_.clear();
+    for (auto& [name, buffer, zero_if_missing, bytes] : all) {
         const auto found = buffers.find(name);
-        if (found == buffers.end())
+        if (found == buffers.end()) {
             buffer->zero();  // zero_if_missing, checked above
-        else
+        } else {
             buffer->upload(0, found->second.size(), found->second.data());
+            loaded_buffers_.push_back(name);
+        }
     }
     steps_ = steps;
     time_ = time;

@@ -2,6 +2,7 @@
 // The common machinery of the three ADI models (internal to sim/): parameters by name, grid and
 // scenario checks, the solver choice (fused kernel or a tridiagonal Solver), the GPU stability
 // flag, stats and save/load of the state. A model adds its buffers, scenarios and step.
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <map>
@@ -122,14 +123,21 @@ class AdiModel : public Simulation {
     virtual void initialize() = 0;
     // One time step; steps_ already counts it (1-based index of this step).
     virtual void step_once() = 0;
-    // A buffer of the saved state: one field (nx * ny floats). One a model added later is
-    // `zero_if_missing`: a file saved before it existed loads with that buffer zeroed (the model
-    // says beside it why zero continues the run correctly).
+    // A buffer of the saved state: one field (nx * ny floats), or `bytes` where it is not one.
+    // One a model added later is `zero_if_missing`: a file saved before it existed loads with
+    // that buffer zeroed (the model says beside it why that continues the run correctly, or
+    // fills it in after load_state: state_had_buffer).
     struct StateBuffer {
         std::string name;
         gl::Buffer* buffer = nullptr;
         bool zero_if_missing = false;
+        std::uint64_t bytes = 0;  // 0: one field
     };
+    // Whether the state file the last load_state read had the buffer `name`.
+    bool state_had_buffer(const std::string& name) const {
+        return std::find(loaded_buffers_.begin(), loaded_buffers_.end(), name) !=
+               loaded_buffers_.end();
+    }
     // Every buffer of the state, by name, in a fixed order; the displayed field first.
     virtual std::vector<StateBuffer> state_buffers() = 0;
     virtual gl::Buffer& field_buffer() = 0;
@@ -202,6 +210,7 @@ class AdiModel : public Simulation {
     gl::Buffer sweep_arguments_;
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
+    int window_warps_[2] = {};           // subgroups of 32 invocations in a work group
     std::array<WindowHalo, 2> window_halo_ = {};
     std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
 
@@ -354,6 +363,7 @@ class AdiModel : public Simulation {
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
     // allocate(), and the generic path's systems with it.
     void allocate_grid();
+    std::vector<std::string> loaded_buffers_;  // the last loaded state file's (state_had_buffer)
     // The generic path's systems, per cell in the field's layout (allocated only when a
     // tridiagonal Solver runs): the rows kernel writes them, the Solver reads them.
     gl::Buffer sweep_a_, sweep_b_, sweep_c_, sweep_rhs_;

@@ -5,12 +5,14 @@
 // see the shader), the bottom b and c, the rounding error of every write of h (compensated sums,
 // see the shader). A step: this step's disturbance, if any, displaces h (v
 // unchanged); the x sweep (h, v -> dx); the y sweep (dx -> wet = h + dv into the second height
-// buffer, v = dv in place); settling (wet -> h^n back into the first buffer, dry cells' deficits
-// taken back from their neighbours, h and v alike; per-group sums of v and the deepest cell) and
-// the mean velocity that the next x sweep takes out (the scheme's neutral mode, see the shader).
-// No buffer swap. On the fused path both sweeps run in decay windows while the water is shallow
-// enough for their halo, which the GPU checks every step (resolve_window), and a bottom the same
-// everywhere is compiled in as a uniform (FLAT_BOTTOM).
+// buffer, v = dv in place), which becomes h^n: the two height buffers swap every step. Then the
+// sums that the next step needs (the mean velocity it takes out of v, the scheme's neutral mode,
+// see the shader; the deepest cell): the y window forms them as it stores, unless a cell came
+// out below its bottom, where settling runs (dry cells' deficits taken back from their
+// neighbours, h and v alike, in place) and sums the settled state. On the fused path both sweeps
+// run in decay windows while the water is shallow enough for their halo, which the GPU checks
+// every step (resolve_window), and a bottom the same everywhere is compiled in as a uniform
+// (FLAT_BOTTOM).
 // Scenarios:
 //   diagonal-push — a calm sheet at `level`, raised along the domain's diagonal by push_strength
 //                   each step for push_steps steps: a diagonal wave either side (Fig. 19);
@@ -168,14 +170,21 @@ class ShallowWater final : public AdiModel {
         return depth;
     }
     // c came after the first state files; zero is what a run starting from those heights has.
+    // The mean velocity the next step takes out came later still: the step before the save
+    // summed it in its own order (the y window's groups, or settling's), which a file without
+    // it has measured again (load_state).
     std::vector<StateBuffer> state_buffers() override {
-        return {{"h", &height_}, {"v", &velocity_}, {"b", &bottom_}, {"c", &compensation_, true}};
+        return {{"h", &height_},
+                {"v", &velocity_},
+                {"b", &bottom_},
+                {"c", &compensation_, true},
+                {"mean", &mean_, true, sizeof(float)}};
     }
     void after_set_field() override {
         velocity_.zero();
         compensation_.zero();
         measure_water();
-        measure_mean();  // 0 (v is), and the sweeps for the new depths
+        measure_state(true);  // the mean is 0 (v is), and the sweeps for the new depths
     }
 
     // The depth bound: no cell can hold more than all the water there is, so the surface stays
@@ -196,7 +205,8 @@ class ShallowWater final : public AdiModel {
     void load_state(const std::filesystem::path& path) override {
         AdiModel::load_state(path);
         measure_water();  // first: the bottom's kernels
-        measure_mean();   // as the step before the save left it
+        // The sweeps for the loaded depths, and the mean velocity where the file has none.
+        measure_state(!state_had_buffer("mean"));
     }
 
   protected:
@@ -210,10 +220,11 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's height compensation c", field},
             {"shallow-water's x-sweep result", field},
             {"shallow-water's bottom b", field},
-            {"shallow-water's settling partial sums", groups * 4 * sizeof(float)},
+            {"shallow-water's partial sums", groups * 4 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
+            {"shallow-water's step-end dispatches", kEndArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling count", sizeof(std::uint32_t)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
@@ -237,6 +248,8 @@ class ShallowWater final : public AdiModel {
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
+        end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
+        write_end_arguments(0);
         resolve_programs("sim/shallow_water.comp", 2);
     }
 
@@ -248,15 +261,14 @@ class ShallowWater final : public AdiModel {
             return &gl::compute_program("sim/shallow_water.comp", defines);
         };
         displace_ = program({{"DIRECTION", "0"}, {"KERNEL_DISPLACE", "1"}});
-        // Group sums by subgroup operations where the device has them.
-        const bool subgroup_sums =
-            gl::Context::current().info().subgroup_arithmetic && fused_tuning_.subgroups != 0;
         gl::Defines sums = {{"DIRECTION", "0"}};
-        if (subgroup_sums) sums.push_back({"SUBGROUP_SUM", "1"});
+        if (subgroup_sums()) sums.push_back({"SUBGROUP_SUM", "1"});
         const auto with = [&sums](gl::Defines more) {
             more.insert(more.begin(), sums.begin(), sums.end());
             return more;
         };
+        settle_changes_ = program({{"DIRECTION", "0"}, {"KERNEL_SETTLE_CHANGES", "1"}});
+        sum_parts_ = program(with({{"KERNEL_SUMS", "1"}}));
         settle_ = program(with({{"KERNEL_SETTLE", "1"}}));
         measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
@@ -333,7 +345,11 @@ class ShallowWater final : public AdiModel {
         int halo = halo_for(2 * start);
         if (halo == 0) halo = halo_for(start);
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
-        const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
+        gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
+        // Its parts are 32 invocations' (the window's subgroup layout): by subgroup operations
+        // where subgroups are that wide.
+        if (subgroup_sums() && gl::Context::current().info().subgroup_size == 32)
+            column.push_back({"SUBGROUP_SUM", "1"});
         build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}}, WindowShape{8, 4, 10, 32},
                      "sim/shallow_water.comp", row, "sim/shallow_water.comp", column);
         window_depth_ = 0;
@@ -354,9 +370,21 @@ class ShallowWater final : public AdiModel {
             }
             window_depth_ = float(low);
             if (double(window_depth_) > low) window_depth_ = std::nextafter(window_depth_, 0.0f);
+            // The y window's parts, one per 32 invocations (shaders/sim/shallow_water.comp,
+            // WINDOW_SUMS), and the work groups that sum them: 512 parts each, two loads an
+            // invocation (16 loads in flight and 4096 parts a group ran the sums slower at
+            // 2048^2 and up, and no faster at 1024^2, on the H100).
+            window_parts_count_ =
+                int(window_groups_[1][0] * window_groups_[1][1] * unsigned(window_warps_[1]));
+            window_parts_ = gl::Buffer(std::size_t(window_parts_count_) * 4 * sizeof(float));
+            const unsigned sum_groups =
+                unsigned((window_parts_count_ + kPartsPerSumGroup - 1) / kPartsPerSumGroup);
+            if (std::size_t(sum_groups) * 4 * sizeof(float) > partials_.size())
+                partials_ = gl::Buffer(std::size_t(sum_groups) * 4 * sizeof(float));
+            write_end_arguments(sum_groups);
         }
         guard_window();
-        measure_mean();  // the first step's choice, from the state as it is
+        measure_state(false);  // the first step's choice, from the state as it is
     }
 
     // "window-H<halo>", and the steps that took the line solve instead, if any.
@@ -376,8 +404,10 @@ class ShallowWater final : public AdiModel {
     void step_once() override {
         if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
         half_step(0, height_, intermediate_);  // -> dx
-        half_step(1, height_, wet_);           // -> wet = h + dv (and dv into v)
+        half_step(1, height_, wet_);           // -> wet = h + dv (and dv into v): h^n
+        if (window_guarded_) sum_window_parts();
         settle();
+        std::swap(height_, wet_);
     }
 
   private:
@@ -386,6 +416,12 @@ class ShallowWater final : public AdiModel {
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
+        p.set("window_depth", window_depth_);
+    }
+
+    // Group sums by subgroup operations where the device has them.
+    bool subgroup_sums() const {
+        return gl::Context::current().info().subgroup_arithmetic && fused_tuning_.subgroups != 0;
     }
 
     // This step's disturbance (steps_ is the 1-based index of the step): the push on steps
@@ -431,17 +467,47 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // wet (and dv) -> h^n, v^n; flags NaN / Inf.
-    void settle() {
-        const gl::Program& p = *settle_;
+    // The dispatches that end a step (the shader's EndArguments): settling's two and summing
+    // the y window's parts (`sum_groups` work groups, 0 where no window runs), live as for a
+    // step that settles, and full.
+    void write_end_arguments(unsigned sum_groups) {
+        const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
+        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1, 0, 0, 0,  //
+                                                   x, y, 1, x, y, 1, sum_groups, 1, 1});
+    }
+
+    // Sums the y window's parts (KERNEL_SUMS), on a step whose y sweep was the window (its
+    // dispatch is empty otherwise): the mean velocity, or settling for this step.
+    void sum_window_parts() {
+        const gl::Program& p = *sum_parts_;
         use_program(p);
+        p.set("part_count", window_parts_count_);
+        window_parts_.bind_storage(18);
+        bind_sums();
+        gl::dispatch_indirect(end_arguments_, 6 * sizeof(unsigned));
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+    }
+
+    // Settling, in place in the y sweep's output wet_ (h^n): the changes into the dead h^{n-1}
+    // (height_), then applying them and the sums. Guarded, from end_arguments_: after a step
+    // of the y window that found no cell below its bottom, nothing runs (the window summed).
+    void settle() {
+        const gl::Program& changes = *settle_changes_;
+        use_program(changes);
         height_.bind_storage(0);
         wet_.bind_storage(1);
+        bottom_.bind_storage(8);
+        deficit_steps_.bind_storage(15);
+        if (window_guarded_)
+            gl::dispatch_indirect(end_arguments_, 0);
+        else
+            gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
+        gl::memory_barrier(gl::Barrier::storage);
+        const gl::Program& p = *settle_;
+        use_program(p);
         velocity_.bind_storage(2);
         compensation_.bind_storage(12);
-        bottom_.bind_storage(8);
         bind_flag();
-        deficit_steps_.bind_storage(15);
         dispatch_settling(p, true);
     }
 
@@ -449,12 +515,16 @@ class ShallowWater final : public AdiModel {
     static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
     static unsigned settle_groups_y(int ny) { return unsigned((ny + 63) / 64); }
 
-    // The mean velocity of the stored state (a loaded one), summed as settle() sums it.
-    void measure_mean() {
+    // The next step's sweeps from the stored state's deepest cell and, with `mean`, its mean
+    // velocity, summed as settle() sums it (a new field, a state file without one). A step
+    // leaves the mean it summed, in the order of the kernel that summed it, which a measure
+    // would round differently: a run that resumes or changes its parameters keeps it.
+    void measure_state(bool mean) {
         const gl::Program& p = *measure_;
         p.use();
         set_grid_uniforms(p);
         p.set("flat_bottom", float(bottom_low_));
+        p.set("measures_mean", int(mean));
         height_.bind_storage(0);
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
@@ -468,12 +538,21 @@ class ShallowWater final : public AdiModel {
     void dispatch_settling(const gl::Program& p, bool ends_step) {
         p.set("window_depth", window_depth_);
         p.set("ends_step", int(ends_step));
+        bind_sums();
+        if (ends_step && window_guarded_)
+            gl::dispatch_indirect(end_arguments_, 3 * sizeof(unsigned));
+        else
+            gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+    }
+
+    // What the kernels that end a step (the y window, settling) sum into and choose with.
+    void bind_sums() const {
         partials_.bind_storage(10);
         mean_.bind_storage(11);
         sweep_arguments_.bind_storage(14);
         groups_done_.bind_storage(16);
-        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+        end_arguments_.bind_storage(17);
     }
 
     // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
@@ -486,6 +565,7 @@ class ShallowWater final : public AdiModel {
         if (direction == 1) {
             intermediate_.bind_storage(9);
             deficit_steps_.bind_storage(15);
+            window_parts_.bind_storage(18);
         }
         mean_.bind_storage(11);
     }
@@ -495,10 +575,19 @@ class ShallowWater final : public AdiModel {
     }
 
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
-    gl::Buffer partials_, mean_;  // settling's per-group (sum v, wet cells, deepest); S / N_wet
-    gl::Buffer deficit_steps_;    // per settling tile: the last step a cell there overdrew
-    gl::Buffer groups_done_;      // settling's work groups finished (its last resets it)
+    // Per group of the kernel that sums (sum v, wet cells, deepest, below a bottom); S / N_wet.
+    gl::Buffer partials_, mean_;
+    gl::Buffer deficit_steps_;  // per settling tile: the last step a cell there overdrew
+    gl::Buffer groups_done_;    // the summing kernel's work groups finished (its last resets it)
+    // The dispatches that end a step, live and full (write_end_arguments).
+    static constexpr int kEndArgumentWords = 18;
+    static constexpr int kPartsPerSumGroup = 512;  // the shader's PARTS_PER_GROUP
+    gl::Buffer end_arguments_;
+    gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
+    int window_parts_count_ = 0;
     const gl::Program* displace_ = nullptr;
+    const gl::Program* settle_changes_ = nullptr;
+    const gl::Program* sum_parts_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* measure_ = nullptr;
 };

@@ -42,6 +42,9 @@
 //     void store(int line, int pos, float x, vec2 input);         // store (and check) a value
 // Along x the new values leave 16 bytes at a time where nx allows, through binding 1 seen as
 // vec4s (x_out4 here: the includer's output field there), as store_value gives them.
+// With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() last,
+// after the stores (shallow water's y sweep sums its work group's new cells there); the arrays
+// of the reduced rows are free by then, after a barrier.
 #include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
 
@@ -142,54 +145,61 @@ void main() {
     last_d[t] = d[CHUNK - 1];
     memoryBarrierShared();
     barrier();
-    if (!has_line || chunk < LOW_CHUNKS || chunk >= WINDOW_CHUNKS - HIGH_CHUNKS || p0 >= n) return;
-
-    // Thomas over the local window's rows: its first row's coupling above and its last row's
-    // below dropped (the truncation). Only the rows from the own chunk's on are kept for the
-    // back substitution.
-    float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
-    float c_prev = 0.0, d_prev = 0.0;
-    for (int r = 0; r < LOCAL_ROWS; ++r) {
-        const int s = t + (r / 2 - LOW_CHUNKS) * CHUNK_STRIDE;
-        const bool first_row = r % 2 == 0;
-        const float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
-        const float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];
-        const float dr = first_row ? first_d[s] : last_d[s];
-        const float q = 1.0 / (1.0 - ar * c_prev);
-        c_prev = q * cr;
-        d_prev = q * (dr - ar * d_prev);
-        if (r >= OWN_FIRST) {
-            cp[r - OWN_FIRST] = c_prev;
-            dp[r - OWN_FIRST] = d_prev;
-        }
-    }
-    float x_next = dp[LOCAL_ROWS - OWN_FIRST - 1];
-    for (int r = LOCAL_ROWS - OWN_FIRST - 2; r >= 0; --r) {
-        x_next = dp[r] - cp[r] * x_next;
-        dp[r] = x_next;
-    }
-    const float x_first = dp[0], x_last = dp[1];
-
-    float x[CHUNK];
-    for (int k = 0; k < CHUNK; ++k)
-        x[k] = k == 0 ? x_first : k == CHUNK - 1 ? x_last : d[k] - a[k] * x_first - c[k] * x_last;
-#if DIRECTION == 0
-    if ((nx & 3) == 0 && p0 + CHUNK <= n) {
-        // 16 bytes a store: with one float a store, each of a subgroup's store instructions
-        // writes 4 bytes every CHUNK floats, four times the L2 write requests.
-        const int quad = index_of(cell_of(line, p0)) >> 2;
-        for (int q = 0; q < CHUNK / 4; ++q) {
-            vec4 v;
-            for (int e = 0; e < 4; ++e) {
-                const int k = 4 * q + e;
-                v[e] = store_value(line, p0 + k, x[k], inputs[k]);
+    // The storing chunks (the warm-up's and those past the line's end only helped the others).
+    if (has_line && chunk >= LOW_CHUNKS && chunk < WINDOW_CHUNKS - HIGH_CHUNKS && p0 < n) {
+        // Thomas over the local window's rows: its first row's coupling above and its last row's
+        // below dropped (the truncation). Only the rows from the own chunk's on are kept for the
+        // back substitution.
+        float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
+        float c_prev = 0.0, d_prev = 0.0;
+        for (int r = 0; r < LOCAL_ROWS; ++r) {
+            const int s = t + (r / 2 - LOW_CHUNKS) * CHUNK_STRIDE;
+            const bool first_row = r % 2 == 0;
+            const float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
+            const float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];
+            const float dr = first_row ? first_d[s] : last_d[s];
+            const float q = 1.0 / (1.0 - ar * c_prev);
+            c_prev = q * cr;
+            d_prev = q * (dr - ar * d_prev);
+            if (r >= OWN_FIRST) {
+                cp[r - OWN_FIRST] = c_prev;
+                dp[r - OWN_FIRST] = d_prev;
             }
-            x_out4[quad + q] = v;
         }
-        return;
-    }
+        float x_next = dp[LOCAL_ROWS - OWN_FIRST - 1];
+        for (int r = LOCAL_ROWS - OWN_FIRST - 2; r >= 0; --r) {
+            x_next = dp[r] - cp[r] * x_next;
+            dp[r] = x_next;
+        }
+        const float x_first = dp[0], x_last = dp[1];
+
+        float x[CHUNK];
+        for (int k = 0; k < CHUNK; ++k)
+            x[k] = k == 0            ? x_first
+                   : k == CHUNK - 1 ? x_last
+                                    : d[k] - a[k] * x_first - c[k] * x_last;
+#if DIRECTION == 0
+        if ((nx & 3) == 0 && p0 + CHUNK <= n) {
+            // 16 bytes a store: with one float a store, each of a subgroup's store instructions
+            // writes 4 bytes every CHUNK floats, four times the L2 write requests.
+            const int quad = index_of(cell_of(line, p0)) >> 2;
+            for (int q = 0; q < CHUNK / 4; ++q) {
+                vec4 v;
+                for (int e = 0; e < 4; ++e) {
+                    const int k = 4 * q + e;
+                    v[e] = store_value(line, p0 + k, x[k], inputs[k]);
+                }
+                x_out4[quad + q] = v;
+            }
+            return;
+        }
 #endif
-    for (int k = 0; k < CHUNK; ++k)
-        if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
+        for (int k = 0; k < CHUNK; ++k)
+            if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
+    }
+#ifdef WINDOW_GROUP_END
+    // The includer's end of a work group (every invocation reaches it).
+    window_group_end();
+#endif
 }
 #endif
