@@ -225,6 +225,10 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
             {"shallow-water's step-end dispatches", kEndArgumentWords * sizeof(unsigned)},
+            // 16 bytes per 32 invocations of the y window: at most field / 8 for a window that
+            // stores as many rows of its columns as it has subgroups or more (the model's shape
+            // stores at least 220 with 32); resolve_window allocates it for the shape that runs.
+            {"shallow-water's y-window sums", field / 8},
             {"shallow-water's settling count", sizeof(std::uint32_t)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
@@ -372,8 +376,7 @@ class ShallowWater final : public AdiModel {
             if (double(window_depth_) > low) window_depth_ = std::nextafter(window_depth_, 0.0f);
             // The y window's parts, one per 32 invocations (shaders/sim/shallow_water.comp,
             // WINDOW_SUMS), and the work groups that sum them: 512 parts each, two loads an
-            // invocation (16 loads in flight and 4096 parts a group ran the sums slower at
-            // 2048^2 and up, and no faster at 1024^2, on the H100).
+            // invocation (docs/performance.md has the other shapes measured).
             window_parts_count_ =
                 int(window_groups_[1][0] * window_groups_[1][1] * unsigned(window_warps_[1]));
             window_parts_ = gl::Buffer(std::size_t(window_parts_count_) * 4 * sizeof(float));
@@ -546,7 +549,8 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // What the kernels that end a step (the y window, settling) sum into and choose with.
+    // What the kernels that end a step (summing the y window's parts, settling) and measuring
+    // sum into and choose with.
     void bind_sums() const {
         partials_.bind_storage(10);
         mean_.bind_storage(11);

@@ -116,12 +116,16 @@ void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
 #if DIRECTION == 0
-    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % 32 of it.
+    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % 32 of it. The
+    // work groups take the rows from the last: the y half step before this one stored the last
+    // rows last, and what the cache still holds of its output is theirs (the y window then
+    // starts at the first rows, which this one stores last).
     const int chunk = t % LANES;
     const int segments = (n + SEGMENT - 1) / SEGMENT;
-    const int window =
+    const int dispatched =
         int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WARPS + t / LANES;
-    const bool has_line = window < segments * LINE_COUNT;
+    const bool has_line = dispatched < segments * LINE_COUNT;
+    const int window = max(segments * LINE_COUNT - 1 - dispatched, 0);
     const int line = min(window / segments, LINE_COUNT - 1);
     const int p0 = (window % segments) * SEGMENT + (chunk - LOW_CHUNKS) * CHUNK;
 #else
