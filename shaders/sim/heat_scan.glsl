@@ -125,14 +125,18 @@ void load_row(int row, int p0, bool plain, out float v[X_CHUNK]) {
     }
 }
 
-// Subgroup `warp` of the half step (segments in row order, X_ROWS consecutive rows a subgroup:
-// each row's T is loaded once and reused as the next row's "above"); every lane of the work
-// group calls it (the exchange without subgroups has barriers).
-void row_scan(int warp) {
+// Subgroup `dispatched` of the half step (segments in row order, X_ROWS consecutive rows a
+// subgroup: each row's T is loaded once and reused as the next row's "above"); every lane of the
+// work group calls it (the exchange without subgroups has barriers).
+void row_scan(int dispatched) {
     const int lane = int(gl_LocalInvocationID.x) % LANES;
     const int segments = (nx + ROW_SEGMENT - 1) / ROW_SEGMENT;
     const int row_blocks = (ny + X_ROWS - 1) / X_ROWS;
-    const bool has_rows = warp < segments * row_blocks;
+    const bool has_rows = dispatched < segments * row_blocks;
+    // The subgroups take the rows from the last: the y half step before this one stored the
+    // last rows last, and what the cache still holds of its output is theirs (the y scan then
+    // starts at the first rows, which this one stores last).
+    const int warp = max(segments * row_blocks - 1 - dispatched, 0);
     const int first_row = min(warp / segments, row_blocks - 1) * X_ROWS;
     const int last_row = min(first_row + X_ROWS - 1, ny - 1);
     const int start = (warp % segments) * ROW_SEGMENT - HALO_LANES * X_CHUNK;  // lane 0's
