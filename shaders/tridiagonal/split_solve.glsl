@@ -44,7 +44,8 @@
 // many. For lines whose elements are adjacent (x rows) that keeps the memory they touch at once
 // within a few pages; the other order read general x rows of 8192 at 0.3% of the bandwidth,
 // every group in flight 32 rows (1 MiB) away from the next, four buffers each. SPLIT_COARSE:
-// ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS.
+// ceil(LINE_COUNT / 32) groups of 32 x COARSE_WARPS. With SPLIT_SUBSTITUTE_FROM_LAST the
+// substitute stage numbers its groups from the last (main says why).
 // coarse holds 2 * split_spans() vec4 rows (a, c, d, x) per line: row r of line l at
 // r * LINE_COUNT + l. No pivoting: meant for diagonally dominant lines, like every model's.
 
@@ -144,10 +145,18 @@ bool split_pivot_ok(float pivot) { return pivot != 0.0 && !isnan(pivot) && !isin
 void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
-#ifdef SPLIT_SPANS_FIRST
-    const int line_group = first_line_group + int(gl_WorkGroupID.y), span = int(gl_WorkGroupID.x);
+#ifdef SPLIT_SUBSTITUTE_FROM_LAST
+    // The work groups in reverse order: the reduce stage took the same rows just before, and
+    // what the L2 cache still holds of them is its last groups' (the next solve's reduce stage
+    // then starts where this one ends).
+    const ivec2 group = ivec2(gl_NumWorkGroups.xy - 1u - gl_WorkGroupID.xy);
 #else
-    const int line_group = first_line_group + int(gl_WorkGroupID.x), span = int(gl_WorkGroupID.y);
+    const ivec2 group = ivec2(gl_WorkGroupID.xy);
+#endif
+#ifdef SPLIT_SPANS_FIRST
+    const int line_group = first_line_group + group.y, span = group.x;
+#else
+    const int line_group = first_line_group + group.x, span = group.y;
 #endif
     const int line = line_group * SPLIT_LANES + lane;
     const bool line_active = line < LINE_COUNT;

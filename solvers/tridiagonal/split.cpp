@@ -36,7 +36,8 @@ SplitShape split_shape(int length, int chunk, int warps) {
     return shape;
 }
 
-gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first) {
+gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first,
+                          bool substitute_from_last) {
     gl::Defines defines = {{"CHUNK", std::to_string(shape.chunk)},
                            {"WARPS", std::to_string(shape.warps)}};
     if (spans_first && stage != SplitStage::coarse) defines.push_back({"SPLIT_SPANS_FIRST", "1"});
@@ -51,6 +52,7 @@ gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_
             break;
         case SplitStage::substitute:
             defines.push_back({"SPLIT_SUBSTITUTE", "1"});
+            if (substitute_from_last) defines.push_back({"SPLIT_SUBSTITUTE_FROM_LAST", "1"});
             break;
     }
     return defines;

@@ -22,8 +22,11 @@ struct SplitShape {
 SplitShape split_shape(int length, int chunk, int warps);
 // The stage's #defines (CHUNK, WARPS, the stage, and the coarse block for SPLIT_COARSE);
 // spans_first: SPLIT_SPANS_FIRST, the work groups along a line numbered first (for lines whose
-// elements are adjacent in memory, split_solve.glsl says why).
-gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first = false);
+// elements are adjacent in memory, split_solve.glsl says why); substitute_from_last:
+// SPLIT_SUBSTITUTE_FROM_LAST, the substitute stage's work groups in reverse order (for a solve
+// whose reduce stage ran just before it on the same rows, split_solve.glsl says why).
+gl::Defines split_defines(const SplitShape& shape, SplitStage stage, bool spans_first = false,
+                          bool substitute_from_last = false);
 // Bytes of the coarse system for `lines` lines: two vec4 rows per line and span.
 std::size_t split_coarse_bytes(const SplitShape& shape, int lines);
 // Work groups of a stage for `lines` lines: {x, y} of the dispatch.
