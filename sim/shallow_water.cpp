@@ -224,7 +224,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
-            {"shallow-water's step-end dispatches", kEndArgumentWords * sizeof(unsigned)},
+            {"shallow-water's settling dispatch", kEndArgumentWords * sizeof(unsigned)},
             // 16 bytes per 32 invocations of the y window: at most field / 8 for a window that
             // stores as many rows of its columns as it has subgroups or more (the model's shape
             // stores at least 220 with 32); resolve_window allocates it for the shape that runs.
@@ -253,7 +253,9 @@ class ShallowWater final : public AdiModel {
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
         end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
-        write_end_arguments(0);
+        const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
+        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1});  // live (settling), full
+        window_parts_count_ = 0;
         resolve_programs("sim/shallow_water.comp", 2);
     }
 
@@ -271,8 +273,7 @@ class ShallowWater final : public AdiModel {
             more.insert(more.begin(), sums.begin(), sums.end());
             return more;
         };
-        settle_changes_ = program({{"DIRECTION", "0"}, {"KERNEL_SETTLE_CHANGES", "1"}});
-        sum_parts_ = program(with({{"KERNEL_SUMS", "1"}}));
+        settle_changes_ = program(with({{"KERNEL_SETTLE_CHANGES", "1"}}));
         settle_ = program(with({{"KERNEL_SETTLE", "1"}}));
         measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
@@ -346,6 +347,7 @@ class ShallowWater final : public AdiModel {
         const auto halo_for = [per_depth](double depth) {
             return general_window_halo(2 * per_depth * depth, per_depth * depth);
         };
+        window_parts_count_ = 0;
         int halo = halo_for(2 * start);
         if (halo == 0) halo = halo_for(start);
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
@@ -375,16 +377,13 @@ class ShallowWater final : public AdiModel {
             window_depth_ = float(low);
             if (double(window_depth_) > low) window_depth_ = std::nextafter(window_depth_, 0.0f);
             // The y window's parts, one per 32 invocations (shaders/sim/shallow_water.comp,
-            // WINDOW_SUMS), and the work groups that sum them: 512 parts each, two loads an
-            // invocation (docs/performance.md has the other shapes measured).
+            // WINDOW_SUMS), which settling's first dispatch sums (change_groups).
             window_parts_count_ =
                 int(window_groups_[1][0] * window_groups_[1][1] * unsigned(window_warps_[1]));
             window_parts_ = gl::Buffer(std::size_t(window_parts_count_) * 4 * sizeof(float));
-            const unsigned sum_groups =
-                unsigned((window_parts_count_ + kPartsPerSumGroup - 1) / kPartsPerSumGroup);
-            if (std::size_t(sum_groups) * 4 * sizeof(float) > partials_.size())
-                partials_ = gl::Buffer(std::size_t(sum_groups) * 4 * sizeof(float));
-            write_end_arguments(sum_groups);
+            const std::size_t groups = change_groups();
+            if (groups * 4 * sizeof(float) > partials_.size())
+                partials_ = gl::Buffer(groups * 4 * sizeof(float));
         }
         guard_window();
         measure_state(false);  // the first step's choice, from the state as it is
@@ -408,7 +407,6 @@ class ShallowWater final : public AdiModel {
         if (const Bump bump = disturbance(); bump.shape != 0) displace(bump);
         half_step(0, height_, intermediate_);  // -> dx
         half_step(1, height_, wet_);           // -> wet = h + dv (and dv into v): h^n
-        if (window_guarded_) sum_window_parts();
         settle();
         std::swap(height_, wet_);
     }
@@ -470,42 +468,32 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // The dispatches that end a step (the shader's EndArguments): settling's two and summing
-    // the y window's parts (`sum_groups` work groups, 0 where no window runs), live as for a
-    // step that settles, and full.
-    void write_end_arguments(unsigned sum_groups) {
-        const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
-        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1, 0, 0, 0,  //
-                                                   x, y, 1, x, y, 1, sum_groups, 1, 1});
+    // Settling's first dispatch (KERNEL_SETTLE_CHANGES): every work group checks at most 256
+    // tiles for dry cells and sums at most 512 of the y window's parts (two loads an invocation:
+    // docs/performance.md has the other shapes measured).
+    unsigned change_groups() const {
+        const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
+        return std::max((tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512);
     }
 
-    // Sums the y window's parts (KERNEL_SUMS), on a step whose y sweep was the window (its
-    // dispatch is empty otherwise): the mean velocity, or settling for this step.
-    void sum_window_parts() {
-        const gl::Program& p = *sum_parts_;
-        use_program(p);
-        p.set("part_count", window_parts_count_);
-        window_parts_.bind_storage(18);
-        bind_sums();
-        gl::dispatch_indirect(end_arguments_, 6 * sizeof(unsigned));
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
-    }
-
-    // Settling, in place in the y sweep's output wet_ (h^n): the changes into the dead h^{n-1}
-    // (height_), then applying them and the sums. Guarded, from end_arguments_: after a step
-    // of the y window that found no cell below its bottom, nothing runs (the window summed).
+    // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
+    // the dead h^{n-1} (height_), and after a step of the y window the sums of its parts; then,
+    // from end_arguments_ where the window is guarded, applying the changes and summing the
+    // settled state, which after a step of the y window that found no cell below its bottom
+    // has no work groups (the window's sums are the state's).
     void settle() {
         const gl::Program& changes = *settle_changes_;
         use_program(changes);
+        changes.set("part_count", window_parts_count_);
+        changes.set("sums_window", int(window_guarded_));
         height_.bind_storage(0);
         wet_.bind_storage(1);
         bottom_.bind_storage(8);
         deficit_steps_.bind_storage(15);
-        if (window_guarded_)
-            gl::dispatch_indirect(end_arguments_, 0);
-        else
-            gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(gl::Barrier::storage);
+        window_parts_.bind_storage(18);
+        bind_sums();
+        gl::dispatch(change_groups());
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
         const gl::Program& p = *settle_;
         use_program(p);
         velocity_.bind_storage(2);
@@ -543,14 +531,13 @@ class ShallowWater final : public AdiModel {
         p.set("ends_step", int(ends_step));
         bind_sums();
         if (ends_step && window_guarded_)
-            gl::dispatch_indirect(end_arguments_, 3 * sizeof(unsigned));
+            gl::dispatch_indirect(end_arguments_, 0);
         else
             gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // What the kernels that end a step (summing the y window's parts, settling) and measuring
-    // sum into and choose with.
+    // What settling's kernels and measuring sum into and choose with.
     void bind_sums() const {
         partials_.bind_storage(10);
         mean_.bind_storage(11);
@@ -583,15 +570,13 @@ class ShallowWater final : public AdiModel {
     gl::Buffer partials_, mean_;
     gl::Buffer deficit_steps_;  // per settling tile: the last step a cell there overdrew
     gl::Buffer groups_done_;    // the summing kernel's work groups finished (its last resets it)
-    // The dispatches that end a step, live and full (write_end_arguments).
-    static constexpr int kEndArgumentWords = 18;
-    static constexpr int kPartsPerSumGroup = 512;  // the shader's PARTS_PER_GROUP
+    // Settling's second dispatch, live and full (the shader's EndArguments).
+    static constexpr int kEndArgumentWords = 6;
     gl::Buffer end_arguments_;
     gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
     int window_parts_count_ = 0;
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_changes_ = nullptr;
-    const gl::Program* sum_parts_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* measure_ = nullptr;
 };

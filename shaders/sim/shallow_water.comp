@@ -126,14 +126,14 @@ int settle_tile(ivec2 cell) {
 }
 
 #if defined(KERNEL_WINDOW) && DIRECTION == 1
-// The y window sums its new cells for the next step, 32 invocations at a time, and KERNEL_SUMS
-// sums those parts: after a step on which no cell came out below its bottom they are the new
+// The y window sums its new cells for the next step, 32 invocations at a time, and
+// KERNEL_SETTLE_CHANGES sums those parts: after a step on which no cell came out below its bottom they are the new
 // state's sums, and settling does not run (see "Settling" and "Dry cells and the mean
 // velocity" above).
 #define WINDOW_SUMS
 #endif
 
-#if defined(KERNEL_SETTLE) || defined(KERNEL_SUMS) || defined(WINDOW_SUMS)
+#if defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES) || defined(WINDOW_SUMS)
 // A part of the sums over the new state (water_sums.glsl): (sum of v, wet cells, deepest water,
 // 1 where a cell came out below its bottom).
 vec4 combine(vec4 p, vec4 q) { return vec4(p.xy + q.xy, max(p.zw, q.zw)); }
@@ -146,22 +146,21 @@ vec4 wet_part(float v, float depth) {
 }
 #endif
 
-#if defined(KERNEL_DISPLACE) || defined(KERNEL_SETTLE) || defined(KERNEL_SUMS)
+#if defined(KERNEL_DISPLACE) || defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES)
 // The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
 // resolve_window); past it the sweeps take the exact line solve. The choice is made here, on
 // the GPU, for the next step's two sweeps: AdiModel's sweep arguments (sim/model.hpp), entries
 // 0 and 2 the windows, 1 and 3 .. 5 the line solves; entries 6 .. 11 hold each one's full work
 // groups, word 36 counts the steps that took the line solve.
 layout(std430, binding = 14) buffer SweepArguments { uint sweep_arguments[]; };
-// The dispatches that end a step (sim/shallow_water.cpp, sum_window_parts and settle), three
-// counts each, then all three full: settling's two (entry 0 the changes, 1 applying them and the sums) and
-// summing the y window's parts (entry 2, KERNEL_SUMS). Settling runs after a step whose y sweep
-// took the line solve, or found a cell below its bottom, or water deeper than the halo holds
-// for; after any other step the y window's sums are the new state's.
+// The dispatch that applies settling's changes and sums the settled state (KERNEL_SETTLE;
+// sim/shallow_water.cpp, settle): its three counts, then the same full. It runs after a step
+// whose y sweep took the line solve, or found a cell below its bottom, or water deeper than the
+// halo holds for; after any other step the y window's sums are the new state's.
 layout(std430, binding = 17) buffer EndArguments { uint end_arguments[]; };
 uniform float window_depth;
 void settle_this_step(bool settle) {
-    for (int k = 0; k < 6; ++k) end_arguments[k] = settle ? end_arguments[9 + k] : 0u;
+    for (int k = 0; k < 3; ++k) end_arguments[k] = settle ? end_arguments[3 + k] : 0u;
 }
 void choose_sweeps(bool window) {
     for (int entry = 0; entry < 6; ++entry) {
@@ -171,7 +170,6 @@ void choose_sweeps(bool window) {
                                                                  : 0u;
     }
     settle_this_step(!window);  // the line solve's y sweep leaves the sums to settling
-    for (int k = 6; k < 9; ++k) end_arguments[k] = window ? end_arguments[9 + k] : 0u;
 }
 #endif
 
@@ -219,66 +217,51 @@ void main() {
     if (!(raised - bottom_at(id) <= window_depth)) choose_sweeps(false);
 }
 
-#elif defined(KERNEL_SUMS)
-// The y window's parts (WINDOW_SUMS) summed: each work group a run of PARTS_PER_GROUP of them
-// (sim/shallow_water.cpp sizes the dispatch), the last group all the groups' (water_sums.glsl).
-// Then the mean velocity, or, where a cell came out below its bottom or deeper than the window
-// holds for, settling, which sums the settled state and chooses the next sweeps.
-#define GROUP_SIZE 256
-layout(local_size_x = GROUP_SIZE) in;
-shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
-#include "sim/water_sums.glsl"
-layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
-uniform int part_count;
-const int PARTS_PER_GROUP = 512;  // sim/shallow_water.cpp's kPartsPerSumGroup
-
-void main() {
-    const int per_group = (part_count + int(gl_NumWorkGroups.x) - 1) / int(gl_NumWorkGroups.x);
-    const int first = int(gl_WorkGroupID.x) * per_group;
-    const int end = min(first + per_group, part_count);
-    vec4 mine = vec4(0.0);
-    for (int j = 0; j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
-        const int k = first + int(gl_LocalInvocationIndex) + j * GROUP_SIZE;
-        if (k < end) mine = combine(mine, window_parts[k]);
-    }
-    vec4 sums;
-    if (!sum_of_groups(mine, sums)) return;
-    if (sums.w == 0.0 && sums.z <= window_depth)
-        store_mean(sums);
-    else
-        settle_this_step(true);
-}
-
 #elif defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
 // neighbours (see "Settling" above), in place: the y sweep's output is the new state. Two
 // dispatches, since a cell's change reads the surface two cells around it, which a work group
 // beside it may be changing: KERNEL_SETTLE_CHANGES writes every change into the dead h^{n-1}
 // buffer, KERNEL_SETTLE applies them and sums the new state (water_sums.glsl).
-// A work group of 32 x 8 invocations settles a tile of 32 x 64 cells, eight an invocation 8
-// rows apart, so that the rows above and below a cell are mostly read by the same group, from
-// its cache, and each invocation has eight cells' loads in flight: one cell an invocation was
-// bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight 0.110;
+// The cells go in tiles of 32 x 64, 256 invocations a tile, eight cells an invocation 8 rows
+// apart, so that the rows above and below a cell are mostly read by the same group, from its
+// cache, and each invocation has eight cells' loads in flight: one cell an invocation was bound
+// by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight 0.110;
 // docs/performance.md). Cells change only in a tile next to one the y sweep marked
 // (deficit_near); elsewhere KERNEL_SETTLE only sums.
-// With MEASURE_ONLY it settles nothing and only sums the stored state, for the next step's
-// sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has no
-// mean of its own).
+// KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles and computes the
+// changes of those next to a dry cell (rare), and after a step of the y window it also sums the
+// window's parts (WINDOW_SUMS), 512 at most a group, its last group then storing the mean
+// velocity, or, where a cell came out below its bottom or deeper than the window holds for,
+// having KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for settling).
+// With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state, for the next
+// step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has
+// no mean of its own).
 #define GROUP_SIZE 256
-layout(local_size_x = 32, local_size_y = 8) in;  // kSettleTile: 8 rows an invocation
+#ifdef KERNEL_SETTLE_CHANGES
+layout(local_size_x = GROUP_SIZE) in;
+#else
+layout(local_size_x = 32, local_size_y = 8) in;  // a tile, 8 rows an invocation
+#endif
+shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
+#include "sim/water_sums.glsl"
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
+ivec2 settle_tiles() { return (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile; }
+// Cell r of invocation t (0 .. 255) in a tile: column t % 32, row t / 32 + 8 r.
+ivec2 settle_cell(ivec2 tile, int t, int r) {
+    return tile * kSettleTile + ivec2(t % 32, t / 32 + 8 * r);
+}
 
 #ifdef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
 #else
-// Whether a cell of this work group's tile or of the eight around it came out of the y sweep
-// below its bottom: settling changes only cells next to such a cell, and reads the depths
-// around those (two cells: the neighbouring tiles are at least that wide).
+// Whether a cell of the tile or of the eight around it came out of the y sweep below its
+// bottom: settling changes only cells next to such a cell, and reads the depths around those
+// (two cells: the neighbouring tiles are at least that wide).
 layout(std430, binding = 15) readonly buffer DeficitSteps { int deficit_step[]; };
-bool deficit_near() {
-    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
-    const ivec2 tiles = (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile;
+bool deficit_near(ivec2 tile) {
+    const ivec2 tiles = settle_tiles();
     bool near = false;
     for (int j = max(tile.y - 1, 0); j <= min(tile.y + 1, tiles.y - 1); ++j)
         for (int i = max(tile.x - 1, 0); i <= min(tile.x + 1, tiles.x - 1); ++i)
@@ -286,14 +269,14 @@ bool deficit_near() {
     return near;
 }
 #endif
-ivec2 settle_cell(int r) {
-    return ivec2(gl_GlobalInvocationID.x,
-                 int(gl_WorkGroupID.y) * kSettleTile.y + int(gl_LocalInvocationID.y) + 8 * r);
-}
 
 #ifdef KERNEL_SETTLE_CHANGES
 layout(std430, binding = 0) writeonly buffer Changes { float changes[]; };  // the dead h^{n-1}
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
+layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
+uniform int part_count;
+uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
+const int PARTS_PER_GROUP = 512;  // the most a work group sums (sim/shallow_water.cpp)
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
@@ -314,26 +297,58 @@ float draw_ratio(ivec2 c) {
     const float w = neighbour_depths(c);
     return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
 }
+shared int near_tiles[GROUP_SIZE];
+shared uint near_count;
 
 void main() {
-    if (!deficit_near()) return;  // the same for the whole work group: nothing changes here
-    for (int r = 0; r < kSettleTile.y / 8; ++r) {
-        const ivec2 cell = settle_cell(r);
-        if (!inside(cell)) continue;
-        float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
-        const float d = depth_after(cell);
-        if (d > 0.0) {  // given
-            float drawn = 0.0;
-            for (int k = 0; k < 4; ++k) drawn += draw_ratio(cell + kNeighbours[k]);
-            change -= d * drawn;
+    const int t = int(gl_LocalInvocationIndex);
+    const int groups = int(gl_NumWorkGroups.x), group = int(gl_WorkGroupID.x);
+    const ivec2 tiles = settle_tiles();
+    const int tile_count = tiles.x * tiles.y;
+    const int tiles_per_group = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
+    if (t == 0) near_count = 0u;
+    memoryBarrierShared();
+    barrier();
+    const int checked = group * tiles_per_group + t;
+    if (t < tiles_per_group && checked < tile_count &&
+        deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
+        near_tiles[atomicAdd(near_count, 1u)] = checked;
+    memoryBarrierShared();
+    barrier();
+    const uint near = near_count;
+    for (uint k = 0u; k < near; ++k) {
+        const ivec2 tile = ivec2(near_tiles[k] % tiles.x, near_tiles[k] / tiles.x);
+        for (int r = 0; r < kSettleTile.y / 8; ++r) {
+            const ivec2 cell = settle_cell(tile, t, r);
+            if (!inside(cell)) continue;
+            float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+            const float d = depth_after(cell);
+            if (d > 0.0) {  // given
+                float drawn = 0.0;
+                for (int n = 0; n < 4; ++n) drawn += draw_ratio(cell + kNeighbours[n]);
+                change -= d * drawn;
+            }
+            changes[index_of(cell)] = change;
         }
-        changes[index_of(cell)] = change;
     }
+
+    // The y window's parts, after a step of it (the same for the whole dispatch).
+    if (sums_window == 0 || sweep_arguments[6] == 0u) return;
+    const int parts_per_group = (part_count + groups - 1) / groups;  // <= PARTS_PER_GROUP
+    vec4 mine = vec4(0.0);
+    for (int j = 0; j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
+        const int k = t + j * GROUP_SIZE, part = group * parts_per_group + k;
+        if (k < parts_per_group && part < part_count) mine = combine(mine, window_parts[part]);
+    }
+    vec4 sums;
+    if (!sum_of_groups(mine, sums)) return;
+    if (sums.w == 0.0 && sums.z <= window_depth)
+        store_mean(sums);
+    else
+        settle_this_step(true);
 }
 
 #else
-shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
-#include "sim/water_sums.glsl"
 #ifndef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer Changes { float changes[]; };
 layout(std430, binding = 1) buffer Wet { float wet[]; };  // wet -> h^n
@@ -349,11 +364,12 @@ const int measures_mean = 1;
 
 void main() {
     vec4 mine = vec4(0.0);
+    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
 #ifndef MEASURE_ONLY
-    const bool near = deficit_near();  // the same for the whole work group
+    const bool near = deficit_near(tile);  // the same for the whole work group
 #endif
     for (int r = 0; r < kSettleTile.y / 8; ++r) {
-        const ivec2 cell = settle_cell(r);
+        const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
         if (!inside(cell)) continue;
         const int id = index_of(cell);
 #ifdef MEASURE_ONLY
@@ -581,10 +597,10 @@ void window_group_end();
 #endif
 #include "sim/window_lines.glsl"
 #ifdef WINDOW_SUMS
-// Every 32 invocations' part at [group * WARPS + t / 32], for KERNEL_SUMS: a subgroup's by
-// subgroup operations where subgroups are 32 wide (SUBGROUP_SUM; no barrier, so that no
-// invocation waits on the group's slowest: the work group fills the multiprocessor, and a
-// group-wide sum with its barriers and the last group's atomic count at the end of each cost
+// Every 32 invocations' part at [group * WARPS + t / 32], for settling's first kernel: a
+// subgroup's by subgroup operations where subgroups are 32 wide (SUBGROUP_SUM; no barrier, so
+// that no invocation waits on the group's slowest: the work group fills the multiprocessor, and
+// a group-wide sum with its barriers and the last group's atomic count at the end of each cost
 // the y half step 20% at 4096^2 on the H100), else by a tree in the reduced rows' arrays.
 layout(std430, binding = 18) writeonly buffer WindowParts { vec4 window_parts[]; };
 void window_group_end() {

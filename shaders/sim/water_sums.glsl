@@ -1,8 +1,8 @@
 #ifndef WATER_SUMS_GLSL
 #define WATER_SUMS_GLSL
 // water_sums.glsl — what shallow water's next step needs from the whole new state, summed over
-// work groups (shaders/sim/shallow_water.comp: settling, and KERNEL_SUMS over the y window's
-// parts after a step that needs no settling): over the wet cells, the sum of v and their count (the mean velocity
+// work groups (shaders/sim/shallow_water.comp: settling's two kernels, the first over the y
+// window's parts): over the wet cells, the sum of v and their count (the mean velocity
 // S_wet / N_wet that the next x sweep takes out), the deepest water (the next step's sweeps:
 // windows or the line solve), and whether a cell came out below its bottom (settling runs).
 // The last work group to finish (an atomic count) sums every group's part in group order, so a
