@@ -171,9 +171,10 @@ TEST(Tridiagonal, LuScanSubgroupScansMatchFloat64Thomas) {
             check_variant("lu-scan subgroups", {n, d, true}, ++seed, tolerance(n), false, make);
 }
 
-// partition's shapes (split_solve.glsl): chunks of 2 (no interior rows), odd chunks, one warp
-// (a span of one chunk) and several, on grids of more than 32 lines (two line groups, the last
-// partial) whose lengths leave a partial last span and a partial last chunk, or fit one chunk.
+// partition's split solve (split_solve.glsl's three dispatches; one pass turned off, or every
+// length here would take it): chunks of 2 (no interior rows), odd chunks, one warp (a span of
+// one chunk) and several, on grids of more than 32 lines (two line groups, the last partial)
+// whose lengths leave a partial last span and a partial last chunk, or fit one chunk.
 // Tolerance as in tolerance(): each unknown's path runs through its chunk's sweeps, the span's
 // and the coarse Thomas, a few roundings per step of recurrences whose factors stay below 1 for
 // these dominant systems, like Thomas itself.
@@ -185,6 +186,8 @@ TEST(Tridiagonal, PartitionShapesMatchFloat64Thomas) {
         tridiag::PartitionTuning tuning;
         tuning.chunk = chunk;
         tuning.warps = warps;
+        tuning.one_pass_x = 0;
+        tuning.one_pass_y = 0;
         for (int n : {1, 2, 7, 33, 100, 701}) {
             for (Direction d : {Direction::x, Direction::y}) {
                 const bool along_x = d == Direction::x;
