@@ -120,11 +120,11 @@ class ShallowWater final : public AdiModel {
     const gl::Buffer* terrain() const override { return &bottom_; }
     std::vector<std::string> terrains() const override { return terrain_presets(); }
     void set_terrain(const std::string& name) override {
-        if (!name.starts_with("png:")) {
-            const auto known = terrain_presets();
-            if (std::find(known.begin(), known.end(), name) == known.end())
-                make_terrain(name, 4, 4, 1.0f);  // throws listing the presets
-        }
+        const auto known = terrain_presets();
+        // An unknown name throws listing the presets; a height map is read whole now, so that a
+        // missing or broken file is named before any buffer is allocated.
+        if (std::find(known.begin(), known.end(), name) == known.end())
+            make_terrain(name, 4, 4, 1.0f);
         terrain_ = name;
     }
     std::string terrain_name() const override { return terrain_; }

@@ -167,7 +167,8 @@ class Simulation {
     virtual double param(const std::string& name) const = 0;
 
     // Terrain presets (shallow water: "flat", "slope", "island", "basin", "png"); empty for
-    // models without a bottom. The choice applies at the next reset.
+    // models without a bottom. The choice applies at the next reset; set_terrain throws Error for
+    // an unknown name and files::InputError for a height map ("png:FILE") it cannot read.
     virtual std::vector<std::string> terrains() const { return {}; }
     virtual void set_terrain(const std::string& name);
     virtual std::string terrain_name() const { return {}; }

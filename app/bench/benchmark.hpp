@@ -74,11 +74,23 @@ std::string roof_note(const Roof& roof);
 // A simulation scene a benchmark runs (sim and soak).
 struct Scene {
     std::string model, scenario;
+    std::string terrain;  // the bottom of a model that has one (with_terrains), else empty
 };
 // The scenes --scenario names: "all", a model, a scenario or model/scenario, each once, in the
 // models' order. "all" and a model name leave out "free" (a uniform start that measures
 // nothing) unless `with_free`. An unknown name is a usage error listing every scene.
 std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool with_free);
+// --terrain LIST: every scene of a model with terrains (shallow water) once per terrain named,
+// "flat" where the option is absent; other scenes once. Each name is checked now: an unknown one
+// is a usage error, a height map that cannot be read an input error, and --terrain with no
+// scene of a model with terrains a usage error.
+std::vector<Scene> with_terrains(const std::vector<Scene>& scenes, const cli::Args& args);
+// A scene in messages: model/scenario, and " on TERRAIN" off the flat bottom.
+std::string scene_name(const Scene& scene);
+// The option's description, shared by sim and soak.
+cli::OptionSpec terrain_option();
+// Whether any row ran off the flat bottom: the console tables show a terrain column then.
+bool has_terrain_column(const std::vector<Row>& rows);
 
 // The variants a list option names ("--impl cpu,gpu-fast"), from a solver family's registry
 // (solvers/common/registry.hpp): `all` (the default) alone stands for every variant in the

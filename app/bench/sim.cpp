@@ -29,6 +29,7 @@
 #include "app/files/png.hpp"
 #include "app/render/sim_view.hpp"
 #include "sim/simulation.hpp"
+#include "solvers/common/files.hpp"
 #include "solvers/gl/capacity.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/error.hpp"
@@ -76,6 +77,52 @@ std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool wi
         }
     }
     return out;
+}
+
+std::vector<Scene> with_terrains(const std::vector<Scene>& scenes, const cli::Args& args) {
+    const bool asked = args.has("terrain");
+    const std::vector<std::string> terrains = args.get_list("terrain", {"flat"});
+    std::vector<Scene> out;
+    bool any = false;
+    for (const Scene& scene : scenes) {
+        const auto probe = sim::make_simulation(scene.model);
+        if (probe->terrains().empty()) {
+            out.push_back(scene);
+            continue;
+        }
+        any = true;
+        for (const std::string& terrain : terrains) {
+            try {
+                probe->set_terrain(terrain);  // a height map read whole: before any allocation
+            } catch (const files::InputError&) {
+                throw;  // the file and what is wrong with it named: exit 2
+            } catch (const Error& e) {
+                throw cli::UsageError(std::string("--terrain: ") + e.what());
+            }
+            out.push_back({scene.model, scene.scenario, terrain});
+        }
+    }
+    if (asked && !any)
+        throw cli::UsageError("--terrain: no selected scenario has a terrain (shallow water has)");
+    return out;
+}
+
+std::string scene_name(const Scene& scene) {
+    std::string name = scene.model + "/" + scene.scenario;
+    if (!scene.terrain.empty() && scene.terrain != "flat") name += " on " + scene.terrain;
+    return name;
+}
+
+bool has_terrain_column(const std::vector<Row>& rows) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [](const Row& row) { return row.find("terrain") != nullptr; });
+}
+
+cli::OptionSpec terrain_option() {
+    return {"terrain", "LIST",
+            "shallow water's bottoms, comma-separated, each scenario run on each: flat, slope, "
+            "island, basin, png or png:FILE; rows off the flat bottom carry a terrain column",
+            cli::Default{"flat"}};
 }
 
 void set_ui_runner(UiRunner runner) {
@@ -142,7 +189,8 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
             throw cli::UsageError("--solver: unknown '" + s + "' (available: " + list + ")");
         }
-    const std::vector<Scene> cases = select_scenes(args.get_list("scenario", {"all"}), false);
+    const std::vector<Scene> cases =
+        with_terrains(select_scenes(args.get_list("scenario", {"all"}), false), args);
     // --set NAME=VALUE: on every case whose model has the parameter; a name no selected model
     // has, or a value out of its range, is a usage error before any work.
     std::vector<std::pair<std::string, double>> settings;
@@ -207,9 +255,10 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     continue;  // cg on advection: not applicable, no row
                 }
                 ctx.progress(double(done++) / double(total),
-                             c.model + "/" + c.scenario + " " + std::to_string(n) + " " + solver);
+                             scene_name(c) + " " + std::to_string(n) + " " + solver);
                 auto simulation = sim::make_simulation(c.model, solver);
                 simulation->set_fused_tuning(fused);
+                if (!c.terrain.empty()) simulation->set_terrain(c.terrain);
                 for (const auto& [name, value] : settings)
                     for (const sim::ParamSpec& spec : simulation->params())
                         if (spec.name == name) simulation->set_param(name, value);
@@ -225,18 +274,18 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                 const double ms = timing.median_ms;
                 const sim::Stats stats = simulation->stats();
                 if (!stats.stable)
-                    report.notes.push_back(c.model + "/" + c.scenario + " " + std::to_string(n) +
-                                           " " + solver + " went unstable: " + stats.instability);
+                    report.notes.push_back(scene_name(c) + " " + std::to_string(n) + " " + solver +
+                                           " went unstable: " + stats.instability);
                 const std::string breakdown = step_breakdown(*simulation);
                 const double cells = double(n) * double(n);
                 const double least_bytes =
                     cells * 4.0 * sim::model_info(c.model).least_fields_per_step;
                 Row row;
-                row.set("name", solver)
-                    .set("model", c.model)
-                    .set("scenario", c.scenario)
-                    .set("grid", n)
-                    .set("steps", steps);
+                row.set("name", solver).set("model", c.model).set("scenario", c.scenario);
+                // Off the flat bottom only: flat rows keep the identity they had before
+                // --terrain, so that --compare still pairs them with older reports.
+                if (!c.terrain.empty() && c.terrain != "flat") row.set("terrain", c.terrain);
+                row.set("grid", n).set("steps", steps);
                 set_timing(row, timing);
                 row.set("ms_per_step", ms)
                     .set("host_submit_ms_per_step", submit_ms)
@@ -309,21 +358,23 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
             }
     ctx.progress(1.0, "done");
     note_unstable_rows(report);
-    ctx.out << format_table(report.rows, {{"name"},
-                                          {"model"},
-                                          {"scenario"},
-                                          {"grid"},
-                                          {"steps"},
-                                          {"min_ms", "min ms/step", 5},
-                                          {"ms_per_step", "ms/step", 5},
-                                          {"max_ms", "max ms/step", 5},
-                                          {"unstable"},
-                                          {"host_submit_ms_per_step", "host ms/step", 5},
-                                          {"steps_per_s", "steps/s", 0},
-                                          {"cells_per_s", "cells/s", 0},
-                                          {"gb_per_s", "GB/s", 1},
-                                          {"pct_of_roof", "% roof", 1},
-                                          {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}});
+    std::vector<Column> columns = {{"name"},
+                                   {"model"},
+                                   {"scenario"},
+                                   {"grid"},
+                                   {"steps"},
+                                   {"min_ms", "min ms/step", 5},
+                                   {"ms_per_step", "ms/step", 5},
+                                   {"max_ms", "max ms/step", 5},
+                                   {"unstable"},
+                                   {"host_submit_ms_per_step", "host ms/step", 5},
+                                   {"steps_per_s", "steps/s", 0},
+                                   {"cells_per_s", "cells/s", 0},
+                                   {"gb_per_s", "GB/s", 1},
+                                   {"pct_of_roof", "% roof", 1},
+                                   {"fps_one_step_per_frame", "FPS (1 step/frame)", 0}};
+    if (has_terrain_column(report.rows)) columns.insert(columns.begin() + 3, Column("terrain"));
+    ctx.out << format_table(report.rows, columns);
     if (render_w > 0)
         ctx.out << format_table(report.rows, {{"name"},
                                               {"model"},
@@ -359,6 +410,7 @@ Benchmark make_sim_benchmark() {
          {"steps", "N", "steps per timed interval", cli::Default{"500"}},
          {"repeats", "N", "timed intervals: min, median and max are reported", cli::Default{"3"}},
          {"solver", "LIST", "fused and/or GPU tridiagonal variants", cli::Default{"fused"}},
+         terrain_option(),
          {"set", "NAME=VALUE", "set a parameter on every case whose model has it (repeatable)",
           true},
          {"render", "WxH",

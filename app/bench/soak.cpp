@@ -11,12 +11,14 @@
 // has it) are taken after the first chunk (shaders compiled, buffers allocated, the stats'
 // read-back done once) and at the end: their difference is the growth.
 //
-// Rows: name (model/scenario), model, scenario, solver, grid, steps (done), stable,
-// first_bad_step, instability, sources, total_start, total_end, relative_change, tolerance
-// (sourceless scenarios; "-" elsewhere), rss_kib (after the first chunk), rss_growth_kib,
-// gpu_growth_kib ("n/a" without GL_NVX_gpu_memory_info), median_ms (wall ms a step, the stats
-// reads included). A scenario that went unstable, or a sourceless total that moved past its
-// tolerance, makes the run fail: the report is written, and adilab exits 1 naming them.
+// Rows: name (model/scenario, and " on TERRAIN" off the flat bottom), model, scenario, terrain
+// (shallow water off the flat bottom; --terrain runs each scenario on each one named), solver,
+// grid, steps (done), stable, first_bad_step, instability, sources, total_start, total_end,
+// relative_change, tolerance (sourceless scenarios; "-" elsewhere), rss_kib (after the first
+// chunk), rss_growth_kib, gpu_growth_kib ("n/a" without GL_NVX_gpu_memory_info), median_ms (wall ms
+// a step, the stats reads included). A scenario that went unstable, or a sourceless total that
+// moved past its tolerance, makes the run fail: the report is written, and adilab exits 1 naming
+// them.
 #include "app/bench/soak.hpp"
 
 #include <unistd.h>
@@ -105,7 +107,8 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
         throw cli::UsageError("--solver: unknown '" + solver + "' (available: " + known + ")");
     }
-    const std::vector<Scene> cases = select_scenes(args.get_list("scenario", {"all"}), true);
+    const std::vector<Scene> cases =
+        with_terrains(select_scenes(args.get_list("scenario", {"all"}), true), args);
 
     Report report = make_report("soak", ctx.device);
     record_config(report, args);
@@ -123,7 +126,7 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
     std::size_t done = 0;
     for (const Scene& c : cases) {
         ctx.check_cancelled();
-        const std::string name = c.model + "/" + c.scenario;
+        const std::string name = scene_name(c);
         if (!sim::solver_supports(c.model, solver)) {
             report.notes.push_back(name + " skipped: solver " + solver + " does not step " +
                                    c.model);
@@ -131,6 +134,7 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
             continue;
         }
         auto simulation = sim::make_simulation(c.model, solver);
+        if (!c.terrain.empty()) simulation->set_terrain(c.terrain);
         try {
             simulation->reset(c.scenario, nx, ny);  // the buffers checked against the GPU first
         } catch (const gl::CapacityError& e) {
@@ -188,10 +192,10 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         if (!failure.empty()) failures.push_back(failure);
 
         Row row;
-        row.set("name", name)
-            .set("model", c.model)
-            .set("scenario", c.scenario)
-            .set("solver", solver)
+        row.set("name", name).set("model", c.model).set("scenario", c.scenario);
+        // Off the flat bottom only, as in --bench sim (sim.cpp says why).
+        if (!c.terrain.empty() && c.terrain != "flat") row.set("terrain", c.terrain);
+        row.set("solver", solver)
             .set("grid", std::to_string(nx) + "x" + std::to_string(ny))
             .set("steps", run)
             .set("stable", last.stable)
@@ -220,18 +224,20 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
         ++done;
     }
     ctx.progress(1.0, "done");
-    ctx.out << format_table(report.rows, {{"model"},
-                                          {"scenario"},
-                                          {"steps"},
-                                          {"stable"},
-                                          {"first_bad_step", "first bad"},
-                                          {"sources"},
-                                          {"relative_change", "total moved"},
-                                          {"tolerance"},
-                                          {"conserved"},
-                                          {"rss_growth_kib", "RSS growth KiB"},
-                                          {"gpu_growth_kib", "GPU growth KiB"},
-                                          {"median_ms", "ms/step", 4}});
+    std::vector<Column> columns = {{"model"},
+                                   {"scenario"},
+                                   {"steps"},
+                                   {"stable"},
+                                   {"first_bad_step", "first bad"},
+                                   {"sources"},
+                                   {"relative_change", "total moved"},
+                                   {"tolerance"},
+                                   {"conserved"},
+                                   {"rss_growth_kib", "RSS growth KiB"},
+                                   {"gpu_growth_kib", "GPU growth KiB"},
+                                   {"median_ms", "ms/step", 4}};
+    if (has_terrain_column(report.rows)) columns.insert(columns.begin() + 2, Column("terrain"));
+    ctx.out << format_table(report.rows, columns);
     if (!failures.empty()) {
         std::string text = "soak: " + std::to_string(failures.size()) + " of " +
                            std::to_string(report.rows.size()) + " scenarios failed: ";
@@ -254,7 +260,8 @@ Benchmark make_soak_benchmark() {
               "steps between two reads of the stats, the only read-backs "
               "(default 2000)"},
              {"solver", "NAME", "line solver: fused (default) or a GPU tridiagonal variant"},
-             {"scenario", "LIST", "all (default), a model, a scenario or model/scenario"}},
+             {"scenario", "LIST", "all (default), a model, a scenario or model/scenario"},
+             terrain_option()},
             run_soak};
 }
 

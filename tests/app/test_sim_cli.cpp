@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "sim/simulation.hpp"
 #include "tests/support/gl_environment.hpp"
@@ -137,6 +139,26 @@ TEST(SimCli, BenchSimWritesRowsWithTheDocumentedFields) {
                     2e-8 * row.number("gb_per_s"))  // 9 significant digits each
             << row.text("model");
     }
+}
+
+// --bench sim --terrain: the water scenario's rows once per bottom, the one off the flat bottom
+// carrying its terrain in the report and the table, heat's row once and without one.
+TEST(SimCli, BenchSimRunsWaterOnEachTerrainNamed) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("sim_cli_terrain");
+    const ProcessResult r = run_adilab(
+        "--bench sim --scenario heat/free,dam-break --grid 16 --steps 4 --repeats 1 "
+        "--terrain flat,basin --report " +
+        dir + "/sim.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("basin"), std::string::npos) << r.output;
+    const bench::Report report = bench::read_report(dir + "/sim.json");
+    ASSERT_EQ(report.rows.size(), 3u);
+    std::vector<std::string> terrains;
+    for (const bench::Row& row : report.rows)
+        terrains.push_back(row.find("terrain") ? row.text("terrain") : "-");
+    EXPECT_EQ(terrains, (std::vector<std::string>{"-", "-", "basin"}));
+    EXPECT_EQ(report.rows[2].text("scenario"), "dam-break");
 }
 
 }  // namespace

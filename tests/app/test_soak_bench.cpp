@@ -67,6 +67,40 @@ TEST(SoakBench, EveryScenarioIsReportedWithItsVerdictAndMemory) {
     EXPECT_EQ(seen, every);
 }
 
+// --terrain: each shallow-water scenario once per bottom named, other models once; rows off the
+// flat bottom carry the terrain (and their name says it), flat rows none (their identity as
+// before the option, for --compare). The shoreline bottoms keep dam-break's volume too: their
+// steps settle the cells that come out dry every step.
+TEST(SoakBench, TerrainsRunEachWaterScenarioOnEachBottom) {
+    ADILAB_NEED_GL();
+    const std::string dir = temp_folder("soak_terrain");
+    const std::string report_path = dir + "/soak.json";
+    const ProcessResult r = run_adilab(
+        "--bench soak --steps 30 --grid 24x20 --check-every 15 --scenario dam-break,heat/free "
+        "--terrain flat,island,png --report " +
+        report_path);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("terrain"), std::string::npos) << r.output;
+    const bench::Report report = bench::read_report(report_path);
+    std::set<std::string> seen;
+    for (const bench::Row& row : report.rows) {
+        const std::string name = row.text("name");
+        seen.insert(name);
+        const bool off_flat = name.find(" on ") != std::string::npos;
+        EXPECT_EQ(row.find("terrain") != nullptr, off_flat) << name;
+        if (off_flat) {
+            const std::string expected =
+                row.text("model") + "/" + row.text("scenario") + " on " + row.text("terrain");
+            EXPECT_EQ(name, expected);
+        }
+        EXPECT_EQ(row.text("stable"), "yes") << name;
+        EXPECT_EQ(row.text("conserved"), "yes") << name;
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{"heat/free", "shallow-water/dam-break",
+                                           "shallow-water/dam-break on island",
+                                           "shallow-water/dam-break on png"}));
+}
+
 TEST(SoakBench, BadValuesAreUsageErrors) {
     ADILAB_NEED_GL();
     struct Case {
@@ -78,6 +112,10 @@ TEST(SoakBench, BadValuesAreUsageErrors) {
         {"--bench soak --check-every -5", "--check-every: '-5'"},
         {"--bench soak --scenario lava", "--scenario: unknown 'lava'"},
         {"--bench soak --solver bogus", "--solver: unknown 'bogus'"},
+        {"--bench soak --terrain mountain", "--terrain: unknown terrain 'mountain'"},
+        {"--bench soak --scenario heat --terrain island", "--terrain: no selected scenario"},
+        {"--bench soak --scenario dam-break --terrain png:/no/such/hills.png",
+         "cannot read height map '/no/such/hills.png'"},
     };
     for (const Case& c : cases) {
         const ProcessResult r = run_adilab(c.arguments);
