@@ -69,6 +69,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "y window: subgroups per work group (0: the model's, heat 8, advection and shallow water "
          "32)",
          &t.window_column_warps, 0, 32},
+        {"settle_groups",
+         "shallow water: work groups of settling's first dispatch, which checks tiles of 32 x 64 "
+         "cells for dry cells and changes them (one tile a group at most, 256 at least)",
+         &t.settle_groups, 1, 65535},
     };
 }
 

@@ -468,12 +468,18 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // Settling's first dispatch (KERNEL_SETTLE_CHANGES): every work group checks at most 256
-    // tiles for dry cells and sums at most 512 of the y window's parts (two loads an invocation:
-    // docs/performance.md has the other shapes measured).
+    // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
+    // groups, or as many as there are tiles where fewer; more where a group would check over 256
+    // tiles or sum over 512 of the y window's parts (two loads an invocation). A group computes
+    // the changes of its tiles next to a dry cell one tile after the other, and along shorelines
+    // most tiles have one: 256 tiles a group left a 1024^2 grid 7 groups and 3,048 steps/s on
+    // the basin, where a tile a group ran 12,230 (H100); the default, 1024 groups, about fills
+    // an H100 or an H200 (132 SMs). Every group adds a part to the sums, so a tile a group on
+    // every grid cost the flat 4096^2 and 8192^2 7% (docs/performance.md).
     unsigned change_groups() const {
         const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
-        return std::max((tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512);
+        const unsigned wanted = std::min(tiles, unsigned(std::max(fused_tuning_.settle_groups, 1)));
+        return std::max({wanted, (tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512});
     }
 
     // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
