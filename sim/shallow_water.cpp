@@ -470,12 +470,12 @@ class ShallowWater final : public AdiModel {
 
     // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
     // groups, or as many as there are tiles where fewer; more where a group would check over 256
-    // tiles or sum over 512 of the y window's parts (two loads an invocation). A group computes
-    // the changes of its tiles next to a dry cell one tile after the other, and along shorelines
-    // most tiles have one: 256 tiles a group left a 1024^2 grid 7 groups and 3,048 steps/s on
-    // the basin, where a tile a group ran 12,230 (H100); the default, 1024 groups, about fills
-    // an H100 or an H200 (132 SMs). Every group adds a part to the sums, so a tile a group on
-    // every grid cost the flat 4096^2 and 8192^2 7% (docs/performance.md).
+    // tiles or sum over 512 of the y window's parts (two loads an invocation). Why so many: a
+    // group computes the changes of its tiles next to a dry cell one tile after the other, and
+    // along a shoreline most tiles have one, so groups of 256 tiles left a 1024^2 grid 7 groups
+    // and a step four times slower. Why not more: every group adds a part to the sums, which
+    // cost large flat grids a few percent at a tile a group; 1024 groups about fill an H100 or
+    // an H200 (docs/performance.md has the figures).
     unsigned change_groups() const {
         const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
         const unsigned wanted = std::min(tiles, unsigned(std::max(fused_tuning_.settle_groups, 1)));

@@ -343,8 +343,9 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     // The GUI's own frame (its viewer, panels and overlay) on a fresh simulation
                     // of the same case: GPU times per phase from its timer queries, and the
                     // wall-clock frame rate with the CPU's share (ImGui, the viewer) included.
-                    const UiRunResult r = ui_runner()({c.model, c.scenario, solver, int(n),
-                                                       render_w, render_h, steps, ui_screenshot});
+                    const UiRunResult r =
+                        ui_runner()({c.model, c.scenario, solver, c.terrain, int(n), render_w,
+                                     render_h, steps, ui_screenshot});
                     row.set("ui_frames", r.frames)
                         .set("ui_viewport_width", r.viewport_width)
                         .set("gui_sim_ms", r.sim_ms)

@@ -10,6 +10,7 @@ namespace adilab::bench {
 
 struct UiRunRequest {
     std::string model, scenario, solver;
+    std::string terrain;  // shallow water's bottom (empty: the viewer's default)
     int grid = 0;
     int width = 0, height = 0;  // the offscreen window
     int frames = 0;             // timed frames, one step each

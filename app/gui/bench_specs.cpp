@@ -114,6 +114,7 @@ std::vector<BenchPanelSpec> known_specs() {
          {{"scenario", "Scenarios", false, ""},
           {"grid", "Grid sizes"},
           {"solver", "Solvers", false, "", {}, sim::solver_names()},
+          {"terrain", "Shallow-water terrains"},
           {"steps", "Steps per interval"},
           {"repeats", "Timed intervals"},
           {"set", "Model parameters", true, "e.g. dt=0.5; kappa=1"},

@@ -61,6 +61,7 @@ bench::UiRunResult run_headless_ui(const bench::UiRunRequest& request) {
     start.model = request.model;
     start.scenario = request.scenario;
     start.solver = request.solver;
+    start.terrain = request.terrain;
     start.grid = request.grid;
     start.steps_per_frame = 1;
     Viewer viewer(start, settings, device.renderer, device.version);

@@ -5,6 +5,7 @@
 // small window keep each run to a few seconds on the 2-core CI machine.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -212,6 +213,30 @@ TEST_F(Viewer, BenchSimUiDrawsTheGuisInterfaceOffscreenAndTimesIt) {
                   .exit_code,
               2)
         << "--ui-screenshot needs --ui";
+}
+
+// --bench sim --terrain with --ui: the GUI's run draws the row's terrain. The island rises out
+// of the water in the viewport's lower half, where the flat bottom's run shows water alone; the
+// overlay's figures (top left) and the panel (right) are left out of the comparison.
+TEST_F(Viewer, BenchSimUiRunsOnTheRowsTerrain) {
+    double viewport_sum[2] = {0, 0};
+    const char* terrains[2] = {"flat", "island"};
+    for (int k = 0; k < 2; ++k) {
+        const std::string shot = dir + "/ui_" + terrains[k] + ".png";
+        auto r = run_adilab("--bench sim --scenario dam-break --grid 32 --steps 3 --repeats 1 "
+                            "--render 320x200 --ui --terrain " +
+                            std::string(terrains[k]) + " --ui-screenshot " + shot);
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const Image image = load_png(shot);
+        ASSERT_TRUE(image.ok());
+        for (int y = 100; y < 200; ++y)
+            for (int x = 0; x < 320 - 192; ++x) {
+                const unsigned char* p = image.pixel(x, y);
+                viewport_sum[k] += p[0] + p[1] + p[2];
+            }
+    }
+    EXPECT_GT(std::abs(viewport_sum[1] - viewport_sum[0]), 0.01 * viewport_sum[0])
+        << "the island's run drew the same viewport as the flat bottom's";
 }
 
 }  // namespace
