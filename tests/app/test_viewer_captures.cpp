@@ -223,9 +223,10 @@ TEST_F(Viewer, BenchSimUiRunsOnTheRowsTerrain) {
     const char* terrains[2] = {"flat", "island"};
     for (int k = 0; k < 2; ++k) {
         const std::string shot = dir + "/ui_" + terrains[k] + ".png";
-        auto r = run_adilab("--bench sim --scenario dam-break --grid 32 --steps 3 --repeats 1 "
-                            "--render 320x200 --ui --terrain " +
-                            std::string(terrains[k]) + " --ui-screenshot " + shot);
+        auto r = run_adilab(
+            "--bench sim --scenario dam-break --grid 32 --steps 3 --repeats 1 "
+            "--render 320x200 --ui --terrain " +
+            std::string(terrains[k]) + " --ui-screenshot " + shot);
         ASSERT_EQ(r.exit_code, 0) << r.output;
         const Image image = load_png(shot);
         ASSERT_TRUE(image.ok());
