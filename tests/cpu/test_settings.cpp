@@ -24,7 +24,9 @@ TEST(ViewerSettings, NumbersAreReadStrictlyAndRefusedValuesAreNamed) {
         EXPECT_EQ(settings.get_int("grid", 7, 4, 8192), c.used ? 512 : 7) << c.text;
         const auto problems = settings.take_problems();
         ASSERT_EQ(problems.size(), c.used ? 0u : 1u) << c.text;
-        if (!c.used) EXPECT_EQ(problems[0].find(std::string("grid = ") + c.text), 0u);
+        if (!c.used) {
+            EXPECT_EQ(problems[0].find(std::string("grid = ") + c.text), 0u);
+        }
     }
     struct RealCase {
         const char* text;
