@@ -85,6 +85,10 @@ std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool wi
 // is a usage error, a height map that cannot be read an input error, and --terrain with no
 // scene of a model with terrains a usage error.
 std::vector<Scene> with_terrains(const std::vector<Scene>& scenes, const cli::Args& args);
+// Whether the scene runs on a terrain other than the flat bottom: its rows then carry a terrain
+// field, and flat rows keep the identity they had before --terrain, so that --compare still
+// pairs them with older reports.
+bool off_flat_bottom(const Scene& scene);
 // A scene in messages: model/scenario, and " on TERRAIN" off the flat bottom.
 std::string scene_name(const Scene& scene);
 // The option's description, shared by sim and soak.

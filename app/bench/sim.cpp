@@ -107,9 +107,13 @@ std::vector<Scene> with_terrains(const std::vector<Scene>& scenes, const cli::Ar
     return out;
 }
 
+bool off_flat_bottom(const Scene& scene) {
+    return !scene.terrain.empty() && scene.terrain != "flat";
+}
+
 std::string scene_name(const Scene& scene) {
     std::string name = scene.model + "/" + scene.scenario;
-    if (!scene.terrain.empty() && scene.terrain != "flat") name += " on " + scene.terrain;
+    if (off_flat_bottom(scene)) name += " on " + scene.terrain;
     return name;
 }
 
@@ -282,9 +286,7 @@ Report run_sim(const cli::Args& args, BenchContext& ctx) {
                     cells * 4.0 * sim::model_info(c.model).least_fields_per_step;
                 Row row;
                 row.set("name", solver).set("model", c.model).set("scenario", c.scenario);
-                // Off the flat bottom only: flat rows keep the identity they had before
-                // --terrain, so that --compare still pairs them with older reports.
-                if (!c.terrain.empty() && c.terrain != "flat") row.set("terrain", c.terrain);
+                if (off_flat_bottom(c)) row.set("terrain", c.terrain);
                 row.set("grid", n).set("steps", steps);
                 set_timing(row, timing);
                 row.set("ms_per_step", ms)

@@ -193,8 +193,7 @@ Report run_soak(const cli::Args& args, BenchContext& ctx) {
 
         Row row;
         row.set("name", name).set("model", c.model).set("scenario", c.scenario);
-        // Off the flat bottom only, as in --bench sim (sim.cpp says why).
-        if (!c.terrain.empty() && c.terrain != "flat") row.set("terrain", c.terrain);
+        if (off_flat_bottom(c)) row.set("terrain", c.terrain);
         row.set("solver", solver)
             .set("grid", std::to_string(nx) + "x" + std::to_string(ny))
             .set("steps", run)
