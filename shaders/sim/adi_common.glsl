@@ -76,22 +76,55 @@ float tiled_field(ivec2 cell) { return tiled_value(0, cell); }
 // is a zero-gradient (Neumann / insulated) wall for a cell-centred grid.
 int clamped_index(ivec2 cell) { return index_of(clamp(cell, ivec2(0), ivec2(nx - 1, ny - 1))); }
 
-// NaN or Inf only: for what has no bound of its own (a velocity, a matrix coefficient).
+// flag_if_not_finite(value): NaN or Inf only, for what has no bound of its own (a velocity, a
+// matrix coefficient); check_value(value): NaN, Inf, or outside the model's bounds, for the field
+// itself. Every kernel that checks calls report_checks() last, on each way out (the line solves'
+// shared mains through their KERNEL_EXIT() hook, defined here).
+//
+// Two forms, the model's choice. By default a failing value sets the flag at once (an atomic in
+// a branch), and report_checks() has nothing to do. With DEFERRED_CHECKS (shallow water) each
+// invocation gathers its checks in two booleans and report_checks() sets the flag once. Why
+// both: shallow water's y window loads between its checks (each row's dx, each store's
+// compensation), and a possible atomic after every value kept the compiler from batching those
+// loads: deferred, its y window took a fifth less time at 4096^2. Heat's and advection's y
+// kernels only store between their checks, and deferred they ran 2-6% slower at 4096^2 and
+// 8192^2 (docs/performance.md has both).
+void flag_the_step(int kinds) {
+    atomicMin(first_bad_step, step_index);
+    atomicOr(bad_kinds, kinds);
+}
+#ifdef DEFERRED_CHECKS
+bool seen_not_finite = false;
+bool seen_out_of_bounds = false;
+
 void flag_if_not_finite(float value) {
-    if (isnan(value) || isinf(value)) {
-        atomicMin(first_bad_step, step_index);
-        atomicOr(bad_kinds, 1);
-    }
+    seen_not_finite = seen_not_finite || isnan(value) || isinf(value);
 }
 
-// NaN, Inf, or outside the model's bounds: for the field itself.
 void check_value(float value) {
-    if (isnan(value) || isinf(value)) {
-        atomicMin(first_bad_step, step_index);
-        atomicOr(bad_kinds, 1);
-    } else if (value < bound_low || value > bound_high) {
-        atomicMin(first_bad_step, step_index);
-        atomicOr(bad_kinds, 2);
-    }
+    const bool finite = !(isnan(value) || isinf(value));
+    seen_not_finite = seen_not_finite || !finite;
+    seen_out_of_bounds =
+        seen_out_of_bounds || (finite && (value < bound_low || value > bound_high));
 }
+
+void report_checks() {
+    if (seen_not_finite || seen_out_of_bounds)
+        flag_the_step((seen_not_finite ? 1 : 0) | (seen_out_of_bounds ? 2 : 0));
+}
+#else
+void flag_if_not_finite(float value) {
+    if (isnan(value) || isinf(value)) flag_the_step(1);
+}
+
+void check_value(float value) {
+    if (isnan(value) || isinf(value))
+        flag_the_step(1);
+    else if (value < bound_low || value > bound_high)
+        flag_the_step(2);
+}
+
+void report_checks() {}
+#endif
+#define KERNEL_EXIT() report_checks()
 #endif

@@ -14,4 +14,5 @@ void main() {
 #else
     store(cell.x, cell.y, solved_value(id), store_input(cell.x, cell.y));
 #endif
+    report_checks();
 }

@@ -30,4 +30,5 @@ void main() {
     row_b[id] = b;
     row_c[id] = pos == LINE_LENGTH - 1 ? 0.0 : c;
 #endif
+    report_checks();
 }

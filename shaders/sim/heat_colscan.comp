@@ -18,4 +18,5 @@ layout(std430, binding = 1) buffer FieldOut { float field_out[]; };
 
 void main() {
     column_scan(ivec2(gl_WorkGroupID.xy));
+    report_checks();
 }

@@ -31,8 +31,8 @@
 // shared-memory exchange with work-group barriers: llvmpipe, same arithmetic), optionally X_VEC4
 // (16-byte loads through ROW_IN4 and stores through ROW_OUT4, X_CHUNK a multiple of 4) and
 // X_ROWS (rows a subgroup, default 1); for column_scan COLUMN_SCAN, Y_WARPS (= GROUP_SIZE / 32),
-// Y_CHUNK, COLUMN_IN / COLUMN_OUT. The stores go through
-// adi_common.glsl's check_value (the stability check).
+// Y_CHUNK, COLUMN_IN / COLUMN_OUT. column_scan's stores go through adi_common.glsl's check_value
+// (the stability check): its kernel calls report_checks() after it.
 #include "sim/adi_common.glsl"
 
 // The closed-form inverse is symmetric, so heat's windows are too (sim/heat.cpp): the one HALO

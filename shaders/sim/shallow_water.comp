@@ -93,6 +93,8 @@
 // in h or v), and the y sweep's store flags NaN / Inf in wet (so in dv: wet = h + dv) as it
 // comes out of the solve (every solver path stores through it), before any min / max could
 // hide it.
+// Checks gathered per invocation and reported once (adi_common.glsl says why).
+#define DEFERRED_CHECKS
 #include "sim/adi_common.glsl"
 
 // h + increment rounded, with its exact rounding error carried in the cell's compensation c (see

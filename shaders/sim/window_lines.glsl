@@ -42,9 +42,10 @@
 //     void store(int line, int pos, float x, vec2 input);         // store (and check) a value
 // Along x the new values leave 16 bytes at a time where nx allows, through binding 1 seen as
 // vec4s (x_out4 here: the includer's output field there), as store_value gives them.
-// With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() last,
-// after the stores (shallow water's y sweep sums its work group's new cells there); the arrays
-// of the reduced rows are free by then, after a barrier.
+// With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() after
+// the stores (shallow water's y sweep sums its work group's new cells there); the arrays of the
+// reduced rows are free by then, after a barrier. Every invocation calls adi_common.glsl's
+// KERNEL_EXIT() last, on each way out (the stability checks' report).
 #include "sim/adi_common.glsl"
 #include "tridiagonal/partition_rows.glsl"
 
@@ -195,6 +196,7 @@ void main() {
                 }
                 x_out4[quad + q] = v;
             }
+            KERNEL_EXIT();
             return;
         }
 #endif
@@ -205,5 +207,6 @@ void main() {
     // The includer's end of a work group (every invocation reaches it).
     window_group_end();
 #endif
+    KERNEL_EXIT();
 }
 #endif

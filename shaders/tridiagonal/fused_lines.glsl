@@ -20,7 +20,9 @@
 //   TILED (the sim's x half step, adi_common.glsl): the group's rows staged through `scratch`
 //     first, see main; with float field_global(int field, int index), store_value and
 //     void store_flat(int index, float v);
-//   FUSED_PIVOT_FAILED(line): called where a chunk of the line met a zero or non-finite pivot.
+//   FUSED_PIVOT_FAILED(line): called where a chunk of the line met a zero or non-finite pivot;
+//   KERNEL_EXIT(): called by every invocation last, on each way out of main (the simulations
+//     report their stability checks there, sim/adi_common.glsl).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -49,6 +51,10 @@
 #include "tridiagonal/partition_rows.glsl"
 
 #pragma optionNV(unroll all)
+
+#ifndef KERNEL_EXIT
+#define KERNEL_EXIT()
+#endif
 
 layout(local_size_x = GROUP_SIZE) in;  // LINES * THREADS_PER_LINE
 
@@ -492,7 +498,10 @@ void main() {
         }
     }
 #else
-    if (!line_active) return;
+    if (!line_active) {
+        KERNEL_EXIT();
+        return;
+    }
 #ifdef X_STORE4
     // x lines on rows that start on 16 bytes: a thread's CHUNK consecutive cells leave in
     // CHUNK / 4 stores of 16 bytes. With one float a lane, each of a warp's store instructions
@@ -510,6 +519,7 @@ void main() {
             }
             x_out4[quad + q] = v;
         }
+        KERNEL_EXIT();
         return;
     }
 #endif
@@ -525,4 +535,5 @@ void main() {
         if (pos < n) store(line, pos, x, inputs[k]);
     }
 #endif
+    KERNEL_EXIT();
 }

@@ -37,7 +37,9 @@
 //     non-finite pivot, and SPLIT_STAGE(first_line, first_pos): called first in the reduce and
 //     substitute stages by every invocation (uniform control flow), to stage the group's 32
 //     lines x WARPS * CHUNK positions before row_system reads them; SPLIT_UNSTAGE(): called
-//     last in the substitute stage by every invocation, after every store().
+//     in the substitute stage by every invocation, after every store(); KERNEL_EXIT(): called
+//     last in the reduce and substitute stages by every invocation (the simulations report
+//     their stability checks there, sim/adi_common.glsl).
 // Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
 // 32 x WARPS invocations, or (split_spans(), ceil(LINE_COUNT / 32)) with SPLIT_SPANS_FIRST: the
 // groups in flight (consecutive indices) then work along the same 32 lines instead of across
@@ -52,6 +54,10 @@
 // Every loop over a chunk, a span's rows or a coarse block unrolled, so that the row arrays
 // stay in registers (the fused kernel's pragma, fused_lines.glsl; other compilers ignore it).
 #pragma optionNV(unroll all)
+
+#ifndef KERNEL_EXIT
+#define KERNEL_EXIT()
+#endif
 
 #define SPLIT_LANES 32
 const int SPLIT_SPAN = WARPS * CHUNK;
@@ -259,5 +265,6 @@ void main() {
     SPLIT_UNSTAGE();
 #endif
 #endif
+    KERNEL_EXIT();
 }
 #endif
