@@ -465,7 +465,7 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
 void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out,
                                     bool guarded) {
     const auto arguments = [](int entry) { return std::size_t(3 * entry) * sizeof(unsigned); };
-    if (direction == 1 && split_[0] != nullptr) {
+    if (direction == 1 && splits_y_line_solve(guarded)) {
         split_half_step(in, out, 0, 0, guarded);
         return;
     }
@@ -477,6 +477,16 @@ void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buf
     else
         gl::dispatch(fused_groups_[direction]);
     gl::memory_barrier(gl::Barrier::storage);
+}
+
+// The split solve where the model's rule built it (split_min_rows) or the tuning asks for it
+// always, except, by the rule, behind a guarded window on fewer than 8192 rows. There the line solve runs only on the rare steps that the
+// window cannot take, and is dispatched empty on every other one: the split solve's two more
+// dispatches and barriers cost shallow water 5% of a step at 2048^2 and 2% at 4096^2 (H100,
+// docs/performance.md). On 8192 rows the fused kernel's one pass of a y line is 12 times slower
+// than the split solve where it runs.
+bool AdiModel::splits_y_line_solve(bool guarded) const {
+    return split_[0] != nullptr && (fused_tuning_.split == 1 || !(guarded && ny_ < 8192));
 }
 
 void AdiModel::guard_window() {
@@ -491,7 +501,7 @@ void AdiModel::guard_window() {
     put(0, window_groups_[0][0], window_groups_[0][1]);
     put(1, fused_groups_[0], 1);
     put(2, window_groups_[1][0], window_groups_[1][1]);
-    if (split_[0] == nullptr) {
+    if (!splits_y_line_solve(true)) {
         put(3, fused_groups_[1], 1);
     } else {
         const tridiag::SplitStage stages[3] = {tridiag::SplitStage::reduce,

@@ -207,6 +207,9 @@ class AdiModel : public Simulation {
     static constexpr int kSweepArgumentWords = kLineSolveSteps + 1;
     void guard_window();
     bool window_guarded_ = false;
+    // Whether the y half step's line solve takes the split solve (split_), or the fused kernel's
+    // one dispatch; `guarded`: dispatched behind a guarded window.
+    bool splits_y_line_solve(bool guarded) const;
     gl::Buffer sweep_arguments_;
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
@@ -355,8 +358,8 @@ class AdiModel : public Simulation {
     // column); `guarded`: every column, the work groups from sweep_arguments_.
     void split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned first_line_group = 0,
                          unsigned line_groups = 0, bool guarded = false);
-    // The line solve of a half step (fused_ or split_), dispatched directly or, with `guarded`,
-    // from sweep_arguments_.
+    // The line solve of a half step (fused_ or split_, splits_y_line_solve), dispatched directly
+    // or, with `guarded`, from sweep_arguments_.
     void line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out, bool guarded);
 
   private:
