@@ -480,11 +480,11 @@ void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buf
 }
 
 // The split solve where the model's rule built it (split_min_rows) or the tuning asks for it
-// always, except, by the rule, behind a guarded window on fewer than 8192 rows. There the line solve runs only on the rare steps that the
-// window cannot take, and is dispatched empty on every other one: the split solve's two more
-// dispatches and barriers cost shallow water 5% of a step at 2048^2 and 2% at 4096^2 (H100,
-// docs/performance.md). On 8192 rows the fused kernel's one pass of a y line is 12 times slower
-// than the split solve where it runs.
+// always, except, by the rule, behind a guarded window on fewer than 8192 rows. There the line
+// solve runs only on the rare steps that the window cannot take, and is dispatched empty on every
+// other one: the split solve's two more dispatches and barriers cost shallow water 5% of a step at
+// 2048^2 and 2% at 4096^2 (H100, docs/performance.md). On 8192 rows the fused kernel's one pass of
+// a y line is 12 times slower than the split solve where it runs.
 bool AdiModel::splits_y_line_solve(bool guarded) const {
     return split_[0] != nullptr && (fused_tuning_.split == 1 || !(guarded && ny_ < 8192));
 }
