@@ -406,6 +406,8 @@ void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowS
     window_halo_ = halo;
     window_warps_[0] = row_warps;
     window_warps_[1] = column_warps;
+    window_chunk_[0] = row_chunk;
+    window_chunk_[1] = column_chunk;
     // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
     // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
     // promises 65535 a dimension); the subgroups past the last window store nothing.

@@ -214,6 +214,7 @@ class AdiModel : public Simulation {
     const gl::Program* window_[2] = {};
     unsigned window_groups_[2][2] = {};  // (along, across) work groups per direction
     int window_warps_[2] = {};           // subgroups of 32 invocations in a work group
+    int window_chunk_[2] = {};           // positions an invocation (CHUNK)
     std::array<WindowHalo, 2> window_halo_ = {};
     std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
 

@@ -212,7 +212,8 @@ class ShallowWater final : public AdiModel {
   protected:
     std::vector<gl::BufferNeed> buffer_needs(int nx, int ny) const override {
         const std::uint64_t field = field_bytes(nx, ny);
-        const std::uint64_t groups = std::uint64_t(settle_groups_x(nx)) * settle_groups_y(ny);
+        const std::uint64_t groups =
+            std::uint64_t(settle_groups_x(nx)) * settle_groups_y(ny, tuned_settle_rows());
         std::vector<gl::BufferNeed> needs = {
             {"shallow-water's h field", field},
             {"shallow-water's y-sweep height", field},
@@ -230,6 +231,7 @@ class ShallowWater final : public AdiModel {
             // stores at least 220 with 32); resolve_window allocates it for the shape that runs.
             {"shallow-water's y-window sums", field / 8},
             {"shallow-water's settling count", sizeof(std::uint32_t)},
+            {"shallow-water's sums outside settling", kOutsideSumsBytes},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
@@ -242,6 +244,7 @@ class ShallowWater final : public AdiModel {
         compensation_ = gl::Buffer(cells() * sizeof(float));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
+        settle_rows_ = tuned_settle_rows();
         partials_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) * 4 *
                                sizeof(float));
         mean_ = gl::Buffer(sizeof(float));
@@ -252,6 +255,8 @@ class ShallowWater final : public AdiModel {
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
+        outside_sums_ = gl::Buffer(kOutsideSumsBytes);
+        outside_sums_.zero();
         end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
         const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
         end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1});  // live (settling), full
@@ -278,10 +283,12 @@ class ShallowWater final : public AdiModel {
         measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
 
-    // A bottom the same everywhere (the flat terrain, `free`) is a uniform: FLAT_BOTTOM.
+    // A bottom the same everywhere (the flat terrain, `free`) is a uniform: FLAT_BOTTOM. And
+    // settling's tile rows (SETTLE_ROWS), which every kernel that marks or reads tiles needs.
     gl::Defines specialization() const override {
-        if (flat_bottom_) return {{"FLAT_BOTTOM", "1"}};
-        return {};
+        gl::Defines defines = {{"SETTLE_ROWS", std::to_string(settle_rows_)}};
+        if (flat_bottom_) defines.push_back({"FLAT_BOTTOM", "1"});
+        return defines;
     }
 
     void initialize() override {
@@ -356,8 +363,14 @@ class ShallowWater final : public AdiModel {
         // where subgroups are that wide.
         if (subgroup_sums() && gl::Context::current().info().subgroup_size == 32)
             column.push_back({"SUBGROUP_SUM", "1"});
-        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}}, WindowShape{8, 4, 10, 32},
-                     "sim/shallow_water.comp", row, "sim/shallow_water.comp", column);
+        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}},
+                     WindowShape{8, 4, kColumnChunk, 32}, "sim/shallow_water.comp", row,
+                     "sim/shallow_water.comp", column);
+        // Settling takes the sums of the tiles it leaves from the y window's parts, which fit
+        // its tiles only for the chunk of the last reset (a window_column_chunk tuned since then
+        // takes effect at the next one): until then, no window.
+        if (window_[1] != nullptr && window_chunk_[1] != settle_rows_)
+            window_[0] = window_[1] = nullptr;
         window_depth_ = 0;
         if (window_[0] != nullptr) {
             // The deepest water the halo holds for, by bisection (the bound grows with depth).
@@ -470,7 +483,7 @@ class ShallowWater final : public AdiModel {
 
     // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
     // groups, or as many as there are tiles where fewer; more where a group would check over 256
-    // tiles or sum over 512 of the y window's parts (two loads an invocation). Why so many: a
+    // tiles (one an invocation, with the y window's 8 parts of it). Why so many: a
     // group computes the changes of its tiles next to a dry cell one tile after the other, and
     // along a shoreline most tiles have one, so groups of 256 tiles left a 1024^2 grid 7 groups
     // and a step four times slower. Why not more: every group adds a part to the sums, which
@@ -479,7 +492,7 @@ class ShallowWater final : public AdiModel {
     unsigned change_groups() const {
         const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
         const unsigned wanted = std::min(tiles, unsigned(std::max(fused_tuning_.settle_groups, 1)));
-        return std::max({wanted, (tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512});
+        return std::max(wanted, (tiles + 255) / 256);
     }
 
     // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
@@ -490,8 +503,14 @@ class ShallowWater final : public AdiModel {
     void settle() {
         const gl::Program& changes = *settle_changes_;
         use_program(changes);
-        changes.set("part_count", window_parts_count_);
         changes.set("sums_window", int(window_guarded_));
+        // The y window's layout (window_lines.glsl): warm-up chunks at its start and end.
+        const auto chunks = [this](int halo) { return (halo + settle_rows_ - 1) / settle_rows_; };
+        const int first = chunks(window_halo_[1].low);
+        changes.set("window_warps", window_warps_[1]);
+        changes.set("window_first_chunk", first);
+        changes.set("window_stored_chunks",
+                    std::max(window_warps_[1] - first - chunks(window_halo_[1].high), 1));
         height_.bind_storage(0);
         wet_.bind_storage(1);
         bottom_.bind_storage(8);
@@ -508,9 +527,23 @@ class ShallowWater final : public AdiModel {
         dispatch_settling(p, true);
     }
 
-    // The settling kernel's work groups, tiles of 32 x 64 cells: along x and along y.
+    // The y window's rows an invocation, the model's (WindowShape) unless tuned.
+    static constexpr int kColumnChunk = 10;
+    // Settling's tiles are 32 x 8 settle_rows_ cells, settle_rows_ the y window's chunk (the
+    // tuning's at the last reset), so that a tile holds 8 whole parts of the window's sums
+    // (shaders/sim/shallow_water.comp, SETTLE_ROWS).
+    int tuned_settle_rows() const {
+        return fused_tuning_.window_column_chunk != 0 ? fused_tuning_.window_column_chunk
+                                                      : kColumnChunk;
+    }
+    int settle_rows_ = kColumnChunk;
+
+    // The settling kernel's work groups, its tiles: along x and along y.
     static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
-    static unsigned settle_groups_y(int ny) { return unsigned((ny + 63) / 64); }
+    static unsigned settle_groups_y(int ny, int rows) {
+        return unsigned((ny + 8 * rows - 1) / (8 * rows));
+    }
+    unsigned settle_groups_y(int ny) const { return settle_groups_y(ny, settle_rows_); }
 
     // The next step's sweeps from the stored state's deepest cell and, with `mean`, its mean
     // velocity, summed as settle() sums it (a new field, a state file without one). A step
@@ -550,6 +583,7 @@ class ShallowWater final : public AdiModel {
         sweep_arguments_.bind_storage(14);
         groups_done_.bind_storage(16);
         end_arguments_.bind_storage(17);
+        outside_sums_.bind_storage(19);
     }
 
     // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
@@ -580,6 +614,10 @@ class ShallowWater final : public AdiModel {
     static constexpr int kEndArgumentWords = 6;
     gl::Buffer end_arguments_;
     gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
+    // The sums of the tiles settling leaves, from window_parts_, and whether they are this
+    // step's (the shader's OutsideSums: a vec4 and an int).
+    static constexpr std::size_t kOutsideSumsBytes = 32;
+    gl::Buffer outside_sums_;
     int window_parts_count_ = 0;
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_changes_ = nullptr;

@@ -118,10 +118,13 @@ layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 float bottom_at(int id) { return bottom[id]; }
 #endif
 
-// Settling's tiles of 32 x 64 cells (its work groups): the y sweep stores the step's index for
-// every tile in which a cell came out below its bottom (wet < b), so that settling does its
-// neighbour work only near those (KERNEL_SETTLE). A stale index only costs that work again.
-const ivec2 kSettleTile = ivec2(32, 64);
+// Settling's tiles of 32 x 8 SETTLE_ROWS cells (its work groups, SETTLE_ROWS cells an
+// invocation): the y sweep stores the step's index for every tile in which a cell came out below
+// its bottom (wet < b), so that settling does its neighbour work only near those (KERNEL_SETTLE).
+// A stale index only costs that work again. SETTLE_ROWS is the y window's CHUNK (the host gives
+// both), so that a tile holds 8 whole parts of the window's sums (WINDOW_SUMS), one subgroup's
+// 32 columns x CHUNK rows each: settling takes the sums of tiles it does not change from them.
+const ivec2 kSettleTile = ivec2(32, 8 * SETTLE_ROWS);
 int settle_tile(ivec2 cell) {
     return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
            cell.x / kSettleTile.x;
@@ -225,17 +228,21 @@ void main() {
 // dispatches, since a cell's change reads the surface two cells around it, which a work group
 // beside it may be changing: KERNEL_SETTLE_CHANGES writes every change into the dead h^{n-1}
 // buffer, KERNEL_SETTLE applies them and sums the new state (water_sums.glsl).
-// The cells go in tiles of 32 x 64, 256 invocations a tile, eight cells an invocation 8 rows
-// apart, so that the rows above and below a cell are mostly read by the same group, from its
-// cache, and each invocation has eight cells' loads in flight: one cell an invocation was bound
-// by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight 0.110;
-// docs/performance.md). Cells change only in a tile next to one the y sweep marked
-// (deficit_near); elsewhere KERNEL_SETTLE only sums.
+// The cells go in tiles of 32 x 8 SETTLE_ROWS, 256 invocations a tile, SETTLE_ROWS cells an
+// invocation 8 rows apart, so that the rows above and below a cell are mostly read by the same
+// group, from its cache, and each invocation has that many cells' loads in flight: one cell an
+// invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight
+// 0.110; docs/performance.md). Cells change only in a tile next to one the y sweep marked
+// (deficit_near, "near" below). After a step of the y window, the tiles that are not near keep
+// the window's values, and their sums are the window's parts: KERNEL_SETTLE_CHANGES sums those,
+// and KERNEL_SETTLE reads and sums only the near tiles (a full pass over the state cost the
+// basin at 4096^2 0.12 ms a step on the H100).
 // KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles and computes the
-// changes of those next to a dry cell (rare), and after a step of the y window it also sums the
-// window's parts (WINDOW_SUMS), 512 at most a group, its last group then storing the mean
-// velocity, or, where a cell came out below its bottom or deeper than the window holds for,
-// having KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for settling).
+// changes of those near a dry cell (rare), and after a step of the y window it also sums the
+// window's parts (WINDOW_SUMS) of the tiles that are not near, its last group then storing the
+// mean velocity, or, where a tile is near or the water deeper than the window holds for, those
+// sums for KERNEL_SETTLE and having it run (one dispatch a step instead of a summing kernel and
+// two for settling).
 // With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state, for the next
 // step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has
 // no mean of its own).
@@ -247,6 +254,16 @@ layout(local_size_x = 32, local_size_y = 8) in;  // a tile, 8 rows an invocation
 #endif
 shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
 #include "sim/water_sums.glsl"
+
+#ifndef MEASURE_ONLY
+// The sums of the tiles that settling leaves as the y window stored them, from the window's
+// parts (KERNEL_SETTLE_CHANGES), for KERNEL_SETTLE to add its near tiles' to; `outside_valid`
+// says they hold this step's (KERNEL_SETTLE clears it).
+layout(std430, binding = 19) coherent buffer OutsideSums {
+    vec4 outside_sums;
+    int outside_valid;
+};
+#endif
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 ivec2 settle_tiles() { return (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile; }
@@ -276,9 +293,14 @@ bool deficit_near(ivec2 tile) {
 layout(std430, binding = 0) writeonly buffer Changes { float changes[]; };  // the dead h^{n-1}
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
 layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
-uniform int part_count;
 uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
-const int PARTS_PER_GROUP = 512;  // the most a work group sums (sim/shallow_water.cpp)
+// The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
+// window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
+// then window_stored_chunks that store a chunk of SETTLE_ROWS rows each, and one part of the
+// sums a subgroup, at [(y * tiles.x + x) * window_warps + subgroup].
+uniform int window_warps;
+uniform int window_first_chunk;
+uniform int window_stored_chunks;
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
@@ -302,6 +324,19 @@ float draw_ratio(ivec2 c) {
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
 
+// The window's parts of a tile: its 8 chunks of rows, in order.
+vec4 tile_parts(ivec2 tile, ivec2 tiles) {
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < 8; ++j) {
+        const int chunk = 8 * tile.y + j;  // rows chunk * SETTLE_ROWS ..
+        if (chunk * SETTLE_ROWS >= ny) break;
+        const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
+        sum = combine(sum, window_parts[group * window_warps + window_first_chunk +
+                                        chunk % window_stored_chunks]);
+    }
+    return sum;
+}
+
 void main() {
     const int t = int(gl_LocalInvocationIndex);
     const int groups = int(gl_NumWorkGroups.x), group = int(gl_WorkGroupID.x);
@@ -312,15 +347,16 @@ void main() {
     memoryBarrierShared();
     barrier();
     const int checked = group * tiles_per_group + t;
-    if (t < tiles_per_group && checked < tile_count &&
-        deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
-        near_tiles[atomicAdd(near_count, 1u)] = checked;
+    const bool checks = t < tiles_per_group && checked < tile_count;
+    const ivec2 my_tile = ivec2(checked % tiles.x, checked / tiles.x);
+    const bool near = checks && deficit_near(my_tile);
+    if (near) near_tiles[atomicAdd(near_count, 1u)] = checked;
     memoryBarrierShared();
     barrier();
-    const uint near = near_count;
-    for (uint k = 0u; k < near; ++k) {
+    const uint group_near = near_count;
+    for (uint k = 0u; k < group_near; ++k) {
         const ivec2 tile = ivec2(near_tiles[k] % tiles.x, near_tiles[k] / tiles.x);
-        for (int r = 0; r < kSettleTile.y / 8; ++r) {
+        for (int r = 0; r < SETTLE_ROWS; ++r) {
             const ivec2 cell = settle_cell(tile, t, r);
             if (!inside(cell)) continue;
             float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
@@ -334,20 +370,24 @@ void main() {
         }
     }
 
-    // The y window's parts, after a step of it (the same for the whole dispatch).
+    // After a step of the y window (the same for the whole dispatch): the sums of the tiles
+    // that are not near from its parts, and w = 1 for a near tile (settling then runs and sums
+    // those).
     if (sums_window == 0 || sweep_arguments[6] == 0u) return;
-    const int parts_per_group = (part_count + groups - 1) / groups;  // <= PARTS_PER_GROUP
     vec4 mine = vec4(0.0);
-    for (int j = 0; j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
-        const int k = t + j * GROUP_SIZE, part = group * parts_per_group + k;
-        if (k < parts_per_group && part < part_count) mine = combine(mine, window_parts[part]);
-    }
+    if (near)
+        mine.w = 1.0;
+    else if (checks)
+        mine = tile_parts(my_tile, tiles);
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
-    if (sums.w == 0.0 && sums.z <= window_depth)
+    if (sums.w == 0.0 && sums.z <= window_depth) {
         store_mean(sums);
-    else
+    } else {
+        outside_sums = vec4(sums.xyz, 0.0);
+        outside_valid = 1;
         settle_this_step(true);
+    }
 }
 
 #else
@@ -369,31 +409,43 @@ void main() {
     const ivec2 tile = ivec2(gl_WorkGroupID.xy);
 #ifndef MEASURE_ONLY
     const bool near = deficit_near(tile);  // the same for the whole work group
-#endif
-    for (int r = 0; r < kSettleTile.y / 8; ++r) {
-        const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
-        if (!inside(cell)) continue;
-        const int id = index_of(cell);
-#ifdef MEASURE_ONLY
-        mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
+    // After a step of the y window a tile that is not near is in outside_sums already.
+    const bool summed = outside_valid != 0 && !near;
 #else
-        float h = wet[id];
-        float v = velocity[id];
-        const float change = near ? changes[id] : 0.0;
-        if (change != 0.0) {  // only next to dry cells
-            float c = compensation[id];
-            h = compensated_add(h, change, c);
-            compensation[id] = c;
-            wet[id] = h;
-            v += change;
-            velocity[id] = v;
-        }
-        // The cells the next x sweep counts as wet, and the depth its rows see.
-        mine = combine(mine, wet_part(v, h - bottom_at(id)));
+    const bool summed = false;
 #endif
+    if (!summed) {
+        for (int r = 0; r < SETTLE_ROWS; ++r) {
+            const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
+            if (!inside(cell)) continue;
+            const int id = index_of(cell);
+#ifdef MEASURE_ONLY
+            mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
+#else
+            float h = wet[id];
+            float v = velocity[id];
+            const float change = near ? changes[id] : 0.0;
+            if (change != 0.0) {  // only next to dry cells
+                float c = compensation[id];
+                h = compensated_add(h, change, c);
+                compensation[id] = c;
+                wet[id] = h;
+                v += change;
+                velocity[id] = v;
+            }
+            // The cells the next x sweep counts as wet, and the depth its rows see.
+            mine = combine(mine, wet_part(v, h - bottom_at(id)));
+#endif
+        }
     }
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
+#ifndef MEASURE_ONLY
+    if (outside_valid != 0) {
+        sums = combine(sums, outside_sums);
+        outside_valid = 0;
+    }
+#endif
     if (measures_mean != 0) store_mean(sums);
     if (ends_step != 0 && sweep_arguments[0] == 0u) ++sweep_arguments[36];
     choose_sweeps(sums.z <= window_depth);

@@ -491,13 +491,13 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
     ADILAB_NEED_GL();
     const double damping = 0.02;
     // The island on one settling work group's worth of columns (32), 6 steps; and a bottom of
-    // random heights around the surface, 70 x 45 cells (3 x 6 settling groups of 32 x 8, the
-    // last ones partial), so that dry cells and shores lie on every group edge, 1 step (232
-    // cells overdrawn). After it, hundreds of cells refilled to their bottom sit at h = b within
-    // one rounding, and whether the next step counts them as dry (v = 0) is decided by that
-    // rounding: from step 2 on, some solvers differed from float64 by 3e-4 to 1e-3 there and
-    // others by 1e-7 (each solve itself within its conditioning of float64 Thomas). One step
-    // already caught a settling kernel that read a wrong neighbour.
+    // random heights around the surface, 70 x 45 cells (3 settling tiles, the last partial), so
+    // that dry cells and shores lie on every tile edge, 1 step (232 cells overdrawn). After it,
+    // hundreds of cells refilled to their bottom sit at h = b within one rounding, and whether
+    // the next step counts them as dry (v = 0) is decided by that rounding: from step 2 on, some
+    // solvers differed from float64 by 3e-4 to 1e-3 there and others by 1e-7 (each solve itself
+    // within its conditioning of float64 Thomas). One step already caught a settling kernel that
+    // read a wrong neighbour.
     const std::string folder = test::temp_folder("wet-dry");
     const std::string rocks = folder + "/rocks.png";
     {
@@ -561,6 +561,95 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
                     EXPECT_EQ(sim->kernel(), "window-H48");
                 }
             }
+}
+
+// Settling sums only the tiles it changes, and takes the sums of the others from the y window's
+// parts (shaders/sim/shallow_water.comp, SETTLE_ROWS: a tile of 32 x 8 chunks of rows holds 8
+// whole parts). The mean velocity a step leaves must still be the state's: the sum of v over its
+// wet cells over their count. The rough surface over random rocks of the wet-dry test above, on
+// a grid of 4 x 7 settling tiles and 3 y windows down the columns, with the model's chunk of 10
+// rows and tuned chunks of 8 and 16, after each of the first steps;
+// the first overdraws cells (the float64 reference counts them). The rocks lie in one band of
+// rows, so settling changes the tiles near them and takes the others' sums from the parts.
+// Tolerance: an fp32 sum of N values of v rounds by at most N 2^-24 max|v| in any order, the
+// mean (over N wet cells) by 2^-24 max|v|; a part taken from the wrong chunk moved it by 1e-6
+// to 2e-5 here.
+TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
+    ADILAB_NEED_GL();
+    const int nx = 100, ny = 530;
+    const double dt = 0.2, damping = 0.02;
+    const std::string folder = test::temp_folder("water-window-sums");
+    const std::string path = folder + "/water.state", rocks = folder + "/rocks.png";
+    {
+        // Rocks in rows 240 .. 299 only, on a level bottom at 0 elsewhere (deep water: no tile
+        // far from the rocks is near a dry cell).
+        std::vector<std::uint8_t> rgba(4 * std::size_t(nx) * ny, 255);
+        std::mt19937 rng(5);
+        std::uniform_int_distribution<int> grey(128, 204);  // 0.5 .. 0.8 of 1.5 levels
+        for (std::size_t k = 0; k < rgba.size(); k += 4) {
+            const int row = int(k / 4) / nx;
+            rgba[k] = rgba[k + 1] = rgba[k + 2] =
+                row >= 240 && row < 300 ? std::uint8_t(grey(rng)) : 0;
+        }
+        files::write_png(rocks, nx, ny, rgba);
+    }
+    const auto record_floats = [](const std::string& text, const std::string& name) {
+        const StateRecord record = state_record(text, name);
+        EXPECT_NE(record.start, std::string::npos) << name;
+        std::vector<float> values(record.bytes / sizeof(float));
+        std::memcpy(values.data(), text.data() + record.data, values.size() * sizeof(float));
+        return values;
+    };
+    for (const int chunk : {0, 8, 16}) {
+        auto sim = make_simulation("shallow-water");
+        FusedTuning tuning;
+        tuning.window_column_chunk = chunk;
+        sim->set_fused_tuning(tuning);
+        sim->set_param("dt", dt);
+        sim->set_param("damping", damping);
+        sim->set_terrain("png:" + rocks);
+        sim->reset("dam-break", nx, ny);
+        const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
+        std::vector<float> start(bottom.size());
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<float> rough(0.85f, 1.15f);
+        for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
+        sim->set_field(start);
+        if (chunk == 0) {
+            WaterState ref{nx,
+                           ny,
+                           {start.begin(), start.end()},
+                           std::vector<double>(start.size(), 0.0),
+                           {bottom.begin(), bottom.end()}};
+            ASSERT_GT(reference_water_step(ref, 9.81 * dt * dt / 2, damping), 0)
+                << "the first step must overdraw cells";
+        }
+        for (int step = 1; step <= 4; ++step) {
+            sim->step(1);
+            ASSERT_TRUE(sim->stats().stable) << sim->instability();
+            // Every step by the windows (no "(the line solve on N steps ...)").
+            ASSERT_EQ(sim->kernel().rfind("window-", 0), 0u) << sim->kernel();
+            ASSERT_EQ(sim->kernel().find("line solve"), std::string::npos) << sim->kernel();
+            sim->save_state(path);
+            const std::string text = test::read_text(path);
+            const std::vector<float> h = record_floats(text, "h"), v = record_floats(text, "v"),
+                                     b = record_floats(text, "b"),
+                                     mean = record_floats(text, "mean");
+            ASSERT_EQ(h.size(), start.size());
+            ASSERT_EQ(mean.size(), 1u);
+            double sum = 0, largest = 0;
+            int wet = 0;
+            for (std::size_t k = 0; k < h.size(); ++k)
+                if (h[k] - b[k] > 0.0f) {  // the kernels' test, in fp32
+                    sum += v[k];
+                    largest = std::max(largest, double(std::abs(v[k])));
+                    ++wet;
+                }
+            ASSERT_GT(wet, 0);
+            EXPECT_NEAR(mean[0], sum / wet, std::ldexp(largest, -24) + 1e-12)
+                << "chunk " << chunk << ", step " << step << ", " << wet << " wet cells";
+        }
+    }
 }
 
 }  // namespace
