@@ -121,10 +121,12 @@ float bottom_at(int id) { return bottom[id]; }
 // Settling's tiles of 32 x 8 SETTLE_ROWS cells (its work groups, SETTLE_ROWS cells an
 // invocation): the y sweep stores the step's index for every tile in which a cell came out below
 // its bottom (wet < b), so that settling does its neighbour work only near those (KERNEL_SETTLE).
-// A stale index only costs that work again. SETTLE_ROWS is the y window's CHUNK (the host gives
-// both), so that a tile holds 8 whole parts of the window's sums (WINDOW_SUMS), one subgroup's
-// 32 columns x CHUNK rows each: settling takes the sums of tiles it does not change from them.
+// A stale index only costs that work again. A tile's rows are TILE_CHUNKS of the y window's
+// chunks (the host gives both: sim/shallow_water.cpp, settle_rows), so that it holds TILE_CHUNKS
+// whole parts of the window's sums (WINDOW_SUMS), one subgroup's 32 columns x CHUNK rows each:
+// settling takes the sums of the tiles it does not change from them.
 const ivec2 kSettleTile = ivec2(32, 8 * SETTLE_ROWS);
+const int kChunkRows = 8 * SETTLE_ROWS / TILE_CHUNKS;  // the y window's CHUNK
 int settle_tile(ivec2 cell) {
     return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
            cell.x / kSettleTile.x;
@@ -296,7 +298,7 @@ layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; 
 uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
 // The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
 // window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
-// then window_stored_chunks that store a chunk of SETTLE_ROWS rows each, and one part of the
+// then window_stored_chunks that store a chunk of kChunkRows rows each, and one part of the
 // sums a subgroup, at [(y * tiles.x + x) * window_warps + subgroup].
 uniform int window_warps;
 uniform int window_first_chunk;
@@ -324,16 +326,19 @@ float draw_ratio(ivec2 c) {
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
 
-// The window's parts of a tile: its 8 chunks of rows, in order.
+// The window's parts of a tile: its TILE_CHUNKS chunks of rows, in order, their loads issued
+// together.
 vec4 tile_parts(ivec2 tile, ivec2 tiles) {
-    vec4 sum = vec4(0.0);
-    for (int j = 0; j < 8; ++j) {
-        const int chunk = 8 * tile.y + j;  // rows chunk * SETTLE_ROWS ..
-        if (chunk * SETTLE_ROWS >= ny) break;
+    vec4 parts[TILE_CHUNKS];
+    for (int j = 0; j < TILE_CHUNKS; ++j) {
+        const int chunk = TILE_CHUNKS * tile.y + j;  // rows chunk * kChunkRows ..
         const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
-        sum = combine(sum, window_parts[group * window_warps + window_first_chunk +
-                                        chunk % window_stored_chunks]);
+        const bool on_grid = chunk * kChunkRows < ny;
+        const int part = group * window_warps + window_first_chunk + chunk % window_stored_chunks;
+        parts[j] = on_grid ? window_parts[on_grid ? part : 0] : vec4(0.0);
     }
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
     return sum;
 }
 

@@ -564,11 +564,12 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
 }
 
 // Settling sums only the tiles it changes, and takes the sums of the others from the y window's
-// parts (shaders/sim/shallow_water.comp, SETTLE_ROWS: a tile of 32 x 8 chunks of rows holds 8
-// whole parts). The mean velocity a step leaves must still be the state's: the sum of v over its
-// wet cells over their count. The rough surface over random rocks of the wet-dry test above, on
-// a grid of 4 x 7 settling tiles and 3 y windows down the columns, with the model's chunk of 10
-// rows and tuned chunks of 8 and 16, after each of the first steps;
+// parts (shaders/sim/shallow_water.comp, TILE_CHUNKS: a tile's rows are whole chunks of the
+// window's, each chunk of 32 columns one part). The mean velocity a step leaves must still be
+// the state's: the sum of v over its wet cells over their count. The rough surface over random
+// rocks of the wet-dry test above, on a grid of 4 settling tiles across, 14 down (chunks of 10
+// rows, 4 a tile), and 3 y windows, with the model's chunk and tuned chunks of 8, 16 and 5 (an
+// odd chunk: 8 a tile), after each of the first steps;
 // the first overdraws cells (the float64 reference counts them). The rocks lie in one band of
 // rows, so settling changes the tiles near them and takes the others' sums from the parts.
 // Tolerance: an fp32 sum of N values of v rounds by at most N 2^-24 max|v| in any order, the
@@ -600,7 +601,7 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
         std::memcpy(values.data(), text.data() + record.data, values.size() * sizeof(float));
         return values;
     };
-    for (const int chunk : {0, 8, 16}) {
+    for (const int chunk : {0, 8, 16, 5}) {
         auto sim = make_simulation("shallow-water");
         FusedTuning tuning;
         tuning.window_column_chunk = chunk;
