@@ -252,7 +252,7 @@ void main() {
 #ifdef KERNEL_SETTLE_CHANGES
 layout(local_size_x = GROUP_SIZE) in;
 #else
-layout(local_size_x = 32, local_size_y = 8) in;  // a tile, 8 rows an invocation
+layout(local_size_x = 32, local_size_y = 8) in;  // a tile, SETTLE_ROWS rows an invocation
 #endif
 shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
 #include "sim/water_sums.glsl"
