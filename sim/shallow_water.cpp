@@ -484,7 +484,7 @@ class ShallowWater final : public AdiModel {
 
     // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
     // groups, or as many as there are tiles where fewer; more where a group would check over 256
-    // tiles (one an invocation, with the y window's 8 parts of it). Why so many: a
+    // tiles (one an invocation, with the y window's parts of it). Why so many: a
     // group computes the changes of its tiles next to a dry cell one tile after the other, and
     // along a shoreline most tiles have one, so groups of 256 tiles left a 1024^2 grid 7 groups
     // and a step four times slower. Why not more: every group adds a part to the sums, which
