@@ -231,7 +231,6 @@ class ShallowWater final : public AdiModel {
             // stores at least 220 with 32); resolve_window allocates it for the shape that runs.
             {"shallow-water's y-window sums", field / 8},
             {"shallow-water's settling count", sizeof(std::uint32_t)},
-            {"shallow-water's sums outside settling", kOutsideSumsBytes},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
         return needs;
@@ -255,8 +254,6 @@ class ShallowWater final : public AdiModel {
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
-        outside_sums_ = gl::Buffer(kOutsideSumsBytes);
-        outside_sums_.zero();
         end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
         const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
         end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1});  // live (settling), full
@@ -484,7 +481,7 @@ class ShallowWater final : public AdiModel {
 
     // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
     // groups, or as many as there are tiles where fewer; more where a group would check over 256
-    // tiles (one an invocation, with the y window's parts of it). Why so many: a
+    // tiles or sum over 512 of the y window's parts (two loads an invocation). Why so many: a
     // group computes the changes of its tiles next to a dry cell one tile after the other, and
     // along a shoreline most tiles have one, so groups of 256 tiles left a 1024^2 grid 7 groups
     // and a step four times slower. Why not more: every group adds a part to the sums, which
@@ -493,7 +490,7 @@ class ShallowWater final : public AdiModel {
     unsigned change_groups() const {
         const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
         const unsigned wanted = std::min(tiles, unsigned(std::max(fused_tuning_.settle_groups, 1)));
-        return std::max(wanted, (tiles + 255) / 256);
+        return std::max({wanted, (tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512});
     }
 
     // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
@@ -504,14 +501,8 @@ class ShallowWater final : public AdiModel {
     void settle() {
         const gl::Program& changes = *settle_changes_;
         use_program(changes);
+        changes.set("part_count", window_parts_count_);
         changes.set("sums_window", int(window_guarded_));
-        // The y window's layout (window_lines.glsl): warm-up chunks at its start and end.
-        const auto chunks = [this](int halo) { return (halo + settle_chunk_ - 1) / settle_chunk_; };
-        const int first = chunks(window_halo_[1].low);
-        changes.set("window_warps", window_warps_[1]);
-        changes.set("window_first_chunk", first);
-        changes.set("window_stored_chunks",
-                    std::max(window_warps_[1] - first - chunks(window_halo_[1].high), 1));
         height_.bind_storage(0);
         wet_.bind_storage(1);
         bottom_.bind_storage(8);
@@ -522,6 +513,14 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
         const gl::Program& p = *settle_;
         use_program(p);
+        p.set("sums_window", int(window_guarded_));
+        // The y window's layout (window_lines.glsl): warm-up chunks at its start and end.
+        const auto chunks = [this](int halo) { return (halo + settle_chunk_ - 1) / settle_chunk_; };
+        const int first = chunks(window_halo_[1].low);
+        p.set("window_warps", window_warps_[1]);
+        p.set("window_first_chunk", first);
+        p.set("window_stored_chunks",
+              std::max(window_warps_[1] - first - chunks(window_halo_[1].high), 1));
         velocity_.bind_storage(2);
         compensation_.bind_storage(12);
         bind_flag();
@@ -590,7 +589,6 @@ class ShallowWater final : public AdiModel {
         sweep_arguments_.bind_storage(14);
         groups_done_.bind_storage(16);
         end_arguments_.bind_storage(17);
-        outside_sums_.bind_storage(19);
     }
 
     // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
@@ -621,10 +619,6 @@ class ShallowWater final : public AdiModel {
     static constexpr int kEndArgumentWords = 6;
     gl::Buffer end_arguments_;
     gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
-    // The sums of the tiles settling leaves, from window_parts_, and whether they are this
-    // step's (the shader's OutsideSums: a vec4 and an int).
-    static constexpr std::size_t kOutsideSumsBytes = 32;
-    gl::Buffer outside_sums_;
     int window_parts_count_ = 0;
     const gl::Program* displace_ = nullptr;
     const gl::Program* settle_changes_ = nullptr;

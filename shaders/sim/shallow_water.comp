@@ -236,15 +236,14 @@ void main() {
 // invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight
 // 0.110; docs/performance.md). Cells change only in a tile next to one the y sweep marked
 // (deficit_near, "near" below). After a step of the y window, the tiles that are not near keep
-// the window's values, and their sums are the window's parts: KERNEL_SETTLE_CHANGES sums those,
-// and KERNEL_SETTLE reads and sums only the near tiles (a full pass over the state cost the
-// basin at 4096^2 0.12 ms a step on the H100).
+// the window's values, and KERNEL_SETTLE takes their sums from the window's parts and reads only
+// the near tiles (a full pass over the state cost the basin at 4096^2 0.12 ms a step on the
+// H100).
 // KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles and computes the
 // changes of those near a dry cell (rare), and after a step of the y window it also sums the
-// window's parts (WINDOW_SUMS) of the tiles that are not near, its last group then storing the
-// mean velocity, or, where a tile is near or the water deeper than the window holds for, those
-// sums for KERNEL_SETTLE and having it run (one dispatch a step instead of a summing kernel and
-// two for settling).
+// window's parts (WINDOW_SUMS), 512 at most a group, its last group then storing the mean
+// velocity, or, where a cell came out below its bottom or deeper than the window holds for,
+// having KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for settling).
 // With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state, for the next
 // step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has
 // no mean of its own).
@@ -258,13 +257,11 @@ shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[
 #include "sim/water_sums.glsl"
 
 #ifndef MEASURE_ONLY
-// The sums of the tiles that settling leaves as the y window stored them, from the window's
-// parts (KERNEL_SETTLE_CHANGES), for KERNEL_SETTLE to add its near tiles' to; `outside_valid`
-// says they hold this step's (KERNEL_SETTLE clears it).
-layout(std430, binding = 19) coherent buffer OutsideSums {
-    vec4 outside_sums;
-    int outside_valid;
-};
+layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
+uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
+// After a step of the y window (the same for the whole dispatch; the last group of settling's
+// second dispatch rewrites the entry after every group has read it).
+bool window_step() { return sums_window != 0 && sweep_arguments[6] != 0u; }
 #endif
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
@@ -294,15 +291,8 @@ bool deficit_near(ivec2 tile) {
 #ifdef KERNEL_SETTLE_CHANGES
 layout(std430, binding = 0) writeonly buffer Changes { float changes[]; };  // the dead h^{n-1}
 layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
-layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
-uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
-// The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
-// window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
-// then window_stored_chunks that store a chunk of kChunkRows rows each, and one part of the
-// sums a subgroup, at [(y * tiles.x + x) * window_warps + subgroup].
-uniform int window_warps;
-uniform int window_first_chunk;
-uniform int window_stored_chunks;
+uniform int part_count;
+const int PARTS_PER_GROUP = 512;  // the most a work group sums (sim/shallow_water.cpp)
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
@@ -326,22 +316,6 @@ float draw_ratio(ivec2 c) {
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
 
-// The window's parts of a tile: its TILE_CHUNKS chunks of rows, in order, their loads issued
-// together.
-vec4 tile_parts(ivec2 tile, ivec2 tiles) {
-    vec4 parts[TILE_CHUNKS];
-    for (int j = 0; j < TILE_CHUNKS; ++j) {
-        const int chunk = TILE_CHUNKS * tile.y + j;  // rows chunk * kChunkRows ..
-        const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
-        const bool on_grid = chunk * kChunkRows < ny;
-        const int part = group * window_warps + window_first_chunk + chunk % window_stored_chunks;
-        parts[j] = on_grid ? window_parts[on_grid ? part : 0] : vec4(0.0);
-    }
-    vec4 sum = vec4(0.0);
-    for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
-    return sum;
-}
-
 void main() {
     const int t = int(gl_LocalInvocationIndex);
     const int groups = int(gl_NumWorkGroups.x), group = int(gl_WorkGroupID.x);
@@ -352,10 +326,9 @@ void main() {
     memoryBarrierShared();
     barrier();
     const int checked = group * tiles_per_group + t;
-    const bool checks = t < tiles_per_group && checked < tile_count;
-    const ivec2 my_tile = ivec2(checked % tiles.x, checked / tiles.x);
-    const bool near = checks && deficit_near(my_tile);
-    if (near) near_tiles[atomicAdd(near_count, 1u)] = checked;
+    if (t < tiles_per_group && checked < tile_count &&
+        deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
+        near_tiles[atomicAdd(near_count, 1u)] = checked;
     memoryBarrierShared();
     barrier();
     const uint group_near = near_count;
@@ -375,24 +348,20 @@ void main() {
         }
     }
 
-    // After a step of the y window (the same for the whole dispatch): the sums of the tiles
-    // that are not near from its parts, and w = 1 for a near tile (settling then runs and sums
-    // those).
-    if (sums_window == 0 || sweep_arguments[6] == 0u) return;
+    // The y window's parts, after a step of it.
+    if (!window_step()) return;
+    const int parts_per_group = (part_count + groups - 1) / groups;  // <= PARTS_PER_GROUP
     vec4 mine = vec4(0.0);
-    if (near)
-        mine.w = 1.0;
-    else if (checks)
-        mine = tile_parts(my_tile, tiles);
+    for (int j = 0; j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
+        const int k = t + j * GROUP_SIZE, part = group * parts_per_group + k;
+        if (k < parts_per_group && part < part_count) mine = combine(mine, window_parts[part]);
+    }
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
-    if (sums.w == 0.0 && sums.z <= window_depth) {
+    if (sums.w == 0.0 && sums.z <= window_depth)
         store_mean(sums);
-    } else {
-        outside_sums = vec4(sums.xyz, 0.0);
-        outside_valid = 1;
+    else
         settle_this_step(true);
-    }
 }
 
 #else
@@ -407,6 +376,29 @@ uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuri
 uniform int measures_mean;  // 0: only the next sweeps (the mean the last step left is kept)
 #else
 const int measures_mean = 1;
+// The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
+// window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
+// then window_stored_chunks that store a chunk of kChunkRows rows each, and one part of the
+// sums a subgroup, at [(y * tiles.x + x) * window_warps + subgroup].
+uniform int window_warps;
+uniform int window_first_chunk;
+uniform int window_stored_chunks;
+
+// The window's parts of a tile: its TILE_CHUNKS chunks of rows, in order, their loads issued
+// together.
+vec4 tile_parts(ivec2 tile, ivec2 tiles) {
+    vec4 parts[TILE_CHUNKS];
+    for (int j = 0; j < TILE_CHUNKS; ++j) {
+        const int chunk = TILE_CHUNKS * tile.y + j;  // rows chunk * kChunkRows ..
+        const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
+        const bool on_grid = chunk * kChunkRows < ny;
+        const int part = group * window_warps + window_first_chunk + chunk % window_stored_chunks;
+        parts[j] = on_grid ? window_parts[on_grid ? part : 0] : vec4(0.0);
+    }
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
+    return sum;
+}
 #endif
 
 void main() {
@@ -414,8 +406,10 @@ void main() {
     const ivec2 tile = ivec2(gl_WorkGroupID.xy);
 #ifndef MEASURE_ONLY
     const bool near = deficit_near(tile);  // the same for the whole work group
-    // After a step of the y window a tile that is not near is in outside_sums already.
-    const bool summed = outside_valid != 0 && !near;
+    // After a step of the y window a tile that is not near is as the window stored it: its sums
+    // are the window's parts (one invocation's).
+    const bool summed = window_step() && !near;
+    if (summed && gl_LocalInvocationIndex == 0) mine = tile_parts(tile, settle_tiles());
 #else
     const bool summed = false;
 #endif
@@ -445,12 +439,6 @@ void main() {
     }
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
-#ifndef MEASURE_ONLY
-    if (outside_valid != 0) {
-        sums = combine(sums, outside_sums);
-        outside_valid = 0;
-    }
-#endif
     if (measures_mean != 0) store_mean(sums);
     if (ends_step != 0 && sweep_arguments[0] == 0u) ++sweep_arguments[36];
     choose_sweeps(sums.z <= window_depth);
