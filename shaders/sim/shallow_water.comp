@@ -331,8 +331,8 @@ void main() {
         near_tiles[atomicAdd(near_count, 1u)] = checked;
     memoryBarrierShared();
     barrier();
-    const uint group_near = near_count;
-    for (uint k = 0u; k < group_near; ++k) {
+    const uint near = near_count;
+    for (uint k = 0u; k < near; ++k) {
         const ivec2 tile = ivec2(near_tiles[k] % tiles.x, near_tiles[k] / tiles.x);
         for (int r = 0; r < SETTLE_ROWS; ++r) {
             const ivec2 cell = settle_cell(tile, t, r);
