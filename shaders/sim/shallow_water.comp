@@ -391,9 +391,11 @@ vec4 tile_parts(ivec2 tile, ivec2 tiles) {
     for (int j = 0; j < TILE_CHUNKS; ++j) {
         const int chunk = TILE_CHUNKS * tile.y + j;  // rows chunk * kChunkRows ..
         const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
+        // Chunks past the grid's last row have no part (index 0 keeps the load in bounds).
         const bool on_grid = chunk * kChunkRows < ny;
-        const int part = group * window_warps + window_first_chunk + chunk % window_stored_chunks;
-        parts[j] = on_grid ? window_parts[on_grid ? part : 0] : vec4(0.0);
+        const int part =
+            on_grid ? group * window_warps + window_first_chunk + chunk % window_stored_chunks : 0;
+        parts[j] = on_grid ? window_parts[part] : vec4(0.0);
     }
     vec4 sum = vec4(0.0);
     for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
