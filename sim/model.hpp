@@ -36,16 +36,16 @@ double heat_window_tail(double lambda, int halo);
 // round-off of the increment); 0 where none is (lambda above ~7): the exact fused line solve.
 int heat_window_halo(double lambda);
 
-// The general-coefficient window (shaders/sim/window_lines.glsl), advection's and shallow water's
-// `fused` path wherever the parameters allow it. A sweep's rows in flux form have columns that sum
-// to 1: b_j = 1 + |a_(j+1)| + |c_(j-1)|, where |a_(j+1)| is the transfer out of cell j forwards (to
-// j + 1) and |c_(j-1)| backwards. With W bounding each diagonal's excess over 1 the transpose is
-// row dominant by theta = W / (1 + W), so |(A^-1)_ii| <= 1 / (1 - theta^2), and going from row i
-// towards the window's start each row passes on at most |a_(j+1)| / (b_j - theta |c_(j-1)|) <=
-// F / (1 + F) of the inverse's entry, F the largest forward transfer; towards its end B / (1 + B),
-// B the largest backward one. A window that drops the coupling (at most W) to the row before
-// its start misses by at most W (1 + W) / (1 + theta) (F / (1 + F))^m of max |x| m rows after
-// the start, and likewise with B before its end. Upwind flow makes one of F and B small: a
+// The general-coefficient window (shaders/tridiagonal/window_lines.glsl), advection's and shallow
+// water's `fused` path wherever the parameters allow it. A sweep's rows in flux form have columns
+// that sum to 1: b_j = 1 + |a_(j+1)| + |c_(j-1)|, where |a_(j+1)| is the transfer out of cell j
+// forwards (to j + 1) and |c_(j-1)| backwards. With W bounding each diagonal's excess over 1 the
+// transpose is row dominant by theta = W / (1 + W), so |(A^-1)_ii| <= 1 / (1 - theta^2), and going
+// from row i towards the window's start each row passes on at most |a_(j+1)| / (b_j - theta
+// |c_(j-1)|) <= F / (1 + F) of the inverse's entry, F the largest forward transfer; towards its end
+// B / (1 + B), B the largest backward one. A window that drops the coupling (at most W) to the row
+// before its start misses by at most W (1 + W) / (1 + theta) (F / (1 + F))^m of max |x| m rows
+// after the start, and likewise with B before its end. Upwind flow makes one of F and B small: a
 // truncation downstream barely reaches back.
 // The bound m rows inside the end whose rows pass on transfer / (1 + transfer) a row.
 double general_window_tail(double weight, double transfer, int halo);

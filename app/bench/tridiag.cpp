@@ -227,6 +227,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                     if (auto f = solver.check_pivots())
                         failure = "pivot failure (line " + std::to_string(f->line) + ")";
                     error = reference::max_relative_error(x.read_all<float>(), expected.x);
+                    if (const std::string path = solver.last_path(); !path.empty())
+                        row.set("path", path);
                     // Clocks up after the float64 reference (gl::warm_up). Batches of ~2 ms of
                     // work, so that a query's cost does not count; one timed solve sizes the
                     // batch.
@@ -345,7 +347,8 @@ Report run_tridiag(const cli::Args& args, BenchContext& ctx) {
                                           {"gb_per_s", "GB/s", 1},
                                           {"pct_of_roof", "% roof", 1},
                                           {"speedup_vs_thomas", "vs thomas", 1},
-                                          {"max_rel_error", "max rel err", 8}});
+                                          {"max_rel_error", "max rel err", 8},
+                                          {"path"}});
     // The paper's Fig. 11 (Kim & Lee 2005): cyclic reduction against CG with 1 and 2 iterations and
     // the CPU's Thomas, in milliseconds per batched solve (general coefficients, as the paper's
     // textures carry every coefficient).

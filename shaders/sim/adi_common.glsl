@@ -50,6 +50,7 @@ ivec2 cell_of(int line, int pos) { return ivec2(line, segment_first + pos); }
 #endif
 
 int index_of(ivec2 cell) { return cell.y * nx + cell.x; }
+int line_index(int line, int pos) { return index_of(cell_of(line, pos)); }
 
 #ifdef KERNEL_FUSED
 // The fused kernel's shared memory (tridiagonal/fused_lines.glsl): with TILED first the x half

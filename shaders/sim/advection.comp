@@ -202,7 +202,7 @@ float solved_value(int id) { return field_out[id]; }
 #if defined(KERNEL_FUSED)
 #include "tridiagonal/fused_lines.glsl"
 #elif defined(KERNEL_WINDOW)
-// The window kernels' rows (sim/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of
+// The window kernels' rows (tridiagonal/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of
 // `line`, from the concentrations there and either side, each loaded once (16 bytes at a time
 // along rows that allow it); positions off the line are clamped onto it (the window replaces
 // their rows).
@@ -251,7 +251,7 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
         inputs[k] = vec2(v[k + 1], 0.0);
     }
 }
-#include "sim/window_lines.glsl"
+#include "tridiagonal/window_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
 #include "tridiagonal/split_solve.glsl"

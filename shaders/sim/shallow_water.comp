@@ -581,8 +581,8 @@ float solved_value(int id) { return velocity[id]; }  // the generic y solve writ
 #if defined(KERNEL_FUSED)
 #include "tridiagonal/fused_lines.glsl"
 #elif defined(KERNEL_WINDOW)
-// The window kernels' rows (sim/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of `line`,
-// each cell's height and depth loaded once for the row and its neighbours' (row_system's
+// The window kernels' rows (tridiagonal/window_lines.glsl): positions p0 .. p0 + CHUNK - 1 of
+// `line`, each cell's height and depth loaded once for the row and its neighbours' (row_system's
 // arithmetic), along rows that allow it 16 bytes at a time; positions off the line are clamped
 // onto it (the window replaces their rows).
 #if DIRECTION == 0
@@ -644,7 +644,7 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK], out f
 #define WINDOW_GROUP_END
 void window_group_end();
 #endif
-#include "sim/window_lines.glsl"
+#include "tridiagonal/window_lines.glsl"
 #ifdef WINDOW_SUMS
 // Every 32 invocations' part at [group * WARPS + t / 32], for settling's first kernel: a
 // subgroup's by subgroup operations where subgroups are 32 wide (SUBGROUP_SUM; no barrier, so

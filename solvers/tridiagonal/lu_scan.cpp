@@ -95,7 +95,8 @@ class LuScanSolver final : public GpuSolver {
         }
         const bool partition_x =
             direction == Direction::x && partition_x_min_ > 0 && n >= partition_x_min_;
-        if (constant == nullptr || partition_x) {
+        last_general_ = constant == nullptr || partition_x;
+        if (last_general_) {
             if (!general_) general_ = make_partition(partition_tuning_);
             general_->solve(grid, direction, coefficients, rhs, solution);
             return;
@@ -106,6 +107,10 @@ class LuScanSolver final : public GpuSolver {
             return;
         }
         solve_lines(grid, direction, *constant, rhs, solution);
+    }
+
+    std::string last_path() override {
+        return last_general_ ? "partition: " + general_->last_path() : std::string();
     }
 
     std::optional<PivotFailure> check_pivots() override {
@@ -336,6 +341,7 @@ class LuScanSolver final : public GpuSolver {
     int partition_x_min_;
     std::unique_ptr<Solver> fallback_;  // cr-shared: constant lines too long for the scans
     std::unique_ptr<Solver> general_;   // partition: general coefficients
+    bool last_general_ = false;         // whether the last solve went to general_ (last_path)
 };
 
 }  // namespace

@@ -159,6 +159,7 @@ class LuWindowSolver final : public GpuSolver {
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
+        last_exact_ = false;
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
         const double unknowns = double(grid.nx) * double(grid.ny);
         if (constant != nullptr && direction == Direction::y && settings_.scan_y &&
@@ -179,8 +180,11 @@ class LuWindowSolver final : public GpuSolver {
                 return;
             }
         }
+        last_exact_ = true;
         exact_->solve(grid, direction, coefficients, rhs, solution);
     }
+
+    std::string last_path() override { return last_exact_ ? exact_->last_path() : std::string(); }
 
     std::optional<PivotFailure> check_pivots() override { return check_pivots_and(exact_.get()); }
 
@@ -314,6 +318,7 @@ class LuWindowSolver final : public GpuSolver {
     WindowTuning settings_;
     std::map<std::pair<unsigned, unsigned>, const gl::Program*> scan_programs_;  // (lean, halo)
     std::unique_ptr<Solver> exact_;
+    bool last_exact_ = false;  // whether the last solve went to exact_ (last_path)
     std::vector<Plan> plans_;
     // Programs of the current context's shader cache, by (x lines, ROWS, WINDOW).
     std::map<std::tuple<unsigned, unsigned, unsigned>, const gl::Program*> programs_;

@@ -13,14 +13,27 @@
 // chunk of consecutive unknowns of one line, and the reduced system stays in shared memory and
 // subgroups, so nothing but the rows and the solution crosses memory; along x the solution
 // leaves 16 bytes at a time where rows allow.
+//
+// General coefficients on lines of at least PartitionTuning::window_min unknowns take the guarded
+// window first (partition_window.comp, shaders/tridiagonal/window_lines.glsl): one dispatch that
+// solves each position from the rows within a halo of it, reads each row about 1.3 times and
+// writes the solution once, and checks from the rows it loaded that the halo's truncation stays
+// below 2^-27 max |x|. Behind it, the exact solve is dispatched whole, and each of its work
+// groups ends at once unless the window found that bound broken somewhere; then the exact solve
+// overwrites every line. An indirect dispatch of the exact solve, whose work groups the window
+// would have written, cost 22 us more at 1024^2 on the H100 than these empty work groups (the
+// command barrier it needs), docs/performance.md.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
 #include "solvers/tridiagonal/fused_lines.hpp"
 #include "solvers/tridiagonal/gpu_solver.hpp"
 #include "solvers/tridiagonal/split.hpp"
@@ -38,7 +51,7 @@ class PartitionSolver final : public GpuSolver {
 
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
         const auto coarse = [&](Direction direction) -> std::size_t {
-            if (one_pass(grid, direction)) return 0;  // no coarse system
+            if (one_pass(grid, direction, false)) return 0;  // no coarse system
             const LineLayout layout = line_layout(grid, direction);
             return split_coarse_bytes(split_shape(int(layout.n), tuning_.chunk, tuning_.warps),
                                       int(layout.lines));
@@ -50,12 +63,50 @@ class PartitionSolver final : public GpuSolver {
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
                const gl::Buffer& rhs, gl::Buffer& solution) override {
         validate(grid, coefficients, rhs, solution);
+        const std::optional<WindowShape> window = window_shape(grid, direction, coefficients);
+        last_windowed_ = window.has_value();
+        last_one_pass_ = one_pass(grid, direction, last_windowed_).has_value();
+        if (window) {
+            if (bound_broken_.size() == 0)
+                bound_broken_ = gl::Buffer::from(std::vector<unsigned>{0, 0});
+            const gl::Program& p = window_program(*window, direction);
+            bind_lines(p, line_layout(grid, direction), coefficients, rhs, solution);
+            p.set("broken_set", broken_set_);
+            bound_broken_.bind_storage(6);
+            gl::dispatch(window->groups_x, window->groups_y);
+            gl::memory_barrier(gl::Barrier::storage);
+        }
+        solve_exactly(grid, direction, coefficients, rhs, solution, last_windowed_);
+        if (window) broken_set_ = 1 - broken_set_;
+    }
+
+    std::optional<PivotFailure> check_pivots() override { return GpuSolver::check_pivots(); }
+
+    std::string last_path() override {
+        const std::string exact = last_one_pass_ ? "one pass" : "three stages";
+        if (!last_windowed_) return exact;
+        // The last solve's word (broken_set_ has moved on to the next solve's).
+        const bool broken = bound_broken_.read_all<unsigned>()[std::size_t(1 - broken_set_)] != 0;
+        return broken ? "window, then exact: bound broken" : "window";
+    }
+
+  private:
+    // The exact solve: one pass or the three stages; `guarded`: behind the window, in kernels
+    // whose work groups end at once unless the window's word in bound_broken_ is set.
+    void solve_exactly(Grid grid, Direction direction, const Coefficients& coefficients,
+                       const gl::Buffer& rhs, gl::Buffer& solution, bool guarded) {
         const LineLayout layout = line_layout(grid, direction);
-        if (const std::optional<FusedLinesShape> one = one_pass(grid, direction)) {
+        const auto guard = [&](const gl::Program& p) {
+            if (!guarded) return;
+            p.set("broken_set", broken_set_);
+            bound_broken_.bind_storage(7);
+        };
+        if (const std::optional<FusedLinesShape> one = one_pass(grid, direction, guarded)) {
             const FusedLinesShape& shape = *one;
             const gl::Program& lines_program =
-                one_pass_program(shape, grid, direction, coefficients);
+                one_pass_program(shape, grid, direction, coefficients, guarded);
             bind_lines(lines_program, layout, coefficients, rhs, solution);
+            guard(lines_program);
             gl::dispatch((layout.lines + unsigned(shape.lines) - 1) / unsigned(shape.lines));
             gl::memory_barrier(gl::Barrier::storage);
             return;
@@ -66,9 +117,10 @@ class PartitionSolver final : public GpuSolver {
         const bool tiled = direction == Direction::x && x_tile_fits(shape, coefficients);
         for (SplitStage stage : {SplitStage::reduce, SplitStage::coarse, SplitStage::substitute}) {
             const gl::Program& stage_program =
-                program(shape, stage, coefficients, direction == Direction::x, tiled);
+                program(shape, stage, coefficients, direction == Direction::x, tiled, guarded);
             bind_lines(stage_program, layout, coefficients, rhs, solution);
             coarse_.bind_storage(6);
+            guard(stage_program);
             const SplitGroups groups =
                 split_groups(shape, stage, int(layout.lines), direction == Direction::x);
             gl::dispatch(groups.x, groups.y);
@@ -76,9 +128,64 @@ class PartitionSolver final : public GpuSolver {
         }
     }
 
-    std::optional<PivotFailure> check_pivots() override { return GpuSolver::check_pivots(); }
+    // The guarded window's shape along a direction, and its work groups (window_lines.glsl).
+    struct WindowShape {
+        int chunk = 0, warps = 0;
+        unsigned groups_x = 0, groups_y = 0;
+    };
+    // Where the window takes the lines: general coefficients, lines of at least window_min
+    // unknowns, and a halo whose warm-up leaves chunks to store. Along x, 32 chunks a window
+    // (one subgroup), 4 windows a work group, numbered row by row; along y, a work group takes
+    // 32 columns and window_column_warps chunks down them.
+    std::optional<WindowShape> window_shape(Grid grid, Direction direction,
+                                            const Coefficients& coefficients) const {
+        const LineLayout layout = line_layout(grid, direction);
+        if (is_constant(coefficients) || tuning_.window_min == 0 ||
+            int(layout.n) < tuning_.window_min)
+            return std::nullopt;
+        const bool along_x = direction == Direction::x;
+        WindowShape w;
+        w.chunk = along_x ? tuning_.window_row_chunk : tuning_.window_column_chunk;
+        w.warps = along_x ? 4 : tuning_.window_column_warps;
+        if (along_x && w.chunk % 4 != 0)
+            throw Error("tridiag.partition_window_row_chunk = " + std::to_string(w.chunk) +
+                        ": the x window loads 16 bytes at a time, a multiple of 4 unknowns");
+        const int warm_up = 2 * ((tuning_.window_halo + w.chunk - 1) / w.chunk);
+        const int chunks = along_x ? 32 : w.warps;  // a window's
+        if (warm_up >= chunks) return std::nullopt;
+        const long long segment = (chunks - warm_up) * w.chunk;
+        const long long segments = (layout.n + segment - 1) / segment;
+        if (along_x) {
+            const long long groups = (segments * layout.lines + w.warps - 1) / w.warps;
+            const long long most =
+                std::max(1, gl::Context::current().info().max_work_group_count[0]);
+            w.groups_y = unsigned((groups + most - 1) / most);
+            w.groups_x = unsigned((groups + w.groups_y - 1) / w.groups_y);
+        } else {
+            w.groups_x = (layout.lines + 31) / 32;
+            w.groups_y = unsigned(segments);
+        }
+        return w;
+    }
 
-  private:
+    const gl::Program& window_program(const WindowShape& w, Direction direction) {
+        const std::uint64_t key = std::uint64_t(w.chunk) << 32 | std::uint64_t(w.warps) << 16 |
+                                  std::uint64_t(tuning_.window_halo) << 1 |
+                                  (direction == Direction::x ? 0 : 1);
+        const gl::Program*& cached = window_programs_[key];
+        if (cached == nullptr) {
+            const std::string halo = std::to_string(tuning_.window_halo);
+            cached = &gl::compute_program("tridiagonal/partition_window.comp",
+                                          {{"DIRECTION", direction == Direction::x ? "0" : "1"},
+                                           {"CHUNK", std::to_string(w.chunk)},
+                                           {"WARPS", std::to_string(w.warps)},
+                                           {"GROUP_SIZE", std::to_string(32 * w.warps)},
+                                           {"HALO_LOW", halo},
+                                           {"HALO_HIGH", halo}});
+        }
+        return *cached;
+    }
+
     // The one-pass lines' shape. Along x, chunks of 4 on lines of up to 256 unknowns, else 8,
     // and lines of 2048 and more one to a work group; along y, chunks of 4, 8, 16 and 32 up to
     // 256, 512, 4096 and 8192 unknowns; else up to 8 lines a group (the simulations' half steps
@@ -112,11 +219,18 @@ class PartitionSolver final : public GpuSolver {
                                  tuning_.one_pass_subgroups != 0);
     }
 
-    // The one dispatch's shape where lines take it: asked for at their length, short enough for
-    // one work group (its shared memory included), and few enough for one row of work groups.
-    std::optional<FusedLinesShape> one_pass(Grid grid, Direction direction) const {
+    // The one dispatch's shape where lines take it: asked for at their length, or behind the
+    // window (`guarded`) at any length, short enough for one work group (its shared memory
+    // included), and few enough for one row of work groups. Behind the window the exact solve
+    // runs only where its bound breaks, and its work groups end at once on every other solve:
+    // the one pass has far fewer of them than the three stages (512 against 3 x 16,384 on y
+    // lines of 4096; those cost 33 us a solve there on the H100), though one pass of a long y
+    // line runs several times slower where it does run.
+    std::optional<FusedLinesShape> one_pass(Grid grid, Direction direction, bool guarded) const {
         const LineLayout layout = line_layout(grid, direction);
-        const int most = direction == Direction::x ? tuning_.one_pass_x : tuning_.one_pass_y;
+        const int most = guarded                     ? 8192
+                         : direction == Direction::x ? tuning_.one_pass_x
+                                                     : tuning_.one_pass_y;
         if (int(layout.n) > std::min(most, 8192)) return std::nullopt;
         const FusedLinesShape shape = one_pass_shape(int(layout.n), direction);
         const gl::DeviceInfo& info = gl::Context::current().info();
@@ -130,13 +244,15 @@ class PartitionSolver final : public GpuSolver {
     }
 
     const gl::Program& one_pass_program(const FusedLinesShape& shape, Grid grid,
-                                        Direction direction, const Coefficients& coefficients) {
+                                        Direction direction, const Coefficients& coefficients,
+                                        bool guarded) {
         // 16-byte stores: x lines whose rows start on 16 bytes, in chunks of whole quads.
         const bool quads = direction == Direction::x && grid.nx % 4 == 0 && shape.chunk % 4 == 0;
         const bool constant = is_constant(coefficients);
         const std::uint64_t key = std::uint64_t(shape.threads_per_line) << 32 |
                                   std::uint64_t(shape.chunk) << 16 | shape.lines << 4 |
-                                  int(shape.solve) << 2 | (quads ? 2 : 0) | (constant ? 1 : 0);
+                                  int(shape.solve) << 2 | (quads ? 2 : 0) | (constant ? 1 : 0) |
+                                  (guarded ? std::uint64_t(1) << 63 : 0);
         const gl::Program*& cached = one_pass_programs_[key];
         if (cached == nullptr) {
             gl::Defines defines = coefficient_defines(coefficients);
@@ -144,6 +260,7 @@ class PartitionSolver final : public GpuSolver {
             defines.push_back(
                 {"SCRATCH_FLOATS", std::to_string(fused_lines_reduced_floats(shape))});
             if (quads) defines.push_back({"X_STORE4", "1"});
+            if (guarded) defines.push_back({"BEHIND_WINDOW", "1"});
             cached = &gl::compute_program("tridiagonal/partition_lines.comp", defines);
         }
         return *cached;
@@ -159,15 +276,17 @@ class PartitionSolver final : public GpuSolver {
         return tile + span_rows <= std::size_t(std::max(limit, 0));
     }
 
-    // Programs by stage, coefficient form, direction (x: spans first), x tile and coarse block
-    // shape (which follows the length).
+    // Programs by stage, coefficient form, direction (x: spans first), x tile, coarse block
+    // shape (which follows the length) and whether they run behind the window.
     const gl::Program& program(const SplitShape& shape, SplitStage stage,
-                               const Coefficients& coefficients, bool along_x, bool tiled) {
+                               const Coefficients& coefficients, bool along_x, bool tiled,
+                               bool guarded) {
         tiled = tiled && stage != SplitStage::coarse;
         const bool constant = is_constant(coefficients);
         const std::uint64_t key = std::uint64_t(shape.coarse_block) << 32 |
                                   std::uint64_t(shape.coarse_warps) << 8 | int(stage) << 3 |
-                                  (along_x ? 4 : 0) | (tiled ? 2 : 0) | (constant ? 1 : 0);
+                                  (along_x ? 4 : 0) | (tiled ? 2 : 0) | (constant ? 1 : 0) |
+                                  (guarded ? std::uint64_t(1) << 63 : 0);
         const gl::Program*& cached = programs_[key];
         if (cached == nullptr) {
             gl::Defines defines = coefficient_defines(coefficients);
@@ -175,6 +294,7 @@ class PartitionSolver final : public GpuSolver {
             for (auto& define : split_defines(shape, stage, along_x, true))
                 defines.push_back(define);
             if (tiled) defines.push_back({"X_TILE", "1"});
+            if (guarded) defines.push_back({"BEHIND_WINDOW", "1"});
             cached = &gl::compute_program("tridiagonal/partition.comp", defines);
         }
         return *cached;
@@ -182,6 +302,12 @@ class PartitionSolver final : public GpuSolver {
 
     PartitionTuning tuning_;
     gl::Buffer coarse_;
+    // One word a solve, alternating (broken_set_): set where the window found its bound broken;
+    // the window clears the other solve's word for the next.
+    gl::Buffer bound_broken_;
+    int broken_set_ = 0;
+    bool last_windowed_ = false, last_one_pass_ = false;  // the last solve's path (last_path)
+    std::unordered_map<std::uint64_t, const gl::Program*> window_programs_;
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
     std::unordered_map<std::uint64_t, const gl::Program*> one_pass_programs_;
 };

@@ -72,6 +72,10 @@ class Solver {
     // Reads the GPU's pivot-failure flag of the solves since the last check, and clears it.
     // A host read-back: for diagnostics and tests, never called per step.
     virtual std::optional<PivotFailure> check_pivots() = 0;
+    // Which path the last solve took, where a variant picks at run time (partition: "one
+    // pass", "three stages", "window" or "window, then exact: bound broken"), else empty. A
+    // host read-back: for reports and tests, never called per step.
+    virtual std::string last_path() { return {}; }
 };
 
 // The registry (solvers/common/registry.hpp): every variant by name, for the CLI and the GUI.

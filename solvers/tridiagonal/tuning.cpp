@@ -60,6 +60,19 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
         {"partition_one_pass_lines",
          "partition: one-pass lines per work group (0: by line length; cut to 1024 invocations)",
          &p.one_pass_lines, 0, 32},
+        {"partition_window_min",
+         "partition: general-coefficient lines of at least this many unknowns by the guarded "
+         "window first (0: never)",
+         &p.window_min, 0, 1 << 20},
+        {"partition_window_halo", "partition: the window's rows solved beyond those it stores",
+         &p.window_halo, 1, 256},
+        {"partition_window_row_chunk",
+         "partition: the window's unknowns per invocation along x (a multiple of 4)",
+         &p.window_row_chunk, 4, 32},
+        {"partition_window_column_chunk", "partition: the window's unknowns per invocation along y",
+         &p.window_column_chunk, 2, 32},
+        {"partition_window_column_warps",
+         "partition: the window's subgroups per work group along y", &p.window_column_warps, 1, 32},
     };
 }
 

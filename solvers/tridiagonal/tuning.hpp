@@ -86,6 +86,16 @@ struct PartitionTuning {
     // partition.cpp's one_pass_shape; lines are cut to 1024 invocations a group).
     int one_pass_chunk = 0;
     int one_pass_lines = 0;
+    // General coefficients on lines of at least window_min unknowns: the guarded window first
+    // (partition_window.comp, shaders/tridiagonal/window_lines.glsl), then the exact solve, whose
+    // work groups end at once unless the window found its bound broken somewhere (0: never).
+    // The window's halo (rows solved on either side of those stored), its unknowns per
+    // invocation along x (a multiple of 4) and along y, and its subgroups a work group along y.
+    int window_min = 1024;
+    int window_halo = 40;
+    int window_row_chunk = 8;
+    int window_column_chunk = 8;
+    int window_column_warps = 32;
 };
 
 struct Tuning {

@@ -1,5 +1,5 @@
-// Shallow water's windowed sweeps (shaders/sim/window_lines.glsl with shallow_water.comp's rows):
-// the halo's bound on water's lines in float64, the kernels against the float64 stepper for
+// Shallow water's windowed sweeps (shaders/tridiagonal/window_lines.glsl with shallow_water.comp's
+// rows): the halo's bound on water's lines in float64, the kernels against the float64 stepper for
 // every halo, and the GPU's guard that hands the sweeps to the exact line solve while the water
 // is deeper than the halo holds for (sim/shallow_water.cpp, resolve_window).
 #include <gtest/gtest.h>

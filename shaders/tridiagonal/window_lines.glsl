@@ -1,20 +1,29 @@
 #ifndef WINDOW_LINES_GLSL
 #define WINDOW_LINES_GLSL
-// window_lines.glsl — a half step whose lines have general (row by row) coefficients, solved
-// inside decay windows: advection's and shallow water's `fused` path wherever the implicit weight
-// allows (sim/advection.cpp, sim/shallow_water.cpp). One dispatch a half step, no reduced system in memory, no carries between
-// work groups: each output position is solved from the rows within HALO_LOW positions before it
-// and HALO_HIGH after it.
+// window_lines.glsl — lines with general (row by row) coefficients solved inside decay windows,
+// one dispatch, no reduced system in memory, no carries between work groups: each output
+// position is solved from the rows within HALO_LOW positions before it and HALO_HIGH after it.
+// Advection's and shallow water's `fused` half steps wherever the implicit weight allows
+// (shaders/sim/*.comp build the rows from the state), and `partition`'s guarded window
+// (partition_window.comp reads them from the coefficients).
 //
 // Why it is exact to fp32: a window solves the principal submatrix of the line's system on its
-// positions, the exact system with the couplings to the rows outside dropped. The model's rows
-// have columns dominant by theta < 1 (sim/model.hpp, general_window_tail, derives it and the
-// bound): the error this makes at a position m rows inside the window decays as r^m, r <= theta
-// the rows' worst decay toward that end, and the model picks HALO_LOW and HALO_HIGH so that
-// it is below 2^-27 max |x| from each end (general_window_halo), or takes the exact line solve
-// (fused_lines.glsl). The two differ where the flow makes the inverse one-sided: upstream a cell
-// feels far, downstream little. Windows that reach a wall are exact there: the rows past the
-// wall are identity rows with no coupling to the line.
+// positions, the exact system with the couplings to the rows outside dropped. Where every row of
+// the window is strictly diagonally dominant, the error this makes at position m, from the
+// coupling a_s x_{s-1} dropped at its start s, is at most |x_{s-1}| prod_{k=s..m} sigma_k with
+// sigma_k = |a_k| / (|b_k| - |c_k|) < 1, and from the coupling dropped at its end e at most
+// |x_{e+1}| prod_{k=m..e} rho_k with rho_k = |c_k| / (|b_k| - |a_k|): the first and last columns
+// of the window's inverse, by elimination from the far end, shrink by those factors a row.
+// The models' rows have columns dominant by theta < 1 (sim/model.hpp, general_window_tail,
+// derives it and the bound): the models pick HALO_LOW and HALO_HIGH so that the error is below
+// 2^-27 max |x| from each end (general_window_halo), or take the exact line solve
+// (fused_lines.glsl). With WINDOW_GUARD the kernel checks the bound itself, from the rows it
+// loaded: each storing chunk multiplies the sigma of every row of the warm-up chunks before it
+// and the rho of every row of those after it (the factors of its own rows, below 1, only make
+// the true bound smaller), and where a row is not strictly dominant or the two products add up
+// to more than 2^-27, calls the includer's window_guard_failed(): the includer then solves the
+// lines again exactly. Windows that reach a wall are exact there: the rows past the wall are
+// identity rows with no coupling to the line.
 //
 // The solve is the partition method of fused_lines.glsl (Laszlo, Giles & Appleyard 2016): each
 // invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
@@ -26,28 +35,35 @@
 // no invocation waits on a serial solve of the whole window.
 // A window is a run of chunks of one line, laid out so that global loads coalesce:
 //   x (DIRECTION 0, rows): one subgroup's 32 lanes are 32 consecutive chunks of a row (16-byte
-//     loads and stores where nx allows), WARPS windows a work group;
+//     loads and stores where the rows allow), WARPS windows a work group;
 //   y (DIRECTION 1, columns): lane c of every subgroup is column c of the group's 32 (loads and
 //     stores coalesce along rows), subgroup w the chunk w of WARPS stacked down the columns.
 // The LOW_CHUNKS chunks at a window's start and HIGH_CHUNKS at its end are its warm-up: their
 // values are not stored.
 //
-// The includer defines DIRECTION, CHUNK (a multiple of 4 along x), WARPS, GROUP_SIZE (32 WARPS),
-// HALO_LOW, HALO_HIGH, and the functions
+// The includer defines DIRECTION, LINE_LENGTH and LINE_COUNT (ints), CHUNK (a multiple of 4
+// along x), WARPS, GROUP_SIZE (32 WARPS), HALO_LOW, HALO_HIGH, and the functions
+//     int line_index(int line, int pos);  // the element's index in the fields
 //     void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
 //                      out float c[CHUNK], out float d[CHUNK], out vec2 inputs[CHUNK]);
 //         // rows p0 .. p0 + CHUNK - 1 of the line, positions off the line clamped onto it
 //         // (replaced here by identity rows)
 //     float store_value(int line, int pos, float x, vec2 input);  // x: what the rows store
 //     void store(int line, int pos, float x, vec2 input);         // store (and check) a value
-// Along x the new values leave 16 bytes at a time where nx allows, through binding 1 seen as
-// vec4s (x_out4 here: the includer's output field there), as store_value gives them.
+// Along x, on rows of LINE_LENGTH floats each starting where the last ends, the new values leave
+// 16 bytes at a time where LINE_LENGTH is a multiple of 4, through binding 1 seen as vec4s
+// (x_out4 here: the includer's output field there), as store_value gives them.
 // With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() after
 // the stores (shallow water's y sweep sums its work group's new cells there); the arrays of the
-// reduced rows are free by then, after a barrier. Every invocation calls adi_common.glsl's
-// KERNEL_EXIT() last, on each way out (the stability checks' report).
-#include "sim/adi_common.glsl"
+// reduced rows are free by then, after a barrier. With WINDOW_GUARD, the includer's
+// window_guard_failed() (above). Every invocation calls KERNEL_EXIT() last, on each way out
+// (the simulations' stability checks' report, sim/adi_common.glsl), where the includer defines
+// it.
 #include "tridiagonal/partition_rows.glsl"
+
+#ifndef KERNEL_EXIT
+#define KERNEL_EXIT()
+#endif
 
 #pragma optionNV(unroll all)
 
@@ -55,11 +71,10 @@ layout(local_size_x = GROUP_SIZE) in;
 
 const int LANES = 32;
 
-// The chunk's rows (positions p0 .. p0 + K - 1 of a line of n; off the line identity rows)
-// eliminated to a_k x_first + x_k + c_k x_last = d_k inside the chunk, the first row coupled to
-// the previous chunk's last unknown (a_0) and the last row to the next chunk's first (c_{K-1}).
-void eliminate_chunk(int p0, int n, inout float a[CHUNK], inout float b[CHUNK],
-                     inout float c[CHUNK], inout float d[CHUNK]) {
+// The chunk's rows (positions p0 .. p0 + K - 1 of a line of n) with the couplings past the
+// line's ends dropped, and identity rows off the line.
+void wall_rows(int p0, int n, inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
+               inout float d[CHUNK]) {
     if (p0 < 1 || p0 + CHUNK >= n) {
         // A chunk at a wall or past it (a branch only the lanes there take).
         for (int k = 0; k < CHUNK; ++k) {
@@ -72,6 +87,13 @@ void eliminate_chunk(int p0, int n, inout float a[CHUNK], inout float b[CHUNK],
             }
         }
     }
+}
+
+// The chunk's rows eliminated to a_k x_first + x_k + c_k x_last = d_k inside the chunk, the
+// first row coupled to the previous chunk's last unknown (a_0) and the last row to the next
+// chunk's first (c_{K-1}).
+void eliminate_chunk(inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
+                     inout float d[CHUNK]) {
     for (int k = 0; k < CHUNK; ++k) {
         const float bk = b[k];
         if (k < 2) {
@@ -113,6 +135,22 @@ shared float last_a[GROUP_SIZE], last_c[GROUP_SIZE], last_d[GROUP_SIZE];
 layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
 #endif
 
+#ifdef WINDOW_GUARD
+// Invocation t's chunk's products of sigma (down the line) and rho (up it), +Inf where a row is
+// not strictly dominant.
+shared float decay_down[GROUP_SIZE], decay_up[GROUP_SIZE];
+vec2 chunk_decay(float a[CHUNK], float b[CHUNK], float c[CHUNK]) {
+    vec2 decay = vec2(1.0);
+    bool dominant = true;
+    for (int k = 0; k < CHUNK; ++k) {
+        const float ak = abs(a[k]), bk = abs(b[k]), ck = abs(c[k]);
+        dominant = dominant && ak + ck < bk;  // false for a NaN too
+        decay *= vec2(ak == 0.0 ? 0.0 : ak / (bk - ck), ck == 0.0 ? 0.0 : ck / (bk - ak));
+    }
+    return dominant ? decay : vec2(uintBitsToFloat(0x7f800000u));
+}
+#endif
+
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
@@ -141,7 +179,13 @@ void main() {
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
     vec2 inputs[CHUNK];
     window_rows(line, p0, a, b, c, d, inputs);
-    eliminate_chunk(p0, n, a, b, c, d);
+    wall_rows(p0, n, a, b, c, d);
+#ifdef WINDOW_GUARD
+    const vec2 decay = chunk_decay(a, b, c);
+    decay_down[t] = decay.x;
+    decay_up[t] = decay.y;
+#endif
+    eliminate_chunk(a, b, c, d);
     first_a[t] = a[0];
     first_c[t] = c[0];
     first_d[t] = d[0];
@@ -177,6 +221,12 @@ void main() {
             dp[r] = x_next;
         }
         const float x_first = dp[0], x_last = dp[1];
+#ifdef WINDOW_GUARD
+        float from_start = 1.0, from_end = 1.0;
+        for (int j = 1; j <= LOW_CHUNKS; ++j) from_start *= decay_down[t - j * CHUNK_STRIDE];
+        for (int j = 1; j <= HIGH_CHUNKS; ++j) from_end *= decay_up[t + j * CHUNK_STRIDE];
+        if (!(from_start + from_end <= 1.0 / 134217728.0)) window_guard_failed();  // 2^-27
+#endif
 
         float x[CHUNK];
         for (int k = 0; k < CHUNK; ++k)
@@ -184,10 +234,10 @@ void main() {
                    : k == CHUNK - 1 ? x_last
                                     : d[k] - a[k] * x_first - c[k] * x_last;
 #if DIRECTION == 0
-        if ((nx & 3) == 0 && p0 + CHUNK <= n) {
+        if ((LINE_LENGTH & 3) == 0 && p0 + CHUNK <= n) {
             // 16 bytes a store: with one float a store, each of a subgroup's store instructions
             // writes 4 bytes every CHUNK floats, four times the L2 write requests.
-            const int quad = index_of(cell_of(line, p0)) >> 2;
+            const int quad = line_index(line, p0) >> 2;
             for (int q = 0; q < CHUNK / 4; ++q) {
                 vec4 v;
                 for (int e = 0; e < 4; ++e) {
