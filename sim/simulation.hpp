@@ -119,9 +119,9 @@ struct FusedTuning {
     int window_row_warps = 0;
     int window_column_chunk = 0;
     int window_column_warps = 0;
-    // Shallow water: the work groups settling's first dispatch spreads its 32 x 64-cell tiles
-    // over (one tile a group at most; more groups where a group would check over 256 tiles or
-    // sum over 512 of the y window's parts).
+    // Shallow water: the work groups settling's first dispatch spreads its tiles over (32 cells
+    // by 4 or 8 of the y window's chunks, 32 x 40 by default; one tile a group at most; more groups
+    // where a group would check over 256 tiles or sum over 512 of the y window's parts).
     int settle_groups = 1024;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
