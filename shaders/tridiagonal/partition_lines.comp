@@ -8,13 +8,6 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
 #include "tridiagonal/lines.glsl"
-#ifdef BEHIND_WINDOW
-// Behind partition's guarded window: every work group ends at once unless the window found its
-// bound broken on this solve (partition_window.comp).
-layout(std430, binding = 7) readonly buffer BoundBroken { uint bound_broken[2]; };
-uniform int broken_set;
-#define GROUP_SKIPPED() (bound_broken[broken_set] == 0u)
-#endif
 
 #define LINE_LENGTH int(n)
 #define LINE_COUNT int(line_count)
