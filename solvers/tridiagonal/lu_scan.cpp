@@ -89,14 +89,15 @@ class LuScanSolver final : public GpuSolver {
         validate(grid, coefficients, rhs, solution);
         const auto* constant = std::get_if<ConstantCoefficients>(&coefficients);
         const int n = direction == Direction::x ? grid.nx : grid.ny;
+        last_general_ = false;
         if (constant != nullptr && banded(n, direction)) {
             solve_banded(grid, *constant, rhs, solution);
             return;
         }
         const bool partition_x =
             direction == Direction::x && partition_x_min_ > 0 && n >= partition_x_min_;
-        last_general_ = constant == nullptr || partition_x;
-        if (last_general_) {
+        if (constant == nullptr || partition_x) {
+            last_general_ = true;
             if (!general_) general_ = make_partition(partition_tuning_);
             general_->solve(grid, direction, coefficients, rhs, solution);
             return;
