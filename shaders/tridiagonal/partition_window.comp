@@ -2,16 +2,19 @@
 // window_lines.glsl with its rows read from the coefficients and the right-hand side (16 bytes
 // at a time along x where the rows allow), the solution stored, and WINDOW_GUARD's check of the
 // truncation bound.
-// Where the bound fails anywhere, this solve's word of bound_broken is set, and the exact solve
-// that partition.cpp dispatches right after, whose work groups end at once otherwise, solves
-// every line again.
-// Prelude: DIRECTION, CHUNK, WARPS, GROUP_SIZE, HALO_LOW, HALO_HIGH.
+// Where the bound fails anywhere, this solve's word of bound_broken is set. With WHOLE_LINES the
+// work groups where it failed solve their lines exactly themselves; otherwise the exact solve
+// that partition.cpp dispatches right after, whose work groups end at once unless the word is
+// set, solves every line again.
+// Prelude: DIRECTION, CHUNK, GROUP_SIZE, HALO_LOW, HALO_HIGH; along x ROW_WINDOW_CHUNKS, and
+// WHOLE_LINES where a window holds its whole line.
 #define CONSTANT_COEFFICIENTS 0
 #include "tridiagonal/lines.glsl"
 
 #define LINE_LENGTH int(n)
 #define LINE_COUNT int(line_count)
 #define WINDOW_GUARD
+#define WINDOW_PIVOT_FAILED(line) report_pivot_failure(uint(line))
 
 // A word a solve, alternating: this solve's (`broken_set`), and the next one's, which the first
 // invocation clears here.

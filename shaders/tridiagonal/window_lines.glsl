@@ -34,15 +34,18 @@
 // its start and HALO_HIGH from its end: the bound above holds for it as for the whole one, and
 // no invocation waits on a serial solve of the whole window.
 // A window is a run of chunks of one line, laid out so that global loads coalesce:
-//   x (DIRECTION 0, rows): one subgroup's 32 lanes are 32 consecutive chunks of a row (16-byte
-//     loads and stores where the rows allow), WARPS windows a work group;
+//   x (DIRECTION 0, rows): ROW_WINDOW_CHUNKS consecutive invocations (32 by default, one
+//     subgroup) are as many consecutive chunks of a row (16-byte loads and stores where the rows
+//     allow), GROUP_SIZE / ROW_WINDOW_CHUNKS windows a work group;
 //   y (DIRECTION 1, columns): lane c of every subgroup is column c of the group's 32 (loads and
-//     stores coalesce along rows), subgroup w the chunk w of WARPS stacked down the columns.
+//     stores coalesce along rows), subgroup w the chunk w of those stacked down the columns.
 // The LOW_CHUNKS chunks at a window's start and HIGH_CHUNKS at its end are its warm-up: their
-// values are not stored.
+// values are not stored. With WHOLE_LINES (along x, with WINDOW_GUARD) a window holds its whole
+// line, so it needs no warm-up and reads each row once; and where the bound breaks, the work
+// group solves its lines' reduced systems exactly itself, so that no other dispatch follows.
 //
 // The includer defines DIRECTION, LINE_LENGTH and LINE_COUNT (ints), CHUNK (a multiple of 4
-// along x), WARPS, GROUP_SIZE (32 WARPS), HALO_LOW, HALO_HIGH, and the functions
+// along x), GROUP_SIZE (a multiple of 32), HALO_LOW, HALO_HIGH, and the functions
 //     int line_index(int line, int pos);  // the element's index in the fields
 //     void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
 //                      out float c[CHUNK], out float d[CHUNK], out vec2 inputs[CHUNK]);
@@ -53,6 +56,8 @@
 // Along x, on rows of LINE_LENGTH floats each starting where the last ends, the new values leave
 // 16 bytes at a time where LINE_LENGTH is a multiple of 4, through binding 1 seen as vec4s
 // (x_out4 here: the includer's output field there), as store_value gives them.
+// With WHOLE_LINES, the includer's WINDOW_PIVOT_FAILED(line) where the exact solve met a zero or
+// non-finite pivot.
 // With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() after
 // the stores (shallow water's y sweep sums its work group's new cells there); the arrays of the
 // reduced rows are free by then, after a barrier. With WINDOW_GUARD, the includer's
@@ -64,22 +69,29 @@
 #ifndef KERNEL_EXIT
 #define KERNEL_EXIT()
 #endif
+#ifndef ROW_WINDOW_CHUNKS
+#define ROW_WINDOW_CHUNKS 32
+#endif
+#if defined(WHOLE_LINES) && DIRECTION != 0
+#error "windows of whole lines are laid out along x only"
+#endif
+
+const int LANES = 32;
 
 #pragma optionNV(unroll all)
 
 layout(local_size_x = GROUP_SIZE) in;
 
-const int LANES = 32;
-
 // The chunk's rows (positions p0 .. p0 + K - 1 of a line of n) with the couplings past the
-// line's ends dropped, and identity rows off the line.
+// line's ends dropped, and identity rows off the line (a = c = d = 0: their values, never
+// stored, stay 0, where rows coupled to the line's last unknown could grow past fp32).
 void wall_rows(int p0, int n, inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
                inout float d[CHUNK]) {
     if (p0 < 1 || p0 + CHUNK >= n) {
         // A chunk at a wall or past it (a branch only the lanes there take).
         for (int k = 0; k < CHUNK; ++k) {
             const int pos = p0 + k;
-            if (pos <= 0) a[k] = 0.0;
+            if (pos <= 0 || pos >= n) a[k] = 0.0;
             if (pos >= n - 1) c[k] = 0.0;
             if (pos < 0 || pos >= n) {
                 b[k] = 1.0;
@@ -92,38 +104,52 @@ void wall_rows(int p0, int n, inout float a[CHUNK], inout float b[CHUNK], inout 
 // The chunk's rows eliminated to a_k x_first + x_k + c_k x_last = d_k inside the chunk, the
 // first row coupled to the previous chunk's last unknown (a_0) and the last row to the next
 // chunk's first (c_{K-1}).
-void eliminate_chunk(inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
+// Returns whether every pivot was finite and not zero.
+bool eliminate_chunk(inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
                      inout float d[CHUNK]) {
+    bool pivots_ok = true;
     for (int k = 0; k < CHUNK; ++k) {
-        const float bk = b[k];
+        const float pivot = k < 2 ? b[k] : b[k] - a[k] * c[k - 1];
+        pivots_ok = pivots_ok && pivot != 0.0 && !isnan(pivot) && !isinf(pivot);
+        const float r = 1.0 / pivot;
         if (k < 2) {
-            const float r = 1.0 / bk;
             a[k] *= r;
             c[k] *= r;
             d[k] *= r;
         } else {
-            const float r = 1.0 / (bk - a[k] * c[k - 1]);
             d[k] = r * (d[k] - a[k] * d[k - 1]);
             a[k] = -r * a[k] * a[k - 1];
             c[k] = r * c[k];
         }
     }
     PARTITION_BACKWARD(a, c, d, CHUNK);
+    return pivots_ok;
 }
 
+// The local window of a storing chunk: LOW_CHUNKS chunks before it and HIGH_CHUNKS after.
 const int LOW_CHUNKS = (HALO_LOW + CHUNK - 1) / CHUNK;
 const int HIGH_CHUNKS = (HALO_HIGH + CHUNK - 1) / CHUNK;
 #if DIRECTION == 0
-const int WINDOW_CHUNKS = LANES;          // chunks a window
-const int CHUNK_STRIDE = 1;               // invocations from one chunk of a window to the next
+const int WINDOW_CHUNKS = ROW_WINDOW_CHUNKS;  // chunks a window
+const int CHUNK_STRIDE = 1;                   // invocations from one chunk of a window to the next
 #else
-const int WINDOW_CHUNKS = WARPS;
+const int WINDOW_CHUNKS = GROUP_SIZE / LANES;
 const int CHUNK_STRIDE = LANES;
 #endif
-const int SEGMENT = (WINDOW_CHUNKS - LOW_CHUNKS - HIGH_CHUNKS) * CHUNK;  // positions stored
+// The warm-up chunks at a window's start and end, whose values are not stored: none where a
+// window holds its whole line (WHOLE_LINES), whose ends are the line's walls.
+#ifdef WHOLE_LINES
+const bool WHOLE = true;
+const int WARM_LOW = 0, WARM_HIGH = 0;
+#else
+const bool WHOLE = false;
+const int WARM_LOW = LOW_CHUNKS, WARM_HIGH = HIGH_CHUNKS;
+#endif
+const int SEGMENT = (WINDOW_CHUNKS - WARM_LOW - WARM_HIGH) * CHUNK;  // positions stored
 // The local window's reduced rows: LOW_CHUNKS chunks before the storing chunk, its own and
 // HIGH_CHUNKS after it, two rows each; the storing chunk's are rows 2 LOW_CHUNKS and
-// 2 LOW_CHUNKS + 1.
+// 2 LOW_CHUNKS + 1. Where the window holds its whole line, the chunks of a local window past the
+// line's ends are absent (identity rows): nothing was dropped there.
 const int LOCAL_ROWS = 2 * (LOW_CHUNKS + HIGH_CHUNKS + 1);
 const int OWN_FIRST = 2 * LOW_CHUNKS;
 
@@ -151,29 +177,81 @@ vec2 chunk_decay(float a[CHUNK], float b[CHUNK], float c[CHUNK]) {
 }
 #endif
 
+#ifdef WHOLE_LINES
+// Set where a storing chunk of the work group found the bound broken: the group then solves its
+// windows' reduced systems exactly (solve_window_exactly) before it stores.
+shared uint group_broken;
+
+// The exact solve of each whole line's reduced system, 2 WINDOW_CHUNKS rows of unit diagonal, by
+// Thomas in shared memory, one invocation a line (its first chunk's): x into first_d and last_d.
+// Serial, but it runs only where the bound broke, and costs that work group a few microseconds
+// where the exact solve of every line in another dispatch would cost every solve its launch.
+// The loops run over the line's `chunks` (the rows past its end are identity rows, their x 0), a
+// bound that the compiler cannot unroll: unrolled, up to 2048 rows each, they took the NVIDIA
+// compiler minutes. Returns whether every pivot was finite and not zero.
+bool solve_window_exactly(int t, int chunks) {
+    bool pivots_ok = true;
+    float c_prev = 0.0, d_prev = 0.0;
+    for (int r = 0; r < 2 * chunks; ++r) {
+        const int s = t + (r / 2) * CHUNK_STRIDE;
+        const bool first_row = r % 2 == 0;
+        const float ar = first_row ? first_a[s] : last_a[s];
+        const float cr = first_row ? first_c[s] : last_c[s];
+        const float dr = first_row ? first_d[s] : last_d[s];
+        const float pivot = 1.0 - ar * c_prev;
+        pivots_ok = pivots_ok && pivot != 0.0 && !isnan(pivot) && !isinf(pivot);
+        const float q = 1.0 / pivot;
+        c_prev = q * cr;
+        d_prev = q * (dr - ar * d_prev);
+        if (first_row) {
+            first_c[s] = c_prev;
+            first_d[s] = d_prev;
+        } else {
+            last_c[s] = c_prev;
+            last_d[s] = d_prev;
+        }
+    }
+    float x_next = 0.0;
+    for (int r = 2 * chunks - 1; r >= 0; --r) {
+        const int s = t + (r / 2) * CHUNK_STRIDE;
+        if (r % 2 == 0) {
+            x_next = first_d[s] - first_c[s] * x_next;
+            first_d[s] = x_next;
+        } else {
+            x_next = last_d[s] - last_c[s] * x_next;
+            last_d[s] = x_next;
+        }
+    }
+    return pivots_ok;
+}
+#endif
+
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
 #if DIRECTION == 0
-    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % 32 of it. The
-    // work groups take the rows from the last: the y half step before this one stored the last
-    // rows last, and what the cache still holds of its output is theirs (the y window then
-    // starts at the first rows, which this one stores last).
-    const int chunk = t % LANES;
+    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % WINDOW_CHUNKS
+    // of it. The work groups take the rows from the last: the y half step before this one stored
+    // the last rows last, and what the cache still holds of its output is theirs (the y window
+    // then starts at the first rows, which this one stores last).
+    const int chunk = t % WINDOW_CHUNKS;
     const int segments = (n + SEGMENT - 1) / SEGMENT;
-    const int dispatched =
-        int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WARPS + t / LANES;
+    const int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
+    const int dispatched = group * (GROUP_SIZE / WINDOW_CHUNKS) + t / WINDOW_CHUNKS;
     const bool has_line = dispatched < segments * LINE_COUNT;
     const int window = max(segments * LINE_COUNT - 1 - dispatched, 0);
     const int line = min(window / segments, LINE_COUNT - 1);
-    const int p0 = (window % segments) * SEGMENT + (chunk - LOW_CHUNKS) * CHUNK;
+    const int p0 = (window % segments) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
 #else
     // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
     const int chunk = t / LANES;
     const int column = int(gl_WorkGroupID.x) * LANES + t % LANES;
     const bool has_line = column < LINE_COUNT;
     const int line = min(column, LINE_COUNT - 1);
-    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - LOW_CHUNKS) * CHUNK;
+    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
+#endif
+#ifdef WHOLE_LINES
+    if (t == 0) group_broken = 0u;
 #endif
 
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
@@ -185,7 +263,7 @@ void main() {
     decay_down[t] = decay.x;
     decay_up[t] = decay.y;
 #endif
-    eliminate_chunk(a, b, c, d);
+    const bool pivots_ok = eliminate_chunk(a, b, c, d);
     first_a[t] = a[0];
     first_c[t] = c[0];
     first_d[t] = d[0];
@@ -195,18 +273,24 @@ void main() {
     memoryBarrierShared();
     barrier();
     // The storing chunks (the warm-up's and those past the line's end only helped the others).
-    if (has_line && chunk >= LOW_CHUNKS && chunk < WINDOW_CHUNKS - HIGH_CHUNKS && p0 < n) {
+    const bool stores =
+        has_line && chunk >= WARM_LOW && chunk < WINDOW_CHUNKS - WARM_HIGH && p0 < n;
+    float x_first = 0.0, x_last = 0.0;
+    if (stores) {
         // Thomas over the local window's rows: its first row's coupling above and its last row's
         // below dropped (the truncation). Only the rows from the own chunk's on are kept for the
         // back substitution.
         float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
         float c_prev = 0.0, d_prev = 0.0;
         for (int r = 0; r < LOCAL_ROWS; ++r) {
-            const int s = t + (r / 2 - LOW_CHUNKS) * CHUNK_STRIDE;
+            const int neighbour = chunk + r / 2 - LOW_CHUNKS;
+            const bool present = !WHOLE || (neighbour >= 0 && neighbour < WINDOW_CHUNKS);
+            const int s = present ? t + (r / 2 - LOW_CHUNKS) * CHUNK_STRIDE : t;
             const bool first_row = r % 2 == 0;
-            const float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
-            const float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];
-            const float dr = first_row ? first_d[s] : last_d[s];
+            float ar = r == 0 ? 0.0 : first_row ? first_a[s] : last_a[s];
+            float cr = r == LOCAL_ROWS - 1 ? 0.0 : first_row ? first_c[s] : last_c[s];
+            float dr = first_row ? first_d[s] : last_d[s];
+            if (!present) ar = cr = dr = 0.0;
             const float q = 1.0 / (1.0 - ar * c_prev);
             c_prev = q * cr;
             d_prev = q * (dr - ar * d_prev);
@@ -220,18 +304,45 @@ void main() {
             x_next = dp[r] - cp[r] * x_next;
             dp[r] = x_next;
         }
-        const float x_first = dp[0], x_last = dp[1];
+        x_first = dp[0];
+        x_last = dp[1];
 #ifdef WINDOW_GUARD
-        // The products over the warm-up chunks either side, and the own chunk's rows dominant
-        // too (its factors, at most 1, left out of the products): else the bound does not hold.
+        // The products over the local window's other chunks either side (0 where it reaches
+        // past the line's end: nothing dropped there), and the own chunk's rows dominant too
+        // (its factors, at most 1, left out of the products): else the bound does not hold.
         float from_start = 1.0, from_end = 1.0;
-        for (int j = 1; j <= LOW_CHUNKS; ++j) from_start *= decay_down[t - j * CHUNK_STRIDE];
-        for (int j = 1; j <= HIGH_CHUNKS; ++j) from_end *= decay_up[t + j * CHUNK_STRIDE];
+        for (int j = 1; j <= LOW_CHUNKS; ++j)
+            from_start *= !WHOLE || chunk - j >= 0 ? decay_down[max(t - j * CHUNK_STRIDE, 0)] : 0.0;
+        for (int j = 1; j <= HIGH_CHUNKS; ++j)
+            from_end *= !WHOLE || chunk + j < WINDOW_CHUNKS
+                            ? decay_up[min(t + j * CHUNK_STRIDE, GROUP_SIZE - 1)]
+                            : 0.0;
         const bool own_dominant = decay_down[t] <= 1.0;
-        if (!(from_start + from_end <= 1.0 / 134217728.0 && own_dominant))  // 2^-27
+        if (!(from_start + from_end <= 1.0 / 134217728.0 && own_dominant)) {  // 2^-27
             window_guard_failed();
+#ifdef WHOLE_LINES
+            group_broken = 1u;
 #endif
-
+        }
+#endif
+    }
+#ifdef WHOLE_LINES
+    // Where the bound broke anywhere in the group, its lines' reduced systems solved exactly (a
+    // branch the whole group takes or not), and chunks' zero or non-finite pivots reported.
+    memoryBarrierShared();
+    barrier();
+    if (group_broken != 0u) {
+        const int chunks = min((n + CHUNK - 1) / CHUNK, WINDOW_CHUNKS);
+        if (chunk == 0 && !solve_window_exactly(t, chunks) && has_line)
+            WINDOW_PIVOT_FAILED(line);
+        memoryBarrierShared();
+        barrier();
+        x_first = first_d[t];
+        x_last = last_d[t];
+        if (stores && !pivots_ok) WINDOW_PIVOT_FAILED(line);
+    }
+#endif
+    if (stores) {
         float x[CHUNK];
         for (int k = 0; k < CHUNK; ++k)
             x[k] = k == 0            ? x_first

@@ -23,6 +23,11 @@
 // overwrites every line. An indirect dispatch of the exact solve, whose work groups the window
 // would have written, cost 22 us more at 1024^2 on the H100 than these empty work groups (the
 // command barrier it needs), docs/performance.md.
+// x lines of up to PartitionTuning::window_whole_x unknowns (8192 by default) take windows of
+// whole lines instead: a work group holds each of its lines whole, reads each row once, and where
+// the bound breaks solves its lines' reduced systems exactly itself, so no exact solve follows:
+// 30% faster than the windows of runs of chunks at 1024^2, 6-7% at 2048^2, 3% at 8192^2, and at
+// 4096^2 3% faster on the H100 and 1% slower on the H200 (docs/performance.md).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -65,6 +70,7 @@ class PartitionSolver final : public GpuSolver {
         validate(grid, coefficients, rhs, solution);
         const std::optional<WindowShape> window = window_shape(grid, direction, coefficients);
         last_windowed_ = window.has_value();
+        last_whole_ = window && window->whole;
         last_one_pass_ = one_pass(grid, direction, last_windowed_).has_value();
         if (window) {
             if (bound_broken_.size() == 0)
@@ -76,7 +82,8 @@ class PartitionSolver final : public GpuSolver {
             gl::dispatch(window->groups_x, window->groups_y);
             gl::memory_barrier(gl::Barrier::storage);
         }
-        solve_exactly(grid, direction, coefficients, rhs, solution, last_windowed_);
+        if (!last_whole_)
+            solve_exactly(grid, direction, coefficients, rhs, solution, last_windowed_);
         if (window) broken_set_ = 1 - broken_set_;
     }
 
@@ -87,6 +94,9 @@ class PartitionSolver final : public GpuSolver {
         if (!last_windowed_) return exact;
         // The last solve's word (broken_set_ has moved on to the next solve's).
         const bool broken = bound_broken_.read_all<unsigned>()[std::size_t(1 - broken_set_)] != 0;
+        if (last_whole_)
+            return broken ? "whole-line window, exact in its work groups: bound broken"
+                          : "whole-line window";
         return broken ? "window, then exact: bound broken" : "window";
     }
 
@@ -130,13 +140,16 @@ class PartitionSolver final : public GpuSolver {
 
     // The guarded window's shape along a direction, and its work groups (window_lines.glsl).
     struct WindowShape {
-        int chunk = 0, warps = 0;
+        int chunk = 0, group_size = 0;
+        int row_window_chunks = 32;  // x: chunks a window
+        bool whole = false;          // a window holds its whole line
         unsigned groups_x = 0, groups_y = 0;
     };
     // Where the window takes the lines: general coefficients, lines of at least window_min
-    // unknowns, and a halo whose warm-up leaves chunks to store. Along x, 32 chunks a window
-    // (one subgroup), 4 windows a work group, numbered row by row; along y, a work group takes
-    // 32 columns and window_column_warps chunks down them.
+    // unknowns, and a halo whose warm-up leaves chunks to store, or x lines short enough for a
+    // window of the whole line (whole_row_window). Along x, 32 chunks a window (one subgroup),
+    // 4 windows a work group, numbered row by row; along y, a work group takes 32 columns and
+    // window_column_warps chunks down them.
     std::optional<WindowShape> window_shape(Grid grid, Direction direction,
                                             const Coefficients& coefficients) const {
         const LineLayout layout = line_layout(grid, direction);
@@ -144,23 +157,23 @@ class PartitionSolver final : public GpuSolver {
             int(layout.n) < tuning_.window_min)
             return std::nullopt;
         const bool along_x = direction == Direction::x;
+        if (along_x && tuning_.window_row_chunk % 4 != 0)
+            throw Error(
+                "tridiag.partition_window_row_chunk = " + std::to_string(tuning_.window_row_chunk) +
+                ": the x window loads 16 bytes at a time, a multiple of 4 unknowns");
+        if (along_x)
+            if (std::optional<WindowShape> whole = whole_row_window(layout)) return whole;
         WindowShape w;
         w.chunk = along_x ? tuning_.window_row_chunk : tuning_.window_column_chunk;
-        w.warps = along_x ? 4 : tuning_.window_column_warps;
-        if (along_x && w.chunk % 4 != 0)
-            throw Error("tridiag.partition_window_row_chunk = " + std::to_string(w.chunk) +
-                        ": the x window loads 16 bytes at a time, a multiple of 4 unknowns");
+        const int warps = along_x ? 4 : tuning_.window_column_warps;
+        w.group_size = 32 * warps;
         const int warm_up = 2 * ((tuning_.window_halo + w.chunk - 1) / w.chunk);
-        const int chunks = along_x ? 32 : w.warps;  // a window's
+        const int chunks = along_x ? 32 : warps;  // a window's
         if (warm_up >= chunks) return std::nullopt;
         const long long segment = (chunks - warm_up) * w.chunk;
         const long long segments = (layout.n + segment - 1) / segment;
         if (along_x) {
-            const long long groups = (segments * layout.lines + w.warps - 1) / w.warps;
-            const long long most =
-                std::max(1, gl::Context::current().info().max_work_group_count[0]);
-            w.groups_y = unsigned((groups + most - 1) / most);
-            w.groups_x = unsigned((groups + w.groups_y - 1) / w.groups_y);
+            spread_groups(w, (segments * layout.lines + warps - 1) / warps);
         } else {
             w.groups_x = (layout.lines + 31) / 32;
             w.groups_y = unsigned(segments);
@@ -168,20 +181,54 @@ class PartitionSolver final : public GpuSolver {
         return w;
     }
 
+    // A window of each whole x line: the line's chunks (rounded up to whole subgroups)
+    // consecutive, at least 4 subgroups a work group, up to 1024 invocations and the shared
+    // memory of 8 floats each (window_lines.glsl's reduced rows and decay products) and one word.
+    // Along y a work group of whole lines takes too few columns to fill the device or to load
+    // whole sectors, and it ran slower than the windows of runs of chunks at every size
+    // (docs/performance.md).
+    std::optional<WindowShape> whole_row_window(const LineLayout& layout) const {
+        const int n = int(layout.n);
+        if (n > tuning_.window_whole_x) return std::nullopt;
+        const gl::DeviceInfo& info = gl::Context::current().info();
+        const int most = std::min(
+            {1024, info.max_work_group_invocations, (info.max_shared_memory_bytes - 4) / (8 * 4)});
+        WindowShape w;
+        w.whole = true;
+        w.chunk = tuning_.window_row_chunk;
+        w.row_window_chunks = ((n + w.chunk - 1) / w.chunk + 31) / 32 * 32;
+        if (w.row_window_chunks > most) return std::nullopt;
+        const int windows = std::max(1, 128 / w.row_window_chunks);
+        w.group_size = windows * w.row_window_chunks;
+        spread_groups(w, (layout.lines + unsigned(windows) - 1) / unsigned(windows));
+        return w;
+    }
+
+    // `groups` work groups numbered row by row over as few rows as the device's limit allows.
+    static void spread_groups(WindowShape& w, long long groups) {
+        const long long most = std::max(1, gl::Context::current().info().max_work_group_count[0]);
+        w.groups_y = unsigned((groups + most - 1) / most);
+        w.groups_x = unsigned((groups + w.groups_y - 1) / w.groups_y);
+    }
+
     const gl::Program& window_program(const WindowShape& w, Direction direction) {
-        const std::uint64_t key = std::uint64_t(w.chunk) << 32 | std::uint64_t(w.warps) << 16 |
-                                  std::uint64_t(tuning_.window_halo) << 1 |
-                                  (direction == Direction::x ? 0 : 1);
+        const bool along_x = direction == Direction::x;
+        const std::uint64_t key =
+            std::uint64_t(w.chunk) << 48 | std::uint64_t(w.row_window_chunks) << 36 |
+            std::uint64_t(w.group_size) << 20 | std::uint64_t(tuning_.window_halo) << 2 |
+            (w.whole ? 2 : 0) | (along_x ? 0 : 1);
         const gl::Program*& cached = window_programs_[key];
         if (cached == nullptr) {
             const std::string halo = std::to_string(tuning_.window_halo);
-            cached = &gl::compute_program("tridiagonal/partition_window.comp",
-                                          {{"DIRECTION", direction == Direction::x ? "0" : "1"},
-                                           {"CHUNK", std::to_string(w.chunk)},
-                                           {"WARPS", std::to_string(w.warps)},
-                                           {"GROUP_SIZE", std::to_string(32 * w.warps)},
-                                           {"HALO_LOW", halo},
-                                           {"HALO_HIGH", halo}});
+            gl::Defines defines = {{"DIRECTION", along_x ? "0" : "1"},
+                                   {"CHUNK", std::to_string(w.chunk)},
+                                   {"GROUP_SIZE", std::to_string(w.group_size)},
+                                   {"HALO_LOW", halo},
+                                   {"HALO_HIGH", halo}};
+            if (along_x)
+                defines.push_back({"ROW_WINDOW_CHUNKS", std::to_string(w.row_window_chunks)});
+            if (w.whole) defines.push_back({"WHOLE_LINES", "1"});
+            cached = &gl::compute_program("tridiagonal/partition_window.comp", defines);
         }
         return *cached;
     }
@@ -306,7 +353,8 @@ class PartitionSolver final : public GpuSolver {
     // the window clears the other solve's word for the next.
     gl::Buffer bound_broken_;
     int broken_set_ = 0;
-    bool last_windowed_ = false, last_one_pass_ = false;  // the last solve's path (last_path)
+    // The last solve's path (last_path).
+    bool last_windowed_ = false, last_whole_ = false, last_one_pass_ = false;
     std::unordered_map<std::uint64_t, const gl::Program*> window_programs_;
     std::unordered_map<std::uint64_t, const gl::Program*> programs_;  // current context's
     std::unordered_map<std::uint64_t, const gl::Program*> one_pass_programs_;

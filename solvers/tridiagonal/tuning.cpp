@@ -73,6 +73,9 @@ std::vector<TuningField> tuning_fields(Tuning& t) {
          &p.window_column_chunk, 2, 32},
         {"partition_window_column_warps",
          "partition: the window's subgroups per work group along y", &p.window_column_warps, 1, 32},
+        {"partition_window_whole_x",
+         "partition: x lines of at most this many unknowns in windows of whole lines (0: none)",
+         &p.window_whole_x, 0, 32768},
     };
 }
 

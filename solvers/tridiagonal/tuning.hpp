@@ -96,6 +96,10 @@ struct PartitionTuning {
     int window_row_chunk = 8;
     int window_column_chunk = 8;
     int window_column_warps = 32;
+    // x lines of at most this many unknowns (0: none) in windows that hold their whole line, one
+    // work group's (up to 1024 chunks): no warm-up rows, and where the bound breaks the work
+    // group solves its lines exactly itself, so that no exact solve follows.
+    int window_whole_x = 8192;
 };
 
 struct Tuning {

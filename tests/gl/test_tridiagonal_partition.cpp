@@ -4,6 +4,7 @@
 // where it fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -150,30 +151,34 @@ double window_solve_error(tridiag::Solver& solver, int nx, int ny, Direction d,
     return reference::max_relative_error(x.read_all<float>(), expected.x);
 }
 
-// The window's shapes from the first unknown on (window_min 1): halos of one or two chunks and
-// of 40 rows, chunks of 4, 8 and 12 along x and of 3 and 10 along y, 8 and 32 subgroups a y work
-// group; lines shorter than one window, of a partial last window, x rows of whole quads (16-byte
-// loads and stores) and of not; 45 y lines (a partial last column group). The systems' rows are
-// dominant enough for each halo that every window's bound holds (a margin of 100 for the short
-// halos, 0.5 to 1 for 40 rows, where the rows' decay factors sigma and rho average 2^-1.7 and
-// the 40 rows' products stay below 2^-40 in 2 million samples), so the window must take every
-// line, which the solve's path says. Tolerance: tolerance() for the fp32 partition arithmetic,
-// plus the window's bound of 2^-27 max |x|.
+// The window's shapes from the first unknown on (window_min 1). Windows of runs of chunks: halos
+// of one or two chunks and of 40 rows, chunks of 4, 8 and 12 along x and of 3 and 10 along y, 8
+// and 32 subgroups a y work group. Windows of whole x lines: lines of 1 to 17 subgroups' chunks,
+// several lines a work group and one. Lines shorter than one window, of a partial last window, x
+// rows of whole quads (16-byte loads and stores) and of not; 45 y lines (a partial last column
+// group). The systems' rows are dominant enough for each halo that every window's bound holds (a
+// margin of 100 for the short halos, 0.5 to 1 for 40 rows, where the rows' decay factors sigma and
+// rho average 2^-1.7 and the 40 rows' products stay below 2^-40 in 2 million samples), so the
+// window must take every line, which the solve's path says. Tolerance: tolerance() for the fp32
+// partition arithmetic, plus the window's bound of 2^-27 max |x|.
 TEST(Tridiagonal, PartitionWindowMatchesFloat64Thomas) {
     ADILAB_NEED_GL();
     unsigned seed = 2100;
     struct Shape {
         int halo, row_chunk, column_chunk, column_warps;
+        bool whole;  // x lines in windows of whole lines
         double margin;
     };
-    for (const Shape& shape : {Shape{8, 4, 3, 8, 100.0}, Shape{8, 8, 10, 32, 100.0},
-                               Shape{40, 12, 10, 32, 0.5}, Shape{40, 8, 3, 32, 0.5}}) {
+    for (const Shape& shape : {Shape{8, 4, 3, 8, false, 100.0}, Shape{8, 8, 10, 32, false, 100.0},
+                               Shape{40, 12, 10, 32, false, 0.5}, Shape{40, 8, 3, 32, false, 0.5},
+                               Shape{8, 4, 3, 8, true, 100.0}, Shape{40, 12, 10, 32, true, 0.5}}) {
         tridiag::PartitionTuning tuning;
         tuning.window_min = 1;
         tuning.window_halo = shape.halo;
         tuning.window_row_chunk = shape.row_chunk;
         tuning.window_column_chunk = shape.column_chunk;
         tuning.window_column_warps = shape.column_warps;
+        tuning.window_whole_x = shape.whole ? 1 << 15 : 0;
         auto solver = tridiag::make_partition(tuning);
         for (Direction d : {Direction::x, Direction::y})
             for (int n : {5, 37, 300, 1031, 2052}) {
@@ -186,65 +191,110 @@ TEST(Tridiagonal, PartitionWindowMatchesFloat64Thomas) {
                 const double error = window_solve_error(*solver, nx, ny, d, p, path);
                 const std::string what = "halo " + std::to_string(shape.halo) + " chunks " +
                                          std::to_string(shape.row_chunk) + " / " +
-                                         std::to_string(shape.column_chunk) + " n " +
-                                         std::to_string(n) + (along_x ? " x" : " y");
+                                         std::to_string(shape.column_chunk) +
+                                         (shape.whole ? " whole" : "") + " n " + std::to_string(n) +
+                                         (along_x ? " x" : " y");
                 EXPECT_LE(error, tolerance(n) + std::ldexp(1.0, -27)) << what;
-                EXPECT_EQ(path, "window") << what;
+                EXPECT_EQ(path, shape.whole && along_x ? "whole-line window" : "window") << what;
             }
     }
 }
 
-// Where the bound fails, the exact path solves every line again: rows -x_{i-1} + 2.01 x_i -
+// Where the bound fails, the exact path solves the lines again: rows -x_{i-1} + 2.01 x_i -
 // x_{i+1} (a decay of 0.905 a row, so that the 40-row window's own error, about 0.7%, fails the
 // comparison where the exact path is missed), and one row of one line that is only weakly
 // dominant (|b| = |a| + |c|, which the bound excludes) in systems that the window takes
-// otherwise. Between them, two solves where the bound holds, so that each of the two sets of
-// the exact path's arguments is seen cleared after a failure: a stale set would send a good solve
-// down the exact path, a lost one would leave a bad solve to the window. Tolerance as in
+// otherwise. Between them, two solves where the bound holds, so that each of the two words of
+// the exact path is seen cleared after a failure: a stale word would send a good solve down the
+// exact path, a lost one would leave a bad solve to the window. Windows of runs of chunks (the
+// exact solve dispatched after them) and of whole x lines (the work group's own exact solve; 2
+// lines a group at 300, so that the weak row's group holds a good line too). Tolerance as in
 // tolerance(), with the condition number of the weak systems (below (2 + 2.01) / 0.01 = 401
 // against 9) in place of 9.
 TEST(Tridiagonal, PartitionWindowTakesTheExactPathWhereTheBoundFails) {
     ADILAB_NEED_GL();
-    tridiag::PartitionTuning tuning;
-    tuning.window_min = 64;
-    auto solver = tridiag::make_partition(tuning);
     unsigned seed = 2300;
-    const std::string broken = "window, then exact: bound broken";
-    for (int round = 0; round < 2; ++round)
-        for (Direction d : {Direction::x, Direction::y})
-            for (int n : {300, 2052}) {
-                const bool along_x = d == Direction::x;
-                const int lines = along_x ? 13 : 45;
-                const int nx = along_x ? n : lines, ny = along_x ? lines : n;
-                const std::string what = std::to_string(n) + (along_x ? " x" : " y");
-                std::string path;
-                auto weak = reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
-                for (std::size_t e = 0; e < weak.b.size(); ++e) {
-                    const int pos = along_x ? int(e) % nx : int(e) / nx;
-                    weak.a[e] = pos == 0 ? 0.0f : -1.0f;
-                    weak.c[e] = pos == n - 1 ? 0.0f : -1.0f;
-                    weak.b[e] = 2.01f;
-                }
-                double error = window_solve_error(*solver, nx, ny, d, weak, path);
-                EXPECT_LE(error, tolerance(n) * 401.0 / 9.0) << "weak " << what;
-                EXPECT_EQ(path, broken) << "weak " << what;
+    for (bool whole : {false, true}) {
+        tridiag::PartitionTuning tuning;
+        tuning.window_min = 64;
+        tuning.window_whole_x = whole ? 1 << 15 : 0;
+        auto solver = tridiag::make_partition(tuning);
+        for (int round = 0; round < 2; ++round)
+            for (Direction d : {Direction::x, Direction::y})
+                for (int n : {300, 2052}) {
+                    const bool along_x = d == Direction::x;
+                    const int lines = along_x ? 13 : 45;
+                    const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+                    const bool whole_lines = whole && along_x;
+                    const std::string held = whole_lines ? "whole-line window" : "window";
+                    const std::string broken =
+                        whole_lines ? "whole-line window, exact in its work groups: bound broken"
+                                    : "window, then exact: bound broken";
+                    const std::string what =
+                        held + " " + std::to_string(n) + (along_x ? " x" : " y");
+                    std::string path;
+                    auto weak =
+                        reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
+                    for (std::size_t e = 0; e < weak.b.size(); ++e) {
+                        const int pos = along_x ? int(e) % nx : int(e) / nx;
+                        weak.a[e] = pos == 0 ? 0.0f : -1.0f;
+                        weak.c[e] = pos == n - 1 ? 0.0f : -1.0f;
+                        weak.b[e] = 2.01f;
+                    }
+                    double error = window_solve_error(*solver, nx, ny, d, weak, path);
+                    EXPECT_LE(error, tolerance(n) * 401.0 / 9.0) << "weak " << what;
+                    EXPECT_EQ(path, broken) << "weak " << what;
 
-                const auto good =
-                    reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
-                for (int again = 0; again < 2; ++again) {
-                    error = window_solve_error(*solver, nx, ny, d, good, path);
-                    EXPECT_LE(error, tolerance(n) + std::ldexp(1.0, -27)) << "good " << what;
-                    EXPECT_EQ(path, "window") << "good " << what << " again " << again;
-                }
+                    const auto good =
+                        reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
+                    for (int again = 0; again < 2; ++again) {
+                        error = window_solve_error(*solver, nx, ny, d, good, path);
+                        EXPECT_LE(error, tolerance(n) + std::ldexp(1.0, -27)) << "good " << what;
+                        EXPECT_EQ(path, held) << "good " << what << " again " << again;
+                    }
 
-                auto one_row = good;
-                const int line = lines - 2, pos = n / 2 + 1;
-                const int e = along_x ? line * nx + pos : pos * nx + line;
-                one_row.b[e] = std::abs(one_row.a[e]) + std::abs(one_row.c[e]);
-                error = window_solve_error(*solver, nx, ny, d, one_row, path);
-                EXPECT_LE(error, tolerance(n) * 401.0 / 9.0) << "one row " << what;
-                EXPECT_EQ(path, broken) << "one row " << what;
-            }
+                    auto one_row = good;
+                    const int line = lines - 2, pos = n / 2 + 1;
+                    const int e = along_x ? line * nx + pos : pos * nx + line;
+                    one_row.b[e] = std::abs(one_row.a[e]) + std::abs(one_row.c[e]);
+                    error = window_solve_error(*solver, nx, ny, d, one_row, path);
+                    EXPECT_LE(error, tolerance(n) * 401.0 / 9.0) << "one row " << what;
+                    EXPECT_EQ(path, broken) << "one row " << what;
+                }
+    }
+}
+
+// A singular line behind the window is reported with its line, as on every other path: a zero
+// row and column (a zero pivot in every elimination order) in line 7 of 13 (x) or 45 (y), where
+// the window's bound fails at once (the row is not strictly dominant). Windows of runs of chunks
+// (the exact solve after them reports it) and, along x, of whole lines (the work group's own).
+TEST(Tridiagonal, PartitionWindowReportsAZeroPivotWithItsLine) {
+    ADILAB_NEED_GL();
+    for (bool whole : {false, true}) {
+        tridiag::PartitionTuning tuning;
+        tuning.window_min = 64;
+        tuning.window_whole_x = whole ? 1 << 15 : 0;
+        auto solver = tridiag::make_partition(tuning);
+        for (Direction d : {Direction::x, Direction::y}) {
+            const bool along_x = d == Direction::x;
+            const int n = 300, lines = along_x ? 13 : 45;
+            const int nx = along_x ? n : lines, ny = along_x ? lines : n;
+            const int step = along_x ? 1 : nx;
+            auto p = reference::random_dominant_problem(nx, ny, along_x, 2500, 0.5, false);
+            const int bad = along_x ? 7 * nx + 150 : 150 * nx + 7;
+            p.a[bad] = p.b[bad] = p.c[bad] = 0.0f;
+            p.c[bad - step] = 0.0f;
+            p.a[bad + step] = 0.0f;
+            gl::Buffer a = gl::Buffer::from(p.a), b = gl::Buffer::from(p.b);
+            gl::Buffer c = gl::Buffer::from(p.c), k = gl::Buffer::from(p.k), x(k.size());
+            solver->solve({nx, ny}, d, tridiag::GeneralCoefficients{&a, &b, &c}, k, x);
+            const std::string what =
+                std::string(whole ? "whole " : "runs ") + (along_x ? "x" : "y");
+            const auto failure = solver->check_pivots();
+            ASSERT_TRUE(failure.has_value()) << what;
+            EXPECT_EQ(failure->line, 7) << what;
+        }
+    }
 }
 
 }  // namespace
