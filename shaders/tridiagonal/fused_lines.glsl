@@ -307,9 +307,7 @@ void main() {
     float ca[CHUNK], cc[CHUNK], cd[CHUNK];
     vec2 inputs[CHUNK];  // store()'s reads, issued now with the rows' loads
     const int safe_line = min(line, LINE_COUNT - 1);
-#ifdef FUSED_PIVOT_FAILED
-    bool pivots_ok = true;
-#endif
+    bool pivots_ok = true;  // read where FUSED_PIVOT_FAILED reports
     for (int k = 0; k < CHUNK; ++k) {
         const int pos = first + k;
         float a, b, c, d;
@@ -322,21 +320,7 @@ void main() {
             b = 1.0;
             d = 0.0;
         }
-#ifdef FUSED_PIVOT_FAILED
-        const float pivot = k < 2 ? b : b - a * cc[k - 1];
-        pivots_ok = pivots_ok && pivot != 0.0 && !isnan(pivot) && !isinf(pivot);
-#endif
-        if (k < 2) {
-            const float r = 1.0 / b;
-            ca[k] = a * r;
-            cc[k] = c * r;
-            cd[k] = d * r;
-        } else {
-            const float r = 1.0 / (b - a * cc[k - 1]);
-            cd[k] = r * (d - a * cd[k - 1]);
-            ca[k] = -r * a * ca[k - 1];
-            cc[k] = r * c;
-        }
+        PARTITION_FORWARD_ROW(ca, cc, cd, k, a, b, c, d, pivots_ok);
     }
     // Backward sweep: rows 1 .. K-2 in terms of the chunk's first and last unknowns.
     PARTITION_BACKWARD(ca, cc, cd, CHUNK);

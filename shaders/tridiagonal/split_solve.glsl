@@ -151,8 +151,6 @@ layout(local_size_x = SPLIT_LANES, local_size_y = WARPS) in;
 shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
 shared float span_x[2 * WARPS * SPLIT_LANES];
 
-bool split_pivot_ok(float pivot) { return pivot != 0.0 && !isnan(pivot) && !isinf(pivot); }
-
 void main() {
 #ifdef GROUP_SKIPPED
     if (GROUP_SKIPPED()) return;
@@ -207,18 +205,7 @@ void main() {
             c = 0.0;
             d = 0.0;
         }
-        const float pivot = k < 2 ? b : b - a * cc[k - 1];
-        ok = ok && split_pivot_ok(pivot);
-        const float r = 1.0 / pivot;
-        if (k < 2) {
-            ca[k] = a * r;
-            cc[k] = c * r;
-            cd[k] = d * r;
-        } else {
-            cd[k] = r * (d - a * cd[k - 1]);
-            ca[k] = -r * a * ca[k - 1];
-            cc[k] = r * c;
-        }
+        PARTITION_FORWARD_ROW(ca, cc, cd, k, a, b, c, d, ok);
     }
     PARTITION_BACKWARD(ca, cc, cd, CHUNK);
 #ifdef SPLIT_PIVOT_FAILED

@@ -108,20 +108,8 @@ void wall_rows(int p0, int n, inout float a[CHUNK], inout float b[CHUNK], inout 
 bool eliminate_chunk(inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
                      inout float d[CHUNK]) {
     bool pivots_ok = true;
-    for (int k = 0; k < CHUNK; ++k) {
-        const float pivot = k < 2 ? b[k] : b[k] - a[k] * c[k - 1];
-        pivots_ok = pivots_ok && pivot != 0.0 && !isnan(pivot) && !isinf(pivot);
-        const float r = 1.0 / pivot;
-        if (k < 2) {
-            a[k] *= r;
-            c[k] *= r;
-            d[k] *= r;
-        } else {
-            d[k] = r * (d[k] - a[k] * d[k - 1]);
-            a[k] = -r * a[k] * a[k - 1];
-            c[k] = r * c[k];
-        }
-    }
+    for (int k = 0; k < CHUNK; ++k)
+        PARTITION_FORWARD_ROW(a, c, d, k, a[k], b[k], c[k], d[k], pivots_ok);
     PARTITION_BACKWARD(a, c, d, CHUNK);
     return pivots_ok;
 }
