@@ -22,9 +22,7 @@
 //     void store_flat(int index, float v);
 //   FUSED_PIVOT_FAILED(line): called where a chunk of the line met a zero or non-finite pivot;
 //   KERNEL_EXIT(): called by every invocation last, on each way out of main (the simulations
-//     report their stability checks there, sim/adi_common.glsl);
-//   GROUP_SKIPPED(): a condition, the same for every invocation, under which the work group ends
-//     at once (partition_lines.comp behind the guarded window).
+//     report their stability checks there, sim/adi_common.glsl).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -250,9 +248,6 @@ void subgroup_pcr(inout Row first, inout Row last, int lane) {
 #endif
 
 void main() {
-#ifdef GROUP_SKIPPED
-    if (GROUP_SKIPPED()) return;
-#endif
 #if REDUCED_SOLVE == 2
     const int t = invocation_index();
 #else

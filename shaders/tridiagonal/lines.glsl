@@ -4,8 +4,7 @@
 // A grid of nx * ny floats, row-major. Line `line`, element i sits at
 //     line * line_stride + i * element_stride
 // (x: line_stride = nx, element_stride = 1; y: line_stride = 1, element_stride = nx).
-// Bindings: 0 rhs, 1 solution, 2 a, 3 b, 4 c (general coefficients only), 5 pivot flag, and with
-// BEHIND_WINDOW 7 the guarded window's words (below).
+// Bindings: 0 rhs, 1 solution, 2 a, 3 b, 4 c (general coefficients only), 5 pivot flag.
 // Prelude: CONSTANT_COEFFICIENTS (0/1) selects uniforms coef_* instead of the a, b, c buffers.
 
 uniform uint n;             // unknowns per line
@@ -47,15 +46,6 @@ void report_pivot_failure(uint line) {
     atomicAdd(pivot_failures, 1u);
     atomicCompSwap(pivot_failed_line, 0u, line + 1u);
 }
-
-#ifdef BEHIND_WINDOW
-// The exact solve behind partition's guarded window (partition.cpp): its work groups end at once
-// unless the window found its bound broken on this solve (partition_window.comp); the kernels'
-// mains test GROUP_SKIPPED() first (fused_lines.glsl, split_solve.glsl).
-layout(std430, binding = 7) readonly buffer BoundBroken { uint bound_broken[2]; };
-uniform int broken_set;
-#define GROUP_SKIPPED() (bound_broken[broken_set] == 0u)
-#endif
 
 // The line a work group solves when lines are spread over a 2-D dispatch (65535 per axis).
 uint work_group_line() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }

@@ -2,10 +2,9 @@
 // window_lines.glsl with its rows read from the coefficients and the right-hand side (16 bytes
 // at a time along x where the rows allow), the solution stored, and WINDOW_GUARD's check of the
 // truncation bound.
-// Where the bound fails anywhere, this solve's word of bound_broken is set. With WHOLE_LINES the
-// work groups where it failed solve their lines exactly themselves; otherwise the exact solve
-// that partition.cpp dispatches right after, whose work groups end at once unless the word is
-// set, solves every line again.
+// Where the bound fails, the last window on the line solves it exactly (bindings 7 and 8: that
+// solve's carries and the windows' counts), and this solve's word of bound_broken is set for
+// last_path().
 // Prelude: DIRECTION, CHUNK, GROUP_SIZE, HALO_LOW, HALO_HIGH; along x ROW_WINDOW_CHUNKS, and
 // WHOLE_LINES where a window holds its whole line.
 #define CONSTANT_COEFFICIENTS 0

@@ -39,9 +39,7 @@
 //     lines x WARPS * CHUNK positions before row_system reads them; SPLIT_UNSTAGE(): called
 //     in the substitute stage by every invocation, after every store(); KERNEL_EXIT(): called
 //     last in the reduce and substitute stages by every invocation (the simulations report
-//     their stability checks there, sim/adi_common.glsl); GROUP_SKIPPED(): a condition, the same
-//     for every invocation, under which the work group ends at once, in every stage
-//     (partition.comp behind the guarded window).
+//     their stability checks there, sim/adi_common.glsl).
 // Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
 // 32 x WARPS invocations, or (split_spans(), ceil(LINE_COUNT / 32)) with SPLIT_SPANS_FIRST: the
 // groups in flight (consecutive indices) then work along the same 32 lines instead of across
@@ -86,9 +84,6 @@ shared vec3 block_rows[2 * COARSE_WARPS * SPLIT_LANES];
 shared float block_x[2 * COARSE_WARPS * SPLIT_LANES];
 
 void main() {
-#ifdef GROUP_SKIPPED
-    if (GROUP_SKIPPED()) return;
-#endif
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
     const int line = (first_line_group + int(gl_WorkGroupID.x)) * SPLIT_LANES + lane;
@@ -152,9 +147,6 @@ shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
 shared float span_x[2 * WARPS * SPLIT_LANES];
 
 void main() {
-#ifdef GROUP_SKIPPED
-    if (GROUP_SKIPPED()) return;
-#endif
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
 #ifdef SPLIT_SUBSTITUTE_FROM_LAST

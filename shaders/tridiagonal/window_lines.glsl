@@ -21,9 +21,10 @@
 // loaded: each storing chunk multiplies the sigma of every row of the warm-up chunks before it
 // and the rho of every row of those after it (the factors of its own rows, below 1, only make
 // the true bound smaller), and where a row is not strictly dominant or the two products add up
-// to more than 2^-27, calls the includer's window_guard_failed(): the includer then solves the
-// lines again exactly. Windows that reach a wall are exact there: the rows past the wall are
-// identity rows with no coupling to the line.
+// to more than 2^-27, calls the includer's window_guard_failed() and does not store: the last
+// window to end on the line solves it exactly (exact_windows and solve_lines_exactly, below), so
+// that no other dispatch follows the window. Windows that reach a wall are exact there: the rows
+// past the wall are identity rows with no coupling to the line.
 //
 // The solve is the partition method of fused_lines.glsl (Laszlo, Giles & Appleyard 2016): each
 // invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
@@ -41,8 +42,8 @@
 //     stores coalesce along rows), subgroup w the chunk w of those stacked down the columns.
 // The LOW_CHUNKS chunks at a window's start and HIGH_CHUNKS at its end are its warm-up: their
 // values are not stored. With WHOLE_LINES (along x, with WINDOW_GUARD) a window holds its whole
-// line, so it needs no warm-up and reads each row once; and where the bound breaks, the work
-// group solves its lines' reduced systems exactly itself, so that no other dispatch follows.
+// line, so it needs no warm-up, reads each row once and solves its line exactly itself where
+// the bound breaks.
 //
 // The includer defines DIRECTION, LINE_LENGTH and LINE_COUNT (ints), CHUNK (a multiple of 4
 // along x), GROUP_SIZE (a multiple of 32), HALO_LOW, HALO_HIGH, and the functions
@@ -56,14 +57,16 @@
 // Along x, on rows of LINE_LENGTH floats each starting where the last ends, the new values leave
 // 16 bytes at a time where LINE_LENGTH is a multiple of 4, through binding 1 seen as vec4s
 // (x_out4 here: the includer's output field there), as store_value gives them.
-// With WHOLE_LINES, the includer's WINDOW_PIVOT_FAILED(line) where the exact solve met a zero or
-// non-finite pivot.
-// With WINDOW_GROUP_END defined, every invocation calls the includer's window_group_end() after
-// the stores (shallow water's y sweep sums its work group's new cells there); the arrays of the
-// reduced rows are free by then, after a barrier. With WINDOW_GUARD, the includer's
-// window_guard_failed() (above). Every invocation calls KERNEL_EXIT() last, on each way out
-// (the simulations' stability checks' report, sim/adi_common.glsl), where the includer defines
-// it.
+// With WINDOW_GUARD, the includer's window_guard_failed() (above) and WINDOW_PIVOT_FAILED(line),
+// called where the exact solve met a zero or non-finite pivot; binding 7 holds the exact solve's
+// carries (solve_lines_exactly), 2 floats a line and block of WINDOW_CHUNKS chunks, and binding 8
+// the windows' counts (exact_windows), a word a line (x) or column group (y), zero before the
+// first solve (each solve leaves them so).
+// With WINDOW_GROUP_END defined (not with WINDOW_GUARD), every invocation calls the includer's
+// window_group_end() after the stores (shallow water's y sweep sums its work group's new cells
+// there); the arrays of the reduced rows are free by then, after a barrier. Every invocation calls
+// KERNEL_EXIT() last, on each way out (the simulations' stability checks' report,
+// sim/adi_common.glsl), where the includer defines it.
 #include "tridiagonal/partition_rows.glsl"
 
 #ifndef KERNEL_EXIT
@@ -72,8 +75,11 @@
 #ifndef ROW_WINDOW_CHUNKS
 #define ROW_WINDOW_CHUNKS 32
 #endif
-#if defined(WHOLE_LINES) && DIRECTION != 0
-#error "windows of whole lines are laid out along x only"
+#if defined(WHOLE_LINES) && (DIRECTION != 0 || !defined(WINDOW_GUARD))
+#error "windows of whole lines are laid out along x only, and guarded"
+#endif
+#if defined(WINDOW_GROUP_END) && defined(WINDOW_GUARD)
+#error "a guarded window's exact solve leaves the kernel without the group's end"
 #endif
 
 const int LANES = 32;
@@ -165,21 +171,63 @@ vec2 chunk_decay(float a[CHUNK], float b[CHUNK], float c[CHUNK]) {
 }
 #endif
 
-#ifdef WHOLE_LINES
-// Set where a storing chunk of the work group found the bound broken: the group then solves its
-// windows' reduced systems exactly (solve_window_exactly) before it stores.
-shared uint group_broken;
+// Publishes the chunk's eliminated first and last rows (unit diagonal: a, c, d) for the others.
+void publish_chunk(int t, float a[CHUNK], float c[CHUNK], float d[CHUNK]) {
+    first_a[t] = a[0];
+    first_c[t] = c[0];
+    first_d[t] = d[0];
+    last_a[t] = a[CHUNK - 1];
+    last_c[t] = c[CHUNK - 1];
+    last_d[t] = d[CHUNK - 1];
+}
 
-// The exact solve of each whole line's reduced system, 2 WINDOW_CHUNKS rows of unit diagonal, by
-// Thomas in shared memory, one invocation a line (its first chunk's): x into first_d and last_d.
-// Serial, but it runs only where the bound broke, and costs that work group a few microseconds
-// where the exact solve of every line in another dispatch would cost every solve its launch.
-// The loops run over the line's `chunks` (the rows past its end are identity rows, their x 0), a
-// bound that the compiler cannot unroll: unrolled, up to 2048 rows each, they took the NVIDIA
-// compiler minutes. Returns whether every pivot was finite and not zero.
-bool solve_window_exactly(int t, int chunks) {
+// Substitutes the chunk's end values into its eliminated rows and stores the positions on the
+// line.
+void store_chunk(int line, int p0, float a[CHUNK], float c[CHUNK], float d[CHUNK],
+                 vec2 inputs[CHUNK], float x_first, float x_last) {
+    const int n = LINE_LENGTH;
+    float x[CHUNK];
+    for (int k = 0; k < CHUNK; ++k)
+        x[k] = k == 0 ? x_first : k == CHUNK - 1 ? x_last : d[k] - a[k] * x_first - c[k] * x_last;
+#if DIRECTION == 0
+    if ((LINE_LENGTH & 3) == 0 && p0 + CHUNK <= n) {
+        // 16 bytes a store: with one float a store, each of a subgroup's store instructions
+        // writes 4 bytes every CHUNK floats, four times the L2 write requests.
+        const int quad = line_index(line, p0) >> 2;
+        for (int q = 0; q < CHUNK / 4; ++q) {
+            vec4 v;
+            for (int e = 0; e < 4; ++e) {
+                const int k = 4 * q + e;
+                v[e] = store_value(line, p0 + k, x[k], inputs[k]);
+            }
+            x_out4[quad + q] = v;
+        }
+        return;
+    }
+#endif
+    for (int k = 0; k < CHUNK; ++k)
+        if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
+}
+
+#ifdef WINDOW_GUARD
+// The work group's windows: where the bound broke (bit w for window w of the group, set by its
+// storing chunks), and, from bit 16 on, those whose lines the group solves exactly.
+shared uint group_votes;
+
+// The exact solve's carries: the forward sweep's (c', d') before each block of a line.
+layout(std430, binding = 7) buffer WindowCarries { vec2 window_carries[]; };
+// The windows that have ended on each line (x) or column group (y), 65537 for one that found the
+// bound broken: the last window to end sees them all, and clears the count for the next solve.
+layout(std430, binding = 8) buffer WindowCounts { uint window_counts[]; };
+
+// Thomas's forward sweep over the reduced rows of `chunks` chunks of a window (2 rows each, unit
+// diagonal, chunk k's at t + k CHUNK_STRIDE), in shared memory, by one invocation, from the
+// sweep's (c', d') of the rows before them, which it leaves at their last: c' and d' into
+// first_c / first_d and last_c / last_d. Returns whether every pivot was finite and not zero.
+// The loops run to a bound that the compiler cannot unroll where it is the line's (windows of
+// whole lines): unrolled, up to 2048 rows each, they took the NVIDIA compiler minutes.
+bool reduced_forward(int t, int chunks, inout float c_prev, inout float d_prev) {
     bool pivots_ok = true;
-    float c_prev = 0.0, d_prev = 0.0;
     for (int r = 0; r < 2 * chunks; ++r) {
         const int s = t + (r / 2) * CHUNK_STRIDE;
         const bool first_row = r % 2 == 0;
@@ -199,7 +247,12 @@ bool solve_window_exactly(int t, int chunks) {
             last_d[s] = d_prev;
         }
     }
-    float x_next = 0.0;
+    return pivots_ok;
+}
+
+// The back substitution over the same rows from x_next, the unknown after them, which it leaves
+// at their first: x into first_d and last_d.
+void reduced_backward(int t, int chunks, inout float x_next) {
     for (int r = 2 * chunks - 1; r >= 0; --r) {
         const int s = t + (r / 2) * CHUNK_STRIDE;
         if (r % 2 == 0) {
@@ -210,8 +263,98 @@ bool solve_window_exactly(int t, int chunks) {
             last_d[s] = x_next;
         }
     }
-    return pivots_ok;
 }
+
+// The windows whose lines the work group solves exactly, a bit each (a value the whole group
+// reads; barriers inside, every invocation calls it). A window of a run of chunks shares its line
+// with other work groups: each window counts itself in window_counts when its chunks have stored
+// (its first invocation, with an atomic), and the last window of a line (along y of a column
+// group) solves it where the bound broke in any window of it. No chunk stores where its bound
+// broke, so whatever else is stored on such a line, before the exact values or after them, is
+// within the bound of them (2^-27 max |x|).
+#ifndef WHOLE_LINES
+uint exact_windows(int t, int window_in_group, bool counted, uint counter, uint windows_on_it) {
+    memoryBarrierShared();
+    barrier();
+    const uint broken = group_votes & 0xffffu;
+    if (t % (WINDOW_CHUNKS * CHUNK_STRIDE) == 0 && counted) {
+        const uint mine = (broken >> window_in_group & 1u) != 0u ? 65537u : 1u;
+        const uint seen = atomicAdd(window_counts[counter], mine) + mine;
+        if ((seen & 0xffffu) == windows_on_it) {
+            window_counts[counter] = 0u;
+            if (seen >= 65536u) atomicOr(group_votes, 1u << (16 + window_in_group));
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    return group_votes >> 16;
+}
+
+// The exact solve of the lines of the windows that solve theirs (`solves_line`): each window's
+// invocations sweep its whole line in blocks of WINDOW_CHUNKS chunks. A block's chunks are loaded
+// and eliminated as the window's are, and the window's first invocation carries Thomas's sweep
+// over the block's reduced rows into the next: forward over every block but the last, keeping
+// the carry before each (window_carries), then back from the last block to the first, each block
+// loaded again, swept from its carry and substituted back, and its chunks stored. Serial over a
+// line's reduced rows and two passes over its rows, but it runs only where the bound broke, once a line, where an exact solve in another dispatch
+// cost every solve its launch (about 4 us at 1024^2 on the H100 and the H200). Zero and
+// non-finite pivots are reported with the line. Every invocation of the group calls it (barriers
+// inside).
+void solve_lines_exactly(int t, int chunk, int line, bool has_line, bool solves_line) {
+    const int n = LINE_LENGTH;
+    const int block_rows = WINDOW_CHUNKS * CHUNK;
+    const int blocks = (n + block_rows - 1) / block_rows;
+    const int chunks = min((n + CHUNK - 1) / CHUNK, WINDOW_CHUNKS);  // a block's, on the line
+    const bool sweeps = solves_line && chunk == 0;  // the invocation that sweeps the reduced rows
+    const int carries = line * blocks;
+    float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
+    vec2 inputs[CHUNK];
+    float c_prev = 0.0, d_prev = 0.0;
+    for (int j = 0; j + 1 < blocks; ++j) {
+        if (solves_line) {
+            const int p0 = j * block_rows + chunk * CHUNK;
+            window_rows(line, p0, a, b, c, d, inputs);
+            wall_rows(p0, n, a, b, c, d);
+            eliminate_chunk(a, b, c, d);
+            publish_chunk(t, a, c, d);
+        }
+        memoryBarrierShared();
+        barrier();
+        if (sweeps) {
+            reduced_forward(t, chunks, c_prev, d_prev);
+            if (has_line) window_carries[carries + j + 1] = vec2(c_prev, d_prev);
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+    float x_next = 0.0;
+    for (int j = blocks - 1; j >= 0; --j) {
+        const int p0 = j * block_rows + chunk * CHUNK;
+        bool pivots_ok = true;
+        if (solves_line) {
+            window_rows(line, p0, a, b, c, d, inputs);
+            wall_rows(p0, n, a, b, c, d);
+            pivots_ok = eliminate_chunk(a, b, c, d);
+            publish_chunk(t, a, c, d);
+        }
+        memoryBarrierShared();
+        barrier();
+        if (sweeps) {
+            const vec2 carry = j == 0 ? vec2(0.0) : window_carries[carries + j];
+            c_prev = carry.x;
+            d_prev = carry.y;
+            if (!reduced_forward(t, chunks, c_prev, d_prev) && has_line) WINDOW_PIVOT_FAILED(line);
+            reduced_backward(t, chunks, x_next);
+        }
+        memoryBarrierShared();
+        barrier();
+        if (solves_line && has_line && p0 < n) {
+            if (!pivots_ok) WINDOW_PIVOT_FAILED(line);
+            store_chunk(line, p0, a, c, d, inputs, first_d[t], last_d[t]);
+        }
+    }
+}
+#endif
 #endif
 
 void main() {
@@ -230,6 +373,7 @@ void main() {
     const int window = max(segments * LINE_COUNT - 1 - dispatched, 0);
     const int line = min(window / segments, LINE_COUNT - 1);
     const int p0 = (window % segments) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
+    const int window_in_group = t / WINDOW_CHUNKS;  // at most 4
 #else
     // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
     const int chunk = t / LANES;
@@ -237,9 +381,10 @@ void main() {
     const bool has_line = column < LINE_COUNT;
     const int line = min(column, LINE_COUNT - 1);
     const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
+    const int window_in_group = 0;
 #endif
-#ifdef WHOLE_LINES
-    if (t == 0) group_broken = 0u;
+#ifdef WINDOW_GUARD
+    if (t == 0) group_votes = 0u;
 #endif
 
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
@@ -252,12 +397,7 @@ void main() {
     decay_up[t] = decay.y;
 #endif
     const bool pivots_ok = eliminate_chunk(a, b, c, d);
-    first_a[t] = a[0];
-    first_c[t] = c[0];
-    first_d[t] = d[0];
-    last_a[t] = a[CHUNK - 1];
-    last_c[t] = c[CHUNK - 1];
-    last_d[t] = d[CHUNK - 1];
+    publish_chunk(t, a, c, d);
     memoryBarrierShared();
     barrier();
     // The storing chunks (the warm-up's and those past the line's end only helped the others).
@@ -294,6 +434,7 @@ void main() {
         }
         x_first = dp[0];
         x_last = dp[1];
+        bool bound_held = true;
 #ifdef WINDOW_GUARD
         // The products over the local window's other chunks either side (0 where it reaches
         // past the line's end: nothing dropped there), and the own chunk's rows dominant too
@@ -308,54 +449,52 @@ void main() {
         const bool own_dominant = decay_down[t] <= 1.0;
         if (!(from_start + from_end <= 1.0 / 134217728.0 && own_dominant)) {  // 2^-27
             window_guard_failed();
-#ifdef WHOLE_LINES
-            group_broken = 1u;
-#endif
+            atomicOr(group_votes, 1u << window_in_group);
+            bound_held = false;
         }
+#endif
+#ifndef WHOLE_LINES
+        if (bound_held) store_chunk(line, p0, a, c, d, inputs, x_first, x_last);
 #endif
     }
 #ifdef WHOLE_LINES
-    // Where the bound broke anywhere in the group, its lines' reduced systems solved exactly (a
-    // branch the whole group takes or not), and chunks' zero or non-finite pivots reported.
+    // Windows of whole lines store after the group's vote: where the bound broke in one, its first
+    // invocation solves its reduced rows exactly first (Thomas, in shared memory, from the rows
+    // every chunk published and still holds in registers).
     memoryBarrierShared();
     barrier();
-    if (group_broken != 0u) {
-        const int chunks = min((n + CHUNK - 1) / CHUNK, WINDOW_CHUNKS);
-        if (chunk == 0 && !solve_window_exactly(t, chunks) && has_line)
-            WINDOW_PIVOT_FAILED(line);
+    const uint broken = group_votes;
+    if (broken != 0u) {
+        const bool solves_line = (broken >> window_in_group & 1u) != 0u;
+        if (solves_line && chunk == 0) {
+            const int chunks = min((n + CHUNK - 1) / CHUNK, WINDOW_CHUNKS);
+            float c_prev = 0.0, d_prev = 0.0, x_next = 0.0;
+            if (!reduced_forward(t, chunks, c_prev, d_prev) && has_line) WINDOW_PIVOT_FAILED(line);
+            reduced_backward(t, chunks, x_next);
+        }
         memoryBarrierShared();
         barrier();
-        x_first = first_d[t];
-        x_last = last_d[t];
-        if (stores && !pivots_ok) WINDOW_PIVOT_FAILED(line);
-    }
-#endif
-    if (stores) {
-        float x[CHUNK];
-        for (int k = 0; k < CHUNK; ++k)
-            x[k] = k == 0            ? x_first
-                   : k == CHUNK - 1 ? x_last
-                                    : d[k] - a[k] * x_first - c[k] * x_last;
-#if DIRECTION == 0
-        if ((LINE_LENGTH & 3) == 0 && p0 + CHUNK <= n) {
-            // 16 bytes a store: with one float a store, each of a subgroup's store instructions
-            // writes 4 bytes every CHUNK floats, four times the L2 write requests.
-            const int quad = line_index(line, p0) >> 2;
-            for (int q = 0; q < CHUNK / 4; ++q) {
-                vec4 v;
-                for (int e = 0; e < 4; ++e) {
-                    const int k = 4 * q + e;
-                    v[e] = store_value(line, p0 + k, x[k], inputs[k]);
-                }
-                x_out4[quad + q] = v;
-            }
-            KERNEL_EXIT();
-            return;
+        if (solves_line) {
+            x_first = first_d[t];
+            x_last = last_d[t];
+            if (stores && !pivots_ok) WINDOW_PIVOT_FAILED(line);
         }
-#endif
-        for (int k = 0; k < CHUNK; ++k)
-            if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
     }
+    if (stores) store_chunk(line, p0, a, c, d, inputs, x_first, x_last);
+#elif defined(WINDOW_GUARD)
+    // Where the bound broke, the lines solved exactly (exact_windows says which windows' lines;
+    // a branch the whole group takes or not).
+#if DIRECTION == 0
+    const uint counter = uint(line), windows_on_it = uint(segments);
+    const bool counted = has_line;
+#else
+    const uint counter = gl_WorkGroupID.x, windows_on_it = gl_NumWorkGroups.y;
+    const bool counted = true;
+#endif
+    const uint exact = exact_windows(t, window_in_group, counted, counter, windows_on_it);
+    if (exact != 0u)
+        solve_lines_exactly(t, chunk, line, has_line, (exact >> window_in_group & 1u) != 0u);
+#endif
 #ifdef WINDOW_GROUP_END
     // The includer's end of a work group (every invocation reaches it).
     window_group_end();

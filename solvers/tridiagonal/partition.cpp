@@ -15,19 +15,18 @@
 // leaves 16 bytes at a time where rows allow.
 //
 // General coefficients on lines of at least PartitionTuning::window_min unknowns take the guarded
-// window first (partition_window.comp, shaders/tridiagonal/window_lines.glsl): one dispatch that
-// solves each position from the rows within a halo of it, reads each row about 1.3 times and
-// writes the solution once, and checks from the rows it loaded that the halo's truncation stays
-// below 2^-27 max |x|. Behind it, the exact solve is dispatched whole, and each of its work
-// groups ends at once unless the window found that bound broken somewhere; then the exact solve
-// overwrites every line. An indirect dispatch of the exact solve, whose work groups the window
-// would have written, cost 22 us more at 1024^2 on the H100 than these empty work groups (the
-// command barrier it needs), docs/performance.md.
+// window instead (partition_window.comp, shaders/tridiagonal/window_lines.glsl): one dispatch
+// that solves each position from the rows within a halo of it, reads each row about 1.3 times
+// and writes the solution once, and checks from the rows it loaded that the halo's truncation
+// stays below 2^-27 max |x|. Where that bound breaks, the window does not store, and the last
+// window to end on the line solves it exactly, block after block, so that nothing follows the
+// window: an exact solve dispatched behind it, its work groups ending at once unless the bound
+// broke, cost about 4 us a solve at 1024^2, and an indirect dispatch of it, with the command
+// barrier it needs, 22 us (docs/performance.md).
 // x lines of up to PartitionTuning::window_whole_x unknowns (8192 by default) take windows of
-// whole lines instead: a work group holds each of its lines whole, reads each row once, and where
-// the bound breaks solves its lines' reduced systems exactly itself, so no exact solve follows:
-// 30% faster than the windows of runs of chunks at 1024^2, 6-7% at 2048^2, 3% at 8192^2, and at
-// 4096^2 3% faster on the H100 and 1% slower on the H200 (docs/performance.md).
+// whole lines: a work group holds each of its lines whole and reads each row once, 30% faster
+// than the windows of runs of chunks at 1024^2, 6-7% at 2048^2, 3% at 8192^2, and at 4096^2 3%
+// faster on the H100 and 1% slower on the H200 (docs/performance.md).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -56,13 +55,17 @@ class PartitionSolver final : public GpuSolver {
 
     std::vector<gl::BufferNeed> scratch_needs(Grid grid) const override {
         const auto coarse = [&](Direction direction) -> std::size_t {
-            if (one_pass(grid, direction, false)) return 0;  // no coarse system
+            if (one_pass(grid, direction)) return 0;  // no coarse system
             const LineLayout layout = line_layout(grid, direction);
             return split_coarse_bytes(split_shape(int(layout.n), tuning_.chunk, tuning_.warps),
                                       int(layout.lines));
         };
         const std::size_t x = coarse(Direction::x), y = coarse(Direction::y);
-        return {{"partition's coarse system", std::max(x, y)}};
+        return {{"partition's coarse system", std::max(x, y)},
+                {"partition's window carries",
+                 std::max(carry_bytes(grid, Direction::x), carry_bytes(grid, Direction::y))},
+                {"partition's window counts",
+                 std::size_t(std::max(grid.nx, grid.ny)) * sizeof(unsigned)}};
     }
 
     void solve(Grid grid, Direction direction, const Coefficients& coefficients,
@@ -71,52 +74,50 @@ class PartitionSolver final : public GpuSolver {
         const std::optional<WindowShape> window = window_shape(grid, direction, coefficients);
         last_windowed_ = window.has_value();
         last_whole_ = window && window->whole;
-        last_one_pass_ = one_pass(grid, direction, last_windowed_).has_value();
-        if (window) {
-            if (bound_broken_.size() == 0)
-                bound_broken_ = gl::Buffer::from(std::vector<unsigned>{0, 0});
-            const gl::Program& p = window_program(*window, direction);
-            bind_lines(p, line_layout(grid, direction), coefficients, rhs, solution);
-            p.set("broken_set", broken_set_);
-            bound_broken_.bind_storage(6);
-            gl::dispatch(window->groups_x, window->groups_y);
-            gl::memory_barrier(gl::Barrier::storage);
+        last_one_pass_ = !window && one_pass(grid, direction).has_value();
+        if (!window) {
+            solve_exactly(grid, direction, coefficients, rhs, solution);
+            return;
         }
-        if (!last_whole_)
-            solve_exactly(grid, direction, coefficients, rhs, solution, last_windowed_);
-        if (window) broken_set_ = 1 - broken_set_;
+        if (bound_broken_.size() == 0)
+            bound_broken_ = gl::Buffer::from(std::vector<unsigned>{0, 0});
+        const std::size_t carries = std::max(carry_bytes(grid, direction), sizeof(float));
+        if (window_carries_.size() < carries) window_carries_ = gl::Buffer(carries);
+        // Zero at first; every solve leaves the counts zero (window_lines.glsl, exact_windows).
+        const LineLayout layout = line_layout(grid, direction);
+        if (window_counts_.size() < layout.lines * sizeof(unsigned))
+            window_counts_ = gl::Buffer::from(std::vector<unsigned>(layout.lines, 0));
+        const gl::Program& p = window_program(*window, direction);
+        bind_lines(p, layout, coefficients, rhs, solution);
+        p.set("broken_set", broken_set_);
+        bound_broken_.bind_storage(6);
+        window_carries_.bind_storage(7);
+        window_counts_.bind_storage(8);
+        gl::dispatch(window->groups_x, window->groups_y);
+        gl::memory_barrier(gl::Barrier::storage);
+        broken_set_ = 1 - broken_set_;
     }
 
     std::optional<PivotFailure> check_pivots() override { return GpuSolver::check_pivots(); }
 
     std::string last_path() override {
-        const std::string exact = last_one_pass_ ? "one pass" : "three stages";
-        if (!last_windowed_) return exact;
+        if (!last_windowed_) return last_one_pass_ ? "one pass" : "three stages";
         // The last solve's word (broken_set_ has moved on to the next solve's).
         const bool broken = bound_broken_.read_all<unsigned>()[std::size_t(1 - broken_set_)] != 0;
-        if (last_whole_)
-            return broken ? "whole-line window, exact in its work groups: bound broken"
-                          : "whole-line window";
-        return broken ? "window, then exact: bound broken" : "window";
+        const std::string window = last_whole_ ? "whole-line window" : "window";
+        return broken ? window + ", exact in its work groups: bound broken" : window;
     }
 
   private:
-    // The exact solve: one pass or the three stages; `guarded`: behind the window, in kernels
-    // whose work groups end at once unless the window's word in bound_broken_ is set.
+    // The exact solve: one pass or the three stages.
     void solve_exactly(Grid grid, Direction direction, const Coefficients& coefficients,
-                       const gl::Buffer& rhs, gl::Buffer& solution, bool guarded) {
+                       const gl::Buffer& rhs, gl::Buffer& solution) {
         const LineLayout layout = line_layout(grid, direction);
-        const auto guard = [&](const gl::Program& p) {
-            if (!guarded) return;
-            p.set("broken_set", broken_set_);
-            bound_broken_.bind_storage(7);
-        };
-        if (const std::optional<FusedLinesShape> one = one_pass(grid, direction, guarded)) {
+        if (const std::optional<FusedLinesShape> one = one_pass(grid, direction)) {
             const FusedLinesShape& shape = *one;
             const gl::Program& lines_program =
-                one_pass_program(shape, grid, direction, coefficients, guarded);
+                one_pass_program(shape, grid, direction, coefficients);
             bind_lines(lines_program, layout, coefficients, rhs, solution);
-            guard(lines_program);
             gl::dispatch((layout.lines + unsigned(shape.lines) - 1) / unsigned(shape.lines));
             gl::memory_barrier(gl::Barrier::storage);
             return;
@@ -127,10 +128,9 @@ class PartitionSolver final : public GpuSolver {
         const bool tiled = direction == Direction::x && x_tile_fits(shape, coefficients);
         for (SplitStage stage : {SplitStage::reduce, SplitStage::coarse, SplitStage::substitute}) {
             const gl::Program& stage_program =
-                program(shape, stage, coefficients, direction == Direction::x, tiled, guarded);
+                program(shape, stage, coefficients, direction == Direction::x, tiled);
             bind_lines(stage_program, layout, coefficients, rhs, solution);
             coarse_.bind_storage(6);
-            guard(stage_program);
             const SplitGroups groups =
                 split_groups(shape, stage, int(layout.lines), direction == Direction::x);
             gl::dispatch(groups.x, groups.y);
@@ -149,7 +149,8 @@ class PartitionSolver final : public GpuSolver {
     // unknowns, and a halo whose warm-up leaves chunks to store, or x lines short enough for a
     // window of the whole line (whole_row_window). Along x, 32 chunks a window (one subgroup),
     // 4 windows a work group, numbered row by row; along y, a work group takes 32 columns and
-    // window_column_warps chunks down them.
+    // window_column_warps chunks down them, as many as the shared memory holds (8 floats an
+    // invocation and the group's vote: 31 in the 32 KiB of Mesa's llvmpipe).
     std::optional<WindowShape> window_shape(Grid grid, Direction direction,
                                             const Coefficients& coefficients) const {
         const LineLayout layout = line_layout(grid, direction);
@@ -165,7 +166,9 @@ class PartitionSolver final : public GpuSolver {
             if (std::optional<WindowShape> whole = whole_row_window(layout)) return whole;
         WindowShape w;
         w.chunk = along_x ? tuning_.window_row_chunk : tuning_.window_column_chunk;
-        const int warps = along_x ? 4 : tuning_.window_column_warps;
+        const int shared_warps =
+            (gl::Context::current().info().max_shared_memory_bytes - 4) / (8 * 4 * 32);
+        const int warps = along_x ? 4 : std::min(tuning_.window_column_warps, shared_warps);
         w.group_size = 32 * warps;
         const int warm_up = 2 * ((tuning_.window_halo + w.chunk - 1) / w.chunk);
         const int chunks = along_x ? 32 : warps;  // a window's
@@ -179,6 +182,19 @@ class PartitionSolver final : public GpuSolver {
             w.groups_y = unsigned(segments);
         }
         return w;
+    }
+
+    // The bytes of the carries of the exact solve where the bound breaks (window_lines.glsl,
+    // solve_lines_exactly): 2 floats a line and block of a window's chunks; none for windows of
+    // whole lines, whose exact solve has one block.
+    std::size_t carry_bytes(Grid grid, Direction direction) const {
+        const std::optional<WindowShape> w = window_shape(grid, direction, GeneralCoefficients{});
+        if (!w || w->whole) return 0;
+        const LineLayout layout = line_layout(grid, direction);
+        const std::size_t window_chunks =
+            direction == Direction::x ? std::size_t(w->row_window_chunks) : w->group_size / 32;
+        const std::size_t block = window_chunks * std::size_t(w->chunk);
+        return std::size_t(layout.lines) * ((layout.n + block - 1) / block) * 2 * sizeof(float);
     }
 
     // A window of each whole x line: the line's chunks (rounded up to whole subgroups)
@@ -266,18 +282,11 @@ class PartitionSolver final : public GpuSolver {
                                  tuning_.one_pass_subgroups != 0);
     }
 
-    // The one dispatch's shape where lines take it: asked for at their length, or behind the
-    // window (`guarded`) at any length, short enough for one work group (its shared memory
-    // included), and few enough for one row of work groups. Behind the window the exact solve
-    // runs only where its bound breaks, and its work groups end at once on every other solve:
-    // the one pass has far fewer of them than the three stages (512 against 3 x 16,384 on y
-    // lines of 4096; those cost 33 us a solve there on the H100), though one pass of a long y
-    // line runs several times slower where it does run.
-    std::optional<FusedLinesShape> one_pass(Grid grid, Direction direction, bool guarded) const {
+    // The one dispatch's shape where lines take it: asked for at their length, short enough for
+    // one work group (its shared memory included), and few enough for one row of work groups.
+    std::optional<FusedLinesShape> one_pass(Grid grid, Direction direction) const {
         const LineLayout layout = line_layout(grid, direction);
-        const int most = guarded                     ? 8192
-                         : direction == Direction::x ? tuning_.one_pass_x
-                                                     : tuning_.one_pass_y;
+        const int most = direction == Direction::x ? tuning_.one_pass_x : tuning_.one_pass_y;
         if (int(layout.n) > std::min(most, 8192)) return std::nullopt;
         const FusedLinesShape shape = one_pass_shape(int(layout.n), direction);
         const gl::DeviceInfo& info = gl::Context::current().info();
@@ -291,15 +300,13 @@ class PartitionSolver final : public GpuSolver {
     }
 
     const gl::Program& one_pass_program(const FusedLinesShape& shape, Grid grid,
-                                        Direction direction, const Coefficients& coefficients,
-                                        bool guarded) {
+                                        Direction direction, const Coefficients& coefficients) {
         // 16-byte stores: x lines whose rows start on 16 bytes, in chunks of whole quads.
         const bool quads = direction == Direction::x && grid.nx % 4 == 0 && shape.chunk % 4 == 0;
         const bool constant = is_constant(coefficients);
         const std::uint64_t key = std::uint64_t(shape.threads_per_line) << 32 |
                                   std::uint64_t(shape.chunk) << 16 | shape.lines << 4 |
-                                  int(shape.solve) << 2 | (quads ? 2 : 0) | (constant ? 1 : 0) |
-                                  (guarded ? std::uint64_t(1) << 63 : 0);
+                                  int(shape.solve) << 2 | (quads ? 2 : 0) | (constant ? 1 : 0);
         const gl::Program*& cached = one_pass_programs_[key];
         if (cached == nullptr) {
             gl::Defines defines = coefficient_defines(coefficients);
@@ -307,7 +314,6 @@ class PartitionSolver final : public GpuSolver {
             defines.push_back(
                 {"SCRATCH_FLOATS", std::to_string(fused_lines_reduced_floats(shape))});
             if (quads) defines.push_back({"X_STORE4", "1"});
-            if (guarded) defines.push_back({"BEHIND_WINDOW", "1"});
             cached = &gl::compute_program("tridiagonal/partition_lines.comp", defines);
         }
         return *cached;
@@ -324,16 +330,14 @@ class PartitionSolver final : public GpuSolver {
     }
 
     // Programs by stage, coefficient form, direction (x: spans first), x tile, coarse block
-    // shape (which follows the length) and whether they run behind the window.
+    // shape (which follows the length).
     const gl::Program& program(const SplitShape& shape, SplitStage stage,
-                               const Coefficients& coefficients, bool along_x, bool tiled,
-                               bool guarded) {
+                               const Coefficients& coefficients, bool along_x, bool tiled) {
         tiled = tiled && stage != SplitStage::coarse;
         const bool constant = is_constant(coefficients);
         const std::uint64_t key = std::uint64_t(shape.coarse_block) << 32 |
                                   std::uint64_t(shape.coarse_warps) << 8 | int(stage) << 3 |
-                                  (along_x ? 4 : 0) | (tiled ? 2 : 0) | (constant ? 1 : 0) |
-                                  (guarded ? std::uint64_t(1) << 63 : 0);
+                                  (along_x ? 4 : 0) | (tiled ? 2 : 0) | (constant ? 1 : 0);
         const gl::Program*& cached = programs_[key];
         if (cached == nullptr) {
             gl::Defines defines = coefficient_defines(coefficients);
@@ -341,7 +345,6 @@ class PartitionSolver final : public GpuSolver {
             for (auto& define : split_defines(shape, stage, along_x, true))
                 defines.push_back(define);
             if (tiled) defines.push_back({"X_TILE", "1"});
-            if (guarded) defines.push_back({"BEHIND_WINDOW", "1"});
             cached = &gl::compute_program("tridiagonal/partition.comp", defines);
         }
         return *cached;
@@ -353,6 +356,9 @@ class PartitionSolver final : public GpuSolver {
     // the window clears the other solve's word for the next.
     gl::Buffer bound_broken_;
     int broken_set_ = 0;
+    // Where the bound breaks: the exact solve's carries (carry_bytes), and the windows' counts,
+    // a word a line.
+    gl::Buffer window_carries_, window_counts_;
     // The last solve's path (last_path).
     bool last_windowed_ = false, last_whole_ = false, last_one_pass_ = false;
     std::unordered_map<std::uint64_t, const gl::Program*> window_programs_;

@@ -86,19 +86,22 @@ struct PartitionTuning {
     // partition.cpp's one_pass_shape; lines are cut to 1024 invocations a group).
     int one_pass_chunk = 0;
     int one_pass_lines = 0;
-    // General coefficients on lines of at least window_min unknowns: the guarded window first
-    // (partition_window.comp, shaders/tridiagonal/window_lines.glsl), then the exact solve, whose
-    // work groups end at once unless the window found its bound broken somewhere (0: never).
+    // General coefficients on lines of at least window_min unknowns: the guarded window
+    // (partition_window.comp, shaders/tridiagonal/window_lines.glsl), whose work groups solve
+    // their lines exactly themselves where they find its bound broken (0: never).
     // The window's halo (rows solved on either side of those stored), its unknowns per
-    // invocation along x (a multiple of 4) and along y, and its subgroups a work group along y.
+    // invocation along x (a multiple of 4) and along y, and its subgroups a work group along y
+    // (cut to what the shared memory holds). Along y, chunks of 12: a window of 32 subgroups
+    // then stores 288 rows, so that 1024 rows take 4 work groups a column group (6 in chunks of
+    // 8) and the dispatch one wave on the H100 and the H200 at 1024^2; faster at every size on
+    // both (docs/performance.md).
     int window_min = 1024;
     int window_halo = 40;
     int window_row_chunk = 8;
-    int window_column_chunk = 8;
+    int window_column_chunk = 12;
     int window_column_warps = 32;
     // x lines of at most this many unknowns (0: none) in windows that hold their whole line, one
-    // work group's (up to 1024 chunks): no warm-up rows, and where the bound breaks the work
-    // group solves its lines exactly itself, so that no exact solve follows.
+    // work group's (up to 1024 chunks): no warm-up rows, each row read once.
     int window_whole_x = 8192;
 };
 

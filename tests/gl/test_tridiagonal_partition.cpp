@@ -200,24 +200,33 @@ TEST(Tridiagonal, PartitionWindowMatchesFloat64Thomas) {
     }
 }
 
-// Where the bound fails, the exact path solves the lines again: rows -x_{i-1} + 2.01 x_i -
+// Where the bound fails, the work groups solve the lines exactly: rows -x_{i-1} + 2.01 x_i -
 // x_{i+1} (a decay of 0.905 a row, so that the 40-row window's own error, about 0.7%, fails the
 // comparison where the exact path is missed), and one row of one line that is only weakly
 // dominant (|b| = |a| + |c|, which the bound excludes) in systems that the window takes
-// otherwise. Between them, two solves where the bound holds, so that each of the two words of
-// the exact path is seen cleared after a failure: a stale word would send a good solve down the
-// exact path, a lost one would leave a bad solve to the window. Windows of runs of chunks (the
-// exact solve dispatched after them) and of whole x lines (the work group's own exact solve; 2
-// lines a group at 300, so that the weak row's group holds a good line too). Tolerance as in
-// tolerance(), with the condition number of the weak systems (below (2 + 2.01) / 0.01 = 401
-// against 9) in place of 9.
+// otherwise, where the groups of the other windows on its line store their own. Between them,
+// two solves where the bound holds, so that each of the two words that the path reads is seen
+// cleared after a failure. Windows of runs of chunks (lines of 2 to 12 blocks of a window's
+// chunks, carried from block to block: the default shapes, and chunks of 11 and 12 with 16
+// subgroups along y) and of whole x lines (2 lines a group at 300, so that the weak row's group
+// holds a good line too). Tolerance as in tolerance(), with the condition number of the weak
+// systems (below (2 + 2.01) / 0.01 = 401 against 9) in place of 9.
 TEST(Tridiagonal, PartitionWindowTakesTheExactPathWhereTheBoundFails) {
     ADILAB_NEED_GL();
     unsigned seed = 2300;
-    for (bool whole : {false, true}) {
+    struct Form {
+        bool whole;
+        int row_chunk, column_chunk, column_warps;
+    };
+    for (const Form& form :
+         {Form{false, 8, 8, 32}, Form{true, 8, 8, 32}, Form{false, 12, 11, 16}}) {
+        const bool whole = form.whole;
         tridiag::PartitionTuning tuning;
         tuning.window_min = 64;
         tuning.window_whole_x = whole ? 1 << 15 : 0;
+        tuning.window_row_chunk = form.row_chunk;
+        tuning.window_column_chunk = form.column_chunk;
+        tuning.window_column_warps = form.column_warps;
         auto solver = tridiag::make_partition(tuning);
         for (int round = 0; round < 2; ++round)
             for (Direction d : {Direction::x, Direction::y})
@@ -227,11 +236,10 @@ TEST(Tridiagonal, PartitionWindowTakesTheExactPathWhereTheBoundFails) {
                     const int nx = along_x ? n : lines, ny = along_x ? lines : n;
                     const bool whole_lines = whole && along_x;
                     const std::string held = whole_lines ? "whole-line window" : "window";
-                    const std::string broken =
-                        whole_lines ? "whole-line window, exact in its work groups: bound broken"
-                                    : "window, then exact: bound broken";
+                    const std::string broken = held + ", exact in its work groups: bound broken";
                     const std::string what =
-                        held + " " + std::to_string(n) + (along_x ? " x" : " y");
+                        held + " " + std::to_string(n) + (along_x ? " x" : " y") + " chunk " +
+                        std::to_string(along_x ? form.row_chunk : form.column_chunk);
                     std::string path;
                     auto weak =
                         reference::random_dominant_problem(nx, ny, along_x, ++seed, 0.5, false);
@@ -266,8 +274,8 @@ TEST(Tridiagonal, PartitionWindowTakesTheExactPathWhereTheBoundFails) {
 
 // A singular line behind the window is reported with its line, as on every other path: a zero
 // row and column (a zero pivot in every elimination order) in line 7 of 13 (x) or 45 (y), where
-// the window's bound fails at once (the row is not strictly dominant). Windows of runs of chunks
-// (the exact solve after them reports it) and, along x, of whole lines (the work group's own).
+// the window's bound fails at once (the row is not strictly dominant), and the work groups' exact
+// solve reports it: in windows of runs of chunks and, along x, of whole lines.
 TEST(Tridiagonal, PartitionWindowReportsAZeroPivotWithItsLine) {
     ADILAB_NEED_GL();
     for (bool whole : {false, true}) {
