@@ -54,12 +54,21 @@ double parse_param_value(const ParamSpec& spec, const std::string& text) {
     return value;
 }
 
+void Simulation::set_params(std::span<const std::pair<std::string, double>> values) {
+    set_params(values, scenario(), nx(), ny());
+}
+
 void Simulation::set_param(const std::string& name, double value) {
     const std::pair<std::string, double> one(name, value);
     set_params(std::span(&one, 1));
 }
 
 void Simulation::set_params_text(std::span<const std::pair<std::string, std::string>> texts) {
+    set_params_text(texts, scenario(), nx(), ny());
+}
+
+void Simulation::set_params_text(std::span<const std::pair<std::string, std::string>> texts,
+                                 const std::string& scenario, int nx, int ny) {
     std::vector<std::pair<std::string, double>> values;
     for (const auto& [name, text] : texts) {
         double value = 0;  // an unknown name: set_params throws naming it, listing the known ones
@@ -67,7 +76,7 @@ void Simulation::set_params_text(std::span<const std::pair<std::string, std::str
             if (spec.name == name) value = parse_param_value(spec, text);
         values.emplace_back(name, value);
     }
-    set_params(values);
+    set_params(values, scenario, nx, ny);
 }
 
 void Simulation::set_param_text(const std::string& name, const std::string& text) {
@@ -128,11 +137,12 @@ AdiModel::AdiModel(std::string model, std::vector<ParamSpec> specs,
     parameters_changed();
 }
 
-void AdiModel::set_params(std::span<const std::pair<std::string, double>> values) {
+void AdiModel::set_params(std::span<const std::pair<std::string, double>> values,
+                          const std::string& scenario, int nx, int ny) {
     const std::vector<double> before = values_;
     try {
         for (const auto& [name, value] : values) assign_param(name, value);
-        if (!scenario_.empty()) check_parameters(scenario_, nx_, ny_);
+        if (!scenario.empty()) check_parameters(scenario, nx, ny);
     } catch (...) {
         values_ = before;
         throw;

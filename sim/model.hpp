@@ -82,7 +82,9 @@ class AdiModel : public Simulation {
     double time() const override { return time_; }
     std::int64_t steps_taken() const override { return steps_; }
     std::span<const ParamSpec> params() const override { return specs_; }
-    void set_params(std::span<const std::pair<std::string, double>> values) override;
+    using Simulation::set_params;
+    void set_params(std::span<const std::pair<std::string, double>> values,
+                    const std::string& scenario, int nx, int ny) override;
     void check_parameters(const std::string& scenario, int nx, int ny) const override;
     double param(const std::string& name) const override;
     double sweep_weight() const override { return implicit_weight(scenario_, nx_, ny_).value; }

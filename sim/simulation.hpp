@@ -141,16 +141,22 @@ class Simulation {
     virtual std::string scenario() const = 0;  // the one of the last reset
     virtual std::span<const ParamSpec> params() const = 0;
     // Sets parameters together: each is checked against its range, then their combination
-    // against what fp32 can solve on the current grid (check_parameters), so that the order of
-    // `--set dt=1e5 --set dh=10` does not matter. Throws adilab::Error naming the parameter and
-    // its valid range, or the combination and why; on any error none of them changes. Takes
-    // effect at the next step (no reset needed); geometry-only source parameters apply at the
-    // next reset.
-    virtual void set_params(std::span<const std::pair<std::string, double>> values) = 0;
+    // against what fp32 can solve (check_parameters) on the current grid and scenario, or on an
+    // nx x ny grid of `scenario` where the reset that follows starts a run of them (--set, a
+    // preset or saved settings before the run's first reset: the vortex's weight depends on its
+    // grid), so that the order of `--set dt=1e5 --set dh=10` does not matter. Throws
+    // adilab::Error naming the parameter and its valid range, or the combination and why; on any
+    // error none of them changes. Takes effect at the next step (no reset needed);
+    // geometry-only source parameters apply at the next reset.
+    void set_params(std::span<const std::pair<std::string, double>> values);
+    virtual void set_params(std::span<const std::pair<std::string, double>> values,
+                            const std::string& scenario, int nx, int ny) = 0;
     void set_param(const std::string& name, double value);
     // set_params from the user's text (--set name=text, presets): a choice by name or a number,
     // parsed strictly (parse_param_value). Throws adilab::Error naming the parameter.
     void set_params_text(std::span<const std::pair<std::string, std::string>> texts);
+    void set_params_text(std::span<const std::pair<std::string, std::string>> texts,
+                         const std::string& scenario, int nx, int ny);
     void set_param_text(const std::string& name, const std::string& text);
     // Throws adilab::Error when the parameters, together, ask more than an fp32 line solve can
     // give on an nx x ny grid of `scenario`: a sweep's matrix has the diagonal 1 + W with W the

@@ -117,8 +117,10 @@ int run_headless(const Args& args) {
         return 0;
     }
 
+    // --set against the run's scenario and grid (a state file's, once it is read).
+    const std::string scenario = args.get("scenario", s.scenarios().front());
     try {
-        s.set_params_text(settings);
+        if (!args.has("load-state")) s.set_params_text(settings, scenario, nx, ny);
     } catch (const Error& e) {
         throw UsageError(std::string("--set: ") + e.what());
     }
@@ -135,12 +137,6 @@ int run_headless(const Args& args) {
                 throw UsageError(std::string("--set: ") + e.what());
             }
         } else {
-            const std::string scenario = args.get("scenario", s.scenarios().front());
-            try {
-                s.check_parameters(scenario, nx, ny);  // --set values fine alone, not together
-            } catch (const Error& e) {
-                throw UsageError(std::string("--set: ") + e.what());
-            }
             s.reset(scenario, nx, ny);
         }
     } catch (const gl::CapacityError& e) {

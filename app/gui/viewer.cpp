@@ -260,9 +260,8 @@ void Viewer::apply_start_scenario(const ViewerStart& start) {
 void Viewer::apply_start_parameters(
     const ViewerStart& start, const std::vector<std::pair<std::string, double>>& preset_params) {
     try {
-        sim_->set_params(preset_params);
-        sim_->set_params_text(start.params);
-        sim_->check_parameters(scenario_, grid_, grid_);  // fine alone, not with this grid
+        sim_->set_params(preset_params, scenario_, grid_, grid_);
+        sim_->set_params_text(start.params, scenario_, grid_, grid_);
     } catch (const Error& e) {
         throw cli::UsageError(std::string("--set: ") + e.what());  // unknown name, out of range
     }
@@ -288,13 +287,12 @@ void Viewer::apply_saved_parameters() {
     // Each value fine alone may still ask more than fp32 solves on this grid together: then
     // none of them, the defaults (set_params changes nothing when it throws).
     try {
-        sim_->set_params(values);
-        sim_->check_parameters(scenario_, grid_, grid_);
+        sim_->set_params(values, scenario_, grid_, grid_);
     } catch (const std::exception& e) {
         std::vector<std::pair<std::string, double>> defaults;
         for (const sim::ParamSpec& p : sim_->params())
             defaults.emplace_back(p.name, p.default_value);
-        sim_->set_params(defaults);
+        sim_->set_params(defaults, scenario_, grid_, grid_);
         settings_.add_problem(std::string("the saved parameters together (") + e.what() + ")");
     }
 }
@@ -359,7 +357,7 @@ void Viewer::make(const std::string& model, const std::string& solver) {
         std::vector<std::pair<std::string, double>> values;
         for (const sim::ParamSpec& p : sim_->params())
             values.emplace_back(p.name, sim_->param(p.name));
-        next->set_params(values);
+        next->set_params(values, scenario_, grid_, grid_);  // the run that reset() starts
     }
     sim_ = std::move(next);
 }

@@ -45,7 +45,7 @@ void Viewer::apply_preset(const Preset& p) {
         if (p.steps_per_frame > 0) steps_per_frame_ = p.steps_per_frame;
         if (!p.colormap.empty()) view_.colormap = render::colormap_from_name(p.colormap);
         if (!p.terrain.empty() && !sim_->terrains().empty()) sim_->set_terrain(p.terrain);
-        sim_->set_params(p.params);
+        sim_->set_params(p.params, scenario_, grid_, grid_);
         reset();
         fit_view();
         notify("preset " + p.name);

@@ -86,6 +86,15 @@ TEST(BadInput, CommandLineValuesExitTwoQuotingTheText) {
         {"--headless --model advection --scenario vortex --grid 512 --steps 0 --set omega=1000",
          2,
          {"implicit weight", "512 x 512"}},
+        // --set is checked against the run's scenario and grid, not the model's first scenario
+        // (the river, whose u = 1 made dt 9000 a weight of 10,800): the vortex's on 64 x 64 is
+        // 3,836, and dt 30000 is past the limit there.
+        {"--headless --model advection --scenario vortex --grid 64 --steps 0 --set dt=9000",
+         0,
+         {"sum="}},
+        {"--headless --model advection --scenario vortex --grid 64 --steps 0 --set dt=30000",
+         2,
+         {"implicit weight", "64 x 64"}},
         {h + "--set dt", 2, {"NAME=VALUE"}},
         {"--headless --model bogus", 2, {"unknown model 'bogus'"}},
         {h + "--init " + dir + "/missing.npy", 2, {"--init: no such file", "missing.npy"}},

@@ -41,6 +41,15 @@ TEST_F(Viewer, ParametersPastTheLimitWithTheGridExitTwo) {
     EXPECT_NE(r.output.find("usage: adilab"), std::string::npos) << r.output;
 }
 
+// --set is checked against the scenario and grid the viewer starts, not the model's first
+// scenario: dt 9000 is a weight of 3,836 for the vortex on 64 x 64 (10,800 for the river).
+TEST_F(Viewer, ParametersWithinTheLimitOfTheChosenScenarioStart) {
+    ADILAB_NEED_XVFB();
+    const ProcessResult r =
+        run("--model advection --scenario vortex --grid 64 --set dt=9000 --frames 2");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
 TEST_F(Viewer, LoadStateFollowsTheFilesModelGridAndScenario) {
     ADILAB_NEED_XVFB();
     // States of two models on two grids, written headless.
