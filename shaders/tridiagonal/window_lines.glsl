@@ -79,7 +79,7 @@
 #error "windows of whole lines are laid out along x only, and guarded"
 #endif
 #if defined(WINDOW_GROUP_END) && defined(WINDOW_GUARD)
-#error "a guarded window's exact solve leaves the kernel without the group's end"
+#error "a guarded window's exact solve and window_group_end() both use the reduced rows' arrays"
 #endif
 
 const int LANES = 32;
@@ -296,10 +296,10 @@ uint exact_windows(int t, int window_in_group, bool counted, uint counter, uint 
 // over the block's reduced rows into the next: forward over every block but the last, keeping
 // the carry before each (window_carries), then back from the last block to the first, each block
 // loaded again, swept from its carry and substituted back, and its chunks stored. Serial over a
-// line's reduced rows and two passes over its rows, but it runs only where the bound broke, once a line, where an exact solve in another dispatch
-// cost every solve its launch (about 4 us at 1024^2 on the H100 and the H200). Zero and
-// non-finite pivots are reported with the line. Every invocation of the group calls it (barriers
-// inside).
+// line's reduced rows and two passes over its rows, but it runs only where the bound broke, once
+// a line, where an exact solve in another dispatch cost every solve its launch (about 4 us at
+// 1024^2 on the H100 and the H200). Zero and non-finite pivots are reported with the line. Every
+// invocation of the group calls it (barriers inside).
 void solve_lines_exactly(int t, int chunk, int line, bool has_line, bool solves_line) {
     const int n = LINE_LENGTH;
     const int block_rows = WINDOW_CHUNKS * CHUNK;
