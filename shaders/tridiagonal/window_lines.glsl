@@ -300,6 +300,17 @@ uint exact_windows(int t, int window_in_group, bool counted, uint counter, uint 
 // a line, where an exact solve in another dispatch cost every solve its launch (about 4 us at
 // 1024^2 on the H100 and the H200). Zero and non-finite pivots are reported with the line. Every
 // invocation of the group calls it (barriers inside).
+// The chunk at p0 of the line loaded, eliminated and its end rows published, as the window's are;
+// returns whether its pivots were finite and not zero.
+bool load_chunk(int t, int line, int p0, out float a[CHUNK], out float b[CHUNK],
+                out float c[CHUNK], out float d[CHUNK], out vec2 inputs[CHUNK]) {
+    window_rows(line, p0, a, b, c, d, inputs);
+    wall_rows(p0, LINE_LENGTH, a, b, c, d);
+    const bool pivots_ok = eliminate_chunk(a, b, c, d);
+    publish_chunk(t, a, c, d);
+    return pivots_ok;
+}
+
 void solve_lines_exactly(int t, int chunk, int line, bool has_line, bool solves_line) {
     const int n = LINE_LENGTH;
     const int block_rows = WINDOW_CHUNKS * CHUNK;
@@ -311,13 +322,7 @@ void solve_lines_exactly(int t, int chunk, int line, bool has_line, bool solves_
     vec2 inputs[CHUNK];
     float c_prev = 0.0, d_prev = 0.0;
     for (int j = 0; j + 1 < blocks; ++j) {
-        if (solves_line) {
-            const int p0 = j * block_rows + chunk * CHUNK;
-            window_rows(line, p0, a, b, c, d, inputs);
-            wall_rows(p0, n, a, b, c, d);
-            eliminate_chunk(a, b, c, d);
-            publish_chunk(t, a, c, d);
-        }
+        if (solves_line) load_chunk(t, line, j * block_rows + chunk * CHUNK, a, b, c, d, inputs);
         memoryBarrierShared();
         barrier();
         if (sweeps) {
@@ -330,13 +335,7 @@ void solve_lines_exactly(int t, int chunk, int line, bool has_line, bool solves_
     float x_next = 0.0;
     for (int j = blocks - 1; j >= 0; --j) {
         const int p0 = j * block_rows + chunk * CHUNK;
-        bool pivots_ok = true;
-        if (solves_line) {
-            window_rows(line, p0, a, b, c, d, inputs);
-            wall_rows(p0, n, a, b, c, d);
-            pivots_ok = eliminate_chunk(a, b, c, d);
-            publish_chunk(t, a, c, d);
-        }
+        const bool pivots_ok = !solves_line || load_chunk(t, line, p0, a, b, c, d, inputs);
         memoryBarrierShared();
         barrier();
         if (sweeps) {
