@@ -225,6 +225,8 @@ void AdiModel::step(int count) {
     if (fused() && window_version_ != version_) {
         window_version_ = version_;
         window_[0] = window_[1] = nullptr;
+        bands_[0].clear();
+        bands_[1].clear();
         window_guarded_ = false;
         resolve_window();
     }
@@ -300,9 +302,10 @@ double general_window_tail(double weight, double transfer, int halo) {
     return weight * (1 + weight) / (1 + theta) * std::pow(transfer / (1 + transfer), halo);
 }
 
-int general_window_halo(double weight, double transfer) {
-    for (int halo : {8, 16, 24, 32, 48})
-        if (general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27)) return halo;
+int general_window_halo(double weight, double transfer, int most) {
+    for (int halo : {8, 16, 24, 32, 48, 64, 96, 128})
+        if (halo <= most && general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27))
+            return halo;
     return 0;
 }
 
@@ -310,56 +313,100 @@ void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowS
                             const std::string& row_shader, gl::Defines row,
                             const std::string& column_shader, gl::Defines column) {
     window_[0] = window_[1] = nullptr;
-    const FusedTuning& t = fused_tuning_;
     for (const WindowHalo& h : halo)
         if (h.low == 0 || h.high == 0) return;
-    if (t.window == 0) return;
-    const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
-    const int row_chunk = pick(t.window_row_chunk, own.row_chunk);
-    const int row_warps = pick(t.window_row_warps, own.row_warps);
-    const int column_chunk = pick(t.window_column_chunk, own.column_chunk);
-    const int column_warps = pick(t.window_column_warps, own.column_warps);
-    if (row_chunk % 4 != 0)
-        throw Error("fused.window_row_chunk = " + std::to_string(row_chunk) +
-                    ": the x window loads 16 bytes at a time, a multiple of 4 positions");
-    // Warm-up chunks at both ends of an x and a y window.
-    const auto chunks = [](const WindowHalo& h, int chunk) {
-        return (h.low + chunk - 1) / chunk + (h.high + chunk - 1) / chunk;
-    };
-    const int row_halo_lanes = chunks(halo[0], row_chunk);
-    const int column_halo_warps = chunks(halo[1], column_chunk);
-    if (row_halo_lanes >= 32 || column_halo_warps >= column_warps) return;
-    const gl::DeviceInfo& info = gl::Context::current().info();
-    const auto shape = [&](gl::Defines& defines, int chunk, int warps, const WindowHalo& h) {
-        defines.push_back({"CHUNK", std::to_string(chunk)});
-        defines.push_back({"HALO_LOW", std::to_string(h.low)});
-        defines.push_back({"HALO_HIGH", std::to_string(h.high)});
-        defines.push_back({"WARPS", std::to_string(warps)});
-        defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
-        for (const auto& define : specialization()) defines.push_back(define);
-    };
-    shape(row, row_chunk, row_warps, halo[0]);
-    shape(column, column_chunk, column_warps, halo[1]);
-    window_[0] = &gl::compute_program(row_shader, row);
-    window_[1] = &gl::compute_program(column_shader, column);
+    if (fused_tuning_.window == 0) return;
+    const WindowShape shape = window_shape(own);
+    for (int d = 0; d < 2; ++d)
+        if (!window_fits(d, halo[d], shape)) return;
+    window_[0] = &window_program(0, halo[0], shape, row_shader, std::move(row));
+    window_[1] = &window_program(1, halo[1], shape, column_shader, std::move(column));
     window_halo_ = halo;
-    window_warps_[0] = row_warps;
-    window_warps_[1] = column_warps;
-    window_chunk_[0] = row_chunk;
-    window_chunk_[1] = column_chunk;
-    // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
-    // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8 subgroups; GL
-    // promises 65535 a dimension); the subgroups past the last window store nothing.
-    const long long row_segment = (32 - row_halo_lanes) * row_chunk;
-    const long long row_subgroups = (nx_ + row_segment - 1) / row_segment * ny_;
-    const long long row_groups = (row_subgroups + row_warps - 1) / row_warps;
-    const long long most = std::max(1, info.max_work_group_count[0]);
-    window_groups_[0][1] = unsigned((row_groups + most - 1) / most);
-    window_groups_[0][0] = unsigned((row_groups + window_groups_[0][1] - 1) / window_groups_[0][1]);
+    window_warps_[0] = shape.row_warps;
+    window_warps_[1] = shape.column_warps;
+    window_chunk_[0] = shape.row_chunk;
+    window_chunk_[1] = shape.column_chunk;
+    for (int d = 0; d < 2; ++d)
+        window_groups(d, halo[d], shape, d == 0 ? ny_ : nx_, window_groups_[d]);
+}
+
+AdiModel::WindowShape AdiModel::window_shape(const WindowShape& own) const {
+    const FusedTuning& t = fused_tuning_;
+    const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
+    const WindowShape shape = {pick(t.window_row_chunk, own.row_chunk),
+                               pick(t.window_row_warps, own.row_warps),
+                               pick(t.window_column_chunk, own.column_chunk),
+                               pick(t.window_column_warps, own.column_warps)};
+    if (shape.row_chunk % 4 != 0)
+        throw Error("fused.window_row_chunk = " + std::to_string(shape.row_chunk) +
+                    ": the x window loads 16 bytes at a time, a multiple of 4 positions");
+    return shape;
+}
+
+namespace {
+// Warm-up chunks at both ends of a window.
+int warm_up_chunks(int low, int high, int chunk) {
+    return (low + chunk - 1) / chunk + (high + chunk - 1) / chunk;
+}
+}  // namespace
+
+bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
+    if (direction == 0) return warm_up_chunks(halo.low, halo.high, shape.row_chunk) < 32;
+    return warm_up_chunks(halo.low, halo.high, shape.column_chunk) < shape.column_warps;
+}
+
+const gl::Program& AdiModel::window_program(int direction, const WindowHalo& halo,
+                                            const WindowShape& shape, const std::string& shader,
+                                            gl::Defines defines) const {
+    const int chunk = direction == 0 ? shape.row_chunk : shape.column_chunk;
+    const int warps = direction == 0 ? shape.row_warps : shape.column_warps;
+    defines.push_back({"CHUNK", std::to_string(chunk)});
+    defines.push_back({"HALO_LOW", std::to_string(halo.low)});
+    defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
+    defines.push_back({"WARPS", std::to_string(warps)});
+    defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
+    for (const auto& define : specialization()) defines.push_back(define);
+    return gl::compute_program(shader, defines);
+}
+
+void AdiModel::window_groups(int direction, const WindowHalo& halo, const WindowShape& shape,
+                             int lines, unsigned groups[2]) const {
+    if (direction == 0) {
+        // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
+        // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8
+        // subgroups; GL promises 65535 a dimension); the subgroups past the last window store
+        // nothing.
+        const long long segment =
+            (32 - warm_up_chunks(halo.low, halo.high, shape.row_chunk)) * shape.row_chunk;
+        const long long subgroups = (nx_ + segment - 1) / segment * lines;
+        const long long row_groups = (subgroups + shape.row_warps - 1) / shape.row_warps;
+        const long long most = std::max(1, gl::Context::current().info().max_work_group_count[0]);
+        groups[1] = unsigned((row_groups + most - 1) / most);
+        groups[0] = unsigned((row_groups + groups[1] - 1) / groups[1]);
+        return;
+    }
     // y: a group takes 32 columns and one window of stacked chunks down them.
-    const int column_segment = (column_warps - column_halo_warps) * column_chunk;
-    window_groups_[1][0] = unsigned((nx_ + 31) / 32);
-    window_groups_[1][1] = unsigned((ny_ + column_segment - 1) / column_segment);
+    const int segment =
+        (shape.column_warps - warm_up_chunks(halo.low, halo.high, shape.column_chunk)) *
+        shape.column_chunk;
+    groups[0] = unsigned((lines + 31) / 32);
+    groups[1] = unsigned((ny_ + segment - 1) / segment);
+}
+
+AdiModel::WindowBand AdiModel::window_band(int direction, const WindowHalo& halo, int first,
+                                           int count, const WindowShape& own,
+                                           const std::string& shader, gl::Defines defines) const {
+    WindowBand band;
+    band.first = first;
+    band.count = count;
+    if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;  // line solve
+    const WindowShape shape = window_shape(own);
+    if (!window_fits(direction, halo, shape)) return band;
+    defines.push_back({"WINDOW_BAND", "1"});
+    band.program = &window_program(direction, halo, shape, shader, std::move(defines));
+    band.halo = halo;
+    window_groups(direction, halo, shape, count, band.groups);
+    return band;
 }
 
 void AdiModel::allocate_grid() {
@@ -385,6 +432,10 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         generic_half_step(direction, in, out);
         return;
     }
+    if (!bands_[direction].empty()) {
+        banded_half_step(direction, in, out);
+        return;
+    }
     if (window_[direction] == nullptr) {
         line_solve_half_step(direction, in, out, false);
         return;
@@ -401,6 +452,57 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     // Exactly one of the two has work groups: no barrier between them.
     gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * 2 * direction) * sizeof(unsigned));
     line_solve_half_step(direction, in, out, true);
+}
+
+void AdiModel::banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+    // The line solve's bands in the fused kernel's groups of lines (a band's first line and
+    // count are multiples of 32, and so of the group's lines: the model checked, band_lines).
+    const int lines =
+        fused_shape(direction, nx_, ny_, program_tile_, fused_tuning_, x_hierarchy_chunks()).lines;
+    for (const WindowBand& band : bands_[direction]) {
+        if (band.program != nullptr) {
+            use_program(*band.program);
+            bind_sweep(direction, in, out);
+            if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
+            bind_flag();
+            band.program->set("band_first", band.first);
+            band.program->set("band_lines", band.count);
+            gl::dispatch(band.groups[0], band.groups[1]);
+        } else if (direction == 1 && split_[0] != nullptr) {
+            // Its three stages behind barriers of their own, which order the bands before too.
+            split_half_step(in, out, unsigned(band.first / 32), unsigned((band.count + 31) / 32));
+        } else {
+            use_fused(direction);
+            bind_sweep(direction, in, out);
+            bind_flag();
+            fused_[direction]->set("first_group", band.first / lines);
+            gl::dispatch(unsigned((band.count + lines - 1) / lines));
+            fused_[direction]->set("first_group", 0);  // the whole sweep's dispatches never set it
+        }
+    }
+    gl::memory_barrier(gl::Barrier::storage);
+}
+
+std::string AdiModel::band_kernel() const {
+    // "window-bands-H<x bands' halos>,<y bands'>", and the lines of the line solve.
+    std::string name = "window-bands-H", line_solved;
+    for (int d = 0; d < 2; ++d) {
+        std::string halos;
+        int lines = 0;
+        for (const WindowBand& band : bands_[d]) {
+            if (band.program == nullptr) {
+                lines += band.count;
+                continue;
+            }
+            halos += (halos.empty() ? "" : "+") + std::to_string(band.halo.low) + "/" +
+                     std::to_string(band.halo.high);
+        }
+        name += (d == 0 ? "" : ",") + (halos.empty() ? std::string("-") : halos);
+        if (lines > 0)
+            line_solved += (line_solved.empty() ? "" : ", ") + std::to_string(lines) +
+                           (d == 0 ? " rows" : " columns");
+    }
+    return line_solved.empty() ? name : name + " (the line solve on " + line_solved + ")";
 }
 
 void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out,

@@ -49,9 +49,11 @@ int heat_window_halo(double lambda);
 // truncation downstream barely reaches back.
 // The bound m rows inside the end whose rows pass on transfer / (1 + transfer) a row.
 double general_window_tail(double weight, double transfer, int halo);
-// The smallest of 8, 16, 24, 32, 48 rows whose bound is <= 2^-27 (the two ends' sum <= 2^-26);
-// 0 where none is (the exact fused line solve).
-int general_window_halo(double weight, double transfer);
+// The smallest of 8, 16, 24, 32, 48, 64, 96, 128 rows up to `most` whose bound is <= 2^-27 (the
+// two ends' sum <= 2^-26); 0 where none is (the exact fused line solve). 48 but for the upstream
+// end of advection's window bands: 48 rows at both ends leave an x window of 32 chunks of 8
+// storing 20 of them, where a band's 128 upstream and 8 downstream leave 15.
+int general_window_halo(double weight, double transfer, int most = 48);
 
 // Peaceman–Rachford's explicit half step multiplies the field, and its round-off, by up to
 // 1 + W, and the scheme damps its fastest modes only by (W - 1) / (W + 1) a step, so fp32
@@ -180,9 +182,32 @@ class AdiModel : public Simulation {
     void build_window(const std::array<WindowHalo, 2>& halo, const WindowShape& shape,
                       const std::string& row_shader, gl::Defines row,
                       const std::string& column_shader, gl::Defines column);
+    // Window bands: where a sweep's lines need halos of their own (advection's vortex: the
+    // velocity is the same along a line, and its speed and sign change from line to line), the
+    // lines first .. first + count - 1 by a window with their halo (WINDOW_BAND), or by the line
+    // solve (program null: the fused kernel's groups, or the split solve's); every line of the
+    // sweep in one band, all dispatched together behind one barrier (half_step). `first` and
+    // `count` are multiples of 32 but at the grid's end.
+    struct WindowBand {
+        const gl::Program* program = nullptr;
+        int first = 0, count = 0;
+        WindowHalo halo;
+        unsigned groups[2] = {};  // the window's work groups
+    };
+    // A window band of the lines first .. first + count - 1 of `direction` with `halo` and the
+    // shape `own` (the tuning's nonzero window_* fields replace it), or a band of the line
+    // solve where a halo is 0, the tuning turns windows off or the shape's warm-up would leave
+    // nothing to store. `defines`: the model's (DIRECTION, KERNEL_WINDOW, ...).
+    WindowBand window_band(int direction, const WindowHalo& halo, int first, int count,
+                           const WindowShape& own, const std::string& shader,
+                           gl::Defines defines) const;
+    // The bands of each sweep (empty: the sweep takes window_ or the line solve).
+    std::vector<WindowBand> bands_[2];
     // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'
-    // differ.
+    // differ; with window bands "window-bands-H" and each sweep's halos, and the lines of the
+    // line solve where it has some.
     std::string kernel() const override {
+        if (!bands_[0].empty() || !bands_[1].empty()) return band_kernel();
         if (!window_[0] || !window_[1]) return solver();
         std::string sweeps[2];
         for (int d = 0; d < 2; ++d) {
@@ -204,6 +229,7 @@ class AdiModel : public Simulation {
     // 1 the x line solve, 2 the y window, 3 .. 5 the y line solve: the fused kernel in 3, or
     // the split solve's three stages), the same entries full, then the number of steps that
     // took the line solve (kLineSolveSteps).
+    std::string band_kernel() const;
     static constexpr int kSweepEntries = 6;
     static constexpr int kLineSolveSteps = 2 * 3 * kSweepEntries;
     static constexpr int kSweepArgumentWords = kLineSolveSteps + 1;
@@ -364,6 +390,19 @@ class AdiModel : public Simulation {
     // The line solve of a half step (fused_ or split_, splits_y_line_solve), dispatched directly
     // or, with `guarded`, from sweep_arguments_.
     void line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out, bool guarded);
+    // The half step by bands_[direction].
+    void banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
+    // The window's shape: the model's `own`, with the tuning's nonzero window_* fields.
+    WindowShape window_shape(const WindowShape& own) const;
+    // Whether a window of `halo` along `direction` leaves chunks to store in `shape`.
+    bool window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const;
+    // The window kernel of `shader` with `defines`, the shape's and the specialization's.
+    const gl::Program& window_program(int direction, const WindowHalo& halo,
+                                      const WindowShape& shape, const std::string& shader,
+                                      gl::Defines defines) const;
+    // The window's work groups for `lines` lines of `direction`.
+    void window_groups(int direction, const WindowHalo& halo, const WindowShape& shape, int lines,
+                       unsigned groups[2]) const;
 
   private:
     void generic_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);

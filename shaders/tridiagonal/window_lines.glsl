@@ -78,11 +78,25 @@
 #if defined(WHOLE_LINES) && (DIRECTION != 0 || !defined(WINDOW_GUARD))
 #error "windows of whole lines are laid out along x only, and guarded"
 #endif
+#if defined(WINDOW_BAND) && (defined(WINDOW_GUARD) || defined(WHOLE_LINES))
+#error "a band of lines is a window of runs of chunks, not guarded"
+#endif
 #if defined(WINDOW_GROUP_END) && defined(WINDOW_GUARD)
 #error "a guarded window's exact solve and window_group_end() both use the reduced rows' arrays"
 #endif
 
 const int LANES = 32;
+
+// With WINDOW_BAND the window takes only the lines band_first .. band_first + band_lines - 1
+// (band_first a multiple of 32 along y): the simulations' window bands, lines whose flow needs a
+// halo of its own (sim/model.hpp, WindowBand).
+#ifdef WINDOW_BAND
+uniform int band_first;
+uniform int band_lines;
+#else
+const int band_first = 0;
+#define band_lines LINE_COUNT
+#endif
 
 #pragma optionNV(unroll all)
 
@@ -368,16 +382,16 @@ void main() {
     const int segments = (n + SEGMENT - 1) / SEGMENT;
     const int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
     const int dispatched = group * (GROUP_SIZE / WINDOW_CHUNKS) + t / WINDOW_CHUNKS;
-    const bool has_line = dispatched < segments * LINE_COUNT;
-    const int window = max(segments * LINE_COUNT - 1 - dispatched, 0);
-    const int line = min(window / segments, LINE_COUNT - 1);
+    const bool has_line = dispatched < segments * band_lines;
+    const int window = max(segments * band_lines - 1 - dispatched, 0);
+    const int line = band_first + min(window / segments, band_lines - 1);
     const int p0 = (window % segments) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
     const int window_in_group = t / WINDOW_CHUNKS;  // at most 4
 #else
     // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
     const int chunk = t / LANES;
-    const int column = int(gl_WorkGroupID.x) * LANES + t % LANES;
-    const bool has_line = column < LINE_COUNT;
+    const int column = band_first + int(gl_WorkGroupID.x) * LANES + t % LANES;
+    const bool has_line = column < band_first + band_lines;
     const int line = min(column, LINE_COUNT - 1);
     const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
     const int window_in_group = 0;
