@@ -191,7 +191,6 @@ class Advection final : public AdiModel {
     void resolve_window() override {
         const gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
         const gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
-        if (scenario_ == "vortex" && build_vortex_bands(row, column)) return;
         std::array<WindowHalo, 2> halo;
         for (int d = 0; d < 2; ++d) {
             const LineTransfers t = line_transfers(d);
@@ -199,64 +198,49 @@ class Advection final : public AdiModel {
             halo[d].low = general_window_halo(weight, double(float(t.forward)));
             halo[d].high = general_window_halo(weight, double(float(t.backward)));
         }
-        // Shapes: x 8 positions a lane, 4 subgroups a group; y 32 subgroups of 10 rows
-        // (docs/performance.md, 2026-11-26 late: the sweeps on the H100 and the H200).
-        build_window(halo, WindowShape{8, 4, 10, 32}, "sim/advection.comp", row,
-                     "sim/advection.comp", column);
+        build_window(halo, kWindowShape, "sim/advection.comp", row, "sim/advection.comp", column);
+        if (window_[0] == nullptr && scenario_ == "vortex") build_vortex_bands(row, column);
     }
+    // Shapes: x 8 positions a lane, 4 subgroups a group; y 32 subgroups of 10 rows
+    // (docs/performance.md, 2026-11-26 late: the sweeps on the H100 and the H200).
+    static constexpr WindowShape kWindowShape{8, 4, 10, 32};
 
-    // The vortex's sweeps by window bands (sim/model.hpp, WindowBand). Its velocity along a line
-    // is omega times the line's distance from the centre, forwards on one side of the centre and
-    // backwards on the other, so one window for every line needs the fastest line's halo at both
-    // ends: 48 rows at 1024^2, more than any window holds from 2048^2, where the line solve made
-    // a step 2.6 times the river's at 4096^2 (docs/performance.md). Here each half of a sweep's
-    // lines takes a window of its own, its long halo upstream only, over the widest band around
-    // the centre that a halo of at most 128 holds for (its outermost line's), and the lines
-    // beyond it the line solve. Bands go in 32 lines (the y window's and the split solve's groups
-    // of columns; the fused kernel's groups of lines divide 32); on a grid whose halves are not
-    // whole 32s, or where no band fits, the sweeps go as for the other scenarios.
+    // The vortex's sweeps by window bands (sim/model.hpp, WindowBand), where no one window holds
+    // for it. Its velocity along a line is omega times the line's distance from the centre,
+    // forwards on one side of the centre and backwards on the other, so one window for every
+    // line needs the fastest line's halo at both ends: none holds from 2048^2 at the defaults,
+    // where the line solve made a step 2.6 times the river's at 4096^2. Here each half of a
+    // sweep's lines takes a window of its own, its long halo (up to 128 rows) upstream only.
+    // Where even that does not hold for the outermost lines, the line solve takes every line:
+    // windows over the central lines beside the line solve over the others were slower at
+    // 8192^2 than the line solve alone (docs/performance.md). Columns go in the y window's
+    // groups of 32: both halves of a row whole groups.
     bool build_vortex_bands(const gl::Defines& row, const gl::Defines& column) {
-        for (int d = 0; d < 2; ++d) {
-            if ((d == 0 ? ny_ : nx_) % 64 != 0) return false;
-            if (32 % fused_shape(d, nx_, ny_, 1, fused_tuning_, x_hierarchy_chunks()).lines != 0)
-                return false;
-        }
+        if (nx_ % 64 != 0 || ny_ % 2 != 0) return false;
         const double dh = param("dh"), omega = param("omega");
         const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
         const double k = param("D") / (dh * dh);
-        // A band reaching `reach` lines from the centre: its outermost line's halos, upstream
-        // (low) and downstream (high), rounded to fp32 first as the kernels see the transfers.
-        const auto halos = [&](int reach) {
-            const double speed = std::abs(omega) * (reach - 0.5) * dh;
-            const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
-            return WindowHalo{
-                general_window_halo(weight, double(float(implicit_dt * (speed / dh + k))), 128),
-                general_window_halo(weight, double(float(implicit_dt * k)))};
-        };
         std::vector<WindowBand> bands[2];
         for (int d = 0; d < 2; ++d) {
-            const int count = d == 0 ? ny_ : nx_, half = count / 2;
-            int reach = 0;
-            for (int r = 32; r <= half; r += 32) {
-                const WindowHalo h = halos(r);
-                if (h.low == 0 || h.high == 0) break;
-                reach = r;
-            }
-            if (reach == 0) return false;
-            const WindowHalo up = halos(reach), down = {up.high, up.low};
+            const int half = (d == 0 ? ny_ : nx_) / 2;
+            // The outermost line's halos, upstream (low) and downstream (high), rounded to fp32
+            // first as the kernels see the transfers.
+            const double speed = std::abs(omega) * (half - 0.5) * dh;
+            const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
+            const WindowHalo up = {
+                general_window_halo(weight, double(float(implicit_dt * (speed / dh + k))), 128),
+                general_window_halo(weight, double(float(implicit_dt * k)))};
+            const WindowHalo down = {up.high, up.low};
             // The rows below the centre flow forwards (to +x) and the columns left of it
             // backwards where omega > 0: velocity omega (-y, x) about the centre.
             const bool lower_forwards = (d == 0) == (omega > 0);
-            const WindowShape shape{8, 4, 10, 32};
-            const std::string shader = "sim/advection.comp";
             const gl::Defines& defines = d == 0 ? row : column;
-            if (reach < half) bands[d].push_back({nullptr, 0, half - reach});
-            bands[d].push_back(window_band(d, lower_forwards ? up : down, half - reach, reach,
-                                           shape, shader, defines));
-            bands[d].push_back(
-                window_band(d, lower_forwards ? down : up, half, reach, shape, shader, defines));
-            if (reach < half) bands[d].push_back({nullptr, half + reach, half - reach});
-            if (bands[d][reach < half ? 1 : 0].program == nullptr) return false;
+            for (int upper = 0; upper < 2; ++upper) {
+                const bool forwards = lower_forwards != (upper == 1);
+                bands[d].push_back(window_band(d, forwards ? up : down, upper * half, half,
+                                               kWindowShape, "sim/advection.comp", defines));
+                if (bands[d].back().program == nullptr) return false;
+            }
         }
         bands_[0] = std::move(bands[0]);
         bands_[1] = std::move(bands[1]);

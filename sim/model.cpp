@@ -399,7 +399,7 @@ AdiModel::WindowBand AdiModel::window_band(int direction, const WindowHalo& halo
     WindowBand band;
     band.first = first;
     band.count = count;
-    if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;  // line solve
+    if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;
     const WindowShape shape = window_shape(own);
     if (!window_fits(direction, halo, shape)) return band;
     defines.push_back({"WINDOW_BAND", "1"});
@@ -455,54 +455,28 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
 }
 
 void AdiModel::banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
-    // The line solve's bands in the fused kernel's groups of lines (a band's first line and
-    // count are multiples of 32, and so of the group's lines: the model checked, band_lines).
-    const int lines =
-        fused_shape(direction, nx_, ny_, program_tile_, fused_tuning_, x_hierarchy_chunks()).lines;
     for (const WindowBand& band : bands_[direction]) {
-        if (band.program != nullptr) {
-            use_program(*band.program);
-            bind_sweep(direction, in, out);
-            if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
-            bind_flag();
-            band.program->set("band_first", band.first);
-            band.program->set("band_lines", band.count);
-            gl::dispatch(band.groups[0], band.groups[1]);
-        } else if (direction == 1 && split_[0] != nullptr) {
-            // Its three stages behind barriers of their own, which order the bands before too.
-            split_half_step(in, out, unsigned(band.first / 32), unsigned((band.count + 31) / 32));
-        } else {
-            use_fused(direction);
-            bind_sweep(direction, in, out);
-            bind_flag();
-            fused_[direction]->set("first_group", band.first / lines);
-            gl::dispatch(unsigned((band.count + lines - 1) / lines));
-            fused_[direction]->set("first_group", 0);  // the whole sweep's dispatches never set it
-        }
+        use_program(*band.program);
+        bind_sweep(direction, in, out);
+        if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
+        bind_flag();
+        band.program->set("band_first", band.first);
+        band.program->set("band_lines", band.count);
+        gl::dispatch(band.groups[0], band.groups[1]);
     }
     gl::memory_barrier(gl::Barrier::storage);
 }
 
 std::string AdiModel::band_kernel() const {
-    // "window-bands-H<x bands' halos>,<y bands'>", and the lines of the line solve.
-    std::string name = "window-bands-H", line_solved;
+    // "window-bands-H<x bands' halos>,<y bands'>", each band's "<low>/<high>".
+    std::string name = "window-bands-H";
     for (int d = 0; d < 2; ++d) {
-        std::string halos;
-        int lines = 0;
-        for (const WindowBand& band : bands_[d]) {
-            if (band.program == nullptr) {
-                lines += band.count;
-                continue;
-            }
-            halos += (halos.empty() ? "" : "+") + std::to_string(band.halo.low) + "/" +
-                     std::to_string(band.halo.high);
-        }
-        name += (d == 0 ? "" : ",") + (halos.empty() ? std::string("-") : halos);
-        if (lines > 0)
-            line_solved += (line_solved.empty() ? "" : ", ") + std::to_string(lines) +
-                           (d == 0 ? " rows" : " columns");
+        name += d == 0 ? "" : ",";
+        for (std::size_t i = 0; i < bands_[d].size(); ++i)
+            name += (i == 0 ? "" : "+") + std::to_string(bands_[d][i].halo.low) + "/" +
+                    std::to_string(bands_[d][i].halo.high);
     }
-    return line_solved.empty() ? name : name + " (the line solve on " + line_solved + ")";
+    return name;
 }
 
 void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out,

@@ -184,10 +184,9 @@ class AdiModel : public Simulation {
                       const std::string& column_shader, gl::Defines column);
     // Window bands: where a sweep's lines need halos of their own (advection's vortex: the
     // velocity is the same along a line, and its speed and sign change from line to line), the
-    // lines first .. first + count - 1 by a window with their halo (WINDOW_BAND), or by the line
-    // solve (program null: the fused kernel's groups, or the split solve's); every line of the
-    // sweep in one band, all dispatched together behind one barrier (half_step). `first` and
-    // `count` are multiples of 32 but at the grid's end.
+    // lines first .. first + count - 1 by a window with their halo (WINDOW_BAND; `first` a
+    // multiple of 32 along y). Every line of a sweep in one band, all dispatched together
+    // behind one barrier (half_step).
     struct WindowBand {
         const gl::Program* program = nullptr;
         int first = 0, count = 0;
@@ -195,17 +194,16 @@ class AdiModel : public Simulation {
         unsigned groups[2] = {};  // the window's work groups
     };
     // A window band of the lines first .. first + count - 1 of `direction` with `halo` and the
-    // shape `own` (the tuning's nonzero window_* fields replace it), or a band of the line
-    // solve where a halo is 0, the tuning turns windows off or the shape's warm-up would leave
-    // nothing to store. `defines`: the model's (DIRECTION, KERNEL_WINDOW, ...).
+    // shape `own` (the tuning's nonzero window_* fields replace it); its program null where a
+    // halo is 0, the tuning turns windows off or the shape's warm-up would leave nothing to
+    // store. `defines`: the model's (DIRECTION, KERNEL_WINDOW, ...).
     WindowBand window_band(int direction, const WindowHalo& halo, int first, int count,
                            const WindowShape& own, const std::string& shader,
                            gl::Defines defines) const;
     // The bands of each sweep (empty: the sweep takes window_ or the line solve).
     std::vector<WindowBand> bands_[2];
     // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'
-    // differ; with window bands "window-bands-H" and each sweep's halos, and the lines of the
-    // line solve where it has some.
+    // differ; with window bands "window-bands-H" and each sweep's bands' halos.
     std::string kernel() const override {
         if (!bands_[0].empty() || !bands_[1].empty()) return band_kernel();
         if (!window_[0] || !window_[1]) return solver();
