@@ -1,0 +1,149 @@
+// The windowed half steps' construction (AdiModel, sim/model.hpp): the decay bound that picks a
+// window's halos, the window kernels' shapes, programs and work groups, and the window bands.
+#include <cmath>
+
+#include "sim/model.hpp"
+#include "solvers/gl/commands.hpp"
+#include "solvers/gl/context.hpp"
+#include "solvers/gl/error.hpp"
+
+namespace adilab::sim::detail {
+
+double general_window_tail(double weight, double transfer, int halo) {
+    const double theta = weight / (1 + weight);
+    return weight * (1 + weight) / (1 + theta) * std::pow(transfer / (1 + transfer), halo);
+}
+
+int general_window_halo(double weight, double transfer, int most) {
+    for (int halo : {8, 16, 24, 32, 48, 64, 96, 128})
+        if (halo <= most && general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27))
+            return halo;
+    return 0;
+}
+
+void AdiModel::build_window(const std::array<WindowHalo, 2>& halo, const WindowShape& own,
+                            const std::string& row_shader, gl::Defines row,
+                            const std::string& column_shader, gl::Defines column) {
+    window_[0] = window_[1] = nullptr;
+    for (const WindowHalo& h : halo)
+        if (h.low == 0 || h.high == 0) return;
+    if (fused_tuning_.window == 0) return;
+    const WindowShape shape = window_shape(own);
+    for (int d = 0; d < 2; ++d)
+        if (!window_fits(d, halo[d], shape)) return;
+    window_[0] = &window_program(0, halo[0], shape, row_shader, std::move(row));
+    window_[1] = &window_program(1, halo[1], shape, column_shader, std::move(column));
+    window_halo_ = halo;
+    window_warps_[0] = shape.row_warps;
+    window_warps_[1] = shape.column_warps;
+    window_chunk_[0] = shape.row_chunk;
+    window_chunk_[1] = shape.column_chunk;
+    for (int d = 0; d < 2; ++d)
+        window_groups(d, halo[d], shape, d == 0 ? ny_ : nx_, window_groups_[d]);
+}
+
+AdiModel::WindowShape AdiModel::window_shape(const WindowShape& own) const {
+    const FusedTuning& t = fused_tuning_;
+    const auto pick = [](int tuned, int model) { return tuned != 0 ? tuned : model; };
+    const WindowShape shape = {pick(t.window_row_chunk, own.row_chunk),
+                               pick(t.window_row_warps, own.row_warps),
+                               pick(t.window_column_chunk, own.column_chunk),
+                               pick(t.window_column_warps, own.column_warps)};
+    if (shape.row_chunk % 4 != 0)
+        throw Error("fused.window_row_chunk = " + std::to_string(shape.row_chunk) +
+                    ": the x window loads 16 bytes at a time, a multiple of 4 positions");
+    return shape;
+}
+
+namespace {
+// Warm-up chunks at both ends of a window.
+int warm_up_chunks(int low, int high, int chunk) {
+    return (low + chunk - 1) / chunk + (high + chunk - 1) / chunk;
+}
+}  // namespace
+
+bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
+    if (direction == 0) return warm_up_chunks(halo.low, halo.high, shape.row_chunk) < 32;
+    return warm_up_chunks(halo.low, halo.high, shape.column_chunk) < shape.column_warps;
+}
+
+const gl::Program& AdiModel::window_program(int direction, const WindowHalo& halo,
+                                            const WindowShape& shape, const std::string& shader,
+                                            gl::Defines defines) const {
+    const int chunk = direction == 0 ? shape.row_chunk : shape.column_chunk;
+    const int warps = direction == 0 ? shape.row_warps : shape.column_warps;
+    defines.push_back({"CHUNK", std::to_string(chunk)});
+    defines.push_back({"HALO_LOW", std::to_string(halo.low)});
+    defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
+    defines.push_back({"WARPS", std::to_string(warps)});
+    defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
+    for (const auto& define : specialization()) defines.push_back(define);
+    return gl::compute_program(shader, defines);
+}
+
+void AdiModel::window_groups(int direction, const WindowHalo& halo, const WindowShape& shape,
+                             int lines, unsigned groups[2]) const {
+    if (direction == 0) {
+        // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
+        // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8
+        // subgroups; GL promises 65535 a dimension); the subgroups past the last window store
+        // nothing.
+        const long long segment =
+            (32 - warm_up_chunks(halo.low, halo.high, shape.row_chunk)) * shape.row_chunk;
+        const long long subgroups = (nx_ + segment - 1) / segment * lines;
+        const long long row_groups = (subgroups + shape.row_warps - 1) / shape.row_warps;
+        const long long most = std::max(1, gl::Context::current().info().max_work_group_count[0]);
+        groups[1] = unsigned((row_groups + most - 1) / most);
+        groups[0] = unsigned((row_groups + groups[1] - 1) / groups[1]);
+        return;
+    }
+    // y: a group takes 32 columns and one window of stacked chunks down them.
+    const int segment =
+        (shape.column_warps - warm_up_chunks(halo.low, halo.high, shape.column_chunk)) *
+        shape.column_chunk;
+    groups[0] = unsigned((lines + 31) / 32);
+    groups[1] = unsigned((ny_ + segment - 1) / segment);
+}
+
+AdiModel::WindowBand AdiModel::window_band(int direction, const WindowHalo& halo, int first,
+                                           int count, const WindowShape& own,
+                                           const std::string& shader, gl::Defines defines) const {
+    WindowBand band;
+    band.first = first;
+    band.count = count;
+    if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;
+    const WindowShape shape = window_shape(own);
+    if (!window_fits(direction, halo, shape)) return band;
+    defines.push_back({"WINDOW_BAND", "1"});
+    band.program = &window_program(direction, halo, shape, shader, std::move(defines));
+    band.halo = halo;
+    window_groups(direction, halo, shape, count, band.groups);
+    return band;
+}
+
+void AdiModel::banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
+    for (const WindowBand& band : bands_[direction]) {
+        use_program(*band.program);
+        bind_sweep(direction, in, out);
+        if (direction == 0) in.bind_storage(4);  // the same field as vec4s: 16-byte loads
+        bind_flag();
+        band.program->set("band_first", band.first);
+        band.program->set("band_lines", band.count);
+        gl::dispatch(band.groups[0], band.groups[1]);
+    }
+    gl::memory_barrier(gl::Barrier::storage);
+}
+
+std::string AdiModel::band_kernel() const {
+    // "window-bands-H<x bands' halos>,<y bands'>", each band's "<low>/<high>".
+    std::string name = "window-bands-H";
+    for (int d = 0; d < 2; ++d) {
+        name += d == 0 ? "" : ",";
+        for (std::size_t i = 0; i < bands_[d].size(); ++i)
+            name += (i == 0 ? "" : "+") + std::to_string(bands_[d][i].halo.low) + "/" +
+                    std::to_string(bands_[d][i].halo.high);
+    }
+    return name;
+}
+
+}  // namespace adilab::sim::detail
