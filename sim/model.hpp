@@ -215,6 +215,7 @@ class AdiModel : public Simulation {
         }
         return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
     }
+    std::string band_kernel() const;  // kernel()'s name for window bands
     // A guarded window: one whose halo holds only while a quantity of the state stays under a
     // limit that the state itself may pass (shallow water: the depth, which the waves pile up).
     // The GPU measures the quantity every step, and half_step dispatches the window and the
@@ -227,7 +228,6 @@ class AdiModel : public Simulation {
     // 1 the x line solve, 2 the y window, 3 .. 5 the y line solve: the fused kernel in 3, or
     // the split solve's three stages), the same entries full, then the number of steps that
     // took the line solve (kLineSolveSteps).
-    std::string band_kernel() const;
     static constexpr int kSweepEntries = 6;
     static constexpr int kLineSolveSteps = 2 * 3 * kSweepEntries;
     static constexpr int kSweepArgumentWords = kLineSolveSteps + 1;
