@@ -435,9 +435,9 @@ void main() {
         // Thomas over the local window's rows: its first row's coupling above and its last row's
         // below dropped (the truncation). Only the rows between the own chunk's and the end the
         // elimination starts from are kept for the substitution: it starts from the local
-        // window's longer side, so that what registers hold is the shorter side (a window band's
-        // 128 rows after the chunk kept took the vortex's x sweep 30% longer at 4096^2 than 128
-        // before it, on the H100).
+        // window's longer side, so that registers hold the shorter side (eliminated from the
+        // start, a window band with 128 rows after the chunk took 30% longer than its mirror
+        // image, 128 rows before it: the vortex at 4096^2 on the H100).
         if (HIGH_CHUNKS <= LOW_CHUNKS) {
             float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
             float c_prev = 0.0, d_prev = 0.0;
