@@ -217,19 +217,16 @@ class Advection final : public AdiModel {
     // groups of 32: both halves of a row whole groups.
     bool build_vortex_bands(const gl::Defines& row, const gl::Defines& column) {
         if (nx_ % 64 != 0 || ny_ % 2 != 0) return false;
-        const double dh = param("dh"), omega = param("omega");
-        const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
-        const double k = param("D") / (dh * dh);
+        const double omega = param("omega");
         std::vector<WindowBand> bands[2];
         for (int d = 0; d < 2; ++d) {
             const int half = (d == 0 ? ny_ : nx_) / 2;
             // The outermost line's halos, upstream (low) and downstream (high), rounded to fp32
             // first as the kernels see the transfers.
-            const double speed = std::abs(omega) * (half - 0.5) * dh;
-            const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
-            const WindowHalo up = {
-                general_window_halo(weight, double(float(implicit_dt * (speed / dh + k))), 128),
-                general_window_halo(weight, double(float(implicit_dt * k)))};
+            const LineTransfers t = transfers(std::abs(omega) * (half - 0.5) * param("dh"), 0);
+            const double weight = double(float(t.weight));
+            const WindowHalo up = {general_window_halo(weight, double(float(t.forward)), 128),
+                                   general_window_halo(weight, double(float(t.backward)))};
             const WindowHalo down = {up.high, up.low};
             // The rows below the centre flow forwards (to +x) and the columns left of it
             // backwards where omega > 0: velocity omega (-y, x) about the centre.
@@ -269,6 +266,11 @@ class Advection final : public AdiModel {
             ahead = std::max(w, 0.0);
             back = std::max(-w, 0.0);
         }
+        return transfers(ahead, back);
+    }
+    // The transfers of lines whose fastest flow is `ahead` forwards and `back` backwards.
+    LineTransfers transfers(double ahead, double back) const {
+        const double dh = param("dh");
         const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");
         const double k = param("D") / (dh * dh);
         LineTransfers t;
