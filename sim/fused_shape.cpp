@@ -62,6 +62,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          &t.window_row_chunk, 0, 16},
         {"window_row_warps", "x window: subgroups per work group (0: the model's, 4)",
          &t.window_row_warps, 0, 32},
+        {"window_row_span",
+         "advection and shallow water: x window's chunks, 32, 64 or 128 whole subgroups of a work "
+         "group (0: the fewest whose warm-up is at most a quarter of them)",
+         &t.window_row_span, 0, 128},
         {"window_column_chunk",
          "y window: rows per invocation (0: the model's, heat 16, advection and shallow water 10)",
          &t.window_column_chunk, 0, 32},

@@ -169,10 +169,12 @@ class AdiModel : public Simulation {
     // HALO_LOW, HALO_HIGH, the model's specialization and `row` / `column` added) and sets their
     // work groups. Leaves window_ null, for the fused line solve in both directions, where the
     // tuning turns windows off, a halo is 0, or a shape's warm-up would leave nothing to store;
-    // throws adilab::Error for a row chunk the x kernels' 16-byte loads cannot take. `shape`: the
-    // model's own, which the tuning's nonzero window_* fields replace.
+    // throws adilab::Error for a row chunk the x kernels' 16-byte loads cannot take, or a span
+    // its work groups cannot hold. `shape`: the model's own, which the tuning's nonzero window_*
+    // fields replace. `row_span`: the chunks an x window spans, 0 for window_lines.glsl's
+    // kernels (ROW_WINDOW_CHUNKS, by the halo: row_window_chunks), heat's scans 32 (their layout).
     struct WindowShape {
-        int row_chunk, row_warps, column_chunk, column_warps;
+        int row_chunk, row_warps, column_chunk, column_warps, row_span;
     };
     // A window's warm-up in positions before (low) and after (high) the ones it stores
     // (HALO_LOW, HALO_HIGH); 0 where the sweep takes no window.
@@ -392,6 +394,10 @@ class AdiModel : public Simulation {
     void banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out);
     // The window's shape: the model's `own`, with the tuning's nonzero window_* fields.
     WindowShape window_shape(const WindowShape& own) const;
+    // The chunks an x window of `halo` spans in `shape`: its row_span, or where that is 0 the
+    // fewest of 32, 64 and 128 (whole subgroups, as many as a work group holds) whose warm-up is
+    // at most a quarter of them.
+    int row_window_chunks(const WindowHalo& halo, const WindowShape& shape) const;
     // Whether a window of `halo` along `direction` leaves chunks to store in `shape`.
     bool window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const;
     // The window kernel of `shader` with `defines`, the shape's and the specialization's.

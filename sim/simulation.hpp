@@ -119,6 +119,9 @@ struct FusedTuning {
     int window_row_warps = 0;
     int window_column_chunk = 0;
     int window_column_warps = 0;
+    // Advection and shallow water: the chunks an x window spans, 32, 64 or 128 (0: by the halo,
+    // AdiModel::row_window_chunks).
+    int window_row_span = 0;
     // Shallow water: the work groups settling's first dispatch spreads its tiles over (32 cells
     // by 4 or 8 of the y window's chunks, 32 x 40 by default; one tile a group at most; more groups
     // where a group would check over 256 tiles or sum over 512 of the y window's parts).

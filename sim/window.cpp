@@ -48,10 +48,16 @@ AdiModel::WindowShape AdiModel::window_shape(const WindowShape& own) const {
     const WindowShape shape = {pick(t.window_row_chunk, own.row_chunk),
                                pick(t.window_row_warps, own.row_warps),
                                pick(t.window_column_chunk, own.column_chunk),
-                               pick(t.window_column_warps, own.column_warps)};
+                               pick(t.window_column_warps, own.column_warps),
+                               own.row_span != 0 ? own.row_span : t.window_row_span};
     if (shape.row_chunk % 4 != 0)
         throw Error("fused.window_row_chunk = " + std::to_string(shape.row_chunk) +
                     ": the x window loads 16 bytes at a time, a multiple of 4 positions");
+    const int group = 32 * shape.row_warps;
+    if (shape.row_span != 0 && (shape.row_span % 32 != 0 || group % shape.row_span != 0))
+        throw Error("fused.window_row_span = " + std::to_string(shape.row_span) +
+                    ": an x window is whole subgroups of 32 chunks, a work group of " +
+                    std::to_string(group) + " invocations whole windows");
     return shape;
 }
 
@@ -62,8 +68,26 @@ int warm_up_chunks(int low, int high, int chunk) {
 }
 }  // namespace
 
+// Why the span grows with the halo: a window stores only its chunks past the warm-up, and every
+// chunk loads and eliminates its rows, so the loads and eliminations per stored row are the span
+// over the chunks it stores. The vortex's bands (128 rows upstream, 17 of 32 chunks warm-up)
+// spent half of each window on its warm-up; in windows of 128 chunks their x sweep took 0.055
+// ms at 4096^2 against 0.080 (H100). Where the warm-up is already short (the river's 4 chunks
+// of 32), a wider window only leaves fewer windows to spread over the multiprocessors: 4% slower
+// at 1024^2 (docs/performance.md).
+int AdiModel::row_window_chunks(const WindowHalo& halo, const WindowShape& shape) const {
+    if (shape.row_span != 0) return shape.row_span;
+    const int warm = warm_up_chunks(halo.low, halo.high, shape.row_chunk);
+    const int group = 32 * shape.row_warps;
+    int span = 32;
+    while (4 * warm > span && span < 128 && group % (2 * span) == 0) span *= 2;
+    return span;
+}
+
 bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
-    if (direction == 0) return warm_up_chunks(halo.low, halo.high, shape.row_chunk) < 32;
+    if (direction == 0)
+        return warm_up_chunks(halo.low, halo.high, shape.row_chunk) <
+               row_window_chunks(halo, shape);
     return warm_up_chunks(halo.low, halo.high, shape.column_chunk) < shape.column_warps;
 }
 
@@ -73,6 +97,8 @@ const gl::Program& AdiModel::window_program(int direction, const WindowHalo& hal
     const int chunk = direction == 0 ? shape.row_chunk : shape.column_chunk;
     const int warps = direction == 0 ? shape.row_warps : shape.column_warps;
     defines.push_back({"CHUNK", std::to_string(chunk)});
+    if (direction == 0 && row_window_chunks(halo, shape) != 32)
+        defines.push_back({"ROW_WINDOW_CHUNKS", std::to_string(row_window_chunks(halo, shape))});
     defines.push_back({"HALO_LOW", std::to_string(halo.low)});
     defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
     defines.push_back({"WARPS", std::to_string(warps)});
@@ -84,14 +110,16 @@ const gl::Program& AdiModel::window_program(int direction, const WindowHalo& hal
 void AdiModel::window_groups(int direction, const WindowHalo& halo, const WindowShape& shape,
                              int lines, unsigned groups[2]) const {
     if (direction == 0) {
-        // x: one subgroup a window of 32 chunks of a row, numbered row by row. Groups go in rows
-        // where one row would pass the device's count (8192^2 takes ~10^5 groups of 8
-        // subgroups; GL promises 65535 a dimension); the subgroups past the last window store
-        // nothing.
+        // x: a window of row_window_chunks consecutive chunks of a row (whole subgroups),
+        // numbered row by row. Groups go in rows where one row would pass the device's count
+        // (8192^2 takes ~10^5 groups; GL promises 65535 a dimension); the windows past the last
+        // store nothing.
+        const int span = row_window_chunks(halo, shape);
         const long long segment =
-            (32 - warm_up_chunks(halo.low, halo.high, shape.row_chunk)) * shape.row_chunk;
-        const long long subgroups = (nx_ + segment - 1) / segment * lines;
-        const long long row_groups = (subgroups + shape.row_warps - 1) / shape.row_warps;
+            (span - warm_up_chunks(halo.low, halo.high, shape.row_chunk)) * shape.row_chunk;
+        const long long windows = (nx_ + segment - 1) / segment * lines;
+        const long long per_group = 32 * shape.row_warps / span;
+        const long long row_groups = (windows + per_group - 1) / per_group;
         const long long most = std::max(1, gl::Context::current().info().max_work_group_count[0]);
         groups[1] = unsigned((row_groups + most - 1) / most);
         groups[0] = unsigned((row_groups + groups[1] - 1) / groups[1]);

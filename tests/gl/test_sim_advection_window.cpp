@@ -264,6 +264,44 @@ TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
     EXPECT_NE(expected, "fused");
 }
 
+TEST(SimAdvectionWindow, EveryRowSpanMatches) {
+    ADILAB_NEED_GL();
+    // x windows of 32, 64 and 128 chunks (whole subgroups of a work group of 4), tuned and by the
+    // halo (0): the free scene at W 1.5 (48 rows upstream, 8 downstream: 7 chunks of warm-up) on
+    // rows of 456 and 968, which windows of 64 and 128 chunks store whole and windows of 32 in 3
+    // and 5 (a kernel laid out for one span and dispatched for another leaves positions
+    // unsolved: the same solves give each stored position the same value in any span), and the
+    // vortex's bands with Peaceman-Rachford at W 6 (128 rows upstream and 24 downstream: 19
+    // chunks, which take windows of 128 by the halo). Spans that are not whole subgroups or that
+    // a work group does not hold whole are refused.
+    for (int span : {0, 32, 64, 128}) {
+        FusedTuning tuning;
+        tuning.window_row_span = span;
+        for (auto [nx, ny] : {std::pair{456, 40}, std::pair{968, 24}}) {
+            std::string kernel, expected;
+            const double error =
+                gpu_vs_reference({"free", 0, 1.5}, nx, ny, tuning, &kernel, &expected);
+            EXPECT_EQ(kernel, expected);
+            EXPECT_LE(error, test::kStepTolerance) << "span " << span << " " << nx << "x" << ny;
+        }
+        // As VortexBandsMatchTheFloat64Reference: its tolerance at W 6.
+        std::string kernel, symmetric;
+        const double error =
+            gpu_vs_reference({"vortex", 1, 6}, 64, 128, tuning, &kernel, &symmetric);
+        EXPECT_EQ(kernel, "window-bands-H128/24+24/128,16/96+96/16");
+        EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5)) << "span " << span;
+    }
+    for (auto [span, warps] : {std::pair{48, 4}, std::pair{96, 4}, std::pair{64, 1}}) {
+        FusedTuning tuning;
+        tuning.window_row_span = span;
+        tuning.window_row_warps = warps;
+        auto sim = make_simulation("advection", "fused");
+        sim->set_fused_tuning(tuning);
+        sim->reset("free", 64, 64);
+        EXPECT_THROW(sim->step(1), Error) << "span " << span << ", " << warps;
+    }
+}
+
 // The window bands the vortex should take where no one window holds (sim/advection.cpp,
 // build_vortex_bands), as the model derives them: per sweep, each half of the lines with the
 // outermost line's halos, at most 128 upstream; "fused" (the line solve) where they do not hold
