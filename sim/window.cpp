@@ -71,10 +71,10 @@ int warm_up_chunks(int low, int high, int chunk) {
 // Why the span grows with the halo: a window stores only its chunks past the warm-up, and every
 // chunk loads and eliminates its rows, so the loads and eliminations per stored row are the span
 // over the chunks it stores. The vortex's bands (128 rows upstream, 17 of 32 chunks warm-up)
-// spent half of each window on its warm-up; in windows of 128 chunks their x sweep took 0.055
-// ms at 4096^2 against 0.080 (H100). Where the warm-up is already short (the river's 4 chunks
-// of 32), a wider window only leaves fewer windows to spread over the multiprocessors: 4% slower
-// at 1024^2 (docs/performance.md).
+// spent half of each window on its warm-up; in windows of 128 chunks their x sweep took 0.057
+// and 0.055 ms at 4096^2 against 0.081 and 0.080 (H100). Where the warm-up is already short
+// (the river's 4 chunks of 32), a wider window only leaves fewer windows to spread over the
+// multiprocessors: 4% slower at 1024^2 (docs/performance.md).
 int AdiModel::row_window_chunks(const WindowHalo& halo, const WindowShape& shape) const {
     if (shape.row_span != 0) return shape.row_span;
     const int warm = warm_up_chunks(halo.low, halo.high, shape.row_chunk);
