@@ -203,7 +203,7 @@ class Advection final : public AdiModel {
     }
     // Shapes: x 8 positions a lane, 4 subgroups a group; y 32 subgroups of 10 rows
     // (docs/performance.md, 2026-11-26 late: the sweeps on the H100 and the H200).
-    static constexpr WindowShape kWindowShape{8, 4, 10, 32, 0};
+    static constexpr WindowShape kWindowShape{8, 4, 10, 32, 0, 0};
 
     // The vortex's sweeps by window bands (sim/model.hpp, WindowBand), where no one window holds
     // for it. Its velocity along a line is omega times the line's distance from the centre,

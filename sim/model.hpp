@@ -173,8 +173,11 @@ class AdiModel : public Simulation {
     // its work groups cannot hold. `shape`: the model's own, which the tuning's nonzero window_*
     // fields replace. `row_span`: the chunks an x window spans, 0 for window_lines.glsl's
     // kernels (ROW_WINDOW_CHUNKS, by the halo: row_window_chunks), heat's scans 32 (their layout).
+    // `column_lanes`: the columns of a y window's work group, 0 by the halo (COLUMN_LANES,
+    // column_lanes), 32 where the model's y kernels take them in 32s (heat's scans, shallow
+    // water's sums).
     struct WindowShape {
-        int row_chunk, row_warps, column_chunk, column_warps, row_span;
+        int row_chunk, row_warps, column_chunk, column_warps, row_span, column_lanes;
     };
     // A window's warm-up in positions before (low) and after (high) the ones it stores
     // (HALO_LOW, HALO_HIGH); 0 where the sweep takes no window.
@@ -398,6 +401,10 @@ class AdiModel : public Simulation {
     // fewest of 32, 64 and 128 (whole subgroups, as many as a work group holds) whose warm-up is
     // at most a quarter of them.
     int row_window_chunks(const WindowHalo& halo, const WindowShape& shape) const;
+    // The columns of a y window of `halo` in `shape`: its column_lanes, or where that is 0 16
+    // where the warm-up is over a quarter of a window of 32 columns' chunks (column_warps), and
+    // at most a quarter of one of 16 (twice as many chunks), else 32.
+    int column_lanes(const WindowHalo& halo, const WindowShape& shape) const;
     // Whether a window of `halo` along `direction` leaves chunks to store in `shape`.
     bool window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const;
     // The window kernel of `shader` with `defines`, the shape's and the specialization's.

@@ -362,7 +362,7 @@ class ShallowWater final : public AdiModel {
         if (subgroup_sums() && gl::Context::current().info().subgroup_size == 32)
             column.push_back({"SUBGROUP_SUM", "1"});
         build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}},
-                     WindowShape{8, 4, kColumnChunk, 32, 0}, "sim/shallow_water.comp", row,
+                     WindowShape{8, 4, kColumnChunk, 32, 0, 32}, "sim/shallow_water.comp", row,
                      "sim/shallow_water.comp", column);
         // Settling takes the sums of the tiles it leaves from the y window's parts, which fit
         // its tiles only for the chunk of the last reset (a window_column_chunk tuned since then

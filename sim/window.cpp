@@ -49,7 +49,8 @@ AdiModel::WindowShape AdiModel::window_shape(const WindowShape& own) const {
                                pick(t.window_row_warps, own.row_warps),
                                pick(t.window_column_chunk, own.column_chunk),
                                pick(t.window_column_warps, own.column_warps),
-                               own.row_span != 0 ? own.row_span : t.window_row_span};
+                               own.row_span != 0 ? own.row_span : t.window_row_span,
+                               own.column_lanes != 0 ? own.column_lanes : t.window_column_lanes};
     if (shape.row_chunk % 4 != 0)
         throw Error("fused.window_row_chunk = " + std::to_string(shape.row_chunk) +
                     ": the x window loads 16 bytes at a time, a multiple of 4 positions");
@@ -58,6 +59,9 @@ AdiModel::WindowShape AdiModel::window_shape(const WindowShape& own) const {
         throw Error("fused.window_row_span = " + std::to_string(shape.row_span) +
                     ": an x window is whole subgroups of 32 chunks, a work group of " +
                     std::to_string(group) + " invocations whole windows");
+    if (shape.column_lanes != 0 && shape.column_lanes != 16 && shape.column_lanes != 32)
+        throw Error("fused.window_column_lanes = " + std::to_string(shape.column_lanes) +
+                    ": a y window's work group takes 16 or 32 columns");
     return shape;
 }
 
@@ -84,11 +88,20 @@ int AdiModel::row_window_chunks(const WindowHalo& halo, const WindowShape& shape
     return span;
 }
 
+// The same for y, where a window's chunks are its work group's invocations over its columns:
+// 16 columns give twice the chunks of 32 in a group of the same size.
+int AdiModel::column_lanes(const WindowHalo& halo, const WindowShape& shape) const {
+    if (shape.column_lanes != 0) return shape.column_lanes;
+    const int warm = warm_up_chunks(halo.low, halo.high, shape.column_chunk);
+    return 4 * warm > shape.column_warps && 4 * warm <= 2 * shape.column_warps ? 16 : 32;
+}
+
 bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
     if (direction == 0)
         return warm_up_chunks(halo.low, halo.high, shape.row_chunk) <
                row_window_chunks(halo, shape);
-    return warm_up_chunks(halo.low, halo.high, shape.column_chunk) < shape.column_warps;
+    return warm_up_chunks(halo.low, halo.high, shape.column_chunk) <
+           32 * shape.column_warps / column_lanes(halo, shape);
 }
 
 const gl::Program& AdiModel::window_program(int direction, const WindowHalo& halo,
@@ -99,6 +112,8 @@ const gl::Program& AdiModel::window_program(int direction, const WindowHalo& hal
     defines.push_back({"CHUNK", std::to_string(chunk)});
     if (direction == 0 && row_window_chunks(halo, shape) != 32)
         defines.push_back({"ROW_WINDOW_CHUNKS", std::to_string(row_window_chunks(halo, shape))});
+    if (direction == 1 && column_lanes(halo, shape) != 32)
+        defines.push_back({"COLUMN_LANES", std::to_string(column_lanes(halo, shape))});
     defines.push_back({"HALO_LOW", std::to_string(halo.low)});
     defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
     defines.push_back({"WARPS", std::to_string(warps)});
@@ -125,11 +140,12 @@ void AdiModel::window_groups(int direction, const WindowHalo& halo, const Window
         groups[0] = unsigned((row_groups + groups[1] - 1) / groups[1]);
         return;
     }
-    // y: a group takes 32 columns and one window of stacked chunks down them.
-    const int segment =
-        (shape.column_warps - warm_up_chunks(halo.low, halo.high, shape.column_chunk)) *
-        shape.column_chunk;
-    groups[0] = unsigned((lines + 31) / 32);
+    // y: a group takes column_lanes columns and one window of stacked chunks down them.
+    const int lanes = column_lanes(halo, shape);
+    const int segment = (32 * shape.column_warps / lanes -
+                         warm_up_chunks(halo.low, halo.high, shape.column_chunk)) *
+                        shape.column_chunk;
+    groups[0] = unsigned((lines + lanes - 1) / lanes);
     groups[1] = unsigned((ny_ + segment - 1) / segment);
 }
 

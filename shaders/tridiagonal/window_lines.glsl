@@ -38,8 +38,9 @@
 //   x (DIRECTION 0, rows): ROW_WINDOW_CHUNKS consecutive invocations (32 by default, one
 //     subgroup) are as many consecutive chunks of a row (16-byte loads and stores where the rows
 //     allow), GROUP_SIZE / ROW_WINDOW_CHUNKS windows a work group;
-//   y (DIRECTION 1, columns): lane c of every subgroup is column c of the group's 32 (loads and
-//     stores coalesce along rows), subgroup w the chunk w of those stacked down the columns.
+//   y (DIRECTION 1, columns): invocation t is column t % COLUMN_LANES of the group's
+//     COLUMN_LANES (32 by default, or 16; loads and stores coalesce along rows) and chunk
+//     t / COLUMN_LANES of those stacked down the columns.
 // The LOW_CHUNKS chunks at a window's start and HIGH_CHUNKS at its end are its warm-up: their
 // values are not stored. With WHOLE_LINES (along x, with WINDOW_GUARD) a window holds its whole
 // line, so it needs no warm-up, reads each row once and solves its line exactly itself where
@@ -75,6 +76,13 @@
 #ifndef ROW_WINDOW_CHUNKS
 #define ROW_WINDOW_CHUNKS 32
 #endif
+// Along y, the columns of a work group (32, or 16 for windows twice as long: see main).
+#ifndef COLUMN_LANES
+#define COLUMN_LANES 32
+#endif
+#if COLUMN_LANES != 32 && (defined(WINDOW_GUARD) || defined(WINDOW_GROUP_END))
+#error "the guard's counts and window_group_end() take the work group's columns in 32s"
+#endif
 #if defined(WHOLE_LINES) && (DIRECTION != 0 || !defined(WINDOW_GUARD))
 #error "windows of whole lines are laid out along x only, and guarded"
 #endif
@@ -85,7 +93,7 @@
 #error "a guarded window's exact solve and window_group_end() both use the reduced rows' arrays"
 #endif
 
-const int LANES = 32;
+const int LANES = COLUMN_LANES;
 
 // With WINDOW_BAND the window takes only the lines band_first .. band_first + band_lines - 1
 // (band_first a multiple of 32 along y): the simulations' window bands, lines whose flow needs a
@@ -402,7 +410,10 @@ void main() {
     const int p0 = (window % segments) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
     const int window_in_group = t / WINDOW_CHUNKS;  // at most 4
 #else
-    // Work group (x, y): columns 32 x .. 32 x + 31, window y down them; chunk t / 32.
+    // Work group (x, y): columns LANES x .. LANES x + LANES - 1, window y down them; chunk
+    // t / LANES. With 16 lanes a subgroup holds two chunks of the same 16 columns, and a window
+    // spans twice the chunks of one of 32: where the halo is long, more of each window stores
+    // (the 16 columns' rows still load in whole 32-byte sectors).
     const int chunk = t / LANES;
     const int column = band_first + int(gl_WorkGroupID.x) * LANES + t % LANES;
     const bool has_line = column < band_first + band_lines;

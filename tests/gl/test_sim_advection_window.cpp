@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -264,41 +265,52 @@ TEST(SimAdvectionWindow, EveryWindowShapeMatches) {
     EXPECT_NE(expected, "fused");
 }
 
-TEST(SimAdvectionWindow, EveryRowSpanMatches) {
+TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
     ADILAB_NEED_GL();
-    // x windows of 32, 64 and 128 chunks (whole subgroups of a work group of 4), tuned and by the
-    // halo (0): the free scene at W 1.5 (48 rows upstream, 8 downstream: 7 chunks of warm-up) on
-    // rows of 456 and 968, which windows of 64 and 128 chunks store whole and windows of 32 in 3
-    // and 5 (a kernel laid out for one span and dispatched for another leaves positions
-    // unsolved: the same solves give each stored position the same value in any span), and the
-    // vortex's bands with Peaceman-Rachford at W 6 (128 rows upstream and 24 downstream: 19
-    // chunks, which take windows of 128 by the halo). Spans that are not whole subgroups or that
-    // a work group does not hold whole are refused.
-    for (int span : {0, 32, 64, 128}) {
+    // x windows of 32, 64 and 128 chunks (whole subgroups of a work group of 4) and y windows of
+    // 32 or 16 columns (32 or 64 chunks down them), tuned and by the halo (0): the free scene at
+    // W 1.5 (48 rows upstream, 8 downstream: 7 chunks of warm-up along x, 6 along y) on lines of
+    // 456 and 968, which windows of 64 and 128 chunks along x store whole and windows of 32 in 3
+    // and 5 (along y 2 and 4 windows of 64 chunks, 2 and 4 of 32): a kernel laid out for one span
+    // and dispatched for another leaves positions unsolved, while the same solves give each
+    // stored position the same value in any span. And the vortex's bands with Peaceman-Rachford
+    // at W 6: 128 rows upstream and 24 downstream along x (19 chunks: 128 by the halo), 96 and
+    // 16 along y (12 chunks: 16 columns by the halo). Spans that are not whole subgroups of the
+    // work group, and lanes other than 16 and 32, are refused.
+    struct Span {
+        int row_span, column_lanes;
+    };
+    for (const Span& span : {Span{0, 0}, Span{32, 32}, Span{64, 16}, Span{128, 32}}) {
         FusedTuning tuning;
-        tuning.window_row_span = span;
-        for (auto [nx, ny] : {std::pair{456, 40}, std::pair{968, 24}}) {
+        tuning.window_row_span = span.row_span;
+        tuning.window_column_lanes = span.column_lanes;
+        for (auto [nx, ny] : {std::pair{456, 40}, std::pair{968, 24}, std::pair{40, 456},
+                              std::pair{24, 968}}) {
             std::string kernel, expected;
             const double error =
                 gpu_vs_reference({"free", 0, 1.5}, nx, ny, tuning, &kernel, &expected);
             EXPECT_EQ(kernel, expected);
-            EXPECT_LE(error, test::kStepTolerance) << "span " << span << " " << nx << "x" << ny;
+            EXPECT_LE(error, test::kStepTolerance) << "spans " << span.row_span << " / "
+                                                   << span.column_lanes << " " << nx << "x" << ny;
         }
         // As VortexBandsMatchTheFloat64Reference: its tolerance at W 6.
         std::string kernel, symmetric;
         const double error =
             gpu_vs_reference({"vortex", 1, 6}, 64, 128, tuning, &kernel, &symmetric);
         EXPECT_EQ(kernel, "window-bands-H128/24+24/128,16/96+96/16");
-        EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5)) << "span " << span;
+        EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5))
+            << "spans " << span.row_span << " / " << span.column_lanes;
     }
-    for (auto [span, warps] : {std::pair{48, 4}, std::pair{96, 4}, std::pair{64, 1}}) {
+    for (auto [span, warps, lanes] : {std::tuple{48, 4, 0}, std::tuple{96, 4, 0},
+                                      std::tuple{64, 1, 0}, std::tuple{0, 4, 8}}) {
         FusedTuning tuning;
         tuning.window_row_span = span;
         tuning.window_row_warps = warps;
+        tuning.window_column_lanes = lanes;
         auto sim = make_simulation("advection", "fused");
         sim->set_fused_tuning(tuning);
         sim->reset("free", 64, 64);
-        EXPECT_THROW(sim->step(1), Error) << "span " << span << ", " << warps;
+        EXPECT_THROW(sim->step(1), Error) << "span " << span << ", " << warps << ", " << lanes;
     }
 }
 
