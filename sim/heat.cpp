@@ -241,8 +241,9 @@ class Heat final : public AdiModel {
         const gl::DeviceInfo& info = gl::Context::current().info();
         if (info.subgroups && info.subgroup_size == 32) row.push_back({"SUBGROUPS", "1"});
         const int halo = heat_window_halo(double(float(implicit_lambda())));
-        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}}, WindowShape{8, 4, 16, 8, 32, 32},
-                     "sim/heat_rowscan.comp", row, "sim/heat_colscan.comp", {});
+        build_window({WindowHalo{halo, halo}, WindowHalo{halo, halo}},
+                     WindowShape{8, 4, 16, 8, 32, 32}, "sim/heat_rowscan.comp", row,
+                     "sim/heat_colscan.comp", {});
         if (!window_[0]) return;
         if (heaters()) {
             // The window plus the exact solve of some lines costs three dispatches where the

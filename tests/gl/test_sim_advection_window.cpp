@@ -284,8 +284,8 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
         FusedTuning tuning;
         tuning.window_row_span = span.row_span;
         tuning.window_column_lanes = span.column_lanes;
-        for (auto [nx, ny] : {std::pair{456, 40}, std::pair{968, 24}, std::pair{40, 456},
-                              std::pair{24, 968}}) {
+        for (auto [nx, ny] :
+             {std::pair{456, 40}, std::pair{968, 24}, std::pair{40, 456}, std::pair{24, 968}}) {
             std::string kernel, expected;
             const double error =
                 gpu_vs_reference({"free", 0, 1.5}, nx, ny, tuning, &kernel, &expected);
@@ -301,8 +301,8 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
         EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5))
             << "spans " << span.row_span << " / " << span.column_lanes;
     }
-    for (auto [span, warps, lanes] : {std::tuple{48, 4, 0}, std::tuple{96, 4, 0},
-                                      std::tuple{64, 1, 0}, std::tuple{0, 4, 8}}) {
+    for (auto [span, warps, lanes] :
+         {std::tuple{48, 4, 0}, std::tuple{96, 4, 0}, std::tuple{64, 1, 0}, std::tuple{0, 4, 8}}) {
         FusedTuning tuning;
         tuning.window_row_span = span;
         tuning.window_row_warps = warps;
