@@ -67,8 +67,8 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "group (0: the fewest whose warm-up is at most a quarter of them)",
          &t.window_row_span, 0, 128},
         {"window_column_lanes",
-         "advection: y window's columns a work group, 16 or 32 (0: 16 where that leaves the "
-         "warm-up at most a quarter of the window and 32 would not)",
+         "advection: y window's columns a work group, 16 or 32 (0: 16 where 32 leave over a "
+         "quarter of the window to warm-up)",
          &t.window_column_lanes, 0, 32},
         {"window_column_chunk",
          "y window: rows per invocation (0: the model's, heat 16, advection and shallow water 10)",

@@ -402,8 +402,8 @@ class AdiModel : public Simulation {
     // at most a quarter of them.
     int row_window_chunks(const WindowHalo& halo, const WindowShape& shape) const;
     // The columns of a y window of `halo` in `shape`: its column_lanes, or where that is 0 16
-    // where the warm-up is over a quarter of a window of 32 columns' chunks (column_warps), and
-    // at most a quarter of one of 16 (twice as many chunks), else 32.
+    // where the warm-up is over a quarter of a window of 32 columns' chunks (column_warps; 16
+    // columns stack twice as many), else 32.
     int column_lanes(const WindowHalo& halo, const WindowShape& shape) const;
     // Whether a window of `halo` along `direction` leaves chunks to store in `shape`.
     bool window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const;

@@ -93,7 +93,7 @@ int AdiModel::row_window_chunks(const WindowHalo& halo, const WindowShape& shape
 int AdiModel::column_lanes(const WindowHalo& halo, const WindowShape& shape) const {
     if (shape.column_lanes != 0) return shape.column_lanes;
     const int warm = warm_up_chunks(halo.low, halo.high, shape.column_chunk);
-    return 4 * warm > shape.column_warps && 4 * warm <= 2 * shape.column_warps ? 16 : 32;
+    return 4 * warm > shape.column_warps ? 16 : 32;
 }
 
 bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
