@@ -224,7 +224,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's partial sums", groups * 4 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
-            {"shallow-water's settling tiles", groups * sizeof(std::int32_t)},
+            {"shallow-water's settling tiles", 2 * groups * sizeof(std::int32_t)},
             {"shallow-water's settling dispatch", kEndArgumentWords * sizeof(unsigned)},
             // 16 bytes per 32 invocations of the y window: at most field / 8 for a window that
             // stores as many rows of its columns as it has subgroups or more (the model's shape
@@ -249,14 +249,15 @@ class ShallowWater final : public AdiModel {
         mean_ = gl::Buffer(sizeof(float));
         sweep_arguments_ = gl::Buffer(kSweepArgumentWords * sizeof(unsigned));
         sweep_arguments_.zero();
-        deficit_steps_ = gl::Buffer(std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) *
+        deficit_steps_ = gl::Buffer(2 * std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) *
                                     sizeof(std::int32_t));
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
         end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
         const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
-        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1});  // live (settling), full
+        // Live (settling), full, and whether the step's y sweep was the window.
+        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1, 0});
         window_parts_count_ = 0;
         resolve_programs("sim/shallow_water.comp", 2);
     }
@@ -428,7 +429,8 @@ class ShallowWater final : public AdiModel {
         const double dh = param("dh"), dt = param("dt");
         p.set("coupling", float(param("g") * dt * dt / (2 * dh * dh)));
         p.set("damping", float(param("damping")));
-        p.set("window_depth", window_depth_);
+        // Unguarded, the sweeps mark no tile as too deep for windows that do not run.
+        p.set("window_depth", window_guarded_ ? window_depth_ : std::numeric_limits<float>::max());
     }
 
     // Group sums by subgroup operations where the device has them.
@@ -494,10 +496,10 @@ class ShallowWater final : public AdiModel {
     }
 
     // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
-    // the dead h^{n-1} (height_), and after a step of the y window the sums of its parts; then,
-    // from end_arguments_ where the window is guarded, applying the changes and summing the
-    // settled state, which after a step of the y window that found no cell below its bottom
-    // has no work groups (the window's sums are the state's).
+    // the dead h^{n-1} (height_), after a step of the y window the sums of its parts, and the
+    // next step's sweeps; then, from end_arguments_ where the window is guarded, applying the
+    // changes and summing the settled state, which after a step of the y window that found no
+    // cell below its bottom has no work groups (the window's sums are the state's).
     void settle() {
         const gl::Program& changes = *settle_changes_;
         use_program(changes);
@@ -569,8 +571,10 @@ class ShallowWater final : public AdiModel {
     }
 
     // The settling (or measuring) kernel `p`, its fields bound: its work groups' sums, which its
-    // last group turns into S_wet / N_wet and the next step's sweeps; `ends_step`: a step's
-    // settling, which counts the step if it took the line solve.
+    // last group turns into S_wet / N_wet (and, measuring, the next step's sweeps); `ends_step`:
+    // a step's settling, which counts the step if it took the line solve, and writes no
+    // dispatch's counts (settling's first kernel chose the next step's sweeps), so that its
+    // barrier needs no GL_COMMAND_BARRIER_BIT.
     void dispatch_settling(const gl::Program& p, bool ends_step) {
         p.set("window_depth", window_depth_);
         p.set("ends_step", int(ends_step));
@@ -579,7 +583,8 @@ class ShallowWater final : public AdiModel {
             gl::dispatch_indirect(end_arguments_, 0);
         else
             gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+        gl::memory_barrier(ends_step ? gl::Barrier::storage
+                                     : gl::Barrier::storage | gl::Barrier::command);
     }
 
     // What settling's kernels and measuring sum into and choose with.
@@ -613,10 +618,13 @@ class ShallowWater final : public AdiModel {
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
     // Per group of the kernel that sums (sum v, wet cells, deepest, below a bottom); S / N_wet.
     gl::Buffer partials_, mean_;
-    gl::Buffer deficit_steps_;  // per settling tile: the last step a cell there overdrew
-    gl::Buffer groups_done_;    // the summing kernel's work groups finished (its last resets it)
-    // Settling's second dispatch, live and full (the shader's EndArguments).
-    static constexpr int kEndArgumentWords = 6;
+    // Per settling tile, the last step a cell there overdrew; then per tile, the last step the
+    // y sweep left water there too deep for the windows.
+    gl::Buffer deficit_steps_;
+    gl::Buffer groups_done_;  // the summing kernel's work groups finished (its last resets it)
+    // Settling's second dispatch, live and full, then whether the step's y sweep was the window
+    // (the shader's EndArguments).
+    static constexpr int kEndArgumentWords = 7;
     gl::Buffer end_arguments_;
     gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
     int window_parts_count_ = 0;

@@ -131,6 +131,15 @@ int settle_tile(ivec2 cell) {
     return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
            cell.x / kSettleTile.x;
 }
+// After the tiles' steps, the same for water deeper than the windows' halo holds for
+// (window_depth): the y line solve stores the step's index for every tile in which it left such
+// a cell, and settling's first kernel chooses the next step's sweeps from them (after a step of
+// the y window, from the window's sums).
+int deep_water_slot(ivec2 cell) {
+    const int tiles = ((ny + kSettleTile.y - 1) / kSettleTile.y) *
+                      ((nx + kSettleTile.x - 1) / kSettleTile.x);
+    return tiles + settle_tile(cell);
+}
 
 #if defined(KERNEL_WINDOW) && DIRECTION == 1
 // The y window sums its new cells for the next step, 32 invocations at a time, and
@@ -161,10 +170,15 @@ vec4 wet_part(float v, float depth) {
 // groups, word 36 counts the steps that took the line solve.
 layout(std430, binding = 14) buffer SweepArguments { uint sweep_arguments[]; };
 // The dispatch that applies settling's changes and sums the settled state (KERNEL_SETTLE;
-// sim/shallow_water.cpp, settle): its three counts, then the same full. It runs after a step
-// whose y sweep took the line solve, or found a cell below its bottom, or water deeper than the
-// halo holds for; after any other step the y window's sums are the new state's.
+// sim/shallow_water.cpp, settle): its three counts, then the same full, then whether the step's
+// y sweep was the window (settling's first kernel writes it before it rewrites the sweep
+// arguments for the next step). It runs after a step whose y sweep took the line solve, or
+// found a cell below its bottom; after any other step the y window's sums are the new state's.
+// Only settling's first kernel writes these counts, and it also chooses the next step's sweeps,
+// so that the barrier after the second needs no GL_COMMAND_BARRIER_BIT (which cost about 2 us
+// a step at 1024^2: docs/performance.md).
 layout(std430, binding = 17) buffer EndArguments { uint end_arguments[]; };
+const int kStepWasWindow = 6;
 uniform float window_depth;
 void settle_this_step(bool settle) {
     for (int k = 0; k < 3; ++k) end_arguments[k] = settle ? end_arguments[3 + k] : 0u;
@@ -176,7 +190,6 @@ void choose_sweeps(bool window) {
             sweep_arguments[3 * entry + k] = is_window == window ? sweep_arguments[18 + 3 * entry + k]
                                                                  : 0u;
     }
-    settle_this_step(!window);  // the line solve's y sweep leaves the sums to settling
 }
 #endif
 
@@ -239,14 +252,15 @@ void main() {
 // the window's values, and KERNEL_SETTLE takes their sums from the window's parts and reads only
 // the near tiles (a full pass over the state cost the basin at 4096^2 0.12 ms a step on the
 // H100).
-// KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles and computes the
-// changes of those near a dry cell (rare), and after a step of the y window it also sums the
-// window's parts (WINDOW_SUMS), 512 at most a group, its last group then storing the mean
-// velocity, or, where a cell came out below its bottom or deeper than the window holds for,
-// having KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for settling).
-// With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state, for the next
-// step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has
-// no mean of its own).
+// KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles, computes the
+// changes of those near a dry cell (rare) and whether the y sweep left water too deep for the
+// windows in them, and after a step of the y window it also sums the window's parts
+// (WINDOW_SUMS), 512 at most a group. Its last group chooses the next step's sweeps and stores
+// the mean velocity, or, where a cell came out below its bottom or the y sweep was the line
+// solve, has KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for
+// settling). With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state,
+// for the next step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded
+// state that has no mean of its own).
 #define GROUP_SIZE 256
 #ifdef KERNEL_SETTLE_CHANGES
 layout(local_size_x = GROUP_SIZE) in;
@@ -258,10 +272,15 @@ shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[
 
 #ifndef MEASURE_ONLY
 layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
+#ifdef KERNEL_SETTLE_CHANGES
 uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
-// After a step of the y window (the same for the whole dispatch; the last group of settling's
-// second dispatch rewrites the entry after every group has read it).
+// After a step of the y window (the same for the whole dispatch; its last group rewrites the
+// entry for the next step after every group has read it, and keeps this step's for settling's
+// second kernel).
 bool window_step() { return sums_window != 0 && sweep_arguments[6] != 0u; }
+#else
+bool window_step() { return end_arguments[kStepWasWindow] != 0u; }
+#endif
 #endif
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
@@ -326,9 +345,12 @@ void main() {
     memoryBarrierShared();
     barrier();
     const int checked = group * tiles_per_group + t;
-    if (t < tiles_per_group && checked < tile_count &&
-        deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
+    const bool checks = t < tiles_per_group && checked < tile_count;
+    if (checks && deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
         near_tiles[atomicAdd(near_count, 1u)] = checked;
+    const bool line_solve_step = !window_step();  // the same for the whole dispatch
+    const bool deep =
+        line_solve_step && checks && deficit_step[tile_count + checked] == step_index;
     memoryBarrierShared();
     barrier();
     const uint near = near_count;
@@ -349,19 +371,29 @@ void main() {
     }
 
     // The y window's parts, after a step of it.
-    if (!window_step()) return;
+    const bool window_sums = !line_solve_step;
     const int parts_per_group = (part_count + groups - 1) / groups;  // <= PARTS_PER_GROUP
     vec4 mine = vec4(0.0);
-    for (int j = 0; j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
+    for (int j = 0; window_sums && j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
         const int k = t + j * GROUP_SIZE, part = group * parts_per_group + k;
         if (k < parts_per_group && part < part_count) mine = combine(mine, window_parts[part]);
     }
+    if (deep) mine.z = 3.4e38;  // after a step of the line solve, too deep for the windows
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
-    if (sums.w == 0.0 && sums.z <= window_depth)
-        store_mean(sums);
-    else
-        settle_this_step(true);
+    // The last group. Settling's second kernel runs where a cell came out below its bottom or
+    // the line solve left no parts; otherwise the parts are the new state's sums. The next
+    // step's sweeps: the windows unless the y sweep left water deeper than their halo holds
+    // for. Settling only makes the deepest cell shallower (a cell that gives loses water, one
+    // that takes ends at its bottom at most), so the choice from the y sweep's output holds
+    // for the settled state.
+    const bool settles = !window_sums || sums.w != 0.0;
+    if (!settles) store_mean(sums);
+    settle_this_step(settles);
+    end_arguments[kStepWasWindow] = window_sums ? 1u : 0u;
+    // Rewritten only where the choice changes (guarded: window_sums is this step's choice).
+    const bool window_next = sums.z <= window_depth;
+    if (sums_window != 0 && window_next != window_sums) choose_sweeps(window_next);
 }
 
 #else
@@ -442,8 +474,11 @@ void main() {
     vec4 sums;
     if (!sum_of_groups(mine, sums)) return;
     if (measures_mean != 0) store_mean(sums);
-    if (ends_step != 0 && sweep_arguments[0] == 0u) ++sweep_arguments[36];
+#ifdef MEASURE_ONLY
     choose_sweeps(sums.z <= window_depth);
+#else
+    if (ends_step != 0 && !window_step()) ++sweep_arguments[36];  // a step of the line solve
+#endif
 }
 #endif
 
@@ -458,6 +493,7 @@ layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[];
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]
+uniform float window_depth;  // the y sweep marks tiles with water deeper (deep_water_slot)
 
 float depth(ivec2 cell) {
 #ifdef TILED
@@ -565,6 +601,9 @@ void store(int line, int pos, float increment, vec2 old_state) {
     const float depth = wet - bottom_at(id);
     const bool below = depth < 0.0;
     if (below) deficit_step[settle_tile(cell_of(line, pos))] = step_index;
+#ifndef WINDOW_SUMS
+    if (!(depth <= window_depth)) deficit_step[deep_water_slot(cell_of(line, pos))] = step_index;
+#endif
 #ifdef WINDOW_SUMS
     window_part = combine(window_part, wet_part(increment, depth));
     if (below) window_part.w = 1.0;
