@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <set>
@@ -16,6 +17,7 @@
 #include "sim/simulation.hpp"
 #include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
+#include "tests/support/process.hpp"
 
 namespace adilab::sim {
 namespace {
@@ -238,6 +240,47 @@ TEST(SimWaterWindow, WaterDeeperThanTheHaloHoldsForTakesTheLineSolve) {
             << "strength " << strength << " split " << c.split << " " << kernel;
         EXPECT_TRUE(sim->stats().stable);
     }
+}
+
+TEST(SimWaterWindow, WindowStepThatLeavesWaterTooDeepHandsTheNextToTheLineSolve) {
+    ADILAB_NEED_GL();
+    // A window step can itself pile the water deeper than the halo holds for: here a state whose
+    // last change v lifts a 5 x 5 patch by 8 m in one step (the free scene at dt 0.1 holds to
+    // 4.5 m, as above), written into a saved state's file. That step's rows come from the heights
+    // before it, so the windows take it; settling's first kernel then finds the y window's sums
+    // too deep and must hand the next step to the line solve. Both steps match the float64
+    // stepper.
+    const int nx = 61, ny = 53;
+    FreeWater w = free_water(0.1, nx, ny, 11);
+    const std::string path = test::temp_folder("water-window-deep") + "/water.state";
+    w.sim->save_state(path);
+    std::string text = test::read_text(path);
+    const std::string mark =
+        "\nbuffer v " + std::to_string(std::size_t(nx) * ny * sizeof(float)) + "\n";
+    const std::size_t at = text.find(mark);
+    ASSERT_NE(at, std::string::npos);
+    // The rest of the surface sinks by as much, so that v sums to 0: the mean velocity the
+    // model takes out of v every step (the float64 stepper has none) stays round-off.
+    std::vector<float> v(std::size_t(nx) * ny, -8.0f * 25 / float(nx * ny - 25));
+    for (int j = 24; j < 29; ++j)
+        for (int i = 28; i < 33; ++i) v[std::size_t(j) * nx + i] = 8.0f;
+    std::memcpy(text.data() + at + mark.size(), v.data(), v.size() * sizeof(float));
+    test::write_text(path, text);
+    for (std::size_t k = 0; k < v.size(); ++k) w.previous[k] = w.h[k] - v[k];
+
+    auto sim = make_simulation("shallow-water", "fused");
+    sim->load_state(path);
+    reference::shallow_water_step(w.setup, w.h, w.previous);
+    sim->step(1);
+    EXPECT_EQ(sim->kernel(), "window-H16");  // the lift came from the shallow state's windows
+    EXPECT_GT(*std::max_element(w.h.begin(), w.h.end()), 6.0);  // past the 4.5 m the halo holds
+    reference::shallow_water_step(w.setup, w.h, w.previous);
+    sim->step(1);
+    const std::string kernel = sim->kernel();
+    ASSERT_EQ(kernel.substr(0, 30), "window-H16 (the line solve on ") << kernel;
+    EXPECT_EQ(kernel.substr(30, 2), "1 ") << kernel;
+    EXPECT_LE(test::max_abs_diff(sim->read_field(), w.h), test::kStepTolerance * 9) << kernel;
+    EXPECT_TRUE(sim->stats().stable);
 }
 
 }  // namespace
