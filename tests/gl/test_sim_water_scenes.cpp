@@ -290,7 +290,15 @@ TEST(SimWaterScenes, DamBreakKeepsItsVolumeForTenThousandSteps) {
     auto sim = make_simulation("shallow-water");
     const double depth = sim->param("level") + sim->param("dam_height");
     const double largest_dt = std::sqrt(100 / (sim->param("g") * depth)) * (1 - 1e-9);
-    for (const double dt : {sim->param("dt"), largest_dt}) {
+    // The default dt in the windows and, with them off, in the line solve, whose y sweep keeps
+    // the compensation's words another way (shaders/sim/shallow_water.comp,
+    // update_compensation); the largest dt, which no window's halo holds for.
+    const std::tuple<double, int> cases[] = {
+        {sim->param("dt"), 1}, {sim->param("dt"), 0}, {largest_dt, 1}};
+    for (const auto& [dt, window] : cases) {
+        FusedTuning tuning;
+        tuning.window = window;
+        sim->set_fused_tuning(tuning);
         sim->set_param("damping", 0);
         sim->set_param("dt", dt);
         sim->reset("dam-break", 64, 64);
@@ -299,7 +307,7 @@ TEST(SimWaterScenes, DamBreakKeepsItsVolumeForTenThousandSteps) {
         const Stats s = sim->stats();
         ASSERT_TRUE(s.stable) << sim->instability();
         EXPECT_LE(relative_change(s.sum, start), kLongRunTolerance)
-            << "dt " << dt << ": " << start << " -> " << s.sum;
+            << "dt " << dt << " window " << window << ": " << start << " -> " << s.sum;
     }
 }
 
