@@ -515,7 +515,6 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
         const gl::Program& p = *settle_;
         use_program(p);
-        p.set("sums_window", int(window_guarded_));
         // The y window's layout (window_lines.glsl): warm-up chunks at its start and end.
         const auto chunks = [this](int halo) { return (halo + settle_chunk_ - 1) / settle_chunk_; };
         const int first = chunks(window_halo_[1].low);
