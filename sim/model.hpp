@@ -407,6 +407,8 @@ class AdiModel : public Simulation {
     // where the warm-up is over a quarter of a window of 32 columns' chunks (column_warps; 16
     // columns stack twice as many), else 32.
     int column_lanes(const WindowHalo& halo, const WindowShape& shape) const;
+    // The chunks a y window stacks down its columns: its work group's invocations over them.
+    int column_window_chunks(const WindowHalo& halo, const WindowShape& shape) const;
     // Whether a window of `halo` along `direction` leaves chunks to store in `shape`.
     bool window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const;
     // The window kernel of `shader` with `defines`, the shape's and the specialization's.

@@ -96,12 +96,16 @@ int AdiModel::column_lanes(const WindowHalo& halo, const WindowShape& shape) con
     return 4 * warm > shape.column_warps ? 16 : 32;
 }
 
+int AdiModel::column_window_chunks(const WindowHalo& halo, const WindowShape& shape) const {
+    return 32 * shape.column_warps / column_lanes(halo, shape);
+}
+
 bool AdiModel::window_fits(int direction, const WindowHalo& halo, const WindowShape& shape) const {
     if (direction == 0)
         return warm_up_chunks(halo.low, halo.high, shape.row_chunk) <
                row_window_chunks(halo, shape);
     return warm_up_chunks(halo.low, halo.high, shape.column_chunk) <
-           32 * shape.column_warps / column_lanes(halo, shape);
+           column_window_chunks(halo, shape);
 }
 
 const gl::Program& AdiModel::window_program(int direction, const WindowHalo& halo,
@@ -142,7 +146,7 @@ void AdiModel::window_groups(int direction, const WindowHalo& halo, const Window
     }
     // y: a group takes column_lanes columns and one window of stacked chunks down them.
     const int lanes = column_lanes(halo, shape);
-    const int segment = (32 * shape.column_warps / lanes -
+    const int segment = (column_window_chunks(halo, shape) -
                          warm_up_chunks(halo.low, halo.high, shape.column_chunk)) *
                         shape.column_chunk;
     groups[0] = unsigned((lines + lanes - 1) / lanes);
