@@ -494,8 +494,7 @@ Stats AdiModel::stats() {
     s.time = time_;
     s.steps = steps_;
     const std::vector<float> values = read_field();
-    std::vector<float> compensation;
-    if (const gl::Buffer* c = total_compensation()) compensation = c->read<float>(values.size());
+    const std::vector<float> compensation = total_compensation();
     double sum = 0;
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     bool finite = true;
@@ -570,8 +569,8 @@ void AdiModel::save_state(const std::filesystem::path& path) const {
     auto buffers = self->state_buffers();
     buffers.push_back({"flag", &self->flag_});
     for (const StateBuffer& state_buffer : buffers) {
-        const std::vector<char> bytes =
-            state_buffer.buffer->read<char>(state_buffer.buffer->size());
+        std::vector<char> bytes = state_buffer.buffer->read<char>(state_buffer.buffer->size());
+        if (state_buffer.to_file) bytes = state_buffer.to_file(bytes);
         out << "buffer " << state_buffer.name << " " << bytes.size() << "\n";
         out.write(bytes.data(), std::streamsize(bytes.size()));
         out << "\n";
@@ -608,15 +607,15 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     // Every state buffer is one field of the file's grid or has its own size (the flag).
     std::vector<StateBuffer> all = state_buffers();
     all.push_back({"flag", &flag_, false, flag_.size()});
-    for (const auto& [name, buffer, zero_if_missing, bytes] : all) {
-        const auto found = state.buffers.find(name);
+    for (const StateBuffer& b : all) {
+        const auto found = state.buffers.find(b.name);
         if (found == state.buffers.end()) {
-            if (zero_if_missing) continue;
-            fail("has no buffer '" + name + "'");
+            if (b.zero_if_missing) continue;
+            fail("has no buffer '" + b.name + "'");
         }
-        const std::uint64_t need = bytes != 0 ? bytes : field_bytes(state.nx, state.ny);
+        const std::uint64_t need = b.bytes != 0 ? b.bytes : field_bytes(state.nx, state.ny);
         if (found->second.size() != need)
-            fail("buffer '" + name + "' holds " + std::to_string(found->second.size()) +
+            fail("buffer '" + b.name + "' holds " + std::to_string(found->second.size()) +
                  " bytes, the " + std::to_string(state.nx) + " x " + std::to_string(state.ny) +
                  " grid needs " + std::to_string(need));
     }
@@ -646,13 +645,16 @@ void AdiModel::load_state(const std::filesystem::path& path) {
     all = state_buffers();  // the buffers were reallocated for the file's grid
     all.push_back({"flag", &flag_, false, flag_.size()});
     loaded_buffers_.clear();
-    for (auto& [name, buffer, zero_if_missing, bytes] : all) {
-        const auto found = buffers.find(name);
+    for (const StateBuffer& b : all) {
+        const auto found = buffers.find(b.name);
         if (found == buffers.end()) {
-            buffer->zero();  // zero_if_missing, checked above
+            b.buffer->zero();  // zero_if_missing, checked above
         } else {
-            buffer->upload(0, found->second.size(), found->second.data());
-            loaded_buffers_.push_back(name);
+            const std::vector<char> converted =
+                b.from_file ? b.from_file(found->second) : std::vector<char>();
+            const std::vector<char>& bytes = b.from_file ? converted : found->second;
+            b.buffer->upload(0, bytes.size(), bytes.data());
+            loaded_buffers_.push_back(b.name);
         }
     }
     steps_ = steps;

@@ -4,6 +4,7 @@
 // flag, stats and save/load of the state. A model adds its buffers, scenarios and step.
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -132,12 +133,16 @@ class AdiModel : public Simulation {
     // A buffer of the saved state: one field (nx * ny floats), or `bytes` where it is not one.
     // One a model added later is `zero_if_missing`: a file saved before it existed loads with
     // that buffer zeroed (the model says beside it why that continues the run correctly, or
-    // fills it in after load_state: state_had_buffer).
+    // fills it in after load_state: state_had_buffer). A buffer whose GPU form differs from the
+    // file's (`bytes` of it there) converts on the way: `to_file` from the buffer's bytes,
+    // `from_file` back, for the grid as it is when they are called.
     struct StateBuffer {
+        using Conversion = std::function<std::vector<char>(const std::vector<char>&)>;
         std::string name;
         gl::Buffer* buffer = nullptr;
         bool zero_if_missing = false;
         std::uint64_t bytes = 0;  // 0: one field
+        Conversion to_file = nullptr, from_file = nullptr;
     };
     // Whether the state file the last load_state read had the buffer `name`.
     bool state_had_buffer(const std::string& name) const {
@@ -148,8 +153,8 @@ class AdiModel : public Simulation {
     virtual std::vector<StateBuffer> state_buffers() = 0;
     virtual gl::Buffer& field_buffer() = 0;
     // What stats() adds to each cell of the field for the conserved total (shallow water's
-    // compensation c: the volume it conserves is the sum of h + c), or nullptr.
-    virtual const gl::Buffer* total_compensation() const { return nullptr; }
+    // compensation c: the volume it conserves is the sum of h + c), or nothing.
+    virtual std::vector<float> total_compensation() const { return {}; }
     // The fewest rows on which the fused path's y half step takes the split solve
     // (split_y_sweep). Long columns cannot sit in one work group with their loads coalesced
     // (split_solve.glsl says why); on short ones the fused kernel's single dispatch wins. Heat

@@ -24,9 +24,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
+#include "sim/compensation.hpp"
 #include "sim/model.hpp"
 #include "solvers/gl/commands.hpp"
 #include "solvers/gl/context.hpp"
@@ -137,7 +139,10 @@ class ShallowWater final : public AdiModel {
     }
 
   protected:
-    const gl::Buffer* total_compensation() const override { return &compensation_; }
+    std::vector<float> total_compensation() const override {
+        return decode_compensation(compensation_.read<std::uint32_t>(compensation_words(nx_, ny_)),
+                                   nx_, ny_);
+    }
     // Each y row reads h, b and the x sweep's result, and the fused kernel's groups of 8
     // columns take 32 bytes of each row: at 2048 rows the split solve's 32 columns a group ran
     // a step 7% faster on the H100 and the H200; advection and heat lost there.
@@ -170,6 +175,8 @@ class ShallowWater final : public AdiModel {
         return depth;
     }
     // c came after the first state files; zero is what a run starting from those heights has.
+    // The file keeps it as a float a cell, the GPU in 16 bits (sim/compensation.hpp): a file's c
+    // written from those loads back to the same bits, so that a saved run resumes exactly.
     // The mean velocity the next step takes out came later still: the step before the save
     // summed it in its own order (the y window's groups, or settling's), which a file without
     // it has measured again (load_state).
@@ -177,8 +184,28 @@ class ShallowWater final : public AdiModel {
         return {{"h", &height_},
                 {"v", &velocity_},
                 {"b", &bottom_},
-                {"c", &compensation_, true},
+                {"c", &compensation_, true, 0, compensation_to_file(), compensation_from_file()},
                 {"mean", &mean_, true, sizeof(float)}};
+    }
+    StateBuffer::Conversion compensation_to_file() const {
+        return [this](const std::vector<char>& bytes) {
+            std::vector<std::uint32_t> words(bytes.size() / sizeof(std::uint32_t));
+            std::memcpy(words.data(), bytes.data(), words.size() * sizeof(std::uint32_t));
+            const std::vector<float> c = decode_compensation(words, nx_, ny_);
+            std::vector<char> out(c.size() * sizeof(float));
+            std::memcpy(out.data(), c.data(), out.size());
+            return out;
+        };
+    }
+    StateBuffer::Conversion compensation_from_file() const {
+        return [this](const std::vector<char>& bytes) {
+            std::vector<float> c(bytes.size() / sizeof(float));
+            std::memcpy(c.data(), bytes.data(), c.size() * sizeof(float));
+            const std::vector<std::uint32_t> words = encode_compensation(c, nx_, ny_);
+            std::vector<char> out(words.size() * sizeof(std::uint32_t));
+            std::memcpy(out.data(), words.data(), out.size());
+            return out;
+        };
     }
     void after_set_field() override {
         velocity_.zero();
@@ -218,7 +245,8 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's h field", field},
             {"shallow-water's y-sweep height", field},
             {"shallow-water's v field (last change of h)", field},
-            {"shallow-water's height compensation c", field},
+            {"shallow-water's height compensation c",
+             compensation_words(nx, ny) * sizeof(std::uint32_t)},
             {"shallow-water's x-sweep result", field},
             {"shallow-water's bottom b", field},
             {"shallow-water's partial sums", groups * 4 * sizeof(float)},
@@ -240,7 +268,7 @@ class ShallowWater final : public AdiModel {
         height_ = gl::Buffer(cells() * sizeof(float));
         wet_ = gl::Buffer(cells() * sizeof(float));
         velocity_ = gl::Buffer(cells() * sizeof(float));
-        compensation_ = gl::Buffer(cells() * sizeof(float));
+        compensation_ = gl::Buffer(compensation_words(nx_, ny_) * sizeof(std::uint32_t));
         intermediate_ = gl::Buffer(cells() * sizeof(float));
         bottom_ = gl::Buffer(cells() * sizeof(float));
         settle_chunk_ = tuned_chunk();

@@ -108,6 +108,42 @@ float compensated_add(float h, float increment, inout float c) {
     return sum;
 }
 
+// The compensation in storage: c in binary16, scaled by 2^24, two cells a 32-bit word, (x, 2j) in
+// its low half and (x, 2j + 1) in its high half, word j nx + x (sim/compensation.hpp decodes it
+// on the host). Why 16 bits: c is read and written by the y window for every cell of every step,
+// 8 of the 24 bytes a cell it moved in 32 bits, where the window is bound by memory. Why that is
+// enough: |c| is at most half an ulp of the height it goes with (TwoSum's error), so for
+// 2^-15 m < |h| < 2^15 m the scaled c is a normal binary16 number below 2^15 (its largest is
+// 65504), and storing it rounds c by at most 2^-12 of itself, 2^-13 ulp(h): the sub-ulp parts
+// of the increments, which c is there to keep, are kept to that (the scenes' volume drifted no
+// more than with c in 32 bits). Smaller heights keep c to 2^-48 m; from 2^15 m the scaled c is
+// clamped instead of becoming Inf (compensation lost there, never a NaN).
+#if !defined(KERNEL_SETTLE_CHANGES) && !defined(MEASURE_ONLY)
+layout(std430, binding = 12) buffer Compensation { uint compensation[]; };
+#endif
+const float kCompensationScale = 16777216.0;  // 2^24
+int compensation_word(ivec2 cell) { return (cell.y >> 1) * nx + cell.x; }
+int compensation_shift(ivec2 cell) { return (cell.y & 1) * 16; }
+uint encode_compensation(vec2 c) {
+    return packHalf2x16(clamp(c * kCompensationScale, -65504.0, 65504.0));
+}
+vec2 decode_compensation(uint word) { return unpackHalf2x16(word) * (1.0 / kCompensationScale); }
+
+#if !defined(KERNEL_SETTLE_CHANGES) && !defined(MEASURE_ONLY)
+// compensated_add at `cell` with its stored c: the cell's half of the word changed by an atomic
+// XOR, since another invocation may change the other half at the same time (only this one
+// changes this half, so the plain load reads it right).
+float add_compensated_at(ivec2 cell, float h, float increment) {
+    const int word = compensation_word(cell), shift = compensation_shift(cell);
+    const uint old_bits = (compensation[word] >> shift) & 0xffffu;
+    float c = decode_compensation(old_bits).x;
+    const float sum = compensated_add(h, increment, c);
+    const uint new_bits = encode_compensation(vec2(c, 0.0)) & 0xffffu;
+    if (new_bits != old_bits) atomicXor(compensation[word], (old_bits ^ new_bits) << shift);
+    return sum;
+}
+#endif
+
 // The bottom b: a field, or with FLAT_BOTTOM (the same everywhere: the flat terrain, the `free`
 // scene) the uniform flat_bottom, and the kernels leave its loads out.
 #ifdef FLAT_BOTTOM
@@ -198,7 +234,6 @@ void choose_sweeps(bool window) {
 // bump is negative it removes at most the water above the bottom.
 layout(local_size_x = 256) in;
 layout(std430, binding = 0) buffer Height { float height[]; };
-layout(std430, binding = 12) buffer Compensation { float compensation[]; };
 uniform int shape;        // 1 a band along the diagonal x = y of the domain, 2 a round bump
 uniform float strength;   // m at the centre
 uniform float width;      // cells: the band's half width, the bump's radius
@@ -228,10 +263,9 @@ void main() {
     if (add == 0.0) return;
     const float h = height[id];
     // No digging: a negative bump stops at the bottom (and a cell already below it loses nothing).
-    float c = compensation[id];
-    const float raised = compensated_add(h, max(add, min(bottom_at(id) - h, 0.0)), c);
+    const float raised =
+        add_compensated_at(ivec2(id % nx, id / nx), h, max(add, min(bottom_at(id) - h, 0.0)));
     height[id] = raised;
-    compensation[id] = c;
     // Deeper than the window's halo holds for: this step's sweeps take the line solve (every
     // invocation that finds it writes the same counts).
     if (!(raised - bottom_at(id) <= window_depth)) choose_sweeps(false);
@@ -400,7 +434,6 @@ void main() {
 #ifndef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer Changes { float changes[]; };
 layout(std430, binding = 1) buffer Wet { float wet[]; };  // wet -> h^n
-layout(std430, binding = 12) buffer Compensation { float compensation[]; };
 #endif
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };  // dv -> v^n
 uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuring a state
@@ -459,9 +492,7 @@ void main() {
             float v = velocity[id];
             const float change = near ? changes[id] : 0.0;
             if (change != 0.0) {  // only next to dry cells
-                float c = compensation[id];
-                h = compensated_add(h, change, c);
-                compensation[id] = c;
+                h = add_compensated_at(cell, h, change);
                 wet[id] = h;
                 v += change;
                 velocity[id] = v;
@@ -486,7 +517,6 @@ void main() {
 layout(std430, binding = 0) readonly buffer Height { float height[]; };      // h^{n-1}
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // dx, or wet
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: dv)
-layout(std430, binding = 12) buffer Compensation { float compensation[]; };   // c (y sweep)
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // the last sums'
 layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[]; };  // y sweep
@@ -578,6 +608,14 @@ vec2 store_input(int line, int pos) {
 #ifdef WINDOW_SUMS
 vec4 window_part = vec4(0.0);  // this invocation's stored cells' part of the sums
 #endif
+#if defined(KERNEL_WINDOW) && DIRECTION == 1 && CHUNK % 2 == 0
+// The y window stores each chunk's rows in order from an even row (chunks start at multiples of
+// CHUNK, on every path of window_lines.glsl), so an invocation holds both cells of each word it
+// stores: it loads the word at the even row and stores it whole at the odd one (or at the
+// line's last row), without atomics. The other y solves, and odd chunks, change a half at a time.
+#define PAIRED_COMPENSATION
+vec2 pair_compensation = vec2(0.0);  // the word's two cells' c, the even one's updated first
+#endif
 
 float store_value(int line, int pos, float increment, vec2 old_state) { return increment; }
 void store_flat(int index, float x) { field_out[index] = x; }  // x half step: dx
@@ -592,10 +630,22 @@ void store(int line, int pos, float increment, vec2 old_state) {
     // v keeps the solved increment, not wet - h: the rounding of h + dv must not become
     // momentum that every later step re-applies (that made the volume drift as steps^1.5); the
     // rounding goes into the compensation c instead.
-    float c = compensation[id];
+#ifdef PAIRED_COMPENSATION
+    const ivec2 cell = cell_of(line, pos);
+    const bool even = (cell.y & 1) == 0;
+    if (even) pair_compensation = decode_compensation(compensation[compensation_word(cell)]);
+    float c = even ? pair_compensation.x : pair_compensation.y;
     const float wet = compensated_add(old_state.x, increment, c);
+    if (even)
+        pair_compensation.x = c;
+    else
+        pair_compensation.y = c;
+    if (!even || pos == LINE_LENGTH - 1)
+        compensation[compensation_word(cell)] = encode_compensation(pair_compensation);
+#else
+    const float wet = add_compensated_at(cell_of(line, pos), old_state.x, increment);
+#endif
     field_out[id] = wet;
-    compensation[id] = c;
     velocity[id] = increment;
     check_value(wet);  // a NaN or Inf increment makes wet one
     const float depth = wet - bottom_at(id);
