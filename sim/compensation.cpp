@@ -3,12 +3,27 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 namespace adilab::sim {
 
 namespace {
 constexpr float kScale = 16777216.0f;  // 2^24, the shader's kCompensationScale
 constexpr float kLargestHalf = 65504.0f;
+
+// A vector of T from raw bytes, and raw bytes from a vector of T.
+template <typename T>
+std::vector<T> from_bytes(const std::vector<char>& bytes) {
+    std::vector<T> values(bytes.size() / sizeof(T));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+    return values;
+}
+template <typename T>
+std::vector<char> to_bytes(const std::vector<T>& values) {
+    std::vector<char> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+}
 
 std::uint64_t word_of(int nx, int x, int y) {
     return std::uint64_t(y / 2) * std::uint64_t(nx) + std::uint64_t(x);
@@ -66,6 +81,14 @@ std::vector<std::uint32_t> encode_compensation(const std::vector<float>& c, int 
             words[word_of(nx, x, y)] |= y % 2 == 0 ? bits : bits << 16;
         }
     return words;
+}
+
+std::vector<char> compensation_file_bytes(const std::vector<char>& words, int nx, int ny) {
+    return to_bytes(decode_compensation(from_bytes<std::uint32_t>(words), nx, ny));
+}
+
+std::vector<char> compensation_buffer_bytes(const std::vector<char>& floats, int nx, int ny) {
+    return to_bytes(encode_compensation(from_bytes<float>(floats), nx, ny));
 }
 
 }  // namespace adilab::sim

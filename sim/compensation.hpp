@@ -20,4 +20,9 @@ float half_value(std::uint16_t bits);
 std::vector<float> decode_compensation(const std::vector<std::uint32_t>& words, int nx, int ny);
 std::vector<std::uint32_t> encode_compensation(const std::vector<float>& c, int nx, int ny);
 
+// The same on raw bytes, as a buffer and a state file hold them: the words' bytes to the
+// floats' (a state file's c), and back.
+std::vector<char> compensation_file_bytes(const std::vector<char>& words, int nx, int ny);
+std::vector<char> compensation_buffer_bytes(const std::vector<char>& floats, int nx, int ny);
+
 }  // namespace adilab::sim

@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -188,23 +187,13 @@ class ShallowWater final : public AdiModel {
                 {"mean", &mean_, true, sizeof(float)}};
     }
     StateBuffer::Conversion compensation_to_file() const {
-        return [this](const std::vector<char>& bytes) {
-            std::vector<std::uint32_t> words(bytes.size() / sizeof(std::uint32_t));
-            std::memcpy(words.data(), bytes.data(), words.size() * sizeof(std::uint32_t));
-            const std::vector<float> c = decode_compensation(words, nx_, ny_);
-            std::vector<char> out(c.size() * sizeof(float));
-            std::memcpy(out.data(), c.data(), out.size());
-            return out;
+        return [this](const std::vector<char>& words) {
+            return compensation_file_bytes(words, nx_, ny_);
         };
     }
     StateBuffer::Conversion compensation_from_file() const {
-        return [this](const std::vector<char>& bytes) {
-            std::vector<float> c(bytes.size() / sizeof(float));
-            std::memcpy(c.data(), bytes.data(), c.size() * sizeof(float));
-            const std::vector<std::uint32_t> words = encode_compensation(c, nx_, ny_);
-            std::vector<char> out(words.size() * sizeof(std::uint32_t));
-            std::memcpy(out.data(), words.data(), out.size());
-            return out;
+        return [this](const std::vector<char>& floats) {
+            return compensation_buffer_bytes(floats, nx_, ny_);
         };
     }
     void after_set_field() override {
