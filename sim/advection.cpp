@@ -210,33 +210,57 @@ class Advection final : public AdiModel {
     // forwards on one side of the centre and backwards on the other, so one window for every
     // line needs the fastest line's halo at both ends: none holds from 2048^2 at the defaults,
     // where the line solve made a step 2.6 times the river's at 4096^2. Here each half of a
-    // sweep's lines takes a window of its own, its long halo (up to 128 rows) upstream only.
-    // Where even that does not hold for the outermost lines, the line solve takes every line:
-    // windows over the central lines beside the line solve over the others were slower at
-    // 8192^2 than the line solve alone (docs/performance.md). Columns go in the y window's
-    // groups of 32: both halves of a row whole groups.
+    // sweep's lines takes windows of its own, the long halo upstream only: one band where 128
+    // rows hold for the outermost line, else a band for each run of lines out from the centre,
+    // one run per 128 rows of the outermost line's halo (equal runs, split at multiples of 32
+    // lines), each band with the halos of its own outermost line (at 8192^2 the inner run 128
+    // rows, the outer 256), so that only the fastest lines pay the longest warm-up.
+    // Where even kVortexBandHalo does not hold for the outermost lines, the line solve takes
+    // every line: windows over the central lines beside the line solve over the others were
+    // slower at 8192^2 than the line solve alone (docs/performance.md). Columns go in the y
+    // window's groups of 32: every band's first column a multiple of 32.
+    static constexpr int kVortexBandHalo = 256;
     bool build_vortex_bands(const gl::Defines& row, const gl::Defines& column) {
         if (nx_ % 64 != 0 || ny_ % 2 != 0) return false;
         const double omega = param("omega");
         std::vector<WindowBand> bands[2];
         for (int d = 0; d < 2; ++d) {
             const int half = (d == 0 ? ny_ : nx_) / 2;
-            // The outermost line's halos, upstream (low) and downstream (high), rounded to fp32
-            // first as the kernels see the transfers.
-            const LineTransfers t = transfers(std::abs(omega) * (half - 0.5) * param("dh"), 0);
-            const double weight = double(float(t.weight));
-            const WindowHalo up = {general_window_halo(weight, double(float(t.forward)), 128),
-                                   general_window_halo(weight, double(float(t.backward)))};
-            const WindowHalo down = {up.high, up.low};
+            // The halos of a band whose outermost line lies `reach` lines from the centre,
+            // upstream (low) and downstream (high), rounded to fp32 first as the kernels see the
+            // transfers.
+            const auto band_halo = [&](int reach) {
+                const LineTransfers t = transfers(std::abs(omega) * (reach - 0.5) * param("dh"), 0);
+                const double weight = double(float(t.weight));
+                return WindowHalo{
+                    general_window_halo(weight, double(float(t.forward)), kVortexBandHalo),
+                    general_window_halo(weight, double(float(t.backward)))};
+            };
+            const WindowHalo outermost = band_halo(half);
+            if (outermost.low == 0 || outermost.high == 0) return false;
+            // The runs of each half, from the centre out: their reach from it.
+            std::vector<int> reach;
+            const int runs = (outermost.low + 127) / 128;
+            for (int r = 1; r <= runs; ++r) {
+                const int end = r == runs ? half : (half * r / runs + 16) / 32 * 32;
+                if (end > (reach.empty() ? 0 : reach.back())) reach.push_back(end);
+            }
             // The rows below the centre flow forwards (to +x) and the columns left of it
             // backwards where omega > 0: velocity omega (-y, x) about the centre.
             const bool lower_forwards = (d == 0) == (omega > 0);
             const gl::Defines& defines = d == 0 ? row : column;
-            for (int upper = 0; upper < 2; ++upper) {
-                const bool forwards = lower_forwards != (upper == 1);
-                bands[d].push_back(window_band(d, forwards ? up : down, upper * half, half,
-                                               kWindowShape, "sim/advection.comp", defines));
-                if (bands[d].back().program == nullptr) return false;
+            int inner = 0;
+            for (const int outer : reach) {
+                const WindowHalo up = band_halo(outer);
+                const WindowHalo down = {up.high, up.low};
+                for (int upper = 0; upper < 2; ++upper) {
+                    const bool forwards = lower_forwards != (upper == 1);
+                    const int first = upper == 1 ? half + inner : half - outer;
+                    bands[d].push_back(window_band(d, forwards ? up : down, first, outer - inner,
+                                                   kWindowShape, "sim/advection.comp", defines));
+                    if (bands[d].back().program == nullptr) return false;
+                }
+                inner = outer;
             }
         }
         bands_[0] = std::move(bands[0]);

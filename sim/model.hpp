@@ -50,10 +50,10 @@ int heat_window_halo(double lambda);
 // truncation downstream barely reaches back.
 // The bound m rows inside the end whose rows pass on transfer / (1 + transfer) a row.
 double general_window_tail(double weight, double transfer, int halo);
-// The smallest of 8, 16, 24, 32, 48, 64, 96, 128 rows up to `most` whose bound is <= 2^-27 (the
-// two ends' sum <= 2^-26); 0 where none is (the exact fused line solve). 48 but for the upstream
-// end of advection's window bands: the cap dates from x windows of 32 chunks of 8, where 48 rows
-// at both ends left 20 of them storing (a band's 128 upstream and 8 downstream 15). Windows now
+// The smallest of 8, 16, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256 rows up to `most` whose
+// bound is <= 2^-27 (the two ends' sum <= 2^-26); 0 where none is (the exact fused line solve).
+// 48 but for the upstream end of advection's window bands (up to 256): the cap dates from x
+// windows of 32 chunks of 8, where 48 rows at both ends left 20 of them storing. Windows now
 // widen with their warm-up (AdiModel::row_window_chunks, column_lanes); one window of longer
 // halos has not been measured against the line solve.
 int general_window_halo(double weight, double transfer, int most = 48);

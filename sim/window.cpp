@@ -15,7 +15,7 @@ double general_window_tail(double weight, double transfer, int halo) {
 }
 
 int general_window_halo(double weight, double transfer, int most) {
-    for (int halo : {8, 16, 24, 32, 48, 64, 96, 128})
+    for (int halo : {8, 16, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256})
         if (halo <= most && general_window_tail(weight, transfer, halo) <= std::ldexp(1.0, -27))
             return halo;
     return 0;

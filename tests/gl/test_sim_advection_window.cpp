@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -315,28 +316,44 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
 }
 
 // The window bands the vortex should take where no one window holds (sim/advection.cpp,
-// build_vortex_bands), as the model derives them: per sweep, each half of the lines with the
-// outermost line's halos, at most 128 upstream; "fused" (the line solve) where they do not hold
-// or the columns' halves are not whole groups of 32.
+// build_vortex_bands), as the model derives them: per sweep, each half of the lines in runs from
+// the centre out (one where 128 rows upstream hold for the outermost line, else one per 128 rows
+// of its halo, split at multiples of 32 lines), each run with its outermost line's halos, at
+// most 256 upstream; "fused" (the line solve) where they do not hold or the columns' halves are
+// not whole groups of 32.
 std::string expected_band_kernel(const Simulation& sim, int nx, int ny) {
     if (nx % 64 != 0 || ny % 2 != 0) return "fused";
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
     std::string name = "window-bands-H";
     for (int d = 0; d < 2; ++d) {
-        const double speed = std::abs(sim.param("omega")) * ((d == 0 ? ny : nx) / 2 - 0.5) * dh;
-        const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
-        const int up =
-            detail::general_window_halo(weight, double(float(implicit_dt * (speed / dh + k))), 128);
-        const int down = detail::general_window_halo(weight, double(float(implicit_dt * k)));
-        if (up == 0 || down == 0) return "fused";
+        const int half = (d == 0 ? ny : nx) / 2;
+        const auto halos = [&](int reach) {
+            const double speed = std::abs(sim.param("omega")) * (reach - 0.5) * dh;
+            const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
+            return std::pair{detail::general_window_halo(
+                                 weight, double(float(implicit_dt * (speed / dh + k))), 256),
+                             detail::general_window_halo(weight, double(float(implicit_dt * k)))};
+        };
+        const auto [outer_up, outer_down] = halos(half);
+        if (outer_up == 0 || outer_down == 0) return "fused";
+        const int runs = (outer_up + 127) / 128;
+        std::vector<int> reach;
+        for (int r = 1; r <= runs; ++r) {
+            const int end = r == runs ? half : (half * r / runs + 16) / 32 * 32;
+            if (reach.empty() || end > reach.back()) reach.push_back(end);
+        }
         // The lower half's lines flow forwards along x, backwards along y (omega > 0), and the
         // other way round where omega < 0.
-        const std::string forwards = std::to_string(up) + "/" + std::to_string(down);
-        const std::string backwards = std::to_string(down) + "/" + std::to_string(up);
         const bool lower_forwards = (d == 0) == (sim.param("omega") > 0);
-        name += (d == 0 ? "" : ",") +
-                (lower_forwards ? forwards + "+" + backwards : backwards + "+" + forwards);
+        name += d == 0 ? "" : ",";
+        for (std::size_t i = 0; i < reach.size(); ++i) {
+            const auto [up, down] = halos(reach[i]);
+            const std::string forwards = std::to_string(up) + "/" + std::to_string(down);
+            const std::string backwards = std::to_string(down) + "/" + std::to_string(up);
+            name += (i == 0 ? "" : "+") +
+                    (lower_forwards ? forwards + "+" + backwards : backwards + "+" + forwards);
+        }
     }
     return name;
 }
@@ -345,7 +362,8 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
     ADILAB_NEED_GL();
     // The vortex past the weights any one window holds for: each half of a sweep's lines by a
     // window with its long halo upstream, on square and oblong grids, with either scheme; past
-    // what 128 rows upstream hold for, and on grids whose columns do not halve into groups of
+    // what 128 rows hold for (W 9 to 12), each half in runs of lines with halos of their own; past
+    // what 256 rows upstream hold for, and on grids whose columns do not halve into groups of
     // 32, the line solve. Tolerance: kStepTolerance, the steps' fp32 round-off up to W 2.5,
     // grown with the solves' backward error 2^-24 (1 + W) (at W 12 and 25 the exact line solve
     // alone, windows off, misses the float64 steps by 2.6e-5 and 3.1e-5); the truncation adds
@@ -357,10 +375,12 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
         bool bands;
         double omega = 0.004;  // negative: the rotation the other way, the bands' halos mirrored
     };
-    for (const BandCase& c : {BandCase{0, 3.5, 64, 64, true}, BandCase{0, 4, 128, 192, true},
-                              BandCase{0, 4, 192, 64, true}, BandCase{1, 6, 64, 128, true},
-                              BandCase{0, 4, 128, 64, true, -0.004},
-                              BandCase{0, 3.5, 96, 64, false}, BandCase{0, 25, 256, 256, false}}) {
+    for (const BandCase& c :
+         {BandCase{0, 3.5, 64, 64, true}, BandCase{0, 4, 128, 192, true},
+          BandCase{0, 4, 192, 64, true}, BandCase{1, 6, 64, 128, true},
+          BandCase{0, 4, 128, 64, true, -0.004}, BandCase{0, 10, 128, 128, true},
+          BandCase{0, 9, 256, 192, true}, BandCase{0, 12, 256, 256, true},
+          BandCase{0, 3.5, 96, 64, false}, BandCase{0, 25, 256, 256, false}}) {
         std::string kernel, symmetric;
         const double error = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, {},
                                               &kernel, &symmetric, c.omega);
