@@ -241,12 +241,12 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's partial sums", groups * 4 * sizeof(float)},
             {"shallow-water's mean velocity", sizeof(float)},
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
-            {"shallow-water's settling tiles", 2 * groups * sizeof(std::int32_t)},
+            {"shallow-water's settling tiles and step sums",
+             settle_words(groups, sum_sets(window_parts_bound(nx, ny))) * sizeof(std::int32_t)},
             {"shallow-water's settling dispatch", kEndArgumentWords * sizeof(unsigned)},
-            // 16 bytes per 32 invocations of the y window: at most field / 8 for a window that
-            // stores as many rows of its columns as it has subgroups or more (the model's shape
-            // stores at least 220 with 32); resolve_window allocates it for the shape that runs.
-            {"shallow-water's y-window sums", field / 8},
+            // 16 bytes per 32 invocations of the y window (window_parts_bound); resolve_window
+            // allocates it for the shape that runs.
+            {"shallow-water's y-window sums", window_parts_bound(nx, ny) * 4 * sizeof(float)},
             {"shallow-water's settling count", sizeof(std::uint32_t)},
         };
         for (gl::BufferNeed& need : line_solve_needs(nx, ny)) needs.push_back(std::move(need));
@@ -266,8 +266,10 @@ class ShallowWater final : public AdiModel {
         mean_ = gl::Buffer(sizeof(float));
         sweep_arguments_ = gl::Buffer(kSweepArgumentWords * sizeof(unsigned));
         sweep_arguments_.zero();
-        deficit_steps_ = gl::Buffer(2 * std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_) *
-                                    sizeof(std::int32_t));
+        sum_sets_ = sum_sets(0);
+        deficit_steps_ = gl::Buffer(
+            settle_words(std::uint64_t(settle_groups_x(nx_)) * settle_groups_y(ny_), sum_sets_) *
+            sizeof(std::int32_t));
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
@@ -410,6 +412,13 @@ class ShallowWater final : public AdiModel {
             window_parts_count_ =
                 int(window_groups_[1][0] * window_groups_[1][1] * unsigned(window_warps_[1]));
             window_parts_ = gl::Buffer(std::size_t(window_parts_count_) * 4 * sizeof(float));
+            sum_sets_ = sum_sets(std::uint64_t(window_parts_count_));
+            const std::uint64_t words =
+                settle_words(std::uint64_t(settle_groups_x(nx_)) * settle_groups_y(ny_), sum_sets_);
+            if (words * sizeof(std::int32_t) > deficit_steps_.size()) {
+                deficit_steps_ = gl::Buffer(words * sizeof(std::int32_t));
+                deficit_steps_.zero();
+            }
             const std::size_t groups = change_groups();
             if (groups * 4 * sizeof(float) > partials_.size())
                 partials_ = gl::Buffer(groups * 4 * sizeof(float));
@@ -448,6 +457,25 @@ class ShallowWater final : public AdiModel {
         p.set("damping", float(param("damping")));
         // Unguarded, the sweeps mark no tile as too deep for windows that do not run.
         p.set("window_depth", window_guarded_ ? window_depth_ : std::numeric_limits<float>::max());
+        set_sum_uniforms(p);
+    }
+
+    // The y window's step sums (shaders/sim/step_sums.glsl): the sets its parts spread over,
+    // one for each of the 64 invocations that read them, more where a set would take over 2047
+    // parts (each adds up to 2^20 to a word); and the units of v's sum. |v| is at most the
+    // field's range (h^n and h^{n-1} both lie in it), so the sum over every cell is at most
+    // cells x range, which the units keep below 2^99 (the limbs hold 2^100).
+    static unsigned sum_sets(std::uint64_t parts) {
+        return unsigned(std::max<std::uint64_t>(64, (parts + 2046) / 2047));
+    }
+    int sum_exponent() const {
+        const FieldBounds bounds = field_bounds();
+        const double most = double(cells()) * std::max(bounds.high - bounds.low, 1e-30);
+        return std::clamp(int(std::floor(99.0 - std::log2(most))), -120, 120);
+    }
+    void set_sum_uniforms(const gl::Program& p) const {
+        p.set("sum_sets", int(sum_sets_));
+        p.set("sum_exponent", sum_exponent());
     }
 
     // Group sums by subgroup operations where the device has them.
@@ -513,7 +541,8 @@ class ShallowWater final : public AdiModel {
     }
 
     // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
-    // the dead h^{n-1} (height_), after a step of the y window the sums of its parts, and the
+    // the dead h^{n-1} (height_), after a step of the y window the sums of its parts (or, where
+    // no cell came out below its bottom, the window's step sums, in one work group), and the
     // next step's sweeps; then, from end_arguments_ where the window is guarded, applying the
     // changes and summing the settled state, which after a step of the y window that found no
     // cell below its bottom has no work groups (the window's sums are the state's).
@@ -522,6 +551,7 @@ class ShallowWater final : public AdiModel {
         use_program(changes);
         changes.set("part_count", window_parts_count_);
         changes.set("sums_window", int(window_guarded_));
+        set_sum_uniforms(changes);
         height_.bind_storage(0);
         wet_.bind_storage(1);
         bottom_.bind_storage(8);
@@ -559,6 +589,19 @@ class ShallowWater final : public AdiModel {
     static int settle_rows(int chunk) { return chunk % 2 == 0 ? chunk / 2 : chunk; }
     static int tile_chunks(int chunk) { return chunk % 2 == 0 ? 4 : 8; }
     int settle_chunk_ = kColumnChunk;
+
+    // The y window's parts at most: 16 bytes per 32 invocations is at most field / 8 for a
+    // window that stores as many rows of its columns as it has subgroups or more (the model's
+    // shape stores at least 220 with 32).
+    static std::uint64_t window_parts_bound(int nx, int ny) {
+        return field_bytes(nx, ny) / 8 / (4 * sizeof(float));
+    }
+    // deficit_steps_'s words: the tiles' steps, the deep water's, then the step's sums and their
+    // two steps.
+    static std::uint64_t settle_words(std::uint64_t tiles, unsigned sets) {
+        return 2 * tiles + std::uint64_t(sets) * 7 + 2;  // step_sums.glsl's kSumWords a set
+    }
+    unsigned sum_sets_ = 64;
 
     // The settling kernel's work groups, its tiles: along x and along y.
     static unsigned settle_groups_x(int nx) { return unsigned((nx + 31) / 32); }
@@ -635,7 +678,7 @@ class ShallowWater final : public AdiModel {
     // Per group of the kernel that sums (sum v, wet cells, deepest, below a bottom); S / N_wet.
     gl::Buffer partials_, mean_;
     // Per settling tile, the last step a cell there overdrew; then per tile, the last step the
-    // y sweep left water there too deep for the windows.
+    // y sweep left water there too deep for the windows; then the y window's step sums.
     gl::Buffer deficit_steps_;
     gl::Buffer groups_done_;  // the summing kernel's work groups finished (its last resets it)
     // Settling's second dispatch, live and full, then whether the step's y sweep was the window

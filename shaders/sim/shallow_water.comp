@@ -60,8 +60,9 @@
 // a random walk, and the volume, which grows by S every step, would drift as steps^1.5 (2e-5 of
 // it in 10,000 steps of the default dam-break at 32^2). So every step ends by summing v^n and
 // counting the wet cells per work group, the last group forms S_wet / N_wet (water_sums.glsl),
-// and the x sweep takes it out of every wet cell's v. The y window sums as it stores; settling,
-// where it runs, sums the settled state instead. The right-hand side's velocity term then sums
+// and the x sweep takes it out of every wet cell's v. The y window sums as it stores (its parts,
+// and the step's sums in fixed point, step_sums.glsl); settling, where it runs, sums the settled
+// state instead. The right-hand side's velocity term then sums
 // to 0 (to rounding) every step whatever v holds, so the volume changes only by disturbances
 // and rounds only as a random walk (steps^0.5). Where every cell stays wet, S is 0 in exact
 // arithmetic (disturbances leave v alone, settling moves v with a zero sum) and the mean taken
@@ -171,17 +172,16 @@ int settle_tile(ivec2 cell) {
 // (window_depth): the y line solve stores the step's index for every tile in which it left such
 // a cell, and settling's first kernel chooses the next step's sweeps from them (after a step of
 // the y window, from the window's sums).
-int deep_water_slot(ivec2 cell) {
-    const int tiles = ((ny + kSettleTile.y - 1) / kSettleTile.y) *
-                      ((nx + kSettleTile.x - 1) / kSettleTile.x);
-    return tiles + settle_tile(cell);
+int settle_tile_count() {
+    return ((ny + kSettleTile.y - 1) / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x);
 }
+int deep_water_slot(ivec2 cell) { return settle_tile_count() + settle_tile(cell); }
 
 #if defined(KERNEL_WINDOW) && DIRECTION == 1
-// The y window sums its new cells for the next step, 32 invocations at a time, and
-// KERNEL_SETTLE_CHANGES sums those parts: after a step on which no cell came out below its
-// bottom they are the new state's sums, and settling applies nothing (see "Settling" and "Dry
-// cells and the mean velocity" above).
+// The y window sums its new cells for the next step, 32 invocations at a time: the parts, which
+// settling's kernels sum where a cell came out below its bottom, and the step's sums
+// (step_sums.glsl), which settling's first kernel reads where none did: then they are the new
+// state's, and settling applies nothing (see "Settling" and "Dry cells and the mean velocity").
 #define WINDOW_SUMS
 #endif
 
@@ -330,7 +330,7 @@ layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
 // Whether a cell of the tile or of the eight around it came out of the y sweep below its
 // bottom: settling changes only cells next to such a cell, and reads the depths around those
 // (two cells: the neighbouring tiles are at least that wide).
-layout(std430, binding = 15) readonly buffer DeficitSteps { int deficit_step[]; };
+layout(std430, binding = 15) buffer DeficitSteps { int deficit_step[]; };
 bool deficit_near(ivec2 tile) {
     const ivec2 tiles = settle_tiles();
     bool near = false;
@@ -369,9 +369,16 @@ float draw_ratio(ivec2 c) {
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
 
+#include "sim/step_sums.glsl"
+
 void main() {
     const int t = int(gl_LocalInvocationIndex);
     const int groups = int(gl_NumWorkGroups.x), group = int(gl_WorkGroupID.x);
+    if (sums_window != 0 && step_sums_hold()) {  // the y window's step sums are the state's
+        if (group == 0) store_step_sums(t);
+        return;
+    }
+    zero_step_sums(group * GROUP_SIZE + t, groups * GROUP_SIZE);  // the parts' sums or settling's
     const ivec2 tiles = settle_tiles();
     const int tile_count = tiles.x * tiles.y;
     const int tiles_per_group = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
@@ -519,7 +526,7 @@ layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // 
 layout(std430, binding = 2) buffer Velocity { float velocity[]; };           // v (y sweep: dv)
 layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[]; };  // dx
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // the last sums'
-layout(std430, binding = 15) writeonly buffer DeficitSteps { int deficit_step[]; };  // y sweep
+layout(std430, binding = 15) buffer DeficitSteps { int deficit_step[]; };  // y sweep
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]
@@ -741,13 +748,17 @@ void window_group_end();
 // a group-wide sum with its barriers and the last group's atomic count at the end of each cost
 // the y half step 20% at 4096^2 on the H100), else by a tree in the reduced rows' arrays.
 layout(std430, binding = 18) writeonly buffer WindowParts { vec4 window_parts[]; };
+#include "sim/step_sums.glsl"
 void window_group_end() {
     const int t = int(gl_LocalInvocationID.x);
     const int slot =
         int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * WARPS + t / 32;
 #ifdef SUBGROUP_SUM
     const vec4 part = vec4(subgroupAdd(window_part.xy), subgroupMax(window_part.zw));
-    if (subgroupElect()) window_parts[slot] = part;
+    if (subgroupElect()) {
+        window_parts[slot] = part;
+        add_step_sums(slot, part);
+    }
 #else
     barrier();  // every invocation's Thomas has read the reduced rows
     first_a[t] = window_part.x;
@@ -767,7 +778,11 @@ void window_group_end() {
             last_a[t] = sum.w;
         }
     }
-    if ((t & 31) == 0) window_parts[slot] = vec4(first_a[t], first_c[t], first_d[t], last_a[t]);
+    if ((t & 31) == 0) {
+        const vec4 part = vec4(first_a[t], first_c[t], first_d[t], last_a[t]);
+        window_parts[slot] = part;
+        add_step_sums(slot, part);
+    }
 #endif
 }
 #endif

@@ -690,5 +690,79 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
     }
 }
 
+// Where no cell comes out below its bottom, the mean velocity is what the y window's parts add
+// to the step's sums in fixed point (the settling kernels leave it alone): the same check on
+// deep water over a flat bottom. A state whose mean record says 0 while v sums to `drift` a cell
+// (of either sign) makes the next step's v sum to (1 - damping) times that: a mean far from the
+// rounding that a zero or a wrong sign would hide in. 100 x 530 in every shape of the y window
+// (the parts split its columns and rows differently, neither a whole number of them); 64 x 48
+// with a drift that takes the parts' sums into the fixed point's high limb (a part's units pass
+// 2^40 where it holds over 2^-19 of cells x the field's range).
+TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereTheWindowsSumsAreTheStepsSums) {
+    ADILAB_NEED_GL();
+    const std::string path = test::temp_folder("water-step-sums") + "/water.state";
+    struct Case {
+        int nx, ny, chunk;
+        float drift;
+    };
+    std::vector<Case> cases;
+    for (const int chunk : {0, 8, 16, 5})
+        for (const float drift : {2e-3f, -2e-3f}) cases.push_back({100, 530, chunk, drift});
+    for (const float drift : {0.4f, -0.4f}) cases.push_back({64, 48, 0, drift});
+    for (const Case& c : cases) {
+        const std::string name = std::to_string(c.nx) + "x" + std::to_string(c.ny) + ", chunk " +
+                                 std::to_string(c.chunk) + ", drift " + std::to_string(c.drift);
+        auto sim = make_simulation("shallow-water");
+        FusedTuning tuning;
+        tuning.window_column_chunk = c.chunk;
+        sim->set_fused_tuning(tuning);
+        sim->set_param("dt", 0.2);
+        sim->set_param("damping", 0.02);
+        sim->reset("dam-break", c.nx, c.ny);
+        sim->step(3);
+        sim->save_state(path);
+        std::string text = test::read_text(path);
+        const StateRecord v = state_record(text, "v"), mean = state_record(text, "mean");
+        ASSERT_NE(v.start, std::string::npos);
+        ASSERT_NE(mean.start, std::string::npos);
+        std::vector<float> velocity(v.bytes / sizeof(float));
+        std::memcpy(velocity.data(), text.data() + v.data, v.bytes);
+        for (float& value : velocity) value += c.drift;
+        std::memcpy(text.data() + v.data, velocity.data(), v.bytes);
+        const float zero = 0.0f;
+        std::memcpy(text.data() + mean.data, &zero, sizeof(float));
+        test::write_text(path, text);
+        sim->load_state(path);
+        sim->step(1);
+        ASSERT_TRUE(sim->stats().stable) << sim->instability() << "; " << name;
+        ASSERT_EQ(sim->kernel().rfind("window-", 0), 0u) << sim->kernel() << "; " << name;
+        sim->save_state(path);
+        const std::string saved = test::read_text(path);
+        std::vector<std::vector<float>> records;
+        for (const char* record_name : {"h", "v", "b", "mean"}) {
+            const StateRecord record = state_record(saved, record_name);
+            ASSERT_NE(record.start, std::string::npos) << record_name;
+            records.emplace_back(record.bytes / sizeof(float));
+            std::memcpy(records.back().data(), saved.data() + record.data, record.bytes);
+        }
+        const std::vector<float>&h = records[0], &vs = records[1], &b = records[2];
+        double sum = 0, largest = 0;
+        for (std::size_t k = 0; k < h.size(); ++k) {
+            ASSERT_GT(h[k] - b[k], 0.0f) << "a cell ran dry at " << k << "; " << name;
+            sum += vs[k];
+            largest = std::max(largest, double(std::abs(vs[k])));
+        }
+        // The parts' fp32 sums round as the settling kernel's did (the same tolerance as above);
+        // the fixed point adds at most half a unit a part, below 2^-30 of this sum; the sum's
+        // conversion to fp32 and the division by the wet cells round the mean by half an ulp
+        // each (2^-24 of it), which the larger means here reach.
+        const double expected = sum / double(h.size());
+        const double tolerance =
+            std::ldexp(largest, -24) + std::ldexp(std::abs(expected), -23) + 1e-12;
+        ASSERT_GT(std::abs(expected), 100 * tolerance) << "the test's mean is rounding; " << name;
+        EXPECT_NEAR(records[3][0], expected, tolerance) << name;
+    }
+}
+
 }  // namespace
 }  // namespace adilab::sim
