@@ -19,9 +19,11 @@
 // value's last bit lose nothing; only the low limb's fraction of a unit is rounded. No word takes
 // more than 2047 adds of up to 2^20 (the host's sum_sets), so each stays within an int.
 //
-// The includer declares deficit_step[] (binding 15) and settle_tile_count(): the words follow
-// the tiles' steps and the deep water's, then the last step on which a cell came out below its
-// bottom and the last step of the y window.
+// The includer declares deficit_step[] (binding 15) and settle_tile_count(), and for settling's
+// first kernel GROUP_SIZE and what chooses the next step (store_mean, settle_this_step,
+// choose_sweeps, end_arguments, window_depth). The words follow the tiles' steps and the deep
+// water's, then the last step on which a cell came out below its bottom and the last step of
+// the y window.
 uniform int sum_sets;
 uniform int sum_exponent;
 const int kSumLimbs = 5;
@@ -127,22 +129,17 @@ vec4 read_step_sums(int t) {
         }
     }
     if (t != 0) return vec4(0.0);
-    // The units sum_k digits[k] 2^(20 k): every digit but the top in [0, 2^20); a negative sum
-    // is negated and borrowed back the same way, so that the float64 sum of its digits' values
-    // has no cancellation (only its own rounding, 2^-52 of it).
+    // The units sum_k digits[k] 2^(20 k), every digit but the top in [0, 2^20) after the
+    // carries, from the top down: each partial is the units over 2^(20 k), floored, no larger
+    // than the sum, so float64 rounds the sum by a few parts in 2^53 of it, whatever its sign.
     for (int k = 0; k < kSumLimbs; ++k) digits[k] = sum_digits[k][0];
     carry_digits(digits);
-    const bool negative = digits[kSumLimbs - 1] < 0;
-    if (negative) {
-        for (int k = 0; k < kSumLimbs; ++k) digits[k] = -digits[k];
-        carry_digits(digits);
-    }
     double units = 0.0;
     for (int k = kSumLimbs - 1; k >= 0; --k) units = units * double(kLimb) + double(digits[k]);
     // A power of two as a factor: llvmpipe's float64 ldexp got negative values wrong.
-    const float sum = float(units * double(ldexp(1.0, -sum_exponent)));
-    return vec4(negative ? -sum : sum, float(uint(sum_digits[kSumLimbs][0])),
-                intBitsToFloat(sum_digits[kSumLimbs + 1][0]), 0.0);
+    return vec4(float(units * double(ldexp(1.0, -sum_exponent))),
+                float(uint(sum_digits[kSumLimbs][0])), intBitsToFloat(sum_digits[kSumLimbs + 1][0]),
+                0.0);
 }
 
 // Work group 0 of settling's first kernel after a step whose sums hold: the mean velocity, no
