@@ -62,13 +62,13 @@
 // counting the wet cells per work group, the last group forms S_wet / N_wet (water_sums.glsl),
 // and the x sweep takes it out of every wet cell's v. The y window sums as it stores (its parts,
 // and the step's sums in fixed point, step_sums.glsl); settling, where it runs, sums the settled
-// state instead. The right-hand side's velocity term then sums
-// to 0 (to rounding) every step whatever v holds, so the volume changes only by disturbances
-// and rounds only as a random walk (steps^0.5). Where every cell stays wet, S is 0 in exact
-// arithmetic (disturbances leave v alone, settling moves v with a zero sum) and the mean taken
-// out is rounding only; where cells dry out, the v dropped with them leaves the wet cells' v
-// summing to minus it, and taking the mean out spreads that evenly over the wet cells (the one
-// non-local step, of the size of the dried cells' last change).
+// state instead. The right-hand side's velocity term then sums to 0 (to rounding) every step
+// whatever v holds, so the volume changes only by disturbances and rounds only as a random walk
+// (steps^0.5). Where every cell stays wet, S is 0 in exact arithmetic (disturbances leave v
+// alone, settling moves v with a zero sum) and the mean taken out is rounding only; where cells
+// dry out, the v dropped with them leaves the wet cells' v summing to minus it, and taking the
+// mean out spreads that evenly over the wet cells (the one non-local step, of the size of the
+// dried cells' last change).
 //
 // Round-off-safe form: the state is h = h^{n-1} and v = h^{n-1} - h^{n-2} (not h^{n-2}), and the
 // sweeps solve for increments:
