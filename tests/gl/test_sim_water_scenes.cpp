@@ -365,6 +365,15 @@ StateRecord state_record(const std::string& text, const std::string& name) {
     return r;
 }
 
+// The floats of a state file's buffer `name` (none where the file has no such buffer).
+std::vector<float> record_floats(const std::string& text, const std::string& name) {
+    const StateRecord record = state_record(text, name);
+    EXPECT_NE(record.start, std::string::npos) << name;
+    std::vector<float> values(record.bytes / sizeof(float));
+    std::memcpy(values.data(), text.data() + record.data, values.size() * sizeof(float));
+    return values;
+}
+
 // A state saved before the height compensation c existed has no buffer c: it loads with c = 0
 // (what a run starting from those heights has) and goes on conserving.
 TEST(SimWaterScenes, StateWithoutCompensationLoadsAndConserves) {
@@ -631,13 +640,6 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
         }
         files::write_png(rocks, nx, ny, rgba);
     }
-    const auto record_floats = [](const std::string& text, const std::string& name) {
-        const StateRecord record = state_record(text, name);
-        EXPECT_NE(record.start, std::string::npos) << name;
-        std::vector<float> values(record.bytes / sizeof(float));
-        std::memcpy(values.data(), text.data() + record.data, values.size() * sizeof(float));
-        return values;
-    };
     for (const int chunk : {0, 8, 16, 5}) {
         auto sim = make_simulation("shallow-water");
         FusedTuning tuning;
@@ -696,8 +698,8 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
 // (of either sign) makes the next step's v sum to (1 - damping) times that: a mean far from the
 // rounding that a zero or a wrong sign would hide in. 100 x 530 in every shape of the y window
 // (the parts split its columns and rows differently, neither a whole number of them); 64 x 48
-// with a drift that takes the parts' sums into the fixed point's high limb (a part's units pass
-// 2^40 where it holds over 2^-19 of cells x the field's range).
+// with a drift that takes the parts' sums into the fixed point's top limb (a part's units pass
+// 2^80 where it holds over 2^-19 of cells x the field's range).
 TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereTheWindowsSumsAreTheStepsSums) {
     ADILAB_NEED_GL();
     const std::string path = test::temp_folder("water-step-sums") + "/water.state";
@@ -738,14 +740,13 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereTheWindowsSumsAreTheStepsSums) 
         ASSERT_EQ(sim->kernel().rfind("window-", 0), 0u) << sim->kernel() << "; " << name;
         sim->save_state(path);
         const std::string saved = test::read_text(path);
-        std::vector<std::vector<float>> records;
-        for (const char* record_name : {"h", "v", "b", "mean"}) {
-            const StateRecord record = state_record(saved, record_name);
-            ASSERT_NE(record.start, std::string::npos) << record_name;
-            records.emplace_back(record.bytes / sizeof(float));
-            std::memcpy(records.back().data(), saved.data() + record.data, record.bytes);
-        }
-        const std::vector<float>&h = records[0], &vs = records[1], &b = records[2];
+        const std::vector<float> h = record_floats(saved, "h"), vs = record_floats(saved, "v"),
+                                 b = record_floats(saved, "b"),
+                                 stored_mean = record_floats(saved, "mean");
+        ASSERT_EQ(h.size(), std::size_t(c.nx) * c.ny) << name;
+        ASSERT_EQ(vs.size(), h.size()) << name;
+        ASSERT_EQ(b.size(), h.size()) << name;
+        ASSERT_EQ(stored_mean.size(), 1u) << name;
         double sum = 0, largest = 0;
         for (std::size_t k = 0; k < h.size(); ++k) {
             ASSERT_GT(h[k] - b[k], 0.0f) << "a cell ran dry at " << k << "; " << name;
@@ -760,7 +761,7 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereTheWindowsSumsAreTheStepsSums) 
         const double tolerance =
             std::ldexp(largest, -24) + std::ldexp(std::abs(expected), -23) + 1e-12;
         ASSERT_GT(std::abs(expected), 100 * tolerance) << "the test's mean is rounding; " << name;
-        EXPECT_NEAR(records[3][0], expected, tolerance) << name;
+        EXPECT_NEAR(stored_mean[0], expected, tolerance) << name;
     }
 }
 
