@@ -609,6 +609,62 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
             }
 }
 
+// Settling applies each unit (a work group's run of tiles) once every group whose tiles lie within
+// a tile of it has found its changes, and the group that completes a unit's count applies it
+// (shaders/sim/water_settling.glsl). The step against float64 as above (one step: its tolerance)
+// on random rocks under a rough surface, wherever the units are cut: 70 x 45 (3 x 2 tiles) in 1,
+// 2, 3 and 6 units (the tuned groups; units of 2 tiles cross a row of tiles), and 8192 x 80 (256
+// x 2 tiles) in 512 units, each waiting for up to 515 (more than a work group counts at once),
+// and in 86 units of 6 tiles (not a whole row). dt 1 takes the line solve, 0.2 the windows, whose
+// parts are the sums of the tiles that nothing changes.
+TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsUnitsAreCut) {
+    ADILAB_NEED_GL();
+    const double damping = 0.02;
+    const std::string rocks = test::temp_folder("settling-units") + "/rocks.png";
+    {
+        std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
+        std::mt19937 rng(23);
+        std::uniform_int_distribution<int> grey(128, 204);  // 0.5 .. 0.8 of 1.5 levels
+        for (std::size_t k = 0; k < rgba.size(); k += 4)
+            rgba[k] = rgba[k + 1] = rgba[k + 2] = std::uint8_t(grey(rng));
+        files::write_png(rocks, 70, 45, rgba);
+    }
+    for (const double dt : {1.0, 0.2})
+        for (const auto& [nx, ny, groups] :
+             {std::tuple{70, 45, 1}, std::tuple{70, 45, 2}, std::tuple{70, 45, 4},
+              std::tuple{70, 45, 1024}, std::tuple{8192, 80, 1024}, std::tuple{8192, 80, 86}}) {
+            auto sim = make_simulation("shallow-water");
+            FusedTuning tuning;
+            tuning.settle_groups = groups;
+            sim->set_fused_tuning(tuning);
+            sim->set_param("dt", dt);
+            sim->set_param("damping", damping);
+            sim->set_terrain("png:" + rocks);
+            sim->reset("dam-break", nx, ny);
+            const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
+            std::vector<float> start(bottom.size());
+            std::mt19937 rng(29);
+            std::uniform_real_distribution<float> rough(0.85f, 1.15f);
+            for (std::size_t k = 0; k < start.size(); ++k)
+                start[k] = std::max(rough(rng), bottom[k]);
+            sim->set_field(start);
+            WaterState ref{nx,
+                           ny,
+                           {start.begin(), start.end()},
+                           std::vector<double>(start.size(), 0.0),
+                           {bottom.begin(), bottom.end()}};
+            const int overdrawn = reference_water_step(ref, 9.81 * dt * dt / 2, damping);
+            ASSERT_GT(overdrawn, 0) << "the scene must exercise settling";
+            sim->step(1);
+            const std::vector<float> h = sim->read_field();
+            double worst = 0;
+            for (std::size_t k = 0; k < h.size(); ++k)
+                worst = std::max(worst, std::isfinite(h[k]) ? std::abs(h[k] - ref.h[k]) : INFINITY);
+            EXPECT_LE(worst, 2e-5) << nx << " x " << ny << ", " << groups << " groups, dt " << dt
+                                   << " (" << sim->kernel() << ")";
+        }
+}
+
 // Settling sums only the tiles it changes, and takes the sums of the others from the y window's
 // parts (shaders/sim/shallow_water.comp, TILE_CHUNKS: a tile's rows are whole chunks of the
 // window's, each chunk of 32 columns one part). The mean velocity a step leaves must still be

@@ -1,0 +1,287 @@
+#ifndef WATER_SETTLING_GLSL
+#define WATER_SETTLING_GLSL
+// water_settling.glsl — shallow water's settling (shaders/sim/shallow_water.comp, KERNEL_SETTLE):
+// wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
+// neighbours (see "Settling" there), in place: the y sweep's output is the new state; and the
+// sums the next step needs (water_sums.glsl). With MEASURE_ONLY, the sums of a stored state only.
+//
+// The cells go in tiles of 32 x 8 SETTLE_ROWS, 256 invocations a tile, SETTLE_ROWS cells an
+// invocation 8 rows apart, so that the rows above and below a cell are mostly read by the same
+// group, from its cache, and each invocation has that many cells' loads in flight: one cell an
+// invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight
+// 0.110; docs/performance.md). Cells change only in a tile next to one the y sweep marked
+// (deficit_near, "near" below). After a step of the y window, the tiles that are not near keep
+// the window's values, and their sums are the window's parts: only the near tiles are read (a
+// full pass over the state cost the basin at 4096^2 0.12 ms a step on the H100).
+//
+// A step's settling is one dispatch. After a step of the y window on which no cell came out
+// below its bottom, work group 0 stores the mean velocity and chooses the next step's sweeps from
+// the window's step sums (step_sums.glsl), and the other groups end at once. Otherwise each group
+// takes a unit, a run of tiles: it computes the changes of the tiles near a dry cell (rare) into
+// the dead h^{n-1} buffer, then each unit, once every change that reads its cells is found, is
+// applied and its settled state summed (the y window's parts where nothing changed), and the
+// group that sums the last unit stores the mean velocity and chooses the next step's sweeps.
+// Why the units wait for their neighbours: a cell's change reads the surface two cells around
+// it, which a group beside it may be changing. Two dispatches did that with a barrier between
+// them, and the second cost its stage after most steps, with nothing to apply: 3.1 us of the
+// H100's 41 us step at 1024^2 (docs/performance.md). No group waits here: the group whose count
+// completes a unit applies it.
+#define GROUP_SIZE 256
+layout(local_size_x = GROUP_SIZE) in;
+shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
+#include "sim/water_sums.glsl"
+
+bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
+ivec2 settle_tiles() { return (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile; }
+// Cell r of invocation t (0 .. 255) in a tile: column t % 32, row t / 32 + 8 r.
+ivec2 settle_cell(ivec2 tile, int t, int r) {
+    return tile * kSettleTile + ivec2(t % 32, t / 32 + 8 * r);
+}
+
+#ifdef MEASURE_ONLY
+// A tile a work group (the dispatch is the tiles): the sums of the stored state, for the next
+// step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded state that has
+// no mean of its own).
+layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
+layout(std430, binding = 2) readonly buffer Velocity { float velocity[]; };
+uniform int measures_mean;  // 0: only the next sweeps (the mean the last step left is kept)
+
+void main() {
+    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    vec4 mine = vec4(0.0);
+    for (int r = 0; r < SETTLE_ROWS; ++r) {
+        const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
+        if (!inside(cell)) continue;
+        const int id = index_of(cell);
+        mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
+    }
+    const uvec2 groups = gl_NumWorkGroups.xy;
+    vec4 sums;
+    if (!sum_of_groups(mine, int(uint(tile.y) * groups.x + uint(tile.x)), int(groups.x * groups.y),
+                       sums))
+        return;
+    if (measures_mean != 0) store_mean(sums);
+    choose_sweeps(sums.z <= window_depth);
+}
+
+#else
+// Whether a cell of the tile or of the eight around it came out of the y sweep below its
+// bottom: settling changes only cells next to such a cell, and reads the depths around those
+// (two cells: the neighbouring tiles are at least that wide).
+layout(std430, binding = 15) buffer DeficitSteps { int deficit_step[]; };
+bool deficit_near(ivec2 tile) {
+    const ivec2 tiles = settle_tiles();
+    bool near = false;
+    for (int j = max(tile.y - 1, 0); j <= min(tile.y + 1, tiles.y - 1); ++j)
+        for (int i = max(tile.x - 1, 0); i <= min(tile.x + 1, tiles.x - 1); ++i)
+            near = near || deficit_step[j * tiles.x + i] == step_index;
+    return near;
+}
+
+// The changes go into the dead h^{n-1}, for the group that applies them (coherent).
+layout(std430, binding = 0) coherent buffer Changes { float changes[]; };
+layout(std430, binding = 1) buffer Wet { float wet[]; };            // wet -> h^n
+layout(std430, binding = 2) buffer Velocity { float velocity[]; };  // dv -> v^n
+layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
+uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
+
+float depth_after(ivec2 c) {
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    return max(wet[id] - bottom_at(id), 0.0);
+}
+const ivec2 kNeighbours[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
+float neighbour_depths(ivec2 c) {
+    float w = 0.0;
+    for (int k = 0; k < 4; ++k) w += depth_after(c + kNeighbours[k]);
+    return w;
+}
+// The share r of each neighbour's depth that cell c draws (0 unless c is below its bottom).
+float draw_ratio(ivec2 c) {
+    if (!inside(c)) return 0.0;
+    const int id = index_of(c);
+    const float deficit = bottom_at(id) - wet[id];
+    if (!(deficit > 0.0)) return 0.0;
+    const float w = neighbour_depths(c);
+    return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
+}
+
+// The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
+// window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
+// then window_stored_chunks that store a chunk of kChunkRows rows each, and one part of the
+// sums a subgroup, at [(y * tiles.x + x) * window_warps + subgroup].
+uniform int window_warps;
+uniform int window_first_chunk;
+uniform int window_stored_chunks;
+
+// The window's parts of a tile: its TILE_CHUNKS chunks of rows, in order, their loads issued
+// together.
+vec4 tile_parts(ivec2 tile, ivec2 tiles) {
+    vec4 parts[TILE_CHUNKS];
+    for (int j = 0; j < TILE_CHUNKS; ++j) {
+        const int chunk = TILE_CHUNKS * tile.y + j;  // rows chunk * kChunkRows ..
+        const int group = (chunk / window_stored_chunks) * tiles.x + tile.x;
+        // Chunks past the grid's last row have no part (index 0 keeps the load in bounds).
+        const bool on_grid = chunk * kChunkRows < ny;
+        const int part =
+            on_grid ? group * window_warps + window_first_chunk + chunk % window_stored_chunks : 0;
+        parts[j] = on_grid ? window_parts[part] : vec4(0.0);
+    }
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
+    return sum;
+}
+
+#include "sim/step_sums.glsl"
+
+// A unit: the run of tiles of one work group. Unit u is applied once the changes of every unit
+// whose tiles lie within a tile of its own are found (they read its cells' depths), counted in
+// settle_counts[kReady + u] by the groups that found them; the group whose count completes it
+// applies it, so that no group waits for another. The units within a tile of unit u: those of
+// the tiles from a row of tiles and one tile before its first tile to a row and one after its
+// last (in the tiles' row-major order), a relation both ways, so that unit u waits for as
+// many groups as its range holds.
+const int kReady = 1;
+ivec2 unit_range(int unit, int tiles_per_unit, ivec2 tiles) {
+    const int tile_count = tiles.x * tiles.y;
+    const int first = max(unit * tiles_per_unit - tiles.x - 1, 0);
+    const int last = min((unit + 1) * tiles_per_unit - 1 + tiles.x + 1, tile_count - 1);
+    return ivec2(first / tiles_per_unit, last / tiles_per_unit);
+}
+
+// Applies unit `unit`'s changes and sums the settled state: cell by cell in the tiles near a
+// dry cell and, after a step of the line solve, everywhere; elsewhere the y window's parts. The
+// tiles to read cell by cell are listed by their place in the run, and each unit's sums go to
+// its own part, which the last unit's group sums in unit order: the same sums every run,
+// whichever group applies which unit.
+shared int read_tiles[GROUP_SIZE];  // 0: the window's parts, 1: read, 2: read and changed
+void apply_unit(int unit, int units, int tiles_per_unit, bool window_step, int t) {
+    const ivec2 tiles = settle_tiles();
+    const int tile_count = tiles.x * tiles.y;
+    const int first = unit * tiles_per_unit;
+    vec4 mine = vec4(0.0);
+    int read = 0;
+    if (t < tiles_per_unit && first + t < tile_count) {
+        const int index = first + t;
+        const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
+        const bool near = deficit_near(tile);
+        // After a step of the y window a tile that is not near is as the window stored it.
+        if (window_step && !near)
+            mine = tile_parts(tile, tiles);
+        else
+            read = near ? 2 : 1;
+        // After a step of the line solve, water too deep for the windows there.
+        if (!window_step && deficit_step[tile_count + index] == step_index) mine.z = 3.4e38;
+    }
+    read_tiles[t] = read;
+    memoryBarrierShared();
+    barrier();
+    for (int k = 0; k < tiles_per_unit; ++k) {
+        const int how = read_tiles[k];
+        if (how == 0) continue;
+        const ivec2 tile = ivec2((first + k) % tiles.x, (first + k) / tiles.x);
+        for (int r = 0; r < SETTLE_ROWS; ++r) {
+            const ivec2 cell = settle_cell(tile, t, r);
+            if (!inside(cell)) continue;
+            const int id = index_of(cell);
+            float h = wet[id];
+            float v = velocity[id];
+            const float change = how == 2 ? changes[id] : 0.0;
+            if (change != 0.0) {  // only next to dry cells
+                h = add_compensated_at(cell, h, change);
+                wet[id] = h;
+                v += change;
+                velocity[id] = v;
+            }
+            // The cells the next x sweep counts as wet, and the depth its rows see.
+            mine = combine(mine, wet_part(v, h - bottom_at(id)));
+        }
+    }
+    vec4 sums;
+    if (!sum_of_groups(mine, unit, units, sums)) return;
+    // The last unit. The next step's sweeps: the windows unless the water is deeper than their
+    // halo holds for.
+    store_mean(sums);
+    const bool window_next = sums.z <= window_depth;
+    if (sums_window != 0 && window_next != window_step) choose_sweeps(window_next);
+    if (!window_step) ++sweep_arguments[36];  // a step of the line solve
+}
+
+shared int near_tiles[GROUP_SIZE];
+shared uint near_count;
+shared int completed_units[GROUP_SIZE];
+shared uint completed_count;
+
+void main() {
+    const int t = int(gl_LocalInvocationIndex);
+    const int group = int(gl_WorkGroupID.x), groups = int(gl_NumWorkGroups.x);
+    if (sums_window != 0 && step_sums_hold()) {  // the y window's step sums are the state's
+        if (group == 0) store_step_sums(t);
+        return;
+    }
+    zero_step_sums(group * GROUP_SIZE + t, groups * GROUP_SIZE);  // not the state's sums
+    const ivec2 tiles = settle_tiles();
+    const int tile_count = tiles.x * tiles.y;
+    const int tiles_per_unit = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
+    const int units = (tile_count + tiles_per_unit - 1) / tiles_per_unit;
+    if (group >= units) return;  // no tiles
+    // After a step of the y window: the same for the whole dispatch (the last unit rewrites the
+    // entry for the next step after every group has read it).
+    const bool window_step = sums_window != 0 && sweep_arguments[6] != 0u;
+
+    // This unit's changes: the tiles near a cell that came out below its bottom.
+    if (t == 0) near_count = 0u;
+    memoryBarrierShared();
+    barrier();
+    const int checked = group * tiles_per_unit + t;
+    if (t < tiles_per_unit && checked < tile_count &&
+        deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
+        near_tiles[atomicAdd(near_count, 1u)] = checked;
+    memoryBarrierShared();
+    barrier();
+    const uint near = near_count;
+    for (uint k = 0u; k < near; ++k) {
+        const ivec2 tile = ivec2(near_tiles[k] % tiles.x, near_tiles[k] / tiles.x);
+        for (int r = 0; r < SETTLE_ROWS; ++r) {
+            const ivec2 cell = settle_cell(tile, t, r);
+            if (!inside(cell)) continue;
+            float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+            const float d = depth_after(cell);
+            if (d > 0.0) {  // given
+                float drawn = 0.0;
+                for (int n = 0; n < 4; ++n) drawn += draw_ratio(cell + kNeighbours[n]);
+                change -= d * drawn;
+            }
+            changes[index_of(cell)] = change;
+        }
+    }
+    memoryBarrierBuffer();  // the changes, and the reads of wet, before the counts
+    barrier();
+
+    // Count this unit's changes found for every unit within a tile of it (GROUP_SIZE units at
+    // a time), and apply those that this completes.
+    const ivec2 range = unit_range(group, tiles_per_unit, tiles);
+    for (int batch = range.x; batch <= range.y; batch += GROUP_SIZE) {
+        if (t == 0) completed_count = 0u;
+        memoryBarrierShared();
+        barrier();
+        const int unit = batch + t;
+        if (unit <= range.y) {
+            const ivec2 its = unit_range(unit, tiles_per_unit, tiles);
+            const uint waits_for = uint(its.y - its.x + 1);
+            if (atomicAdd(settle_counts[kReady + unit], 1u) == waits_for - 1u) {
+                settle_counts[kReady + unit] = 0u;  // for the next step: every count is in
+                completed_units[atomicAdd(completed_count, 1u)] = unit;
+            }
+        }
+        memoryBarrierShared();
+        barrier();
+        const uint completed = completed_count;
+        memoryBarrierBuffer();
+        for (uint k = 0u; k < completed; ++k)
+            apply_unit(completed_units[k], units, tiles_per_unit, window_step, t);
+        barrier();  // the list is read before the next batch writes it
+    }
+}
+#endif
+#endif
