@@ -149,13 +149,34 @@ ivec2 unit_range(int unit, int tiles_per_unit, ivec2 tiles) {
     return ivec2(first / tiles_per_unit, last / tiles_per_unit);
 }
 
-// Applies unit `unit`'s changes and sums the settled state: cell by cell in the tiles near a
-// dry cell and, after a step of the line solve, everywhere; elsewhere the y window's parts. The
-// tiles to read cell by cell are listed by their place in the run, and each unit's sums go to
-// its own part, which the last unit's group sums in unit order: the same sums every run,
-// whichever group applies which unit.
+// Whether unit `unit` has cells to read: everywhere after a step of the line solve, else in the
+// tiles near a cell that came out below its bottom (the others are as the y window stored them).
+bool unit_reads(int unit, int tiles_per_unit, ivec2 tiles, bool window_step) {
+    if (!window_step) return true;
+    const int first = unit * tiles_per_unit;
+    const int last = min(first + tiles_per_unit, tiles.x * tiles.y);
+    bool near = false;
+    for (int index = first; index < last && !near; ++index)
+        near = deficit_near(ivec2(index % tiles.x, index / tiles.x));
+    return near;
+}
+
+// The sums of a unit that reads no cell: its tiles' parts of the y window's sums, in order.
+vec4 unit_parts(int unit, int tiles_per_unit, ivec2 tiles) {
+    const int first = unit * tiles_per_unit;
+    const int last = min(first + tiles_per_unit, tiles.x * tiles.y);
+    vec4 sum = vec4(0.0);
+    for (int index = first; index < last; ++index)
+        sum = combine(sum, tile_parts(ivec2(index % tiles.x, index / tiles.x), tiles));
+    return sum;
+}
+
+// Applies the changes of a unit that reads cells and sums its settled state, in invocation 0
+// (every invocation calls it): cell by cell in the tiles near a dry cell and, after a step of
+// the line solve, everywhere; elsewhere the y window's parts. The tiles to read are listed by
+// their place in the run, so that the sums come out in the same order every run.
 shared int read_tiles[GROUP_SIZE];  // 0: the window's parts, 1: read, 2: read and changed
-void apply_unit(int unit, int units, int tiles_per_unit, bool window_step, int t) {
+vec4 apply_unit(int unit, int tiles_per_unit, bool window_step, int t) {
     const ivec2 tiles = settle_tiles();
     const int tile_count = tiles.x * tiles.y;
     const int first = unit * tiles_per_unit;
@@ -197,19 +218,13 @@ void apply_unit(int unit, int units, int tiles_per_unit, bool window_step, int t
             mine = combine(mine, wet_part(v, h - bottom_at(id)));
         }
     }
-    vec4 sums;
-    if (!sum_of_groups(mine, unit, units, sums)) return;
-    // The last unit. The next step's sweeps: the windows unless the water is deeper than their
-    // halo holds for.
-    store_mean(sums);
-    const bool window_next = sums.z <= window_depth;
-    if (sums_window != 0 && window_next != window_step) choose_sweeps(window_next);
-    if (!window_step) ++sweep_arguments[36];  // a step of the line solve
+    return group_sum(mine);
 }
 
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
 shared int completed_units[GROUP_SIZE];
+shared bool completed_reads[GROUP_SIZE];
 shared uint completed_count;
 
 void main() {
@@ -259,10 +274,17 @@ void main() {
     barrier();
 
     // Count this unit's changes found for every unit within a tile of it (GROUP_SIZE units at
-    // a time), and apply those that this completes.
+    // a time), and apply those that this completes: where a slow group completes many units (the
+    // last of its neighbourhood to find its changes, along a shoreline), those that read no cell
+    // take an invocation each, so that the units one after the other are only those near a dry
+    // cell. Every unit's sums go to its own part, which the group that counts the last sums in
+    // unit order: the same sums every run, whichever group applies which unit.
     const ivec2 range = unit_range(group, tiles_per_unit, tiles);
     for (int batch = range.x; batch <= range.y; batch += GROUP_SIZE) {
-        if (t == 0) completed_count = 0u;
+        if (t == 0) {
+            completed_count = 0u;
+            last_group = false;
+        }
         memoryBarrierShared();
         barrier();
         const int unit = batch + t;
@@ -278,8 +300,38 @@ void main() {
         barrier();
         const uint completed = completed_count;
         memoryBarrierBuffer();
-        for (uint k = 0u; k < completed; ++k)
-            apply_unit(completed_units[k], units, tiles_per_unit, window_step, t);
+        bool reads = false;
+        if (t < int(completed)) {
+            const int unit = completed_units[t];
+            reads = unit_reads(unit, tiles_per_unit, tiles, window_step);
+            if (!reads) {
+                partials[unit] = unit_parts(unit, tiles_per_unit, tiles);
+                if (count_part(units)) last_group = true;
+            }
+        }
+        completed_reads[t] = reads;
+        memoryBarrierShared();
+        barrier();
+        for (uint k = 0u; k < completed; ++k) {
+            if (!completed_reads[k]) continue;
+            const int unit = completed_units[k];
+            const vec4 sums = apply_unit(unit, tiles_per_unit, window_step, t);
+            if (t == 0) {
+                partials[unit] = sums;
+                if (count_part(units)) last_group = true;
+            }
+        }
+        memoryBarrierShared();
+        barrier();
+        if (last_group) {  // the last unit: the state's sums, and the next step's sweeps
+            const vec4 sums = sum_parts(units);
+            if (t == 0) {
+                store_mean(sums);
+                const bool window_next = sums.z <= window_depth;
+                if (sums_window != 0 && window_next != window_step) choose_sweeps(window_next);
+                if (!window_step) ++sweep_arguments[36];  // a step of the line solve
+            }
+        }
         barrier();  // the list is read before the next batch writes it
     }
 }
