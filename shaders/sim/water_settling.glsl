@@ -17,15 +17,15 @@
 // A step's settling is one dispatch. After a step of the y window on which no cell came out
 // below its bottom, work group 0 stores the mean velocity and chooses the next step's sweeps from
 // the window's step sums (step_sums.glsl), and the other groups end at once. Otherwise each group
-// takes a unit, a run of tiles: it computes the changes of the tiles near a dry cell (rare) into
-// the dead h^{n-1} buffer, then each unit, once every change that reads its cells is found, is
-// applied and its settled state summed (the y window's parts where nothing changed), and the
-// group that sums the last unit stores the mean velocity and chooses the next step's sweeps.
-// Why the units wait for their neighbours: a cell's change reads the surface two cells around
-// it, which a group beside it may be changing. Two dispatches did that with a barrier between
-// them, and the second cost its stage after most steps, with nothing to apply: 3.1 us of the
-// H100's 41 us step at 1024^2 (docs/performance.md). No group waits here: the group whose count
-// completes a unit applies it.
+// takes a run of tiles and computes the changes of those near a dry cell (rare) into the dead
+// h^{n-1} buffer; each tile, once the changes of the tiles around it are found, is applied and
+// its settled state summed (the y window's parts where nothing changed), and the group that sums
+// the last tile stores the mean velocity and chooses the next step's sweeps. Why a tile waits
+// for those around it: a cell's change reads the surface two cells around it, which a group
+// beside it may be changing. Two dispatches did that with a barrier between them, and the second
+// cost its stage after most steps, with nothing to apply: 3.1 us of the H100's 41 us step at
+// 1024^2 (docs/performance.md). No group waits here: the group whose count completes a tile
+// applies it.
 #define GROUP_SIZE 256
 layout(local_size_x = GROUP_SIZE) in;
 shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
@@ -134,97 +134,49 @@ vec4 tile_parts(ivec2 tile, ivec2 tiles) {
 
 #include "sim/step_sums.glsl"
 
-// A unit: the run of tiles of one work group. Unit u is applied once the changes of every unit
-// whose tiles lie within a tile of its own are found (they read its cells' depths), counted in
-// settle_counts[kReady + u] by the groups that found them; the group whose count completes it
-// applies it, so that no group waits for another. The units within a tile of unit u: those of
-// the tiles from a row of tiles and one tile before its first tile to a row and one after its
-// last (in the tiles' row-major order), a relation both ways, so that unit u waits for as
-// many groups as its range holds.
+// A tile is applied once the changes of the tiles around it (and its own) are found: they read
+// its cells' depths. The group that finds a tile's changes counts that in settle_counts[kReady
+// + k] of each tile k within a tile of it (a relation both ways: tile k waits for as many counts
+// as it has tiles around it), and the group whose count completes a tile applies it, so that
+// no group waits for another.
 const int kReady = 1;
-ivec2 unit_range(int unit, int tiles_per_unit, ivec2 tiles) {
-    const int tile_count = tiles.x * tiles.y;
-    const int first = max(unit * tiles_per_unit - tiles.x - 1, 0);
-    const int last = min((unit + 1) * tiles_per_unit - 1 + tiles.x + 1, tile_count - 1);
-    return ivec2(first / tiles_per_unit, last / tiles_per_unit);
+int tiles_around(int index, ivec2 tiles) {
+    const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
+    const ivec2 low = max(tile - 1, ivec2(0)), high = min(tile + 1, tiles - 1);
+    return (high.x - low.x + 1) * (high.y - low.y + 1);
 }
 
-// Whether unit `unit` has cells to read: everywhere after a step of the line solve, else in the
-// tiles near a cell that came out below its bottom (the others are as the y window stored them).
-bool unit_reads(int unit, int tiles_per_unit, ivec2 tiles, bool window_step) {
-    if (!window_step) return true;
-    const int first = unit * tiles_per_unit;
-    const int last = min(first + tiles_per_unit, tiles.x * tiles.y);
-    bool near = false;
-    for (int index = first; index < last && !near; ++index)
-        near = deficit_near(ivec2(index % tiles.x, index / tiles.x));
-    return near;
-}
-
-// The sums of a unit that reads no cell: its tiles' parts of the y window's sums, in order.
-vec4 unit_parts(int unit, int tiles_per_unit, ivec2 tiles) {
-    const int first = unit * tiles_per_unit;
-    const int last = min(first + tiles_per_unit, tiles.x * tiles.y);
-    vec4 sum = vec4(0.0);
-    for (int index = first; index < last; ++index)
-        sum = combine(sum, tile_parts(ivec2(index % tiles.x, index / tiles.x), tiles));
-    return sum;
-}
-
-// Applies the changes of a unit that reads cells and sums its settled state, in invocation 0
-// (every invocation calls it): cell by cell in the tiles near a dry cell and, after a step of
-// the line solve, everywhere; elsewhere the y window's parts. The tiles to read are listed by
-// their place in the run, so that the sums come out in the same order every run.
-shared int read_tiles[GROUP_SIZE];  // 0: the window's parts, 1: read, 2: read and changed
-vec4 apply_unit(int unit, int tiles_per_unit, bool window_step, int t) {
-    const ivec2 tiles = settle_tiles();
-    const int tile_count = tiles.x * tiles.y;
-    const int first = unit * tiles_per_unit;
+// Applies the changes of a tile near a dry cell (or, after a step of the line solve, of any
+// tile) and sums its settled state, in invocation 0 (every invocation calls it).
+vec4 apply_tile(int index, ivec2 tiles, bool near, bool window_step, int t) {
+    const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
     vec4 mine = vec4(0.0);
-    int read = 0;
-    if (t < tiles_per_unit && first + t < tile_count) {
-        const int index = first + t;
-        const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
-        const bool near = deficit_near(tile);
-        // After a step of the y window a tile that is not near is as the window stored it.
-        if (window_step && !near)
-            mine = tile_parts(tile, tiles);
-        else
-            read = near ? 2 : 1;
-        // After a step of the line solve, water too deep for the windows there.
-        if (!window_step && deficit_step[tile_count + index] == step_index) mine.z = 3.4e38;
-    }
-    read_tiles[t] = read;
-    memoryBarrierShared();
-    barrier();
-    for (int k = 0; k < tiles_per_unit; ++k) {
-        const int how = read_tiles[k];
-        if (how == 0) continue;
-        const ivec2 tile = ivec2((first + k) % tiles.x, (first + k) / tiles.x);
-        for (int r = 0; r < SETTLE_ROWS; ++r) {
-            const ivec2 cell = settle_cell(tile, t, r);
-            if (!inside(cell)) continue;
-            const int id = index_of(cell);
-            float h = wet[id];
-            float v = velocity[id];
-            const float change = how == 2 ? changes[id] : 0.0;
-            if (change != 0.0) {  // only next to dry cells
-                h = add_compensated_at(cell, h, change);
-                wet[id] = h;
-                v += change;
-                velocity[id] = v;
-            }
-            // The cells the next x sweep counts as wet, and the depth its rows see.
-            mine = combine(mine, wet_part(v, h - bottom_at(id)));
+    // After a step of the line solve, water too deep for the windows there.
+    if (t == 0 && !window_step && deficit_step[tiles.x * tiles.y + index] == step_index)
+        mine.z = 3.4e38;
+    for (int r = 0; r < SETTLE_ROWS; ++r) {
+        const ivec2 cell = settle_cell(tile, t, r);
+        if (!inside(cell)) continue;
+        const int id = index_of(cell);
+        float h = wet[id];
+        float v = velocity[id];
+        const float change = near ? changes[id] : 0.0;
+        if (change != 0.0) {  // only next to dry cells
+            h = add_compensated_at(cell, h, change);
+            wet[id] = h;
+            v += change;
+            velocity[id] = v;
         }
+        // The cells the next x sweep counts as wet, and the depth its rows see.
+        mine = combine(mine, wet_part(v, h - bottom_at(id)));
     }
     return group_sum(mine);
 }
 
 shared int near_tiles[GROUP_SIZE];
 shared uint near_count;
-shared int completed_units[GROUP_SIZE];
-shared bool completed_reads[GROUP_SIZE];
+shared int completed_tiles[GROUP_SIZE];
+shared bool completed_reads[GROUP_SIZE], completed_near[GROUP_SIZE];
 shared uint completed_count;
 
 void main() {
@@ -237,19 +189,18 @@ void main() {
     zero_step_sums(group * GROUP_SIZE + t, groups * GROUP_SIZE);  // not the state's sums
     const ivec2 tiles = settle_tiles();
     const int tile_count = tiles.x * tiles.y;
-    const int tiles_per_unit = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
-    const int units = (tile_count + tiles_per_unit - 1) / tiles_per_unit;
-    if (group >= units) return;  // no tiles
-    // After a step of the y window: the same for the whole dispatch (the last unit rewrites the
-    // entry for the next step after every group has read it).
+    const int tiles_per_group = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
+    if (group * tiles_per_group >= tile_count) return;  // no tiles
+    // After a step of the y window: the same for the whole dispatch (the group that sums the
+    // last tile rewrites the entry for the next step after every group has read it).
     const bool window_step = sums_window != 0 && sweep_arguments[6] != 0u;
 
-    // This unit's changes: the tiles near a cell that came out below its bottom.
+    // The changes of this group's run of tiles: those near a cell that came out below its bottom.
     if (t == 0) near_count = 0u;
     memoryBarrierShared();
     barrier();
-    const int checked = group * tiles_per_unit + t;
-    if (t < tiles_per_unit && checked < tile_count &&
+    const int checked = group * tiles_per_group + t;
+    if (t < tiles_per_group && checked < tile_count &&
         deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
         near_tiles[atomicAdd(near_count, 1u)] = checked;
     memoryBarrierShared();
@@ -273,58 +224,68 @@ void main() {
     memoryBarrierBuffer();  // the changes, and the reads of wet, before the counts
     barrier();
 
-    // Count this unit's changes found for every unit within a tile of it (GROUP_SIZE units at
-    // a time), and apply those that this completes: where a slow group completes many units (the
-    // last of its neighbourhood to find its changes, along a shoreline), those that read no cell
-    // take an invocation each, so that the units one after the other are only those near a dry
-    // cell. Every unit's sums go to its own part, which the group that counts the last sums in
-    // unit order: the same sums every run, whichever group applies which unit.
-    const ivec2 range = unit_range(group, tiles_per_unit, tiles);
-    for (int batch = range.x; batch <= range.y; batch += GROUP_SIZE) {
+    // Count this group's changes found for every tile within a tile of its own (GROUP_SIZE
+    // counts at a time), and apply the tiles that this completes. A slow group (the last of its
+    // neighbourhood to find its changes, along a shoreline) completes up to nine tiles a tile
+    // of its own: those that read no cell take an invocation each, so that the tiles applied one
+    // after the other are only those near a dry cell. Every tile's sums go to its own part, which
+    // the group that counts the last sums in tile order: the same sums every run, whichever
+    // group applies which tile.
+    const int first = group * tiles_per_group;
+    const int counts = min(tiles_per_group, tile_count - first) * 9;
+    for (int batch = 0; batch < counts; batch += GROUP_SIZE) {
         if (t == 0) {
             completed_count = 0u;
             last_group = false;
         }
         memoryBarrierShared();
         barrier();
-        const int unit = batch + t;
-        if (unit <= range.y) {
-            const ivec2 its = unit_range(unit, tiles_per_unit, tiles);
-            const uint waits_for = uint(its.y - its.x + 1);
-            if (atomicAdd(settle_counts[kReady + unit], 1u) == waits_for - 1u) {
-                settle_counts[kReady + unit] = 0u;  // for the next step: every count is in
-                completed_units[atomicAdd(completed_count, 1u)] = unit;
+        const int count = batch + t;
+        if (count < counts) {
+            const int index = first + count / 9;
+            const ivec2 around = ivec2(index % tiles.x, index / tiles.x) +
+                                 ivec2(count % 9 % 3 - 1, count % 9 / 3 - 1);
+            if (all(greaterThanEqual(around, ivec2(0))) && all(lessThan(around, tiles))) {
+                const int k = around.y * tiles.x + around.x;
+                const uint waits_for = uint(tiles_around(k, tiles));
+                if (atomicAdd(settle_counts[kReady + k], 1u) == waits_for - 1u) {
+                    settle_counts[kReady + k] = 0u;  // for the next step: every count is in
+                    completed_tiles[atomicAdd(completed_count, 1u)] = k;
+                }
             }
         }
         memoryBarrierShared();
         barrier();
         const uint completed = completed_count;
         memoryBarrierBuffer();
-        bool reads = false;
+        bool reads = false, near = false;
         if (t < int(completed)) {
-            const int unit = completed_units[t];
-            reads = unit_reads(unit, tiles_per_unit, tiles, window_step);
-            if (!reads) {
-                partials[unit] = unit_parts(unit, tiles_per_unit, tiles);
-                if (count_part(units)) last_group = true;
+            const int k = completed_tiles[t];
+            const ivec2 tile = ivec2(k % tiles.x, k / tiles.x);
+            near = deficit_near(tile);
+            reads = near || !window_step;
+            if (!reads) {  // as the y window stored it
+                partials[k] = tile_parts(tile, tiles);
+                if (count_part(tile_count)) last_group = true;
             }
         }
         completed_reads[t] = reads;
+        completed_near[t] = near;
         memoryBarrierShared();
         barrier();
-        for (uint k = 0u; k < completed; ++k) {
-            if (!completed_reads[k]) continue;
-            const int unit = completed_units[k];
-            const vec4 sums = apply_unit(unit, tiles_per_unit, window_step, t);
+        for (uint j = 0u; j < completed; ++j) {
+            if (!completed_reads[j]) continue;
+            const int k = completed_tiles[j];
+            const vec4 sums = apply_tile(k, tiles, completed_near[j], window_step, t);
             if (t == 0) {
-                partials[unit] = sums;
-                if (count_part(units)) last_group = true;
+                partials[k] = sums;
+                if (count_part(tile_count)) last_group = true;
             }
         }
         memoryBarrierShared();
         barrier();
-        if (last_group) {  // the last unit: the state's sums, and the next step's sweeps
-            const vec4 sums = sum_parts(units);
+        if (last_group) {  // the last tile: the state's sums, and the next step's sweeps
+            const vec4 sums = sum_parts(tile_count);
             if (t == 0) {
                 store_mean(sums);
                 const bool window_next = sums.z <= window_depth;
@@ -332,7 +293,7 @@ void main() {
                 if (!window_step) ++sweep_arguments[36];  // a step of the line solve
             }
         }
-        barrier();  // the list is read before the next batch writes it
+        barrier();  // the lists are read before the next batch writes them
     }
 }
 #endif
