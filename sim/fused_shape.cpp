@@ -78,8 +78,9 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "32)",
          &t.window_column_warps, 0, 32},
         {"settle_groups",
-         "shallow water: work groups of settling, which checks tiles of 32 x 40 cells (by "
-         "default) for dry cells and changes them (one tile a group at most, 256 at least)",
+         "shallow water: work groups of settling's first dispatch, which checks tiles of 32 x 40 "
+         "cells (by default) for dry cells and changes them (one tile a group at most, 256 at "
+         "least)",
          &t.settle_groups, 1, 65535},
     };
 }

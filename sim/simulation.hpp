@@ -125,9 +125,9 @@ struct FusedTuning {
     // Advection: the columns of a y window's work group, 16 or 32 (0: by the halo,
     // AdiModel::column_lanes).
     int window_column_lanes = 0;
-    // Shallow water: the work groups settling spreads its tiles over (32 cells by 4 or 8 of the
-    // y window's chunks, 32 x 40 by default; one tile a group at most; more groups where a group
-    // would take over 256 tiles).
+    // Shallow water: the work groups settling's first dispatch spreads its tiles over (32 cells
+    // by 4 or 8 of the y window's chunks, 32 x 40 by default; one tile a group at most; more groups
+    // where a group would check over 256 tiles or sum over 512 of the y window's parts).
     int settle_groups = 1024;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);

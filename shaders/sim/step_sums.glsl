@@ -1,7 +1,7 @@
 #ifndef STEP_SUMS_GLSL
 #define STEP_SUMS_GLSL
 // step_sums.glsl — shallow water's sums of a step as its y window forms them (WINDOW_SUMS), for
-// settling (water_settling.glsl) to read without summing the window's parts
+// settling's first kernel (KERNEL_SETTLE_CHANGES) to read without summing the window's parts
 // (shaders/sim/shallow_water.comp: "Dry cells and the mean velocity"). Every part of the window
 // (32 invocations' cells) adds itself with integer atomics to one of sum_sets sets of words
 // (the set by the part's index, so that few adds meet on one word): the sum of v in fixed point,
@@ -19,10 +19,11 @@
 // value's last bit lose nothing; only the low limb's fraction of a unit is rounded. No word takes
 // more than 2047 adds of up to 2^20 (the host's sum_sets), so each stays within an int.
 //
-// The includer declares deficit_step[] (binding 15) and settle_tile_count(), and for settling
-// GROUP_SIZE and what chooses the next step (store_mean, choose_sweeps, window_depth).
-// The words follow the tiles' steps and the deep water's, then the last step on which a cell
-// came out below its bottom and the last step of the y window.
+// The includer declares deficit_step[] (binding 15) and settle_tile_count(), and for settling's
+// first kernel GROUP_SIZE and what chooses the next step (store_mean, settle_this_step,
+// choose_sweeps, end_arguments, window_depth). The words follow the tiles' steps and the deep
+// water's, then the last step on which a cell came out below its bottom and the last step of
+// the y window.
 uniform int sum_sets;
 uniform int sum_exponent;
 const int kSumLimbs = 5;
@@ -67,7 +68,7 @@ void add_step_sums(int part_index, vec4 part) {
 }
 #endif
 
-#if defined(KERNEL_SETTLE) && !defined(MEASURE_ONLY)
+#ifdef KERNEL_SETTLE_CHANGES
 // Whether the step's sums hold the new state's: the y window ran and no cell came out below its
 // bottom (words no work group of settling changes).
 bool step_sums_hold() {
@@ -148,12 +149,14 @@ vec4 read_step_sums(int t) {
                 0.0);
 }
 
-// Work group 0 of settling after a step whose sums hold: the mean velocity and the next step's
-// sweeps (the windows unless the water is too deep for them); nothing to apply.
+// Work group 0 of settling's first kernel after a step whose sums hold: the mean velocity, no
+// settling, and the next step's sweeps (the windows unless the water is too deep for them).
 void store_step_sums(int t) {
     const vec4 sums = read_step_sums(t);
     if (t != 0) return;
     store_mean(sums);
+    settle_this_step(false);
+    end_arguments[kStepWasWindow] = 1u;
     if (!(sums.z <= window_depth)) choose_sweeps(false);
 }
 #endif

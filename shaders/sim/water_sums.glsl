@@ -56,51 +56,38 @@ vec4 group_sum(vec4 mine) {
 #endif
 
 layout(std430, binding = 10) coherent buffer Partials { vec4 partials[]; };
-// Word 0: the work groups done (the last resets it); settling keeps its units' counts after it
-// (water_settling.glsl).
-layout(std430, binding = 16) coherent buffer SettleCounts { uint settle_counts[]; };
+layout(std430, binding = 16) coherent buffer GroupsDone { uint groups_done; };
 layout(std430, binding = 11) buffer Mean { float mean_velocity; };
 shared bool last_group;
 
-// Counts a part its caller has stored in partials[]; returns true for the last of `parts`.
-bool count_part(int parts) {
-    memoryBarrierBuffer();
-    return atomicAdd(settle_counts[0], 1u) == uint(parts - 1);
-}
-
-// Every part summed, in order, in invocation 0 (every invocation of the group that counted the
-// last part calls it), and the count reset for the next dispatch.
-vec4 sum_parts(int parts) {
-    memoryBarrierBuffer();
-    vec4 s = vec4(0.0);
-    for (int k = int(gl_LocalInvocationIndex); k < parts; k += GROUP_SIZE)
-        s = combine(s, partials[k]);
-    barrier();  // a group_sum before this one is read before its shared sums are written again
-    const vec4 sums = group_sum(s);
-    if (gl_LocalInvocationIndex == 0) settle_counts[0] = 0u;
-    return sums;
-}
-
-// Stores the part of work group `group` of `groups` (`mine`, every invocation's); returns true
-// in invocation 0 of the last group to finish, with every group's parts summed in `sums`, in
-// group order. (A kernel of its own for the last sums cost a dispatch and a barrier a step:
-// ~9 us with the guard's empty dispatches at 1024^2 on the H100, docs/performance.md.)
-bool sum_of_groups(vec4 mine, int group, int groups, out vec4 sums) {
+// Stores this group's part (`mine`, every invocation's); returns true in invocation 0 of the
+// last group to finish, with every group's parts summed in `sums`. (A kernel of its own for
+// the last sums cost a dispatch and a barrier a step: ~9 us with the guard's empty dispatches
+// at 1024^2 on the H100, docs/performance.md.)
+bool sum_of_groups(vec4 mine, out vec4 sums) {
     const vec4 total = group_sum(mine);
-    if (groups == 1) {  // no other group's to wait for
+    const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    if (groups == 1u) {  // no other group's to wait for
         sums = total;
         return gl_LocalInvocationIndex == 0;
     }
     if (gl_LocalInvocationIndex == 0) {
-        partials[group] = total;
-        last_group = count_part(groups);
+        partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
+        memoryBarrierBuffer();
+        last_group = atomicAdd(groups_done, 1u) == groups - 1u;
     }
     memoryBarrierShared();
     barrier();
     sums = vec4(0.0);
     if (!last_group) return false;  // the same for the whole group
-    sums = sum_parts(groups);
-    return gl_LocalInvocationIndex == 0;
+    memoryBarrierBuffer();
+    vec4 s = vec4(0.0);
+    for (uint k = gl_LocalInvocationIndex; k < groups; k += GROUP_SIZE) s = combine(s, partials[k]);
+    barrier();  // group_sum's shared sums above are read before they are written again
+    sums = group_sum(s);
+    if (gl_LocalInvocationIndex != 0) return false;
+    groups_done = 0u;  // for the next dispatch
+    return true;
 }
 
 // The mean velocity S_wet / N_wet from the sums.

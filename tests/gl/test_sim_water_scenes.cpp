@@ -609,13 +609,15 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
             }
 }
 
-// Settling applies each tile once the changes of the tiles around it are found, and the group
-// whose count completes a tile applies it (shaders/sim/water_settling.glsl). The step against
-// float64 as above (one step: its tolerance) on random rocks under a rough surface, however the
-// work groups' runs of tiles are cut: 70 x 45 (3 x 2 tiles) in runs of 6, 3, 2 and 1 tiles (the
-// tuned groups; runs of 2 cross a row of tiles), and 8192 x 80 (256 x 2 tiles) in runs of 1, of
-// 6 (not a whole row) and of 256 (whose 2,304 counts take a group nine rounds). dt 1 takes the
-// line solve, 0.2 the windows, whose parts are the sums of the tiles that nothing changes.
+// Settling's first kernel checks the tiles in runs, a run a work group (FusedTuning::
+// settle_groups), and finds the changes near dry cells; its second applies them a tile a group
+// (shaders/sim/shallow_water.comp, KERNEL_SETTLE_CHANGES). The step against float64 as above (one
+// step: its tolerance) on random rocks under a rough surface, however the runs are cut: 70 x 45
+// (3 x 2 tiles) in runs of 6, 3, 2 and 1 tiles (the tuned groups; runs of 2 cross a row of
+// tiles), and 8192 x 80 (256 x 2 tiles) in runs of 1, of 6 (not a whole row) and of 256 (32
+// after a step of the windows, where a group sums at most 512 of their parts). dt 1 takes the
+// line solve, 0.2 the windows, whose parts are the sums of the tiles that nothing changes. (A
+// one-dispatch form of settling cut the same ways: docs/performance.md, 2026-11-28, evening.)
 TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
     ADILAB_NEED_GL();
     const double damping = 0.02;
