@@ -158,6 +158,57 @@ int reference_water_step(WaterState& s, double coupling, double damping) {
     return overdrawn;
 }
 
+// Random rocks for the png terrain: 70 x 45 grey levels from 128 to 204 (0.5 .. 0.8 of the
+// terrain's 1.5 levels), from `seed`.
+void write_rocks(const std::string& path, unsigned seed) {
+    std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> grey(128, 204);
+    for (std::size_t k = 0; k < rgba.size(); k += 4)
+        rgba[k] = rgba[k + 1] = rgba[k + 2] = std::uint8_t(grey(rng));
+    files::write_png(path, 70, 45, rgba);
+}
+
+// A rough surface, 0.85 .. 1.15 m from `seed`, over `bottom` (never below it).
+std::vector<float> rough_surface(const std::vector<float>& bottom, unsigned seed) {
+    std::vector<float> start(bottom.size());
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> rough(0.85f, 1.15f);
+    for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
+    return start;
+}
+
+// The dam-break's shallow water at nx x ny on `terrain`, its surface set rough (rough_surface,
+// `seed`) over the bottom, with the bottom and that surface.
+struct RoughWater {
+    std::unique_ptr<Simulation> sim;
+    std::vector<float> bottom, start;
+};
+RoughWater rough_water(const std::string& solver, const FusedTuning& tuning,
+                       const std::string& terrain, int nx, int ny, double dt, double damping,
+                       unsigned seed) {
+    RoughWater w{make_simulation("shallow-water", solver), {}, {}};
+    w.sim->set_fused_tuning(tuning);
+    w.sim->set_param("dt", dt);
+    w.sim->set_param("damping", damping);
+    w.sim->set_terrain(terrain);
+    w.sim->reset("dam-break", nx, ny);
+    w.bottom = w.sim->terrain()->read<float>(std::size_t(nx) * ny);
+    w.start = rough_surface(w.bottom, seed);
+    w.sim->set_field(w.start);
+    return w;
+}
+
+// The float64 stepper's state at rest at `start` over `bottom`.
+WaterState at_rest(int nx, int ny, const std::vector<float>& start,
+                   const std::vector<float>& bottom) {
+    return {nx,
+            ny,
+            {start.begin(), start.end()},
+            std::vector<double>(start.size(), 0.0),
+            {bottom.begin(), bottom.end()}};
+}
+
 // Diagonal push, damping 0: push_steps pushes, each the band's volume; 2,000 steps after the
 // last one the volume is the start plus exactly those. The old code added the push to the
 // right-hand side as a velocity: 64^2 grew by 150% (the same 16,384 -> 41,108 as the issue's
@@ -546,14 +597,7 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
     // read a wrong neighbour.
     const std::string folder = test::temp_folder("wet-dry");
     const std::string rocks = folder + "/rocks.png";
-    {
-        std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
-        std::mt19937 rng(5);
-        std::uniform_int_distribution<int> grey(128, 204);  // 0.5 .. 0.8 of 1.5 levels
-        for (std::size_t k = 0; k < rgba.size(); k += 4)
-            rgba[k] = rgba[k + 1] = rgba[k + 2] = std::uint8_t(grey(rng));
-        files::write_png(rocks, 70, 45, rgba);
-    }
+    write_rocks(rocks, 5);
     // And a level bottom at 1.05 m under the same rough surface, puddles on dry ground: the kernels
     // compiled for a bottom the same everywhere (FLAT_BOTTOM, a uniform in place of the field).
     const std::string level = folder + "/level.png";
@@ -567,23 +611,9 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
             for (const std::string& solver : water_solvers()) {
                 if (solver == "cg-1" || solver == "cg-2") continue;
                 if (dt < 1 && solver != "fused") continue;
-                auto sim = make_simulation("shallow-water", solver);
-                sim->set_param("dt", dt);
-                sim->set_param("damping", damping);
-                sim->set_terrain(terrain);
-                sim->reset("dam-break", nx, ny);
-                const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
-                std::vector<float> start(bottom.size());
-                std::mt19937 rng(17);
-                std::uniform_real_distribution<float> rough(0.85f, 1.15f);
-                for (std::size_t k = 0; k < start.size(); ++k)
-                    start[k] = std::max(rough(rng), bottom[k]);
-                sim->set_field(start);
-                WaterState ref{nx,
-                               ny,
-                               {start.begin(), start.end()},
-                               std::vector<double>(start.size(), 0.0),
-                               {bottom.begin(), bottom.end()}};
+                auto [sim, bottom, start] =
+                    rough_water(solver, FusedTuning{}, terrain, nx, ny, dt, damping, 17);
+                WaterState ref = at_rest(nx, ny, start, bottom);
                 int overdrawn = 0;
                 for (int s = 0; s < steps; ++s)
                     overdrawn += reference_water_step(ref, 9.81 * dt * dt / 2, damping);
@@ -621,40 +651,18 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
 TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
     ADILAB_NEED_GL();
     const double damping = 0.02;
-    const std::string rocks = test::temp_folder("settling-units") + "/rocks.png";
-    {
-        std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
-        std::mt19937 rng(23);
-        std::uniform_int_distribution<int> grey(128, 204);  // 0.5 .. 0.8 of 1.5 levels
-        for (std::size_t k = 0; k < rgba.size(); k += 4)
-            rgba[k] = rgba[k + 1] = rgba[k + 2] = std::uint8_t(grey(rng));
-        files::write_png(rocks, 70, 45, rgba);
-    }
+    const std::string rocks = test::temp_folder("settling-runs") + "/rocks.png";
+    write_rocks(rocks, 23);
     for (const double dt : {1.0, 0.2})
         for (const auto& [nx, ny, groups] :
              {std::tuple{70, 45, 1}, std::tuple{70, 45, 2}, std::tuple{70, 45, 4},
               std::tuple{70, 45, 1024}, std::tuple{8192, 80, 1024}, std::tuple{8192, 80, 86},
               std::tuple{8192, 80, 2}}) {
-            auto sim = make_simulation("shallow-water");
             FusedTuning tuning;
             tuning.settle_groups = groups;
-            sim->set_fused_tuning(tuning);
-            sim->set_param("dt", dt);
-            sim->set_param("damping", damping);
-            sim->set_terrain("png:" + rocks);
-            sim->reset("dam-break", nx, ny);
-            const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
-            std::vector<float> start(bottom.size());
-            std::mt19937 rng(29);
-            std::uniform_real_distribution<float> rough(0.85f, 1.15f);
-            for (std::size_t k = 0; k < start.size(); ++k)
-                start[k] = std::max(rough(rng), bottom[k]);
-            sim->set_field(start);
-            WaterState ref{nx,
-                           ny,
-                           {start.begin(), start.end()},
-                           std::vector<double>(start.size(), 0.0),
-                           {bottom.begin(), bottom.end()}};
+            auto [sim, bottom, start] =
+                rough_water("fused", tuning, "png:" + rocks, nx, ny, dt, damping, 29);
+            WaterState ref = at_rest(nx, ny, start, bottom);
             const int overdrawn = reference_water_step(ref, 9.81 * dt * dt / 2, damping);
             ASSERT_GT(overdrawn, 0) << "the scene must exercise settling";
             sim->step(1);
@@ -699,26 +707,12 @@ TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
         files::write_png(rocks, nx, ny, rgba);
     }
     for (const int chunk : {0, 8, 16, 5}) {
-        auto sim = make_simulation("shallow-water");
         FusedTuning tuning;
         tuning.window_column_chunk = chunk;
-        sim->set_fused_tuning(tuning);
-        sim->set_param("dt", dt);
-        sim->set_param("damping", damping);
-        sim->set_terrain("png:" + rocks);
-        sim->reset("dam-break", nx, ny);
-        const std::vector<float> bottom = sim->terrain()->read<float>(std::size_t(nx) * ny);
-        std::vector<float> start(bottom.size());
-        std::mt19937 rng(17);
-        std::uniform_real_distribution<float> rough(0.85f, 1.15f);
-        for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
-        sim->set_field(start);
+        auto [sim, bottom, start] =
+            rough_water("fused", tuning, "png:" + rocks, nx, ny, dt, damping, 17);
         if (chunk == 0) {
-            WaterState ref{nx,
-                           ny,
-                           {start.begin(), start.end()},
-                           std::vector<double>(start.size(), 0.0),
-                           {bottom.begin(), bottom.end()}};
+            WaterState ref = at_rest(nx, ny, start, bottom);
             ASSERT_GT(reference_water_step(ref, 9.81 * dt * dt / 2, damping), 0)
                 << "the first step must overdraw cells";
         }
