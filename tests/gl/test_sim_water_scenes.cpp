@@ -28,12 +28,19 @@
 
 #include "app/files/png.hpp"
 #include "sim/simulation.hpp"
+#include "tests/support/fields.hpp"
 #include "tests/support/gl_environment.hpp"
 #include "tests/support/process.hpp"  // read_text, write_text
 #include "tests/support/temp_folder.hpp"
+#include "tests/support/water_reference.hpp"
 
 namespace adilab::sim {
 namespace {
+
+using test::at_rest;
+using test::reference_water_step;
+using test::rough_water;
+using test::WaterState;
 
 constexpr double kVolumeTolerance = 1e-5;   // relative; see above
 constexpr double kLongRunTolerance = 1e-6;  // relative, 10 times the bound derived above
@@ -63,150 +70,6 @@ double bump_volume(int shape, int nx, int ny, double strength, double width, dou
 
 double relative_change(double value, double expected) {
     return std::abs(value - expected) / std::abs(expected);
-}
-
-// The model, every solver path: `fused` and each GPU tridiagonal variant that takes shallow water.
-std::vector<std::string> water_solvers() {
-    std::vector<std::string> out;
-    for (const std::string& s : solver_names())
-        if (solver_supports("shallow-water", s)) out.push_back(s);
-    return out;
-}
-
-// The step of shaders/sim/shallow_water.comp in float64: Kass & Miller's two sweeps with the
-// upstream-limited edge conductance and the velocity term of the wet cells less their mean (0 in
-// dry cells), then settling. State h, v = h^{n-1} - h^{n-2}, bottom b;
-// coupling = g dt^2 / (2 dh^2). (sim/reference.cpp's stepper is the paper's scheme with the old
-// clamp; on a flat, wet bottom the two agree.)
-struct WaterState {
-    int nx = 0, ny = 0;
-    std::vector<double> h, v, b;
-};
-// Returns how many cells the sweeps overdrew (left below their bottom before settling).
-int reference_water_step(WaterState& s, double coupling, double damping) {
-    const int nx = s.nx, ny = s.ny;
-    auto at = [&](int i, int j) { return std::size_t(j) * nx + i; };
-    auto depth = [&](std::size_t id) { return std::max(s.h[id] - s.b[id], 0.0); };
-    auto conductance = [&](std::size_t p, std::size_t q) {  // p before q along the line
-        const double up = s.h[p] >= s.h[q] ? depth(p) : depth(q);
-        return std::min(depth(p) + depth(q), 2 * up);
-    };
-    // The velocity term: 0 in dry cells, less the mean over the wet ones elsewhere.
-    double wet_sum = 0, wet_cells = 0;
-    for (std::size_t k = 0; k < s.h.size(); ++k)
-        if (s.h[k] > s.b[k]) wet_sum += s.v[k], wet_cells += 1;
-    const double mean = wet_cells > 0 ? wet_sum / wet_cells : 0;
-    std::vector<double> dx(s.h.size()), dv(s.h.size());
-    for (int direction = 0; direction < 2; ++direction) {
-        const int lines = direction == 0 ? ny : nx, n = direction == 0 ? nx : ny;
-        for (int line = 0; line < lines; ++line) {
-            auto id = [&](int pos) { return direction == 0 ? at(pos, line) : at(line, pos); };
-            std::vector<double> a(n), diag(n), c(n), d(n);
-            for (int pos = 0; pos < n; ++pos) {
-                const std::size_t k = id(pos);
-                const double left = pos > 0 ? conductance(id(pos - 1), k) : 0;
-                const double right = pos < n - 1 ? conductance(k, id(pos + 1)) : 0;
-                a[pos] = -coupling * left;
-                c[pos] = -coupling * right;
-                diag[pos] = 1 + coupling * (left + right);
-                const double flux =
-                    coupling * ((pos > 0 ? left * (s.h[k] - s.h[id(pos - 1)]) : 0) +
-                                (pos < n - 1 ? right * (s.h[k] - s.h[id(pos + 1)]) : 0));
-                const double v = depth(k) > 0 ? s.v[k] - mean : 0.0;
-                d[pos] = (direction == 0 ? (1 - damping) * v : dx[k]) - flux;
-            }
-            for (int pos = 1; pos < n; ++pos) {  // Thomas
-                const double m = a[pos] / diag[pos - 1];
-                diag[pos] -= m * c[pos - 1];
-                d[pos] -= m * d[pos - 1];
-            }
-            std::vector<double>& out = direction == 0 ? dx : dv;
-            for (int pos = n - 1; pos >= 0; --pos)
-                out[id(pos)] = (d[pos] - (pos < n - 1 ? c[pos] * out[id(pos + 1)] : 0)) / diag[pos];
-        }
-    }
-    std::vector<double> wet(s.h.size());
-    int overdrawn = 0;
-    for (std::size_t k = 0; k < wet.size(); ++k) {
-        wet[k] = s.h[k] + dv[k];
-        overdrawn += wet[k] < s.b[k];
-    }
-    auto depth_after = [&](int i, int j) {
-        if (i < 0 || j < 0 || i >= nx || j >= ny) return 0.0;
-        return std::max(wet[at(i, j)] - s.b[at(i, j)], 0.0);
-    };
-    const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
-    auto around = [&](int i, int j) {
-        double w = 0;
-        for (int k = 0; k < 4; ++k) w += depth_after(i + di[k], j + dj[k]);
-        return w;
-    };
-    auto ratio = [&](int i, int j) {
-        if (i < 0 || j < 0 || i >= nx || j >= ny) return 0.0;
-        const double deficit = s.b[at(i, j)] - wet[at(i, j)];
-        const double w = around(i, j);
-        return deficit > 0 && w > 0 ? std::min(deficit / w, 0.25) : 0.0;
-    };
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            double drawn = 0;
-            for (int k = 0; k < 4; ++k) drawn += ratio(i + di[k], j + dj[k]);
-            const double change = ratio(i, j) * around(i, j) - depth_after(i, j) * drawn;
-            s.h[at(i, j)] = wet[at(i, j)] + change;
-            s.v[at(i, j)] = dv[at(i, j)] + change;
-        }
-    return overdrawn;
-}
-
-// Random rocks for the png terrain: 70 x 45 grey levels from 128 to 204 (0.5 .. 0.8 of the
-// terrain's 1.5 levels), from `seed`.
-void write_rocks(const std::string& path, unsigned seed) {
-    std::vector<std::uint8_t> rgba(4 * 70 * 45, 255);
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> grey(128, 204);
-    for (std::size_t k = 0; k < rgba.size(); k += 4)
-        rgba[k] = rgba[k + 1] = rgba[k + 2] = std::uint8_t(grey(rng));
-    files::write_png(path, 70, 45, rgba);
-}
-
-// A rough surface, 0.85 .. 1.15 m from `seed`, over `bottom` (never below it).
-std::vector<float> rough_surface(const std::vector<float>& bottom, unsigned seed) {
-    std::vector<float> start(bottom.size());
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> rough(0.85f, 1.15f);
-    for (std::size_t k = 0; k < start.size(); ++k) start[k] = std::max(rough(rng), bottom[k]);
-    return start;
-}
-
-// The dam-break's shallow water at nx x ny on `terrain`, its surface set rough (rough_surface,
-// `seed`) over the bottom, with the bottom and that surface.
-struct RoughWater {
-    std::unique_ptr<Simulation> sim;
-    std::vector<float> bottom, start;
-};
-RoughWater rough_water(const std::string& solver, const FusedTuning& tuning,
-                       const std::string& terrain, int nx, int ny, double dt, double damping,
-                       unsigned seed) {
-    RoughWater w{make_simulation("shallow-water", solver), {}, {}};
-    w.sim->set_fused_tuning(tuning);
-    w.sim->set_param("dt", dt);
-    w.sim->set_param("damping", damping);
-    w.sim->set_terrain(terrain);
-    w.sim->reset("dam-break", nx, ny);
-    w.bottom = w.sim->terrain()->read<float>(std::size_t(nx) * ny);
-    w.start = rough_surface(w.bottom, seed);
-    w.sim->set_field(w.start);
-    return w;
-}
-
-// The float64 stepper's state at rest at `start` over `bottom`.
-WaterState at_rest(int nx, int ny, const std::vector<float>& start,
-                   const std::vector<float>& bottom) {
-    return {nx,
-            ny,
-            {start.begin(), start.end()},
-            std::vector<double>(start.size(), 0.0),
-            {bottom.begin(), bottom.end()}};
 }
 
 // Diagonal push, damping 0: push_steps pushes, each the band's volume; 2,000 steps after the
@@ -560,7 +423,7 @@ TEST(SimWaterScenes, DampingBringsTheSurfaceToRest) {
 // ground and the run went on as stable.
 TEST(SimWaterScenes, NanInTheFieldIsFlaggedOnEveryPath) {
     ADILAB_NEED_GL();
-    for (const std::string& solver : water_solvers()) {
+    for (const std::string& solver : test::gpu_solvers("shallow-water")) {
         for (const std::string terrain : {"flat", "island"}) {
             auto sim = make_simulation("shallow-water", solver);
             sim->set_terrain(terrain);
@@ -578,115 +441,17 @@ TEST(SimWaterScenes, NanInTheFieldIsFlaggedOnEveryPath) {
     }
 }
 
-// Every exact solver path (fused, and each generic variant but the 1- and 2-iteration CGs, which
-// stop short by design) against the float64 step above, on wet/dry ground: the island under a
-// rough surface with its top dry, a Courant number about 3 (dt = 1), so that shallow cells are
-// overdrawn and settling works. fp32 agreement as in test_sim.cpp (kStepTolerance there: about
-// 1e-6 relative per step for O(10) operations a cell and a well-conditioned solve, 6 steps at
-// unit magnitude, a factor 3 spare); settling adds a handful of operations per cell.
-TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
-    ADILAB_NEED_GL();
-    const double damping = 0.02;
-    // The island on one settling work group's worth of columns (32), 6 steps; and a bottom of
-    // random heights around the surface, 70 x 45 cells (3 settling tiles, the last partial), so
-    // that dry cells and shores lie on every tile edge, 1 step (232 cells overdrawn). After it,
-    // hundreds of cells refilled to their bottom sit at h = b within one rounding, and whether
-    // the next step counts them as dry (v = 0) is decided by that rounding: from step 2 on, some
-    // solvers differed from float64 by 3e-4 to 1e-3 there and others by 1e-7 (each solve itself
-    // within its conditioning of float64 Thomas). One step already caught a settling kernel that
-    // read a wrong neighbour.
-    const std::string folder = test::temp_folder("wet-dry");
-    const std::string rocks = folder + "/rocks.png";
-    write_rocks(rocks, 5);
-    // And a level bottom at 1.05 m under the same rough surface, puddles on dry ground: the kernels
-    // compiled for a bottom the same everywhere (FLAT_BOTTOM, a uniform in place of the field).
-    const std::string level = folder + "/level.png";
-    files::write_png(level, 40, 30, std::vector<std::uint8_t>(4 * 40 * 30, 179));
-    // dt 0.2 as well: the fused path's windowed sweeps (a halo of 48) on the same ground,
-    // with fewer cells overdrawn (1 and 24).
-    for (const double dt : {1.0, 0.2})
-        for (const auto& [terrain, nx, ny, steps] :
-             {std::tuple{std::string("island"), 27, 22, 6}, std::tuple{"png:" + rocks, 70, 45, 1},
-              std::tuple{"png:" + level, 40, 30, 3}})
-            for (const std::string& solver : water_solvers()) {
-                if (solver == "cg-1" || solver == "cg-2") continue;
-                if (dt < 1 && solver != "fused") continue;
-                auto [sim, bottom, start] =
-                    rough_water(solver, FusedTuning{}, terrain, nx, ny, dt, damping, 17);
-                WaterState ref = at_rest(nx, ny, start, bottom);
-                int overdrawn = 0;
-                for (int s = 0; s < steps; ++s)
-                    overdrawn += reference_water_step(ref, 9.81 * dt * dt / 2, damping);
-                sim->step(steps);
-                const std::vector<float> h = sim->read_field();
-                double worst = 0;
-                int dry = 0;
-                for (std::size_t k = 0; k < h.size(); ++k) {
-                    worst =
-                        std::max(worst, std::isfinite(h[k]) ? std::abs(h[k] - ref.h[k]) : INFINITY);
-                    dry += ref.h[k] <= ref.b[k] + 1e-9;
-                }
-                EXPECT_LE(worst, 2e-5) << solver << " " << nx << " x " << ny << " dt " << dt;
-                EXPECT_GT(dry, 10) << "the scene must have dry cells";
-                // (The puddles on level ground overdraw at dt 1 only.)
-                if (terrain != "png:" + level || dt == 1.0) {
-                    EXPECT_GT(overdrawn, 0)
-                        << "the scene must exercise settling: " << terrain << " dt " << dt;
-                }
-                if (dt < 1) {
-                    EXPECT_EQ(sim->kernel(), "window-H48");
-                }
-            }
-}
-
-// Settling's first kernel checks the tiles in runs, a run a work group (FusedTuning::
-// settle_groups), and finds the changes near dry cells; its second applies them a tile a group
-// (shaders/sim/shallow_water.comp, KERNEL_SETTLE_CHANGES). The step against float64 as above (one
-// step: its tolerance) on random rocks under a rough surface, however the runs are cut: 70 x 45
-// (3 x 2 tiles) in runs of 6, 3, 2 and 1 tiles (the tuned groups; runs of 2 cross a row of
-// tiles), and 8192 x 80 (256 x 2 tiles) in runs of 1, of 6 (not a whole row) and of 256 (32
-// after a step of the windows, where a group sums at most 512 of their parts). dt 1 takes the
-// line solve, 0.2 the windows, whose parts are the sums of the tiles that nothing changes. (A
-// one-dispatch form of settling cut the same ways: docs/performance.md, 2026-11-28, evening.)
-TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
-    ADILAB_NEED_GL();
-    const double damping = 0.02;
-    const std::string rocks = test::temp_folder("settling-runs") + "/rocks.png";
-    write_rocks(rocks, 23);
-    for (const double dt : {1.0, 0.2})
-        for (const auto& [nx, ny, groups] :
-             {std::tuple{70, 45, 1}, std::tuple{70, 45, 2}, std::tuple{70, 45, 4},
-              std::tuple{70, 45, 1024}, std::tuple{8192, 80, 1024}, std::tuple{8192, 80, 86},
-              std::tuple{8192, 80, 2}}) {
-            FusedTuning tuning;
-            tuning.settle_groups = groups;
-            auto [sim, bottom, start] =
-                rough_water("fused", tuning, "png:" + rocks, nx, ny, dt, damping, 29);
-            WaterState ref = at_rest(nx, ny, start, bottom);
-            const int overdrawn = reference_water_step(ref, 9.81 * dt * dt / 2, damping);
-            ASSERT_GT(overdrawn, 0) << "the scene must exercise settling";
-            sim->step(1);
-            const std::vector<float> h = sim->read_field();
-            double worst = 0;
-            for (std::size_t k = 0; k < h.size(); ++k)
-                worst = std::max(worst, std::isfinite(h[k]) ? std::abs(h[k] - ref.h[k]) : INFINITY);
-            EXPECT_LE(worst, 2e-5) << nx << " x " << ny << ", " << groups << " groups, dt " << dt
-                                   << " (" << sim->kernel() << ")";
-        }
-}
-
 // Settling sums only the tiles it changes, and takes the sums of the others from the y window's
 // parts (shaders/sim/shallow_water.comp, TILE_CHUNKS: a tile's rows are whole chunks of the
 // window's, each chunk of 32 columns one part). The mean velocity a step leaves must still be
 // the state's: the sum of v over its wet cells over their count. The rough surface over random
-// rocks of the wet-dry test above, on a grid of 4 settling tiles across, 14 down (chunks of 10
-// rows, 4 a tile), and 3 y windows, with the model's chunk and tuned chunks of 8, 16 and 5 (an
-// odd chunk: 8 a tile), after each of the first steps;
-// the first overdraws cells (the float64 reference counts them). The rocks lie in one band of
-// rows, so settling changes the tiles near them and takes the others' sums from the parts.
-// Tolerance: an fp32 sum of N values of v rounds by at most N 2^-24 max|v| in any order, the
-// mean (over N wet cells) by 2^-24 max|v|; a part taken from the wrong chunk moved it by 1e-6
-// to 2e-5 here.
+// rocks of the wet-dry tests (test_sim_water_wet_dry.cpp), on a grid of 4 settling tiles across, 14
+// down (chunks of 10 rows, 4 a tile), and 3 y windows, with the model's chunk and tuned chunks of
+// 8, 16 and 5 (an odd chunk: 8 a tile), after each of the first steps; the first overdraws cells
+// (the float64 reference counts them). The rocks lie in one band of rows, so settling changes the
+// tiles near them and takes the others' sums from the parts. Tolerance: an fp32 sum of N values of
+// v rounds by at most N 2^-24 max|v| in any order, the mean (over N wet cells) by 2^-24 max|v|; a
+// part taken from the wrong chunk moved it by 1e-6 to 2e-5 here.
 TEST(SimWaterScenes, MeanVelocityIsTheStatesWhereSettlingTakesTheWindowsSums) {
     ADILAB_NEED_GL();
     const int nx = 100, ny = 530;
