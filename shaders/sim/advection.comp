@@ -251,6 +251,9 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
         inputs[k] = vec2(v[k + 1], 0.0);
     }
 }
+// Every open face of a line carries the same transfer (velocity_at), so the rows of a chunk
+// away from both walls are the same all along it.
+#define UNIFORM_LINES
 #include "tridiagonal/window_lines.glsl"
 #elif defined(KERNEL_SPLIT)
 #define COARSE_BINDING 13
