@@ -30,7 +30,8 @@
 // invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
 // and publishes those two rows (the window's reduced system) in shared memory; after one
 // barrier, each chunk that stores solves the reduced rows of the LOW_CHUNKS chunks before it,
-// the HIGH_CHUNKS after it and its own by Thomas, from shared memory, and substitutes back. Its
+// the HIGH_CHUNKS after it and its own by Thomas, from shared memory, and substitutes back (on
+// lines of one set of rows, a long side by a sum from its chunks' limit: LONG_SIDE_SUMS below). Its
 // positions are then at least LOW_CHUNKS CHUNK >= HALO_LOW rows inside that local window from
 // its start and HALO_HIGH from its end: the bound above holds for it as for the whole one, and
 // no invocation waits on a serial solve of the whole window.
@@ -67,7 +68,8 @@
 // window_group_end() after the stores (shallow water's y sweep sums its work group's new cells
 // there); the arrays of the reduced rows are free by then, after a barrier. Every invocation calls
 // KERNEL_EXIT() last, on each way out (the simulations' stability checks' report,
-// sim/adi_common.glsl), where the includer defines it.
+// sim/adi_common.glsl), where the includer defines it. With UNIFORM_LINES the includer promises
+// lines of one set of rows away from the walls (LONG_SIDE_SUMS below).
 #include "tridiagonal/partition_rows.glsl"
 
 #ifndef KERNEL_EXIT
@@ -398,9 +400,10 @@ void local_row(int t, int chunk, int r, out float ar, out float cr, out float dr
 // Thomas's forward sweep over two consecutive rows of unit diagonal, a1 x_0 + x_1 + c1 x_2 = d1
 // and a2 x_1 + x_2 + c2 x_3 = d2, in one step from the sweep's (c', d') before them, which it
 // leaves at the second. Row by row the step is p1 = 1 - a1 c', then p2 = 1 - a2 c1 / p1, two
-// reciprocals one after the other; as a product, p1 p2 = p1 - a2 c1, one reciprocal. The local
-// solves' chains of dependent steps are what the windows with a long halo spend their time on
-// (the vortex's bands: 36 reduced rows upstream of a chunk at 4096^2), and this halves them.
+// reciprocals one after the other; as a product, p1 p2 = p1 - a2 c1, one reciprocal. It halves
+// the chain of dependent steps of a local solve with a long side (the vortex's bands: 36 reduced
+// rows upstream of a chunk at 4096^2) for a little less arithmetic, which gave the vortex 1.6%
+// there: its local solves cost what they compute more than how long their chain is.
 void forward_two_rows(float a1, float c1, float d1, float a2, float c2, float d2,
                       inout float c_prev, inout float d_prev) {
     const float p1 = 1.0 - a1 * c_prev;
