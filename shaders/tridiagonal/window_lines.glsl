@@ -454,7 +454,7 @@ bool chunk_limit(float alpha1, float gamma1, float alpha2, float gamma2, out flo
 // invocations apart (negative: before it; `forwards`: the solve takes them first row first): the
 // limit and the sum D. Returns false where the limit does not hold (the chain then runs).
 bool long_side_state(int t, int chunks, int step, bool forwards, out float state,
-                       out float d_state) {
+                     out float d_state) {
     const int s = t + step;  // the nearest chunk of that side: its rows give the line's map
     float p1, p2;
     const bool settles =
@@ -533,7 +533,7 @@ void main() {
         // window's longer side, so that registers hold the shorter side (eliminated from the
         // start, a window band with 128 rows after the chunk took 30% longer than its mirror
         // image, 128 rows before it: the vortex at 4096^2 on the H100). The longer side's chunks
-        // are swept two rows a step (forward_two_rows).
+        // are swept two rows a step (forward_two_rows), or summed where LONG_SIDE_SUMS allows.
         if (HIGH_CHUNKS <= LOW_CHUNKS) {
             float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
             float c_prev = 0.0, d_prev = 0.0;
