@@ -456,12 +456,12 @@ bool chunk_limit(float alpha1, float gamma1, float alpha2, float gamma2, out flo
 bool long_side_state(int t, int chunks, int step, bool forwards, out float state,
                      out float d_state) {
     const int s = t + step;  // the nearest chunk of that side: its rows give the line's map
-    float p1, p2;
-    const bool settles =
-        forwards ? chunk_limit(first_a[s], first_c[s], last_a[s], last_c[s], state, p1, p2)
-                 : chunk_limit(last_c[s], last_a[s], first_c[s], first_a[s], state, p1, p2);
     const float alpha1 = forwards ? first_a[s] : last_c[s];
+    const float gamma1 = forwards ? first_c[s] : last_a[s];
     const float alpha2 = forwards ? last_a[s] : first_c[s];
+    const float gamma2 = forwards ? last_c[s] : first_a[s];
+    float p1, p2;
+    const bool settles = chunk_limit(alpha1, gamma1, alpha2, gamma2, state, p1, p2);
     const float mu = alpha1 * alpha2 / (p1 * p2);
     // D (p1 p2), the farthest chunk first.
     float sum = 0.0;
