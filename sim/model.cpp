@@ -228,6 +228,7 @@ void AdiModel::step(int count) {
         bands_[0].clear();
         bands_[1].clear();
         window_guarded_ = false;
+        window_scan_ = false;
         resolve_window();
     }
     // At most two batches of about 2^28 cell updates queued ahead of the GPU (gl::QueueBound

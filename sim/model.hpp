@@ -215,19 +215,9 @@ class AdiModel : public Simulation {
     // The bands of each sweep (empty: the sweep takes window_ or the line solve).
     std::vector<WindowBand> bands_[2];
     // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'
-    // differ; with window bands "window-bands-H" and each sweep's bands' halos.
-    std::string kernel() const override {
-        if (!bands_[0].empty() || !bands_[1].empty()) return band_kernel();
-        if (!window_[0] || !window_[1]) return solver();
-        std::string sweeps[2];
-        for (int d = 0; d < 2; ++d) {
-            const WindowHalo& h = window_halo_[d];
-            sweeps[d] =
-                std::to_string(h.low) + (h.low == h.high ? "" : "/" + std::to_string(h.high));
-        }
-        return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
-    }
-    std::string band_kernel() const;  // kernel()'s name for window bands
+    // differ; with window bands "window-bands-H" and each sweep's bands' "<low>/<high>"; "scan"
+    // for "window" where the windows solve by scans (window_scan_).
+    std::string kernel() const override;
     // A guarded window: one whose halo holds only while a quantity of the state stays under a
     // limit that the state itself may pass (shallow water: the depth, which the waves pile up).
     // The GPU measures the quantity every step, and half_step dispatches the window and the
@@ -254,6 +244,9 @@ class AdiModel : public Simulation {
     int window_warps_[2] = {};           // subgroups of 32 invocations in a work group
     int window_chunk_[2] = {};           // positions an invocation (CHUNK)
     std::array<WindowHalo, 2> window_halo_ = {};
+    // Whether the model's windows and bands solve by scans (window_scan.glsl, rows of one set a
+    // line) rather than as general lines (window_lines.glsl): the model's resolve_window sets it.
+    bool window_scan_ = false;
     std::uint64_t window_version_ = 0;  // the version_ window_ was resolved for
 
     // Compile-time choices of the model's kernels for its current parameters and scenario

@@ -182,15 +182,36 @@ void AdiModel::banded_half_step(int direction, const gl::Buffer& in, gl::Buffer&
     gl::memory_barrier(gl::Barrier::storage);
 }
 
-std::string AdiModel::band_kernel() const {
-    // "window-bands-H<x bands' halos>,<y bands'>", each band's "<low>/<high>".
-    std::string name = "window-bands-H";
-    for (int d = 0; d < 2; ++d) {
-        name += d == 0 ? "" : ",";
-        for (std::size_t i = 0; i < bands_[d].size(); ++i)
-            name += (i == 0 ? "" : "+") + std::to_string(bands_[d][i].halo.low) + "/" +
-                    std::to_string(bands_[d][i].halo.high);
+namespace {
+// A window's halos: "<halo>", or "<low>/<high>" where they differ.
+std::string halo_name(int low, int high) {
+    std::string name = std::to_string(low);
+    if (high != low) name.append("/").append(std::to_string(high));
+    return name;
+}
+}  // namespace
+
+std::string AdiModel::kernel() const {
+    if (!bands_[0].empty() || !bands_[1].empty()) {
+        std::string name = window_scan_ ? "scan-bands-H" : "window-bands-H";
+        for (int d = 0; d < 2; ++d) {
+            if (d == 1) name.append(",");
+            for (std::size_t i = 0; i < bands_[d].size(); ++i) {
+                if (i > 0) name.append("+");
+                // a band's halos both written, "<low>/<high>"
+                name.append(std::to_string(bands_[d][i].halo.low))
+                    .append("/")
+                    .append(std::to_string(bands_[d][i].halo.high));
+            }
+        }
+        return name;
     }
+    if (!window_[0] || !window_[1]) return solver();
+    const std::string x = halo_name(window_halo_[0].low, window_halo_[0].high);
+    const std::string y = halo_name(window_halo_[1].low, window_halo_[1].high);
+    std::string name = window_scan_ ? "scan-H" : "window-H";
+    name.append(x);
+    if (y != x) name.append(",").append(y);
     return name;
 }
 

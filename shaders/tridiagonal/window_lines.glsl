@@ -72,16 +72,8 @@
 // lines of one set of rows away from the walls (LONG_SIDE_SUMS below).
 #include "tridiagonal/partition_rows.glsl"
 
-#ifndef KERNEL_EXIT
-#define KERNEL_EXIT()
-#endif
-#ifndef ROW_WINDOW_CHUNKS
-#define ROW_WINDOW_CHUNKS 32
-#endif
-// Along y, the columns of a work group (32, or 16 for windows twice as long: see main).
-#ifndef COLUMN_LANES
-#define COLUMN_LANES 32
-#endif
+#include "tridiagonal/window_layout.glsl"
+
 #if COLUMN_LANES != 32 && (defined(WINDOW_GUARD) || defined(WINDOW_GROUP_END))
 #error "the guard's counts and window_group_end() take the work group's columns in 32s"
 #endif
@@ -98,42 +90,6 @@
 #error "a guarded window's exact solve and window_group_end() both use the reduced rows' arrays"
 #endif
 
-const int LANES = COLUMN_LANES;
-
-// With WINDOW_BAND the window takes only the lines band_first .. band_first + band_lines - 1
-// (band_first a multiple of 32 along y): the simulations' window bands, lines whose flow needs a
-// halo of its own (sim/model.hpp, WindowBand).
-#ifdef WINDOW_BAND
-uniform int band_first;
-uniform int band_lines;
-#else
-const int band_first = 0;
-#define band_lines LINE_COUNT
-#endif
-
-#pragma optionNV(unroll all)
-
-layout(local_size_x = GROUP_SIZE) in;
-
-// The chunk's rows (positions p0 .. p0 + K - 1 of a line of n) with the couplings past the
-// line's ends dropped, and identity rows off the line (a = c = d = 0: their values, never
-// stored, stay 0, where rows coupled to the line's last unknown could grow past fp32).
-void wall_rows(int p0, int n, inout float a[CHUNK], inout float b[CHUNK], inout float c[CHUNK],
-               inout float d[CHUNK]) {
-    if (p0 < 1 || p0 + CHUNK >= n) {
-        // A chunk at a wall or past it (a branch only the lanes there take).
-        for (int k = 0; k < CHUNK; ++k) {
-            const int pos = p0 + k;
-            if (pos <= 0 || pos >= n) a[k] = 0.0;
-            if (pos >= n - 1) c[k] = 0.0;
-            if (pos < 0 || pos >= n) {
-                b[k] = 1.0;
-                d[k] = 0.0;
-            }
-        }
-    }
-}
-
 // The chunk's rows eliminated to a_k x_first + x_k + c_k x_last = d_k inside the chunk, the
 // first row coupled to the previous chunk's last unknown (a_0) and the last row to the next
 // chunk's first (c_{K-1}).
@@ -147,26 +103,6 @@ bool eliminate_chunk(inout float a[CHUNK], inout float b[CHUNK], inout float c[C
     return pivots_ok;
 }
 
-// The local window of a storing chunk: LOW_CHUNKS chunks before it and HIGH_CHUNKS after.
-const int LOW_CHUNKS = (HALO_LOW + CHUNK - 1) / CHUNK;
-const int HIGH_CHUNKS = (HALO_HIGH + CHUNK - 1) / CHUNK;
-#if DIRECTION == 0
-const int WINDOW_CHUNKS = ROW_WINDOW_CHUNKS;  // chunks a window
-const int CHUNK_STRIDE = 1;                   // invocations from one chunk of a window to the next
-#else
-const int WINDOW_CHUNKS = GROUP_SIZE / LANES;
-const int CHUNK_STRIDE = LANES;
-#endif
-// The warm-up chunks at a window's start and end, whose values are not stored: none where a
-// window holds its whole line (WHOLE_LINES), whose ends are the line's walls.
-#ifdef WHOLE_LINES
-const bool WHOLE = true;
-const int WARM_LOW = 0, WARM_HIGH = 0;
-#else
-const bool WHOLE = false;
-const int WARM_LOW = LOW_CHUNKS, WARM_HIGH = HIGH_CHUNKS;
-#endif
-const int SEGMENT = (WINDOW_CHUNKS - WARM_LOW - WARM_HIGH) * CHUNK;  // positions stored
 // The local window's reduced rows: LOW_CHUNKS chunks before the storing chunk, its own and
 // HIGH_CHUNKS after it, two rows each; the storing chunk's are rows 2 LOW_CHUNKS and
 // 2 LOW_CHUNKS + 1. Where the window holds its whole line, the chunks of a local window past the
@@ -177,10 +113,6 @@ const int OWN_FIRST = 2 * LOW_CHUNKS;
 // Invocation t's chunk's first and last rows (unit diagonal: a, c, d).
 shared float first_a[GROUP_SIZE], first_c[GROUP_SIZE], first_d[GROUP_SIZE];
 shared float last_a[GROUP_SIZE], last_c[GROUP_SIZE], last_d[GROUP_SIZE];
-
-#if DIRECTION == 0
-layout(std430, binding = 1) writeonly buffer XOut4 { vec4 x_out4[]; };
-#endif
 
 #ifdef WINDOW_GUARD
 // Invocation t's chunk's products of sigma (down the line) and rho (up it), +Inf where a row is
@@ -212,28 +144,10 @@ void publish_chunk(int t, float a[CHUNK], float c[CHUNK], float d[CHUNK]) {
 // line.
 void store_chunk(int line, int p0, float a[CHUNK], float c[CHUNK], float d[CHUNK],
                  vec2 inputs[CHUNK], float x_first, float x_last) {
-    const int n = LINE_LENGTH;
     float x[CHUNK];
     for (int k = 0; k < CHUNK; ++k)
         x[k] = k == 0 ? x_first : k == CHUNK - 1 ? x_last : d[k] - a[k] * x_first - c[k] * x_last;
-#if DIRECTION == 0
-    if ((LINE_LENGTH & 3) == 0 && p0 + CHUNK <= n) {
-        // 16 bytes a store: with one float a store, each of a subgroup's store instructions
-        // writes 4 bytes every CHUNK floats, four times the L2 write requests.
-        const int quad = line_index(line, p0) >> 2;
-        for (int q = 0; q < CHUNK / 4; ++q) {
-            vec4 v;
-            for (int e = 0; e < 4; ++e) {
-                const int k = 4 * q + e;
-                v[e] = store_value(line, p0 + k, x[k], inputs[k]);
-            }
-            x_out4[quad + q] = v;
-        }
-        return;
-    }
-#endif
-    for (int k = 0; k < CHUNK; ++k)
-        if (p0 + k < n) store(line, p0 + k, x[k], inputs[k]);
+    store_chunk_values(line, p0, x, inputs);
 }
 
 #ifdef WINDOW_GUARD
@@ -479,32 +393,10 @@ bool long_side_state(int t, int chunks, int step, bool forwards, out float state
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
-#if DIRECTION == 0
-    // Window w of the dispatch (numbered row by row, `segments` a row), chunk t % WINDOW_CHUNKS
-    // of it. The work groups take the rows from the last: the y half step before this one stored
-    // the last rows last, and what the cache still holds of its output is theirs (the y window
-    // then starts at the first rows, which this one stores last).
-    const int chunk = t % WINDOW_CHUNKS;
-    const int segments = (n + SEGMENT - 1) / SEGMENT;
-    const int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
-    const int dispatched = group * (GROUP_SIZE / WINDOW_CHUNKS) + t / WINDOW_CHUNKS;
-    const bool has_line = dispatched < segments * band_lines;
-    const int window = max(segments * band_lines - 1 - dispatched, 0);
-    const int line = band_first + min(window / segments, band_lines - 1);
-    const int p0 = (window % segments) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
-    const int window_in_group = t / WINDOW_CHUNKS;  // at most 4
-#else
-    // Work group (x, y): columns LANES x .. LANES x + LANES - 1, window y down them; chunk
-    // t / LANES. With 16 lanes a subgroup holds two chunks of the same 16 columns, and a window
-    // spans twice the chunks of one of 32: where the halo is long, more of each window stores
-    // (the 16 columns' rows still load in whole 32-byte sectors).
-    const int chunk = t / LANES;
-    const int column = band_first + int(gl_WorkGroupID.x) * LANES + t % LANES;
-    const bool has_line = column < band_first + band_lines;
-    const int line = min(column, LINE_COUNT - 1);
-    const int p0 = int(gl_WorkGroupID.y) * SEGMENT + (chunk - WARM_LOW) * CHUNK;
-    const int window_in_group = 0;
-#endif
+    const WindowPlace place = window_place(t);
+    const int chunk = place.chunk, line = place.line, p0 = place.p0;
+    const bool has_line = place.has_line;
+    const int window_in_group = place.window_in_group;
 #ifdef WINDOW_GUARD
     if (t == 0) group_votes = 0u;
 #endif
@@ -523,8 +415,7 @@ void main() {
     memoryBarrierShared();
     barrier();
     // The storing chunks (the warm-up's and those past the line's end only helped the others).
-    const bool stores =
-        has_line && chunk >= WARM_LOW && chunk < WINDOW_CHUNKS - WARM_HIGH && p0 < n;
+    const bool stores = place.stores;
     float x_first = 0.0, x_last = 0.0;
     if (stores) {
         // Thomas over the local window's rows: its first row's coupling above and its last row's
@@ -653,7 +544,7 @@ void main() {
     // Where the bound broke, the lines solved exactly (exact_windows says which windows' lines;
     // a branch the whole group takes or not).
 #if DIRECTION == 0
-    const uint counter = uint(line), windows_on_it = uint(segments);
+    const uint counter = uint(line), windows_on_it = uint(place.segments);
     const bool counted = has_line;
 #else
     const uint counter = gl_WorkGroupID.x, windows_on_it = gl_NumWorkGroups.y;

@@ -134,6 +134,63 @@ TEST(SimAdvectionWindow, TruncationIsWithinItsBoundOnGeneralLines) {
     EXPECT_EQ(detail::general_window_halo(50.0, 25.0), 0);
 }
 
+// The scan windows' truncation (window_scan.glsl) on a line of one velocity, in float64: each
+// unknown's forward value summed from `low` rows before it (zero before them), LU's pivots the
+// line's own, and the back substitution from `high` rows after it over forward values each
+// summed the same way; the worst miss against the exact solve relative to max |x|.
+double scan_window_miss(const Line& line, const std::vector<double>& d, int low, int high) {
+    const int n = int(d.size());
+    const std::vector<double> exact = thomas(line, d, 0, n - 1);
+    std::vector<double> pivot(n);
+    for (int r = 0; r < n; ++r)
+        pivot[r] = line.b[r] - (r == 0 ? 0 : line.a[r] * line.c[r - 1] / pivot[r - 1]);
+    const auto forward_value = [&](int p) {  // y_p from max(0, p - low)
+        double y = 0;
+        for (int r = std::max(0, p - low); r <= p; ++r)
+            y = d[r] - (r == 0 ? 0 : line.a[r] / pivot[r - 1]) * y;
+        return y;
+    };
+    double scale = 0, miss = 0;
+    for (double v : exact) scale = std::max(scale, std::abs(v));
+    for (int p = 0; p < n; ++p) {
+        double x = 0;
+        for (int r = std::min(n - 1, p + high); r >= p; --r)
+            x = (forward_value(r) - (r == n - 1 ? 0 : line.c[r] * x)) / pivot[r];
+        miss = std::max(miss, std::abs(x - exact[p]));
+    }
+    return miss / scale;
+}
+
+TEST(SimAdvectionWindow, ScanTruncationIsWithinTheWindowBoundOnUniformLines) {
+    // The scan's truncation drops the forward value before the window and the solution after
+    // it, where the general windows drop the couplings; its decay per row is below the bound's
+    // and so is its prefactor (window_scan.glsl), so general_window_halo's halos hold for it.
+    // Lines of one velocity either way, from diffusion alone to a transfer 400 times it.
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    for (double weight : {0.02, 0.3, 1.0, 1.9, 6.0, 12.0}) {
+        for (double velocity : {0.0, 1.0, -1.0, 20.0, -400.0}) {
+            const int n = 300;
+            const std::vector<double> w(n - 1, velocity);
+            const double k = 0.05;
+            const Line line = flux_line(w, k, weight / flux_line(w, k, 1.0).weight);
+            const int low = detail::general_window_halo(line.weight, line.forward, 256);
+            const int high = detail::general_window_halo(line.weight, line.backward, 256);
+            if (low == 0 || high == 0) continue;  // the line solve
+            const double tail = detail::general_window_tail(line.weight, line.forward, low) +
+                                detail::general_window_tail(line.weight, line.backward, high);
+            std::vector<double> d(n);
+            for (double& v : d) v = unit(rng);
+            EXPECT_LE(scan_window_miss(line, d, low, high), tail + 1e-13)
+                << "W " << weight << " velocity " << velocity;
+            // Not vacuous: 2 rows either side miss by far more.
+            if (weight >= 0.3) {
+                EXPECT_GT(scan_window_miss(line, d, 2, 2), 100 * tail) << "W " << weight;
+            }
+        }
+    }
+}
+
 // Awkward grids: lines shorter than a halo (5, 6), widths not a multiple of 4 (37, 133, 70, 9:
 // the x windows' scalar loads and stores) and one that is (300: 16-byte ones), partial windows
 // in both directions, and lines of several windows (300: a window spans 256 positions along x,
@@ -145,13 +202,48 @@ struct Case {
     std::string scenario;
     int scheme = 0;
     double weight = 0;  // the sweeps' implicit weight W, set through dt
+    double diffusivity = 0.02;
 };
+
+// Whether the model should solve its windows by scans (window_scan.glsl): LU's pivots from the
+// wall row b_0 = 1 + F (F the line's forward transfer, advective and diffusive) reach their limit
+// to 2^-24 within a chunk's rows on every line of both sweeps, as sim/advection.cpp checks it.
+// The x chunk and the y chunk: the model's 8 and 10 unless tuned.
+bool scans(const Simulation& sim, const std::string& scenario, int nx, int ny,
+           const FusedTuning& tuning) {
+    const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
+    const double dh = sim.param("dh"), k = implicit_dt * sim.param("D") / (dh * dh);
+    for (int d = 0; d < 2; ++d) {
+        const int lines = d == 0 ? ny : nx;
+        const int chunk = d == 0
+                              ? (tuning.window_row_chunk != 0 ? tuning.window_row_chunk : 8)
+                              : (tuning.window_column_chunk != 0 ? tuning.window_column_chunk : 10);
+        std::vector<double> speeds;
+        if (scenario == "vortex") {
+            for (int line = 0; line < lines; ++line)
+                speeds.push_back(sim.param("omega") * (line + 0.5 - 0.5 * lines) * dh);
+        } else {
+            speeds.push_back(d == 0 ? sim.param("u") : scenario == "river" ? 0 : sim.param("v"));
+        }
+        for (double w : speeds) {
+            const double f = implicit_dt * std::max(w, 0.0) / dh + k;
+            const double b = implicit_dt * std::max(-w, 0.0) / dh + k;
+            const double diagonal = 1 + f + b;
+            const double limit = 0.5 * (diagonal + std::sqrt(diagonal * diagonal - 4 * f * b));
+            double u = 1 + f;
+            for (int row = 1; row < chunk; ++row) u = diagonal - f * b / u;
+            if (std::abs(u - limit) > std::ldexp(limit, -24)) return false;
+        }
+    }
+    return true;
+}
 
 // The kernel the model should pick for its parameters: each sweep's halos from the largest
 // transfer each way along its lines (advection.comp's face_transfer: implicit_dt (w / dh + k)),
 // the fastest flow along them each way (a uniform u or v one way; the vortex's omega times the
 // half side across the lines both ways), as sim/advection.cpp derives them.
-std::string expected_kernel(const Simulation& sim, const std::string& scenario, int nx, int ny) {
+std::string expected_kernel(const Simulation& sim, const std::string& scenario, int nx, int ny,
+                            const FusedTuning& tuning) {
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
     std::string sweeps[2];
@@ -172,7 +264,8 @@ std::string expected_kernel(const Simulation& sim, const std::string& scenario, 
         if (low == 0 || high == 0) return "fused";
         sweeps[d] = std::to_string(low) + (low == high ? "" : "/" + std::to_string(high));
     }
-    return "window-H" + sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
+    return std::string(scans(sim, scenario, nx, ny, tuning) ? "scan" : "window") + "-H" +
+           sweeps[0] + (sweeps[0] == sweeps[1] ? "" : "," + sweeps[1]);
 }
 
 // The model on `scenario` against the float64 stepper, 3 steps from a random start in [0, 1];
@@ -187,7 +280,7 @@ double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning
     sim->set_param("u", 0.7);
     sim->set_param("v", -0.7);
     sim->set_param("omega", omega);
-    sim->set_param("D", 0.02);
+    sim->set_param("D", c.diffusivity);
     sim->set_param("source_radius", 0.1);
     sim->set_param("source_steps", 2);
     sim->reset(c.scenario, nx, ny);
@@ -200,7 +293,7 @@ double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning
     for (int s = 1; s <= 3; ++s) reference::advection_step(setup, s, ref);
     sim->step(3);
     *kernel = sim->kernel();
-    *expected = expected_kernel(*sim, c.scenario, nx, ny);
+    *expected = expected_kernel(*sim, c.scenario, nx, ny, tuning);
     EXPECT_TRUE(sim->stats().stable);
     return test::max_abs_diff(sim->read_field(), ref);
 }
@@ -208,19 +301,27 @@ double gpu_vs_reference(const Case& c, int nx, int ny, const FusedTuning& tuning
 TEST(SimAdvectionWindow, MatchesTheFloat64ReferenceForEveryHaloAndTheFallback) {
     ADILAB_NEED_GL();
     // Every halo bucket (8 .. 48: the free scene's upstream ends, its downstream ones take 8)
-    // and a weight for none; each scenario and the paper's scheme at W 0.6. kStepTolerance: the
-    // steps' fp32 round-off (tests/support/fields.hpp); the truncation adds 2^-26 of an
-    // increment a sweep.
+    // and a weight for none; each scenario and the paper's scheme at W 0.6; the scans
+    // (window_scan.glsl) wherever the pivots settle within a chunk, and the general windows
+    // (window_lines.glsl) where a diffusion of about a cell a sweep keeps them from it (D 5:
+    // 1.0 forwards of which 0.88 diffusive at W 1.9). kStepTolerance: the steps' fp32
+    // round-off (tests/support/fields.hpp); the truncation adds 2^-26 of an increment a sweep.
     std::vector<Case> cases;
     for (double weight : {0.05, 0.3, 0.6, 1.0, 1.5, 2.5}) cases.push_back({"free", 0, weight});
     cases.push_back({"free", 1, 0.6});
     cases.push_back({"river", 0, 0.6});
     cases.push_back({"vortex", 0, 0.6});
+    cases.push_back({"free", 0, 1.9, 5.0});
+    cases.push_back({"river", 1, 1.9, 5.0});
     for (const Case& c : cases) {
         for (auto [nx, ny] : kWindowGrids) {
             std::string kernel, expected;
             const double error = gpu_vs_reference(c, nx, ny, {}, &kernel, &expected);
             EXPECT_EQ(kernel, expected) << c.scenario << " W " << c.weight;
+            // Both solvers are seen: the scans at the model's D, the general windows at D 5.
+            if (kernel != "fused") {
+                EXPECT_EQ(kernel.rfind(c.diffusivity > 1 ? "window-" : "scan-", 0), 0u) << kernel;
+            }
             EXPECT_LE(error, test::kStepTolerance)
                 << c.scenario << " scheme " << c.scheme << " W " << c.weight << " " << nx << "x"
                 << ny << " " << kernel;
@@ -298,7 +399,7 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
         std::string kernel, symmetric;
         const double error =
             gpu_vs_reference({"vortex", 1, 6}, 64, 128, tuning, &kernel, &symmetric);
-        EXPECT_EQ(kernel, "window-bands-H128/24+24/128,16/96+96/16");
+        EXPECT_EQ(kernel, "scan-bands-H128/24+24/128,16/96+96/16");
         EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5))
             << "spans " << span.row_span << " / " << span.column_lanes;
     }
@@ -325,7 +426,7 @@ std::string expected_band_kernel(const Simulation& sim, int nx, int ny) {
     if (nx % 64 != 0 || ny % 2 != 0) return "fused";
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
-    std::string name = "window-bands-H";
+    std::string name = scans(sim, "vortex", nx, ny, {}) ? "scan-bands-H" : "window-bands-H";
     for (int d = 0; d < 2; ++d) {
         const int half = (d == 0 ? ny : nx) / 2;
         const auto halos = [&](int reach) {
@@ -392,7 +493,7 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
         sim->reset("vortex", c.nx, c.ny);
         sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
         EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny)) << "W " << c.weight;
-        EXPECT_EQ(kernel.rfind("window-bands", 0) == 0, c.bands) << kernel;
+        EXPECT_EQ(kernel.find("-bands-H") != std::string::npos, c.bands) << kernel;
         EXPECT_LE(error, test::kStepTolerance * (1 + c.weight) / (1 + 2.5))
             << "W " << c.weight << " " << c.nx << "x" << c.ny << " " << kernel;
     }
