@@ -72,11 +72,10 @@ const int WARM_LOW = LOW_CHUNKS, WARM_HIGH = HIGH_CHUNKS;
 #endif
 const int SEGMENT = (WINDOW_CHUNKS - WARM_LOW - WARM_HIGH) * CHUNK;  // positions stored
 
-// Where invocation t's chunk lies: its line, its first position p0 and its place in the window;
-// `stores`: a chunk past the warm-ups, on a line of the dispatch and not past its end.
+// Where invocation t's chunk lies: its line, its first position p0 and its place in the window.
 struct WindowPlace {
     int chunk, line, p0;
-    bool has_line, stores;
+    bool has_line;
     int segments;         // x: windows a line
     int window_in_group;  // x: the window's number in the work group (at most 4)
 };
@@ -111,9 +110,17 @@ WindowPlace window_place(int t) {
     place.p0 = int(gl_WorkGroupID.y) * SEGMENT + (place.chunk - WARM_LOW) * CHUNK;
     place.window_in_group = 0;
 #endif
-    place.stores = place.has_line && place.chunk >= WARM_LOW &&
-                   place.chunk < WINDOW_CHUNKS - WARM_HIGH && place.p0 < n;
     return place;
+}
+
+// Whether the chunk stores: past the warm-ups, on a line of the dispatch and not past its end.
+// A function of its own, because where it is computed changes what the NVIDIA compiler makes of
+// the kernels: the general windows compute it after their barrier (computed with the place,
+// before the loads, it cost shallow water's y window 2% at 4096^2 on the H200), the scans before
+// their loads (after the last barrier, it cost the river's y window 2.5%): docs/performance.md.
+bool window_stores(WindowPlace place) {
+    return place.has_line && place.chunk >= WARM_LOW && place.chunk < WINDOW_CHUNKS - WARM_HIGH &&
+           place.p0 < LINE_LENGTH;
 }
 
 #if DIRECTION == 0

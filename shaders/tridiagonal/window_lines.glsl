@@ -415,7 +415,7 @@ void main() {
     memoryBarrierShared();
     barrier();
     // The storing chunks (the warm-up's and those past the line's end only helped the others).
-    const bool stores = place.stores;
+    const bool stores = window_stores(place);
     float x_first = 0.0, x_last = 0.0;
     if (stores) {
         // Thomas over the local window's rows: its first row's coupling above and its last row's

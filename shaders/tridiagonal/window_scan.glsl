@@ -40,8 +40,9 @@ shared float backward_starts[GROUP_SIZE];  // a chunk's first backward value, fr
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
-    WindowPlace place = window_place(t);
+    const WindowPlace place = window_place(t);
     const int line = place.line, p0 = place.p0, chunk = place.chunk;
+    const bool stores = window_stores(place);  // here, before the loads: see window_stores
 
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
     vec2 inputs[CHUNK];
@@ -113,7 +114,7 @@ void main() {
     backward_starts[t] = g;
     memoryBarrierShared();
     barrier();
-    if (place.stores) {
+    if (stores) {
         float carry = 0.0;
         for (int j = HIGH_CHUNKS; j >= 1; --j)
             carry = backward_starts[t + j * CHUNK_STRIDE] + upper_chunk * carry;
