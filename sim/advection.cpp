@@ -190,8 +190,8 @@ class Advection final : public AdiModel {
     // y sweep, with no flow across, 8 both ways. Rounded to fp32 first, as the kernels see them.
     // The windows solve by scans (window_scan.glsl: LU with the pivots' limit, no division away
     // from the walls) wherever the pivots settle within a chunk of the walls, as they do unless
-    // the diffusion carries about a cell's worth a sweep; else as general lines. The scans ran the
-    // vortex 7% and the river 4% faster at 4096^2 on the H200 (docs/performance.md).
+    // the diffusion carries half a cell's worth a sweep or more; else as general lines. The scans
+    // ran the vortex 7% and the river 4% faster at 4096^2 on the H200 (docs/performance.md).
     void resolve_window() override {
         gl::Defines row = {{"DIRECTION", "0"}, {"KERNEL_WINDOW", "1"}};
         gl::Defines column = {{"DIRECTION", "1"}, {"KERNEL_WINDOW", "1"}};
@@ -283,7 +283,8 @@ class Advection final : public AdiModel {
     // from the limit. From the wall row b_0 = 1 + F + K (F the line's forward advective transfer,
     // K the diffusive one), u_k = b - a c / u_(k-1) approaches u = (b + sqrt(b^2 - 4 a c)) / 2
     // by a factor of about a c / u^2 a row: fast where the diffusion is weak against the cell's
-    // diagonal, slow past D dt / dh^2 of about 1, where the general windows take the lines.
+    // diagonal; where D dt / dh^2 passes about 0.45 to 0.75 (with the flow along the line, chunks
+    // of 8 rows), the general windows take the lines.
     bool pivots_settle(int direction, int chunk) const {
         const double dh = param("dh");
         const double implicit_dt = int(param("scheme")) == 0 ? param("dt") : 0.5 * param("dt");

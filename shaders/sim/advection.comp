@@ -254,8 +254,7 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
 // Every open face of a line carries the same transfer (velocity_at), so the rows of a chunk
 // away from both walls are the same all along it: with LINE_SCAN (where the host found the
 // pivots settled within a chunk of the walls, sim/advection.cpp) the windows solve by LU with
-// the pivots' limit and scans (window_scan.glsl), else as general lines, with the long sides'
-// sums (window_lines.glsl).
+// the pivots' limit and scans (window_scan.glsl), else as general lines (window_lines.glsl).
 void interior_row(int line, out float a, out float b, out float c) {
     const vec4 open_face = face_transfer(velocity_at(cell_of(line, 0))[DIRECTION], true);
     float d;
@@ -264,7 +263,6 @@ void interior_row(int line, out float a, out float b, out float c) {
 #ifdef LINE_SCAN
 #include "tridiagonal/window_scan.glsl"
 #else
-#define UNIFORM_LINES
 #include "tridiagonal/window_lines.glsl"
 #endif
 #elif defined(KERNEL_SPLIT)

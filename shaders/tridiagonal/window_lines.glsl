@@ -30,8 +30,7 @@
 // invocation eliminates its chunk of CHUNK rows in registers to its first and last unknowns,
 // and publishes those two rows (the window's reduced system) in shared memory; after one
 // barrier, each chunk that stores solves the reduced rows of the LOW_CHUNKS chunks before it,
-// the HIGH_CHUNKS after it and its own by Thomas, from shared memory, and substitutes back (on
-// lines of one set of rows, a long side by a sum from its chunks' limit: LONG_SIDE_SUMS below). Its
+// the HIGH_CHUNKS after it and its own by Thomas, from shared memory, and substitutes back. Its
 // positions are then at least LOW_CHUNKS CHUNK >= HALO_LOW rows inside that local window from
 // its start and HALO_HIGH from its end: the bound above holds for it as for the whole one, and
 // no invocation waits on a serial solve of the whole window.
@@ -68,8 +67,8 @@
 // window_group_end() after the stores (shallow water's y sweep sums its work group's new cells
 // there); the arrays of the reduced rows are free by then, after a barrier. Every invocation calls
 // KERNEL_EXIT() last, on each way out (the simulations' stability checks' report,
-// sim/adi_common.glsl), where the includer defines it. With UNIFORM_LINES the includer promises
-// lines of one set of rows away from the walls (LONG_SIDE_SUMS below).
+// sim/adi_common.glsl), where the includer defines it. Lines of one set of rows away from their
+// walls (advection's) have a faster solver with the same layout: window_scan.glsl.
 #include "tridiagonal/partition_rows.glsl"
 
 #include "tridiagonal/window_layout.glsl"
@@ -82,9 +81,6 @@
 #endif
 #if defined(WINDOW_BAND) && (defined(WINDOW_GUARD) || defined(WHOLE_LINES))
 #error "a band of lines is a window of runs of chunks, not guarded"
-#endif
-#if defined(UNIFORM_LINES) && defined(WHOLE_LINES)
-#error "windows of whole lines have no warm-up: the long side's sums are for warm-ups"
 #endif
 #if defined(WINDOW_GROUP_END) && defined(WINDOW_GUARD)
 #error "a guarded window's exact solve and window_group_end() both use the reduced rows' arrays"
@@ -327,69 +323,6 @@ void forward_two_rows(float a1, float c1, float d1, float a2, float c2, float d2
     d_prev = (d2 * p1 - a2 * d_first) * q;
 }
 
-// Lines whose interior rows are all the same (the includer's promise with UNIFORM_LINES: every
-// chunk that lies wholly inside 1 .. n - 2, away from both walls, has the same a, b and c, only d
-// differs): advection's, whose velocity and diffusivity are one set a line. There a long side of
-// the local solve needs no chain of rows. Its chunks' reduced rows are alike, so the state that
-// Thomas carries through them settles on the chunk map's fixed point: the pivots reach their
-// limits p1 and p2, and the right-hand side's state follows, from chunk to chunk,
-//     D_k = (delta2_k p1 - alpha2 delta1_k) / (p1 p2) + mu D_(k-1),  mu = alpha1 alpha2 / (p1 p2)
-// (chunk_limit names the rows). So a storing chunk whose long side lies inside the walls starts
-// its own rows from the limit and that sum over the side (long_side_state): two loads and two
-// fused multiply-adds a chunk, where the chain took six loads, a reciprocal and several products.
-// The sum drops the same coupling at the local window's far end as the chain does, and sets that
-// end's first pivot to its limit instead of 1: a change in that row of |a c'| |x| at most, which
-// reaches the storing chunk damped by the same products as the dropped coupling (the bound
-// above), so the stored values stay within twice the window's bound (2^-26 max |x|) of the exact
-// ones. Only for a side of 128 rows or more (the vortex's bands from 4096^2): the limit costs
-// each storing chunk a square root and two reciprocals, and with the river's 24 rows upstream
-// or the vortex's 64 at 2048^2 the sums were no faster than the chain (docs/performance.md).
-#if defined(UNIFORM_LINES) && (HALO_LOW >= 128 || HALO_HIGH >= 128)
-#define LONG_SIDE_SUMS
-#endif
-#ifdef LONG_SIDE_SUMS
-// The long side's chunks in the order the local solve takes them: rows 1 then 2 of each, row 1
-// coupled to the chunk taken before (alpha1) and to row 2 (gamma1), row 2 to row 1 (alpha2) and to
-// the chunk taken after (gamma2). The state after a chunk, x, is the smaller root of
-// alpha1 x^2 - B x + gamma2 = 0 (B = 1 - alpha2 gamma1 + alpha1 gamma2), taken in the form that
-// does not cancel; p1 = 1 - alpha1 x and p2 = 1 - alpha2 gamma1 / p1 are the rows' pivots.
-// Returns false where the map has no fixed point that the sweep settles on (rows not dominant).
-bool chunk_limit(float alpha1, float gamma1, float alpha2, float gamma2, out float state,
-                 out float p1, out float p2) {
-    const float b = 1.0 - alpha2 * gamma1 + alpha1 * gamma2;
-    const float discriminant = b * b - 4.0 * alpha1 * gamma2;
-    state = 2.0 * gamma2 / (b + sqrt(max(discriminant, 0.0)));
-    p1 = 1.0 - alpha1 * state;
-    p2 = 1.0 - alpha2 * gamma1 / p1;
-    return b > 0.0 && discriminant > 0.0 && p1 > 0.0 && p2 > 0.0 && !isinf(state);
-}
-
-// The state entering the storing chunk at invocation t from its long side, `chunks` chunks `step`
-// invocations apart (negative: before it; `forwards`: the solve takes them first row first): the
-// limit and the sum D. Returns false where the limit does not hold (the chain then runs).
-bool long_side_state(int t, int chunks, int step, bool forwards, out float state,
-                     out float d_state) {
-    const int s = t + step;  // the nearest chunk of that side: its rows give the line's map
-    const float alpha1 = forwards ? first_a[s] : last_c[s];
-    const float gamma1 = forwards ? first_c[s] : last_a[s];
-    const float alpha2 = forwards ? last_a[s] : first_c[s];
-    const float gamma2 = forwards ? last_c[s] : first_a[s];
-    float p1, p2;
-    const bool settles = chunk_limit(alpha1, gamma1, alpha2, gamma2, state, p1, p2);
-    const float mu = alpha1 * alpha2 / (p1 * p2);
-    // D (p1 p2), the farthest chunk first.
-    float sum = 0.0;
-    for (int j = chunks; j >= 1; --j) {
-        const int k = t + j * step;
-        const float delta1 = forwards ? first_d[k] : last_d[k];
-        const float delta2 = forwards ? last_d[k] : first_d[k];
-        sum = sum * mu + (delta2 * p1 - alpha2 * delta1);
-    }
-    d_state = sum / (p1 * p2);
-    return settles;
-}
-#endif
-
 void main() {
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
@@ -424,23 +357,15 @@ void main() {
         // window's longer side, so that registers hold the shorter side (eliminated from the
         // start, a window band with 128 rows after the chunk took 30% longer than its mirror
         // image, 128 rows before it: the vortex at 4096^2 on the H100). The longer side's chunks
-        // are swept two rows a step (forward_two_rows), or summed where LONG_SIDE_SUMS allows.
+        // are swept two rows a step (forward_two_rows).
         if (HIGH_CHUNKS <= LOW_CHUNKS) {
             float cp[LOCAL_ROWS - OWN_FIRST], dp[LOCAL_ROWS - OWN_FIRST];
             float c_prev = 0.0, d_prev = 0.0;
-#ifdef LONG_SIDE_SUMS
-            // The long side inside the walls: its chunks start at p0 - LOW_CHUNKS CHUNK >= 1.
-            if (!(LOW_CHUNKS > 0 && p0 - LOW_CHUNKS * CHUNK >= 1 &&
-                  long_side_state(t, LOW_CHUNKS, -CHUNK_STRIDE, true, c_prev, d_prev)))
-#endif
-            {
-                c_prev = d_prev = 0.0;
-                for (int r = 0; r < OWN_FIRST; r += 2) {
-                    float a1, c1, d1, a2, c2, d2;
-                    local_row(t, chunk, r, a1, c1, d1);
-                    local_row(t, chunk, r + 1, a2, c2, d2);
-                    forward_two_rows(a1, c1, d1, a2, c2, d2, c_prev, d_prev);
-                }
+            for (int r = 0; r < OWN_FIRST; r += 2) {
+                float a1, c1, d1, a2, c2, d2;
+                local_row(t, chunk, r, a1, c1, d1);
+                local_row(t, chunk, r + 1, a2, c2, d2);
+                forward_two_rows(a1, c1, d1, a2, c2, d2, c_prev, d_prev);
             }
             for (int r = OWN_FIRST; r < LOCAL_ROWS; ++r) {
                 float ar, cr, dr;
@@ -462,19 +387,11 @@ void main() {
             // From the end: x_r = d_r - a_r x_{r-1}, then forwards from the first row.
             float ap[OWN_FIRST + 2], dp[OWN_FIRST + 2];
             float a_next = 0.0, d_next = 0.0;
-#ifdef LONG_SIDE_SUMS
-            // The long side inside the walls: its last chunk ends before n - 1.
-            if (!(p0 + (HIGH_CHUNKS + 1) * CHUNK < n &&
-                  long_side_state(t, HIGH_CHUNKS, CHUNK_STRIDE, false, a_next, d_next)))
-#endif
-            {
-                a_next = d_next = 0.0;
-                for (int r = LOCAL_ROWS - 1; r > OWN_FIRST + 1; r -= 2) {
-                    float a2, c2, d2, a1, c1, d1;
-                    local_row(t, chunk, r, a2, c2, d2);
-                    local_row(t, chunk, r - 1, a1, c1, d1);
-                    forward_two_rows(c2, a2, d2, c1, a1, d1, a_next, d_next);
-                }
+            for (int r = LOCAL_ROWS - 1; r > OWN_FIRST + 1; r -= 2) {
+                float a2, c2, d2, a1, c1, d1;
+                local_row(t, chunk, r, a2, c2, d2);
+                local_row(t, chunk, r - 1, a1, c1, d1);
+                forward_two_rows(c2, a2, d2, c1, a1, d1, a_next, d_next);
             }
             for (int r = OWN_FIRST + 1; r >= 0; --r) {
                 float ar, cr, dr;
