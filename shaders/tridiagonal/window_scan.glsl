@@ -13,7 +13,7 @@
 // with the multipliers' powers, so each chunk folds in the chunks before it (forwards) and after
 // it (backwards) from shared memory: one barrier each way, no division in a chunk away from the
 // walls. The chunks at a wall or past it take their own pivots from their own rows (the includer's
-// wall rows; identity rows past the walls, as window_lines.glsl's wall_rows sets them), from
+// wall rows; identity rows past the walls, as window_layout.glsl's wall_rows sets them), from
 // the limit before them: so a wall's chunk is exact, and the chunk after the first wall starts
 // from the limit, which the host checks the pivots reach to 2^-24 within a chunk's rows.
 //
@@ -28,7 +28,8 @@
 // backward recurrence damps that by 1 / (u (1 - lower upper)). Dropping x after them misses by
 // upper^(HALO_HIGH + 1) max |x|. Both multipliers are below the window bound's decay per row
 // (transfer / (1 + transfer): u > 1 + transfer), and the prefactors below its own, so the
-// window's halos (general_window_halo, sim/model.hpp) hold here too; tests/cpu checks it.
+// window's halos (general_window_halo, sim/model.hpp) hold here too, as the window tests'
+// ScanTruncationIsWithinTheWindowBoundOnUniformLines checks in float64.
 //
 // The includer defines what window_lines.glsl asks for, and
 //     void interior_row(int line, out float a, out float b, out float c);  // the line's rows
