@@ -1,9 +1,11 @@
 // Advection's windowed sweeps (the `fused` solver's path where the implicit weight allows, sim/
-// advection.cpp, shaders/tridiagonal/window_lines.glsl): first the window's truncation itself, in
-// float64 on the CPU, on general flux-form lines (a velocity of either sign that changes along the
-// line) against an exact Thomas solve, within the bound sim/model.hpp derives; then the GPU model
-// against the float64 stepper on awkward grids for every HALO bucket, both schemes, each
-// scenario, window shapes, and a weight too large for any window (the exact fused line solve).
+// advection.cpp; shaders/tridiagonal/window_scan.glsl where the pivots settle, window_lines.glsl
+// else): first the windows' truncation itself, in float64 on the CPU, on general flux-form lines
+// (a velocity of either sign that changes along the line) and on lines of one velocity (the
+// scans') against an exact Thomas solve, within the bound sim/model.hpp derives; then the GPU
+// model against the float64 stepper on awkward grids for every HALO bucket, both schemes, each
+// scenario, both solvers, window shapes, and a weight too large for any window (the exact fused
+// line solve).
 #include <gtest/gtest.h>
 
 #include <algorithm>
