@@ -70,6 +70,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "advection: y window's columns a work group, 16 or 32 (0: 16 where 32 leave over a "
          "quarter of the window to warm-up)",
          &t.window_column_lanes, 0, 32},
+        {"line_streams",
+         "advection's vortex where its lines need window bands: 2 both sweeps by line streams, 1 "
+         "the y sweep only, 0 neither (the bands' windows)",
+         &t.line_streams, 0, 2},
         {"window_column_chunk",
          "y window: rows per invocation (0: the model's, heat 16, advection and shallow water 10)",
          &t.window_column_chunk, 0, 32},

@@ -204,6 +204,7 @@ class AdiModel : public Simulation {
         int first = 0, count = 0;
         WindowHalo halo;
         unsigned groups[2] = {};  // the window's work groups
+        bool stream = false;      // a line stream (line_stream.glsl) instead of windows
     };
     // A window band of the lines first .. first + count - 1 of `direction` with `halo` and the
     // shape `own` (the tuning's nonzero window_* fields replace it); its program null where a
@@ -212,11 +213,22 @@ class AdiModel : public Simulation {
     WindowBand window_band(int direction, const WindowHalo& halo, int first, int count,
                            const WindowShape& own, const std::string& shader,
                            gl::Defines defines) const;
+    // A line stream over the lines first .. first + count - 1 of `direction` (line_stream.glsl:
+    // a work group walks its lines end to end, the forward recurrence carried exactly between its
+    // segments, so no warm-up upstream), `halo` in the frame of the lines' flow (low upstream),
+    // the window's chunk and subgroups of the direction from `own` and the tuning (along y 32
+    // columns a group, or the tuning's lanes; along x a row a group); its program null where the
+    // tuning turns windows off or the warm-up downstream would leave nothing to store.
+    // `defines`: the model's, with LINE_STREAM.
+    WindowBand stream_band(int direction, const WindowHalo& halo, int first, int count,
+                           const WindowShape& own, const std::string& shader,
+                           gl::Defines defines) const;
     // The bands of each sweep (empty: the sweep takes window_ or the line solve).
     std::vector<WindowBand> bands_[2];
     // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'
-    // differ; with window bands "window-bands-H" and each sweep's bands' "<low>/<high>"; "scan"
-    // for "window" where the windows solve by scans (window_scan_).
+    // differ; with window bands "window-bands-H" and each sweep's bands' "<low>/<high>" (a line
+    // stream's "stream<low>/<high>"), with a line stream for each sweep "scan-streams-H<x>,<y>";
+    // "scan" for "window" where the windows solve by scans (window_scan_).
     std::string kernel() const override;
     // A guarded window: one whose halo holds only while a quantity of the state stays under a
     // limit that the state itself may pass (shallow water: the depth, which the waves pile up).

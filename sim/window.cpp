@@ -169,6 +169,48 @@ AdiModel::WindowBand AdiModel::window_band(int direction, const WindowHalo& halo
     return band;
 }
 
+AdiModel::WindowBand AdiModel::stream_band(int direction, const WindowHalo& halo, int first,
+                                           int count, const WindowShape& own,
+                                           const std::string& shader, gl::Defines defines) const {
+    WindowBand band;
+    band.first = first;
+    band.count = count;
+    band.stream = true;
+    if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;
+    const WindowShape shape = window_shape(own);
+    const int chunk = direction == 0 ? shape.row_chunk : shape.column_chunk;
+    int warps = direction == 0 ? shape.row_warps : shape.column_warps;
+    const int lanes = direction == 0 ? 1 : shape.column_lanes != 0 ? shape.column_lanes : 32;
+    // Along x a row takes one subgroup (segments of 256 positions, its barriers a subgroup's)
+    // unless tuned: at 4096^2 the sweep took 0.068 ms against 0.081 with two, 0.090 with the x
+    // window's four and 0.112 with eight (H200, docs/performance.md). Along y every group is
+    // resident at once: the H100's and the H200's 132 multiprocessors hold one group of 1,024
+    // invocations each at the stream's 61 registers, so past 128 groups, groups of 512 (two a
+    // multiprocessor). A group walks its columns from end to end, so a second wave would start
+    // only when the first has walked their whole length.
+    if (direction == 0 && fused_tuning_.window_row_warps == 0) warps = 1;
+    if (direction == 1 && fused_tuning_.window_column_warps == 0 &&
+        (count + lanes - 1) / lanes > 128)
+        warps = 16;
+    if ((halo.high + chunk - 1) / chunk >= 32 * warps / lanes) return band;
+    defines.push_back({"WINDOW_BAND", "1"});
+    if (lanes != 1 && lanes != 32) defines.push_back({"COLUMN_LANES", std::to_string(lanes)});
+    defines.push_back({"CHUNK", std::to_string(chunk)});
+    defines.push_back({"HALO_LOW", std::to_string(halo.low)});
+    defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
+    defines.push_back({"WARPS", std::to_string(warps)});
+    defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
+    for (const auto& define : specialization()) defines.push_back(define);
+    band.program = &gl::compute_program(shader, defines);
+    band.halo = halo;
+    // Groups in rows where one row would pass the device's count (GL promises 65535).
+    const long long groups = (count + lanes - 1) / lanes;
+    const long long most = std::max(1, gl::Context::current().info().max_work_group_count[0]);
+    band.groups[1] = unsigned((groups + most - 1) / most);
+    band.groups[0] = unsigned((groups + band.groups[1] - 1) / band.groups[1]);
+    return band;
+}
+
 void AdiModel::banded_half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
     for (const WindowBand& band : bands_[direction]) {
         use_program(*band.program);
@@ -193,11 +235,20 @@ std::string halo_name(int low, int high) {
 
 std::string AdiModel::kernel() const {
     if (!bands_[0].empty() || !bands_[1].empty()) {
-        std::string name = window_scan_ ? "scan-bands-H" : "window-bands-H";
+        // Both sweeps by one line stream each: "scan-streams-H"; else the bands, a stream among
+        // them named "stream<low>/<high>".
+        const auto one_stream = [this](int d) {
+            return bands_[d].size() == 1 && bands_[d][0].stream;
+        };
+        const bool streams = one_stream(0) && one_stream(1);
+        std::string name = streams        ? "scan-streams-H"
+                           : window_scan_ ? "scan-bands-H"
+                                          : "window-bands-H";
         for (int d = 0; d < 2; ++d) {
             if (d == 1) name.append(",");
             for (std::size_t i = 0; i < bands_[d].size(); ++i) {
                 if (i > 0) name.append("+");
+                if (bands_[d][i].stream && !streams) name.append("stream");
                 // a band's halos both written, "<low>/<high>"
                 name.append(std::to_string(bands_[d][i].halo.low))
                     .append("/")

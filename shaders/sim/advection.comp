@@ -254,13 +254,32 @@ void window_rows(int line, int p0, out float a[CHUNK], out float b[CHUNK],
 // Every open face of a line carries the same transfer (velocity_at), so the rows of a chunk
 // away from both walls are the same all along it: with LINE_SCAN (where the host found the
 // pivots settled within a chunk of the walls, sim/advection.cpp) the windows solve by LU with
-// the pivots' limit and scans (window_scan.glsl), else as general lines (window_lines.glsl).
+// the pivots' limit and scans (window_scan.glsl), else as general lines (window_lines.glsl);
+// with LINE_STREAM (the vortex, in place of its window bands) work groups walk whole lines by
+// the same scans (line_stream.glsl).
 void interior_row(int line, out float a, out float b, out float c) {
     const vec4 open_face = face_transfer(velocity_at(cell_of(line, 0))[DIRECTION], true);
     float d;
     face_row(open_face, open_face, 0.0, 0.0, 0.0, a, b, c, d);
 }
-#ifdef LINE_SCAN
+// The row at position `pos` of `line` without its right-hand side (line_stream.glsl: the pivots
+// at the walls): the open faces' transfers, none through the walls, identity rows past them.
+void line_row(int line, int pos, out float a, out float b, out float c) {
+    const int n = LINE_LENGTH;
+    if (pos < 0 || pos >= n) {
+        a = c = 0.0;
+        b = 1.0;
+        return;
+    }
+    const vec4 open_face = face_transfer(velocity_at(cell_of(line, 0))[DIRECTION], true);
+    const vec4 before = pos > 0 ? open_face : vec4(0.0);
+    const vec4 after = pos + 1 < n ? open_face : vec4(0.0);
+    float d;
+    face_row(before, after, 0.0, 0.0, 0.0, a, b, c, d);
+}
+#if defined(LINE_STREAM)
+#include "tridiagonal/line_stream.glsl"
+#elif defined(LINE_SCAN)
 #include "tridiagonal/window_scan.glsl"
 #else
 #include "tridiagonal/window_lines.glsl"

@@ -210,10 +210,12 @@ struct Case {
 
 // Whether the model should solve its windows by scans (window_scan.glsl): LU's pivots from the
 // wall row b_0 = 1 + F (F the line's forward transfer, advective and diffusive) reach their limit
-// to 2^-24 within a chunk's rows on every line of both sweeps, as sim/advection.cpp checks it.
-// The x chunk and the y chunk: the model's 8 and 10 unless tuned.
+// to 2^-24 within a chunk's rows on every line of both sweeps, as sim/advection.cpp checks it;
+// `from_both_walls`: along that direction (0 x, 1 y) from the last wall's row 1 + B too (B the
+// backward transfer), as the line streams need (line_stream.glsl). The x chunk and the y chunk:
+// the model's 8 and 10 unless tuned.
 bool scans(const Simulation& sim, const std::string& scenario, int nx, int ny,
-           const FusedTuning& tuning) {
+           const FusedTuning& tuning, int from_both_walls = -1) {
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = implicit_dt * sim.param("D") / (dh * dh);
     for (int d = 0; d < 2; ++d) {
@@ -233,9 +235,12 @@ bool scans(const Simulation& sim, const std::string& scenario, int nx, int ny,
             const double b = implicit_dt * std::max(-w, 0.0) / dh + k;
             const double diagonal = 1 + f + b;
             const double limit = 0.5 * (diagonal + std::sqrt(diagonal * diagonal - 4 * f * b));
-            double u = 1 + f;
-            for (int row = 1; row < chunk; ++row) u = diagonal - f * b / u;
-            if (std::abs(u - limit) > std::ldexp(limit, -24)) return false;
+            for (const double start : {1 + f, 1 + b}) {
+                if (start != 1 + f && from_both_walls != d) continue;
+                double u = start;
+                for (int row = 1; row < chunk; ++row) u = diagonal - f * b / u;
+                if (std::abs(u - limit) > std::ldexp(limit, -24)) return false;
+            }
         }
     }
     return true;
@@ -379,9 +384,9 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
     // and 5 (along y 2 and 4 windows of 64 chunks, 2 and 4 of 32): a kernel laid out for one span
     // and dispatched for another leaves positions unsolved, while the same solves give each
     // stored position the same value in any span. And the vortex's bands with Peaceman-Rachford
-    // at W 6: 128 rows upstream and 24 downstream along x (19 chunks: 128 by the halo), 96 and
-    // 16 along y (12 chunks: 16 columns by the halo). Spans that are not whole subgroups of the
-    // work group, and lanes other than 16 and 32, are refused.
+    // at W 6: 128 rows upstream and 24 downstream along x (19 chunks: 128 by the halo), and its
+    // column stream with 96 and 16 along y (in groups of the tuned columns). Spans that are not
+    // whole subgroups of the work group, and lanes other than 16 and 32, are refused.
     struct Span {
         int row_span, column_lanes;
     };
@@ -402,7 +407,7 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
         std::string kernel, symmetric;
         const double error =
             gpu_vs_reference({"vortex", 1, 6}, 64, 128, tuning, &kernel, &symmetric);
-        EXPECT_EQ(kernel, "scan-bands-H128/24+24/128,16/96+96/16");
+        EXPECT_EQ(kernel, "scan-streams-H128/24,96/16");
         EXPECT_LE(error, test::kStepTolerance * (1 + 6) / (1 + 2.5))
             << "spans " << span.row_span << " / " << span.column_lanes;
     }
@@ -423,13 +428,21 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
 // build_vortex_bands), as the model derives them: per sweep, each half of the lines in runs from
 // the centre out (one where 128 rows upstream hold for the outermost line, else one per 128 rows
 // of its halo, split at multiples of 32 lines), each run with its outermost line's halos, at
-// most 256 upstream; "fused" (the line solve) where they do not hold or the columns' halves are
-// not whole groups of 32.
-std::string expected_band_kernel(const Simulation& sim, int nx, int ny) {
+// most 256 upstream; along y one column stream with the outermost line's halos instead, where
+// the scans run, the pivots settle from both walls and the tuning allows streams; "fused" (the
+// line solve) where they do not hold or the columns' halves are not whole groups of 32.
+std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
+                                 const FusedTuning& tuning = {}) {
     if (nx % 64 != 0 || ny % 2 != 0) return "fused";
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
-    std::string name = scans(sim, "vortex", nx, ny, {}) ? "scan-bands-H" : "window-bands-H";
+    const bool scan = scans(sim, "vortex", nx, ny, tuning);
+    const bool streams[2] = {
+        scan && tuning.line_streams >= 2 && scans(sim, "vortex", nx, ny, tuning, 0),
+        scan && tuning.line_streams >= 1 && scans(sim, "vortex", nx, ny, tuning, 1)};
+    std::string name = streams[0] && streams[1] ? "scan-streams-H"
+                       : scan                   ? "scan-bands-H"
+                                                : "window-bands-H";
     for (int d = 0; d < 2; ++d) {
         const int half = (d == 0 ? ny : nx) / 2;
         const auto halos = [&](int reach) {
@@ -441,6 +454,11 @@ std::string expected_band_kernel(const Simulation& sim, int nx, int ny) {
         };
         const auto [outer_up, outer_down] = halos(half);
         if (outer_up == 0 || outer_down == 0) return "fused";
+        if (streams[d]) {  // one stream over every line, the outermost's halos
+            name += std::string(d == 0 ? "" : ",") + (streams[0] && streams[1] ? "" : "stream") +
+                    std::to_string(outer_up) + "/" + std::to_string(outer_down);
+            continue;
+        }
         const int runs = (outer_up + 127) / 128;
         std::vector<int> reach;
         for (int r = 1; r <= runs; ++r) {
@@ -499,12 +517,71 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
         sim->reset("vortex", c.nx, c.ny);
         sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
         EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny)) << "W " << c.weight;
-        EXPECT_EQ(kernel.find("-bands-H") != std::string::npos, c.bands) << kernel;
+        EXPECT_EQ(kernel.find("-bands-H") != std::string::npos ||
+                      kernel.find("-streams-H") != std::string::npos,
+                  c.bands)
+            << kernel;
         solvers.insert(kernel.substr(0, kernel.find('-')));
         EXPECT_LE(error, test::kStepTolerance * (1 + c.weight) / (1 + 2.5))
             << "W " << c.weight << " " << c.nx << "x" << c.ny << " " << kernel;
     }
     EXPECT_EQ(solvers, (std::set<std::string>{"fused", "scan", "window"}));
+}
+
+TEST(SimAdvectionWindow, VortexColumnStreamsMatchTheFloat64Reference) {
+    ADILAB_NEED_GL();
+    // The vortex's sweeps by line streams (line_stream.glsl) where they take window bands and
+    // the pivots settle: each work group walks its lines (a row, or 32 columns) from the end
+    // their flow comes from (both ways round: omega of either sign), a segment at a time, the
+    // forward value carried exactly between segments. Along y, segments of the model's shape (31
+    // chunks of 10 rows stored) on columns of 640 and 700 rows, three of them; of chunks of 6 rows
+    // in groups of 8 chunks (5 stored: the halo downstream takes 16 rows) on 256, nine; of 8 rows
+    // in 8 chunks (Peaceman-Rachford) on 128, three; of 10 rows in 16 chunks on 250 and in 8 on
+    // 98, two. Along x, segments of chunks of 8 in one subgroup (30 stored: 240 positions) on
+    // rows of 128 and 512, one and three of them; of the model's (1,024) elsewhere. Each with
+    // a halo upstream longer than a segment stores, which the stream does not need. Tolerance: as
+    // VortexBandsMatchTheFloat64Reference's, at each weight (the Peaceman-Rachford case on its
+    // grid: at W 6 the fp32 round-off of the steps grows with the lines).
+    struct StreamCase {
+        int scheme;
+        double weight;
+        int nx, ny;
+        double omega;
+        int chunk, warps;          // the y shape (0: the model's)
+        int row_chunk, row_warps;  // the x shape (0: the model's)
+    };
+    for (const StreamCase& c : {StreamCase{0, 2.5, 64, 700, 0.004, 0, 0, 0, 0},
+                                StreamCase{0, 3, 128, 640, -0.004, 0, 0, 8, 1},
+                                StreamCase{0, 4, 128, 256, 0.004, 6, 8, 8, 1},
+                                StreamCase{0, 4, 512, 128, 0.004, 0, 0, 8, 1},
+                                StreamCase{1, 6, 64, 128, -0.004, 8, 8, 0, 0},
+                                StreamCase{0, 9, 64, 250, 0.004, 10, 16, 0, 0},
+                                StreamCase{0, 3.5, 64, 98, -0.004, 10, 8, 0, 0}}) {
+        FusedTuning tuning;
+        tuning.window_column_chunk = c.chunk;
+        tuning.window_column_warps = c.warps;
+        tuning.window_row_chunk = c.row_chunk;
+        tuning.window_row_warps = c.row_warps;
+        std::string kernel, symmetric;
+        const double error = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, tuning,
+                                              &kernel, &symmetric, c.omega);
+        EXPECT_EQ(kernel.rfind("scan-streams-H", 0), 0u) << kernel << " " << c.nx << "x" << c.ny;
+        auto sim = make_simulation("advection", "fused");
+        sim->set_param("scheme", c.scheme);
+        sim->set_param("omega", c.omega);  // as gpu_vs_reference sets them
+        sim->set_param("D", 0.02);
+        sim->reset("vortex", c.nx, c.ny);
+        sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
+        EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny, tuning));
+        EXPECT_LE(error, test::kStepTolerance * (1 + c.weight) / (1 + 2.5))
+            << "W " << c.weight << " " << c.nx << "x" << c.ny << " " << kernel;
+        // The same with the streams off: the bands' windows.
+        tuning.line_streams = 0;
+        const double banded = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, tuning,
+                                               &kernel, &symmetric, c.omega);
+        EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny, tuning));
+        EXPECT_LE(banded, test::kStepTolerance * (1 + c.weight) / (1 + 2.5)) << kernel;
+    }
 }
 
 }  // namespace
