@@ -4,8 +4,9 @@
 // (a velocity of either sign that changes along the line) and on lines of one velocity (the
 // scans') against an exact Thomas solve, within the bound sim/model.hpp derives; then the GPU
 // model against the float64 stepper on awkward grids for every HALO bucket, both schemes, each
-// scenario, both solvers, window shapes, and a weight too large for any window (the exact fused
-// line solve).
+// scenario, both solvers, window shapes, a weight too large for any window (the exact fused line
+// solve), and the vortex's bands and line streams (line_stream.glsl: whole lines walked a segment
+// at a time).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -383,10 +384,10 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
     // 456 and 968, which windows of 64 and 128 chunks along x store whole and windows of 32 in 3
     // and 5 (along y 2 and 4 windows of 64 chunks, 2 and 4 of 32): a kernel laid out for one span
     // and dispatched for another leaves positions unsolved, while the same solves give each
-    // stored position the same value in any span. And the vortex's bands with Peaceman-Rachford
-    // at W 6: 128 rows upstream and 24 downstream along x (19 chunks: 128 by the halo), and its
-    // column stream with 96 and 16 along y (in groups of the tuned columns). Spans that are not
-    // whole subgroups of the work group, and lanes other than 16 and 32, are refused.
+    // stored position the same value in any span. And the vortex with Peaceman-Rachford at W 6,
+    // by line streams: 128 rows upstream and 24 downstream along x, 96 and 16 along y (its groups
+    // of the tuned columns). Spans that are not whole subgroups of the work group, and lanes
+    // other than 16 and 32, are refused.
     struct Span {
         int row_span, column_lanes;
     };
@@ -428,9 +429,10 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
 // build_vortex_bands), as the model derives them: per sweep, each half of the lines in runs from
 // the centre out (one where 128 rows upstream hold for the outermost line, else one per 128 rows
 // of its halo, split at multiples of 32 lines), each run with its outermost line's halos, at
-// most 256 upstream; along y one column stream with the outermost line's halos instead, where
-// the scans run, the pivots settle from both walls and the tuning allows streams; "fused" (the
-// line solve) where they do not hold or the columns' halves are not whole groups of 32.
+// most 256 upstream; a sweep in one line stream with the outermost line's halos instead, where
+// the scans run, the pivots settle from both walls and the tuning allows it (line_streams: y from
+// 1, x from 2); "fused" (the line solve) where they do not hold or the columns' halves are not
+// whole groups of 32.
 std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
                                  const FusedTuning& tuning = {}) {
     if (nx % 64 != 0 || ny % 2 != 0) return "fused";
@@ -528,7 +530,7 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
     EXPECT_EQ(solvers, (std::set<std::string>{"fused", "scan", "window"}));
 }
 
-TEST(SimAdvectionWindow, VortexColumnStreamsMatchTheFloat64Reference) {
+TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
     ADILAB_NEED_GL();
     // The vortex's sweeps by line streams (line_stream.glsl) where they take window bands and
     // the pivots settle: each work group walks its lines (a row, or 32 columns) from the end
@@ -537,9 +539,10 @@ TEST(SimAdvectionWindow, VortexColumnStreamsMatchTheFloat64Reference) {
     // chunks of 10 rows stored) on columns of 640 and 700 rows, three of them; of chunks of 6 rows
     // in groups of 8 chunks (5 stored: the halo downstream takes 16 rows) on 256, nine; of 8 rows
     // in 8 chunks (Peaceman-Rachford) on 128, three; of 10 rows in 16 chunks on 250 and in 8 on
-    // 98, two. Along x, segments of chunks of 8 in one subgroup (30 stored: 240 positions) on
-    // rows of 128 and 512, one and three of them; of the model's (1,024) elsewhere. Each with
-    // a halo upstream longer than a segment stores, which the stream does not need. Tolerance: as
+    // 98, two. Along x, segments of chunks of 8 in one subgroup (the model's shape and the tuned
+    // one: 30 or 31 stored, by the halo downstream) on rows of 64 to 512, up to three of them.
+    // Halos upstream of 16 to 224 positions, some longer than a segment stores (the stream folds
+    // in the entry instead of the rows before it). Tolerance: as
     // VortexBandsMatchTheFloat64Reference's, at each weight (the Peaceman-Rachford case on its
     // grid: at W 6 the fp32 round-off of the steps grows with the lines).
     struct StreamCase {
