@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -482,6 +483,18 @@ std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
     return name;
 }
 
+// The vortex with the parameters gpu_vs_reference sets, on nx x ny at weight W: what
+// expected_band_kernel reads.
+std::unique_ptr<Simulation> vortex_as_run(int scheme, double weight, int nx, int ny, double omega) {
+    auto sim = make_simulation("advection", "fused");
+    sim->set_param("scheme", scheme);
+    sim->set_param("omega", omega);
+    sim->set_param("D", 0.02);
+    sim->reset("vortex", nx, ny);
+    sim->set_param("dt", weight / sim->sweep_weight() * sim->param("dt"));
+    return sim;
+}
+
 TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
     ADILAB_NEED_GL();
     // The vortex past the weights any one window holds for: each half of a sweep's lines by a
@@ -512,12 +525,7 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
         const double error = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, {},
                                               &kernel, &symmetric, c.omega);
         EXPECT_EQ(symmetric, "fused") << "W " << c.weight;  // no one window holds
-        auto sim = make_simulation("advection", "fused");
-        sim->set_param("scheme", c.scheme);
-        sim->set_param("omega", c.omega);  // as gpu_vs_reference sets them
-        sim->set_param("D", 0.02);
-        sim->reset("vortex", c.nx, c.ny);
-        sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
+        const auto sim = vortex_as_run(c.scheme, c.weight, c.nx, c.ny, c.omega);
         EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny)) << "W " << c.weight;
         EXPECT_EQ(kernel.find("-bands-H") != std::string::npos ||
                       kernel.find("-streams-H") != std::string::npos,
@@ -569,12 +577,7 @@ TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
         const double error = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, tuning,
                                               &kernel, &symmetric, c.omega);
         EXPECT_EQ(kernel.rfind("scan-streams-H", 0), 0u) << kernel << " " << c.nx << "x" << c.ny;
-        auto sim = make_simulation("advection", "fused");
-        sim->set_param("scheme", c.scheme);
-        sim->set_param("omega", c.omega);  // as gpu_vs_reference sets them
-        sim->set_param("D", 0.02);
-        sim->reset("vortex", c.nx, c.ny);
-        sim->set_param("dt", c.weight / sim->sweep_weight() * sim->param("dt"));
+        const auto sim = vortex_as_run(c.scheme, c.weight, c.nx, c.ny, c.omega);
         EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny, tuning));
         EXPECT_LE(error, test::kStepTolerance * (1 + c.weight) / (1 + 2.5))
             << "W " << c.weight << " " << c.nx << "x" << c.ny << " " << kernel;
