@@ -177,7 +177,7 @@ AdiModel::WindowBand AdiModel::stream_band(int direction, const WindowHalo& halo
     band.count = count;
     band.stream = true;
     if (halo.low == 0 || halo.high == 0 || fused_tuning_.window == 0) return band;
-    const WindowShape shape = window_shape(own);
+    WindowShape shape = window_shape(own);
     const int chunk = direction == 0 ? shape.row_chunk : shape.column_chunk;
     int warps = direction == 0 ? shape.row_warps : shape.column_warps;
     const int lanes = direction == 0 ? 1 : shape.column_lanes != 0 ? shape.column_lanes : 32;
@@ -193,15 +193,12 @@ AdiModel::WindowBand AdiModel::stream_band(int direction, const WindowHalo& halo
         (count + lanes - 1) / lanes > 128)
         warps = 16;
     if ((halo.high + chunk - 1) / chunk >= 32 * warps / lanes) return band;
+    // The windows' program with the stream's subgroups, and its columns a group given (32
+    // unless tuned: a stream has no warm-up upstream to pick 16 for).
+    (direction == 0 ? shape.row_warps : shape.column_warps) = warps;
+    if (direction == 1) shape.column_lanes = lanes;
     defines.push_back({"WINDOW_BAND", "1"});
-    if (lanes != 1 && lanes != 32) defines.push_back({"COLUMN_LANES", std::to_string(lanes)});
-    defines.push_back({"CHUNK", std::to_string(chunk)});
-    defines.push_back({"HALO_LOW", std::to_string(halo.low)});
-    defines.push_back({"HALO_HIGH", std::to_string(halo.high)});
-    defines.push_back({"WARPS", std::to_string(warps)});
-    defines.push_back({"GROUP_SIZE", std::to_string(32 * warps)});
-    for (const auto& define : specialization()) defines.push_back(define);
-    band.program = &gl::compute_program(shader, defines);
+    band.program = &window_program(direction, halo, shape, shader, std::move(defines));
     band.halo = halo;
     // Groups in rows where one row would pass the device's count (GL promises 65535).
     const long long groups = (count + lanes - 1) / lanes;
