@@ -229,11 +229,11 @@ class Advection final : public AdiModel {
     // every line: windows over the central lines beside the line solve over the others were
     // slower at 8192^2 than the line solve alone (docs/performance.md). Columns go in the y
     // window's groups of 32: every band's first column a multiple of 32.
-    // Each sweep takes one line stream instead wherever the windows solve by scans and the
-    // pivots settle from either wall (streams): every line at once, each work group walking its
-    // lines (a row, or 32 columns) from the end their flow comes from, with no warm-up upstream
-    // at all and no bands. They ran the vortex 29% faster at 4096^2 and 1.8 times as fast at
-    // 8192^2 on the H200 (docs/performance.md).
+    // Each sweep takes one line stream instead wherever the windows solve by scans, the pivots
+    // settle from either wall and the sweep has enough lines (streams): every line at once, each
+    // work group walking its lines (a row, or 32 columns) from the end their flow comes from,
+    // with no warm-up upstream at all and no bands. They ran the vortex 29% faster at 4096^2 and
+    // 1.8 times as fast at 8192^2 on the H200 (docs/performance.md).
     static constexpr int kVortexBandHalo = 256;
     bool build_vortex_bands(const gl::Defines& row, const gl::Defines& column) {
         if (nx_ % 64 != 0 || ny_ % 2 != 0) return false;
@@ -296,9 +296,16 @@ class Advection final : public AdiModel {
     // wall (a stream walks a line from the end its flow comes from). Along y its groups of 32
     // columns each flow one way: the columns' halves are whole groups (build_vortex_bands asks
     // for nx a multiple of 64); along x a group walks one row.
+    // Only on sweeps of line_stream_lines lines or more (2048 unless tuned): a stream's work
+    // groups are its lines (a row each, or 32 columns), and on fewer lines they leave much of the
+    // machine idle while each walks its whole line, where the bands cut every line into windows
+    // and spread those over it. On the H200 the bands ran the vortex 25% faster at 1536^2 and
+    // 3-12% at 1792^2; the streams 2-3% faster at 2048^2, 12% at 3072^2 and 29% at 4096^2 (at
+    // 2304^2 the bands were still 6% faster; docs/performance.md).
     bool streams(int direction) const {
         const WindowShape shape = window_shape(kWindowShape);
         return window_scan_ && fused_tuning_.line_streams > 1 - direction &&
+               (direction == 0 ? ny_ : nx_) >= fused_tuning_.line_stream_lines &&
                pivots_settle(direction, direction == 0 ? shape.row_chunk : shape.column_chunk,
                              true);
     }

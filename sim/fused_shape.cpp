@@ -74,6 +74,9 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "advection's vortex where its lines need window bands: 2 both sweeps by line streams, 1 "
          "the y sweep only, 0 neither (the bands' windows)",
          &t.line_streams, 0, 2},
+        {"line_stream_lines",
+         "advection's vortex: line streams only on sweeps of at least this many lines (0: any)",
+         &t.line_stream_lines, 0, 65536},
         {"window_column_chunk",
          "y window: rows per invocation (0: the model's, heat 16, advection and shallow water 10)",
          &t.window_column_chunk, 0, 32},

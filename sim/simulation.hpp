@@ -128,6 +128,9 @@ struct FusedTuning {
     // Advection's vortex, where its lines need window bands: 2 both sweeps by line streams
     // (line_stream.glsl), 1 the y sweep only, 0 neither (the bands' windows).
     int line_streams = 2;
+    // Advection's vortex: a sweep takes line streams only where it has at least this many lines
+    // (0: on any grid; sim/advection.cpp, Advection::streams, says why 2048).
+    int line_stream_lines = 2048;
     // Shallow water: the work groups settling's first dispatch spreads its tiles over (32 cells
     // by 4 or 8 of the y window's chunks, 32 x 40 by default; one tile a group at most; more groups
     // where a group would check over 256 tiles or sum over 512 of the y window's parts).

@@ -396,6 +396,7 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
         FusedTuning tuning;
         tuning.window_row_span = span.row_span;
         tuning.window_column_lanes = span.column_lanes;
+        tuning.line_stream_lines = 0;  // the vortex below by streams on its 64 x 128
         for (auto [nx, ny] :
              {std::pair{456, 40}, std::pair{968, 24}, std::pair{40, 456}, std::pair{24, 968}}) {
             std::string kernel, expected;
@@ -432,17 +433,18 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
 // of its halo, split at multiples of 32 lines), each run with its outermost line's halos, at
 // most 256 upstream; a sweep in one line stream with the outermost line's halos instead, where
 // the scans run, the pivots settle from both walls and the tuning allows it (line_streams: y from
-// 1, x from 2); "fused" (the line solve) where they do not hold or the columns' halves are not
-// whole groups of 32.
+// 1, x from 2; at least line_stream_lines lines in the sweep); "fused" (the line solve) where they
+// do not hold or the columns' halves are not whole groups of 32.
 std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
                                  const FusedTuning& tuning = {}) {
     if (nx % 64 != 0 || ny % 2 != 0) return "fused";
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
     const bool scan = scans(sim, "vortex", nx, ny, tuning);
-    const bool streams[2] = {
-        scan && tuning.line_streams >= 2 && scans(sim, "vortex", nx, ny, tuning, 0),
-        scan && tuning.line_streams >= 1 && scans(sim, "vortex", nx, ny, tuning, 1)};
+    const bool streams[2] = {scan && tuning.line_streams >= 2 && ny >= tuning.line_stream_lines &&
+                                 scans(sim, "vortex", nx, ny, tuning, 0),
+                             scan && tuning.line_streams >= 1 && nx >= tuning.line_stream_lines &&
+                                 scans(sim, "vortex", nx, ny, tuning, 1)};
     std::string name = streams[0] && streams[1] ? "scan-streams-H"
                        : scan                   ? "scan-bands-H"
                                                 : "window-bands-H";
@@ -569,6 +571,7 @@ TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
                                 StreamCase{0, 9, 64, 250, 0.004, 10, 16, 0, 0},
                                 StreamCase{0, 3.5, 64, 98, -0.004, 10, 8, 0, 0}}) {
         FusedTuning tuning;
+        tuning.line_stream_lines = 0;  // streams on these small grids too
         tuning.window_column_chunk = c.chunk;
         tuning.window_column_warps = c.warps;
         tuning.window_row_chunk = c.row_chunk;
@@ -588,6 +591,15 @@ TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
         EXPECT_EQ(kernel, expected_band_kernel(*sim, c.nx, c.ny, tuning));
         EXPECT_LE(banded, test::kStepTolerance * (1 + c.weight) / (1 + 2.5)) << kernel;
     }
+    // Untuned, a sweep streams only on 2048 lines or more (line_stream_lines): on 64 x 2048 the
+    // x sweep's 2048 rows by a stream beside the y sweep's bands over its 64 columns.
+    std::string kernel, symmetric;
+    const double error =
+        gpu_vs_reference({"vortex", 0, 4}, 64, 2048, {}, &kernel, &symmetric, 0.004);
+    const auto sim = vortex_as_run(0, 4, 64, 2048, 0.004);
+    EXPECT_EQ(kernel, expected_band_kernel(*sim, 64, 2048));
+    EXPECT_EQ(kernel.rfind("scan-bands-Hstream", 0), 0u) << kernel;
+    EXPECT_LE(error, test::kStepTolerance * (1 + 4) / (1 + 2.5)) << kernel;
 }
 
 }  // namespace
