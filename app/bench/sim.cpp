@@ -49,7 +49,7 @@ std::vector<Scene> select_scenes(const std::vector<std::string>& wanted, bool wi
     std::vector<Scene> all;
     for (const sim::ModelInfo& m : sim::models()) {
         auto simulation = sim::make_simulation(m.name);
-        for (const std::string& s : simulation->scenarios()) all.push_back({m.name, s});
+        for (const std::string& s : simulation->scenarios()) all.push_back({m.name, s, ""});
     }
     std::vector<Scene> out;
     auto add = [&](const Scene& c) {
