@@ -227,8 +227,10 @@ class Advection final : public AdiModel {
     // rows, the outer 256), so that only the fastest lines pay the longest warm-up.
     // Where even kVortexBandHalo does not hold for the outermost lines, the line solve takes
     // every line: windows over the central lines beside the line solve over the others were
-    // slower at 8192^2 than the line solve alone (docs/performance.md). Columns go in the y
-    // window's groups of 32: every band's first column a multiple of 32.
+    // slower at 8192^2 than the line solve alone (docs/performance.md). The halves split where
+    // the flow turns, on a whole group of 32 columns only where the width is a multiple of 64;
+    // elsewhere a band's loads start off the 128-byte lines, which costs little: the line solve
+    // that such grids took before ran 2,147 steps/s at 4000^2 on the H200, the bands 6,463.
     // Each sweep takes one line stream instead wherever the windows solve by scans, the pivots
     // settle from either wall and the sweep has enough lines (streams): every line at once, each
     // work group walking its lines (a row, or 32 columns) from the end their flow comes from,
@@ -236,50 +238,67 @@ class Advection final : public AdiModel {
     // 1.8 times as fast at 8192^2 on the H200 (docs/performance.md).
     static constexpr int kVortexBandHalo = 256;
     bool build_vortex_bands(const gl::Defines& row, const gl::Defines& column) {
-        if (nx_ % 64 != 0 || ny_ % 2 != 0) return false;
         const double omega = param("omega");
         std::vector<WindowBand> bands[2];
         for (int d = 0; d < 2; ++d) {
-            const int half = (d == 0 ? ny_ : nx_) / 2;
-            // The halos of a band whose outermost line lies `reach` lines from the centre,
+            // The lines below `split` flow one way, the others the other way (a line at the
+            // centre, on an odd count, does not flow and goes with the lower ones).
+            const int lines = d == 0 ? ny_ : nx_, split = (lines + 1) / 2;
+            const int lower = split, upper = lines - split;
+            // The halos of a band whose outermost line lies `reach` lines from the split,
             // upstream (low) and downstream (high), rounded to fp32 first as the kernels see the
-            // transfers.
+            // transfers: that line's centre is reach - 1/2 cells from the grid's (on an odd count
+            // reach - 1 below, reach above: reach, the larger).
+            const double offset = lines % 2 == 0 ? 0.5 : 0.0;
             const auto band_halo = [&](int reach) {
-                const LineTransfers t = transfers(std::abs(omega) * (reach - 0.5) * param("dh"), 0);
+                const LineTransfers t =
+                    transfers(std::abs(omega) * (reach - offset) * param("dh"), 0);
                 const double weight = double(float(t.weight));
                 return WindowHalo{
                     general_window_halo(weight, double(float(t.forward)), kVortexBandHalo),
                     general_window_halo(weight, double(float(t.backward)))};
             };
-            const WindowHalo outermost = band_halo(half);
+            const WindowHalo outermost = band_halo(lower);
             if (outermost.low == 0 || outermost.high == 0) return false;
-            // The runs of each half, from the centre out: their reach from it.
-            std::vector<int> reach;
-            const int runs = (outermost.low + 127) / 128;
-            for (int r = 1; r <= runs; ++r) {
-                const int end = r == runs ? half : (half * r / runs + 16) / 32 * 32;
-                if (end > (reach.empty() ? 0 : reach.back())) reach.push_back(end);
-            }
             // The rows below the centre flow forwards (to +x) and the columns left of it
             // backwards where omega > 0: velocity omega (-y, x) about the centre.
             const bool lower_forwards = (d == 0) == (omega > 0);
             const gl::Defines& defines = d == 0 ? row : column;
             if (streams(d)) {
+                // Along y a group of 32 columns (or the tuning's lanes) walks them one way: one
+                // stream where the split falls between groups, else one for each side of it (the
+                // upper one's loads then start off the 128-byte lines).
                 gl::Defines stream = defines;
                 stream.push_back({"LINE_STREAM", "1"});
-                bands[d].push_back(stream_band(d, outermost, 0, d == 0 ? ny_ : nx_, kWindowShape,
-                                               "sim/advection.comp", stream));
-                if (bands[d].back().program == nullptr) return false;
+                const WindowShape shape = window_shape(kWindowShape);
+                const int lanes = shape.column_lanes != 0 ? shape.column_lanes : 32;
+                const bool one = d == 0 || split % lanes == 0;
+                for (int side = 0; side < (one ? 1 : 2); ++side) {
+                    const int first = side == 0 ? 0 : split;
+                    const int count = one ? lines : side == 0 ? lower : upper;
+                    bands[d].push_back(stream_band(d, outermost, first, count, kWindowShape,
+                                                   "sim/advection.comp", stream, lines));
+                    if (bands[d].back().program == nullptr) return false;
+                }
                 continue;
+            }
+            // The runs of each half, from the centre out: their reach from it.
+            std::vector<int> reach;
+            const int runs = (outermost.low + 127) / 128;
+            for (int r = 1; r <= runs; ++r) {
+                const int end = r == runs ? lower : (lower * r / runs + 16) / 32 * 32;
+                if (end > (reach.empty() ? 0 : reach.back())) reach.push_back(end);
             }
             int inner = 0;
             for (const int outer : reach) {
                 const WindowHalo up = band_halo(outer);
                 const WindowHalo down = {up.high, up.low};
-                for (int upper = 0; upper < 2; ++upper) {
-                    const bool forwards = lower_forwards != (upper == 1);
-                    const int first = upper == 1 ? half + inner : half - outer;
-                    bands[d].push_back(window_band(d, forwards ? up : down, first, outer - inner,
+                for (int side = 0; side < 2; ++side) {
+                    const bool forwards = lower_forwards != (side == 1);
+                    const int first = side == 1 ? split + inner : split - outer;
+                    const int count = side == 1 ? std::min(outer, upper) - inner : outer - inner;
+                    if (count <= 0) continue;  // the upper half is a line shorter
+                    bands[d].push_back(window_band(d, forwards ? up : down, first, count,
                                                    kWindowShape, "sim/advection.comp", defines));
                     if (bands[d].back().program == nullptr) return false;
                 }

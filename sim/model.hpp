@@ -197,7 +197,8 @@ class AdiModel : public Simulation {
     // Window bands: where a sweep's lines need halos of their own (advection's vortex: the
     // velocity is the same along a line, and its speed and sign change from line to line), the
     // lines first .. first + count - 1 by a window with their halo (WINDOW_BAND; `first` a
-    // multiple of 32 along y). Every line of a sweep in one band, all dispatched together
+    // multiple of 32 along y keeps a work group's loads on whole 128-byte lines). Every line of a
+    // sweep in one band, all dispatched together
     // behind one barrier (half_step).
     struct WindowBand {
         const gl::Program* program = nullptr;
@@ -219,10 +220,11 @@ class AdiModel : public Simulation {
     // the window's chunk and subgroups of the direction from `own` and the tuning (along y 32
     // columns a group, or the tuning's lanes; along x a row a group); its program null where the
     // tuning turns windows off or the warm-up downstream would leave nothing to store.
-    // `defines`: the model's, with LINE_STREAM.
+    // `defines`: the model's, with LINE_STREAM. `sweep_lines`: the lines of every stream of the
+    // sweep, all resident together (their work groups' size along y).
     WindowBand stream_band(int direction, const WindowHalo& halo, int first, int count,
-                           const WindowShape& own, const std::string& shader,
-                           gl::Defines defines) const;
+                           const WindowShape& own, const std::string& shader, gl::Defines defines,
+                           int sweep_lines) const;
     // The bands of each sweep (empty: the sweep takes window_ or the line solve).
     std::vector<WindowBand> bands_[2];
     // "window-H<halo>", the halos "<low>/<high>" where they differ, "<x>,<y>" where the sweeps'

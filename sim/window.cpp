@@ -1,5 +1,6 @@
 // The windowed half steps' construction (AdiModel, sim/model.hpp): the decay bound that picks a
 // window's halos, the window kernels' shapes, programs and work groups, and the window bands.
+#include <algorithm>
 #include <cmath>
 
 #include "sim/model.hpp"
@@ -171,7 +172,8 @@ AdiModel::WindowBand AdiModel::window_band(int direction, const WindowHalo& halo
 
 AdiModel::WindowBand AdiModel::stream_band(int direction, const WindowHalo& halo, int first,
                                            int count, const WindowShape& own,
-                                           const std::string& shader, gl::Defines defines) const {
+                                           const std::string& shader, gl::Defines defines,
+                                           int sweep_lines) const {
     WindowBand band;
     band.first = first;
     band.count = count;
@@ -190,7 +192,7 @@ AdiModel::WindowBand AdiModel::stream_band(int direction, const WindowHalo& halo
     // only when the first has walked their whole length.
     if (direction == 0 && fused_tuning_.window_row_warps == 0) warps = 1;
     if (direction == 1 && fused_tuning_.window_column_warps == 0 &&
-        (count + lanes - 1) / lanes > 128)
+        (sweep_lines + lanes - 1) / lanes > 128)
         warps = 16;
     if ((halo.high + chunk - 1) / chunk >= 32 * warps / lanes) return band;
     // The windows' program with the stream's subgroups, and its columns a group given (32
@@ -232,12 +234,13 @@ std::string halo_name(int low, int high) {
 
 std::string AdiModel::kernel() const {
     if (!bands_[0].empty() || !bands_[1].empty()) {
-        // Both sweeps by one line stream each: "scan-streams-H"; else the bands, a stream among
+        // Both sweeps by line streams only: "scan-streams-H"; else the bands, a stream among
         // them named "stream<low>/<high>".
-        const auto one_stream = [this](int d) {
-            return bands_[d].size() == 1 && bands_[d][0].stream;
+        const auto only_streams = [this](int d) {
+            return std::all_of(bands_[d].begin(), bands_[d].end(),
+                               [](const WindowBand& band) { return band.stream; });
         };
-        const bool streams = one_stream(0) && one_stream(1);
+        const bool streams = only_streams(0) && only_streams(1);
         std::string name = streams        ? "scan-streams-H"
                            : window_scan_ ? "scan-bands-H"
                                           : "window-bands-H";

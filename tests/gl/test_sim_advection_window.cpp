@@ -428,16 +428,16 @@ TEST(SimAdvectionWindow, EveryWindowSpanMatches) {
 }
 
 // The window bands the vortex should take where no one window holds (sim/advection.cpp,
-// build_vortex_bands), as the model derives them: per sweep, each half of the lines in runs from
-// the centre out (one where 128 rows upstream hold for the outermost line, else one per 128 rows
-// of its halo, split at multiples of 32 lines), each run with its outermost line's halos, at
-// most 256 upstream; a sweep in one line stream with the outermost line's halos instead, where
-// the scans run, the pivots settle from both walls and the tuning allows it (line_streams: y from
-// 1, x from 2; at least line_stream_lines lines in the sweep); "fused" (the line solve) where they
-// do not hold or the columns' halves are not whole groups of 32.
+// build_vortex_bands), as the model derives them: per sweep, its lines split where the flow turns
+// ((lines + 1) / 2 below), each half in runs from the split out (one where 128 rows upstream hold
+// for the outermost line, else one per 128 rows of its halo, split at multiples of 32 lines),
+// each run with its outermost line's halos, at most 256 upstream; a sweep in line streams with the
+// outermost line's halos instead (along y one for each half where the split is not a multiple of
+// the group's 32 columns), where the scans run, the pivots settle from both walls and the tuning
+// allows it (line_streams: y from 1, x from 2; at least line_stream_lines lines in the sweep);
+// "fused" (the line solve) where they do not hold.
 std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
                                  const FusedTuning& tuning = {}) {
-    if (nx % 64 != 0 || ny % 2 != 0) return "fused";
     const double implicit_dt = sim.param("scheme") == 0 ? sim.param("dt") : 0.5 * sim.param("dt");
     const double dh = sim.param("dh"), k = sim.param("D") / (dh * dh);
     const bool scan = scans(sim, "vortex", nx, ny, tuning);
@@ -449,37 +449,47 @@ std::string expected_band_kernel(const Simulation& sim, int nx, int ny,
                        : scan                   ? "scan-bands-H"
                                                 : "window-bands-H";
     for (int d = 0; d < 2; ++d) {
-        const int half = (d == 0 ? ny : nx) / 2;
+        const int lines = d == 0 ? ny : nx, split = (lines + 1) / 2;
+        const int lower = split, upper = lines - split;
+        // A band's outermost line `reach` lines from the split lies reach - 1/2 cells from the
+        // centre, reach on an odd count (the upper half's).
+        const double offset = lines % 2 == 0 ? 0.5 : 0.0;
         const auto halos = [&](int reach) {
-            const double speed = std::abs(sim.param("omega")) * (reach - 0.5) * dh;
+            const double speed = std::abs(sim.param("omega")) * (reach - offset) * dh;
             const double weight = double(float(implicit_dt * (speed / dh + 2 * k)));
             return std::pair{detail::general_window_halo(
                                  weight, double(float(implicit_dt * (speed / dh + k))), 256),
                              detail::general_window_halo(weight, double(float(implicit_dt * k)))};
         };
-        const auto [outer_up, outer_down] = halos(half);
+        const auto [outer_up, outer_down] = halos(lower);
         if (outer_up == 0 || outer_down == 0) return "fused";
-        if (streams[d]) {  // one stream over every line, the outermost's halos
-            name += std::string(d == 0 ? "" : ",") + (streams[0] && streams[1] ? "" : "stream") +
-                    std::to_string(outer_up) + "/" + std::to_string(outer_down);
+        if (streams[d]) {  // the outermost's halos, over every line or each half
+            const int lanes = tuning.window_column_lanes != 0 ? tuning.window_column_lanes : 32;
+            const std::string stream = std::string(streams[0] && streams[1] ? "" : "stream") +
+                                       std::to_string(outer_up) + "/" + std::to_string(outer_down);
+            name += (d == 0 ? "" : ",") + stream;
+            if (d == 1 && split % lanes != 0) name += "+" + stream;
             continue;
         }
         const int runs = (outer_up + 127) / 128;
         std::vector<int> reach;
         for (int r = 1; r <= runs; ++r) {
-            const int end = r == runs ? half : (half * r / runs + 16) / 32 * 32;
+            const int end = r == runs ? lower : (lower * r / runs + 16) / 32 * 32;
             if (reach.empty() || end > reach.back()) reach.push_back(end);
         }
         // The lower half's lines flow forwards along x, backwards along y (omega > 0), and the
         // other way round where omega < 0.
         const bool lower_forwards = (d == 0) == (sim.param("omega") > 0);
         name += d == 0 ? "" : ",";
+        int inner = 0;
         for (std::size_t i = 0; i < reach.size(); ++i) {
             const auto [up, down] = halos(reach[i]);
             const std::string forwards = std::to_string(up) + "/" + std::to_string(down);
             const std::string backwards = std::to_string(down) + "/" + std::to_string(up);
-            name += (i == 0 ? "" : "+") +
-                    (lower_forwards ? forwards + "+" + backwards : backwards + "+" + forwards);
+            name += (i == 0 ? "" : "+") + (lower_forwards ? forwards : backwards);
+            if (std::min(reach[i], upper) > inner)  // the upper half is a line shorter
+                name += "+" + (lower_forwards ? backwards : forwards);
+            inner = reach[i];
         }
     }
     return name;
@@ -500,13 +510,14 @@ std::unique_ptr<Simulation> vortex_as_run(int scheme, double weight, int nx, int
 TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
     ADILAB_NEED_GL();
     // The vortex past the weights any one window holds for: each half of a sweep's lines by a
-    // window with its long halo upstream, on square and oblong grids, with either scheme; past
-    // what 128 rows hold for (W 9 to 12), each half in runs of lines with halos of their own; past
-    // what 256 rows upstream hold for, and on grids whose columns do not halve into groups of
-    // 32, the line solve. Tolerance: kStepTolerance, the steps' fp32 round-off up to W 2.5,
-    // grown with the solves' backward error 2^-24 (1 + W) (at W 12 and 25 the exact line solve
-    // alone, windows off, misses the float64 steps by 2.6e-5 and 3.1e-5); the truncation adds
-    // 2^-26 of an increment a sweep.
+    // window with its long halo upstream, on square and oblong grids, with either scheme, on grids
+    // whose columns do not halve into groups of 32 (the upper half's bands off the 128-byte
+    // lines) and of odd sizes (the line at the centre with the lower half); past what 128 rows
+    // hold for (W 9 to 12), each half in runs of lines with halos of their own; past what 256
+    // rows upstream hold for, the line solve. Tolerance: kStepTolerance, the steps' fp32 round-off
+    // up to W 2.5, grown with the solves' backward error 2^-24 (1 + W) (at W 12 and 25 the exact
+    // line solve alone, windows off, misses the float64 steps by 2.6e-5 and 3.1e-5); the truncation
+    // adds 2^-26 of an increment a sweep.
     struct BandCase {
         int scheme;
         double weight;
@@ -522,7 +533,8 @@ TEST(SimAdvectionWindow, VortexBandsMatchTheFloat64Reference) {
           BandCase{0, 4, 192, 64, true}, BandCase{1, 6, 64, 128, true},
           BandCase{0, 4, 128, 64, true, -0.004}, BandCase{0, 10, 128, 128, true},
           BandCase{0, 9, 256, 192, true}, BandCase{0, 12, 256, 256, true},
-          BandCase{0, 3.5, 96, 64, false}, BandCase{0, 25, 256, 256, false}}) {
+          BandCase{0, 3.5, 96, 64, true}, BandCase{0, 4, 99, 75, true},
+          BandCase{0, 9, 161, 129, true, -0.004}, BandCase{0, 25, 256, 256, false}}) {
         std::string kernel, symmetric;
         const double error = gpu_vs_reference({"vortex", c.scheme, c.weight}, c.nx, c.ny, {},
                                               &kernel, &symmetric, c.omega);
@@ -552,7 +564,8 @@ TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
     // 98, two. Along x, segments of chunks of 8 in one subgroup (the model's shape and the tuned
     // one: 30 or 31 stored, by the halo downstream) on rows of 64 to 512, up to three of them.
     // Halos upstream of 16 to 224 positions, some longer than a segment stores (the stream folds
-    // in the entry instead of the rows before it). Tolerance: as
+    // in the entry instead of the rows before it). On 100 and 97 columns, whose halves are not
+    // whole groups of 32, a stream for each half; 97 x 99, odd both ways. Tolerance: as
     // VortexBandsMatchTheFloat64Reference's, at each weight (the Peaceman-Rachford case on its
     // grid: at W 6 the fp32 round-off of the steps grows with the lines).
     struct StreamCase {
@@ -569,7 +582,9 @@ TEST(SimAdvectionWindow, VortexLineStreamsMatchTheFloat64Reference) {
                                 StreamCase{0, 4, 512, 128, 0.004, 0, 0, 8, 1},
                                 StreamCase{1, 6, 64, 128, -0.004, 8, 8, 0, 0},
                                 StreamCase{0, 9, 64, 250, 0.004, 10, 16, 0, 0},
-                                StreamCase{0, 3.5, 64, 98, -0.004, 10, 8, 0, 0}}) {
+                                StreamCase{0, 3.5, 64, 98, -0.004, 10, 8, 0, 0},
+                                StreamCase{0, 4, 100, 130, 0.004, 0, 0, 0, 0},
+                                StreamCase{0, 3, 97, 99, -0.004, 0, 0, 8, 1}}) {
         FusedTuning tuning;
         tuning.line_stream_lines = 0;  // streams on these small grids too
         tuning.window_column_chunk = c.chunk;
