@@ -198,8 +198,7 @@ class AdiModel : public Simulation {
     // velocity is the same along a line, and its speed and sign change from line to line), the
     // lines first .. first + count - 1 by a window with their halo (WINDOW_BAND; `first` a
     // multiple of 32 along y keeps a work group's loads on whole 128-byte lines). Every line of a
-    // sweep in one band, all dispatched together
-    // behind one barrier (half_step).
+    // sweep in one band, all dispatched together behind one barrier (half_step).
     struct WindowBand {
         const gl::Program* program = nullptr;
         int first = 0, count = 0;

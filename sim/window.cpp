@@ -237,7 +237,8 @@ std::string AdiModel::kernel() const {
         // Both sweeps by line streams only: "scan-streams-H"; else the bands, a stream among
         // them named "stream<low>/<high>".
         const auto only_streams = [this](int d) {
-            return std::all_of(bands_[d].begin(), bands_[d].end(),
+            return !bands_[d].empty() &&
+                   std::all_of(bands_[d].begin(), bands_[d].end(),
                                [](const WindowBand& band) { return band.stream; });
         };
         const bool streams = only_streams(0) && only_streams(1);
