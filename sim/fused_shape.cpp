@@ -85,9 +85,8 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "32)",
          &t.window_column_warps, 0, 32},
         {"settle_groups",
-         "shallow water: work groups of settling's first dispatch, which checks tiles of 32 x 40 "
-         "cells (by default) for dry cells and changes them (one tile a group at most, 256 at "
-         "least)",
+         "shallow water: settling's work groups at most, which claim its tiles of 32 x 40 cells "
+         "(by default) until none is left (one on a CPU renderer)",
          &t.settle_groups, 1, 65535},
     };
 }

@@ -243,7 +243,7 @@ class ShallowWater final : public AdiModel {
             {"shallow-water's sweep choice", kSweepArgumentWords * sizeof(unsigned)},
             {"shallow-water's settling tiles and step sums",
              settle_words(groups, sum_sets(window_parts_bound(nx, ny))) * sizeof(std::int32_t)},
-            {"shallow-water's settling dispatch", kEndArgumentWords * sizeof(unsigned)},
+            {"shallow-water's settling progress", (2 + groups) * sizeof(std::uint32_t)},
             // 16 bytes per 32 invocations of the y window (window_parts_bound); resolve_window
             // allocates it for the shape that runs.
             {"shallow-water's y-window sums", window_parts_bound(nx, ny) * 4 * sizeof(float)},
@@ -273,10 +273,12 @@ class ShallowWater final : public AdiModel {
         deficit_steps_.zero();
         groups_done_ = gl::Buffer(sizeof(std::uint32_t));
         groups_done_.zero();
-        end_arguments_ = gl::Buffer(kEndArgumentWords * sizeof(unsigned));
-        const unsigned x = settle_groups_x(nx_), y = settle_groups_y(ny_);
-        // Live (settling), full, and whether the step's y sweep was the window.
-        end_arguments_.write(std::vector<unsigned>{x, y, 1, x, y, 1, 0});
+        // No item claimed, the first mark 1, no tile's changes found (shallow_water.comp).
+        std::vector<unsigned> progress(2 +
+                                       std::size_t(settle_groups_x(nx_)) * settle_groups_y(ny_));
+        progress[1] = 1;
+        settle_progress_ = gl::Buffer(progress.size() * sizeof(unsigned));
+        settle_progress_.write(progress);
         window_parts_count_ = 0;
         resolve_programs("sim/shallow_water.comp", 2);
     }
@@ -295,7 +297,6 @@ class ShallowWater final : public AdiModel {
             more.insert(more.begin(), sums.begin(), sums.end());
             return more;
         };
-        settle_changes_ = program(with({{"KERNEL_SETTLE_CHANGES", "1"}}));
         settle_ = program(with({{"KERNEL_SETTLE", "1"}}));
         measure_ = program(with({{"KERNEL_SETTLE", "1"}, {"MEASURE_ONLY", "1"}}));
     }
@@ -408,7 +409,7 @@ class ShallowWater final : public AdiModel {
             window_depth_ = float(low);
             if (double(window_depth_) > low) window_depth_ = std::nextafter(window_depth_, 0.0f);
             // The y window's parts, one per 32 invocations (shaders/sim/shallow_water.comp,
-            // WINDOW_SUMS), which settling's first dispatch sums (change_groups).
+            // WINDOW_SUMS), which settling sums over the tiles it leaves.
             window_parts_count_ =
                 int(window_groups_[1][0] * window_groups_[1][1] * unsigned(window_warps_[1]));
             window_parts_ = gl::Buffer(std::size_t(window_parts_count_) * 4 * sizeof(float));
@@ -419,9 +420,6 @@ class ShallowWater final : public AdiModel {
                 deficit_steps_ = gl::Buffer(words * sizeof(std::int32_t));
                 deficit_steps_.zero();
             }
-            const std::size_t groups = change_groups();
-            if (groups * 4 * sizeof(float) > partials_.size())
-                partials_ = gl::Buffer(groups * 4 * sizeof(float));
         }
         guard_window();
         measure_state(false);  // the first step's choice, from the state as it is
@@ -526,42 +524,32 @@ class ShallowWater final : public AdiModel {
         gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
-    // Settling's first dispatch (KERNEL_SETTLE_CHANGES): FusedTuning::settle_groups work
-    // groups, or as many as there are tiles where fewer; more where a group would check over 256
-    // tiles or sum over 512 of the y window's parts (two loads an invocation). Why so many: a
-    // group computes the changes of its tiles next to a dry cell one tile after the other, and
-    // along a shoreline most tiles have one, so groups of 256 tiles left a 1024^2 grid 7 groups
-    // and a step four times slower. Why not more: every group adds a part to the sums, which
-    // cost large flat grids a few percent at a tile a group; 1024 groups about fill an H100 or
-    // an H200 (docs/performance.md has the figures).
-    unsigned change_groups() const {
-        const unsigned tiles = settle_groups_x(nx_) * settle_groups_y(ny_);
-        const unsigned wanted = std::min(tiles, unsigned(std::max(fused_tuning_.settle_groups, 1)));
-        return std::max({wanted, (tiles + 255) / 256, unsigned(window_parts_count_ + 511) / 512});
+    // Settling's work groups: an item each (shallow_water.comp, KERNEL_SETTLE: a tile's changes
+    // found and the tile lag = tiles across + 2 before it settled), FusedTuning::settle_groups at
+    // most, each group claiming items until none is left. Why that many: after a step on which no
+    // cell came out below its bottom one group reads the y window's sums and the others end at
+    // once, which costs little for a thousand (0.3 us at 1024^2 on an H200); where cells settle,
+    // the items run side by side, and a group's wait for the tiles around its own is about one
+    // item's first half. One group on a CPU renderer: llvmpipe ends a shader's loops after
+    // 65,535 rounds in all (gallivm's loop limiter), so a group waiting there for another one
+    // that the system has not run yet may stop waiting too soon; one group claims every item in
+    // order and never waits.
+    unsigned settle_dispatch_groups() const {
+        if (gl::Context::current().info().software) return 1;
+        const unsigned items =
+            settle_groups_x(nx_) * settle_groups_y(ny_) + settle_groups_x(nx_) + 2;
+        return std::min(items, unsigned(std::max(fused_tuning_.settle_groups, 1)));
     }
 
-    // Settling, in place in the y sweep's output wet_ (h^n): the changes near dry cells into
-    // the dead h^{n-1} (height_), after a step of the y window the sums of its parts (or, where
-    // no cell came out below its bottom, the window's step sums, in one work group), and the
-    // next step's sweeps; then, from end_arguments_ where the window is guarded, applying the
-    // changes and summing the settled state, which after a step of the y window that found no
-    // cell below its bottom has no work groups (the window's sums are the state's).
+    // Settling, in place in the y sweep's output wet_ (h^n), its changes found in the dead h^{n-1}
+    // (height_), and the sums of the settled state: the mean velocity and the next step's sweeps.
+    // Its barrier carries GL_COMMAND_BARRIER_BIT: the next step's sweeps are dispatched from the
+    // counts it writes.
     void settle() {
-        const gl::Program& changes = *settle_changes_;
-        use_program(changes);
-        changes.set("part_count", window_parts_count_);
-        changes.set("sums_window", int(window_guarded_));
-        set_sum_uniforms(changes);
-        height_.bind_storage(0);
-        wet_.bind_storage(1);
-        bottom_.bind_storage(8);
-        deficit_steps_.bind_storage(15);
-        window_parts_.bind_storage(18);
-        bind_sums();
-        gl::dispatch(change_groups());
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
         const gl::Program& p = *settle_;
         use_program(p);
+        p.set("sums_window", int(window_guarded_));
+        set_sum_uniforms(p);
         // The y window's layout (window_lines.glsl): warm-up chunks at its start and end.
         const auto chunks = [this](int halo) { return (halo + settle_chunk_ - 1) / settle_chunk_; };
         const int first = chunks(window_halo_[1].low);
@@ -569,10 +557,18 @@ class ShallowWater final : public AdiModel {
         p.set("window_first_chunk", first);
         p.set("window_stored_chunks",
               std::max(window_warps_[1] - first - chunks(window_halo_[1].high), 1));
+        height_.bind_storage(0);
+        wet_.bind_storage(1);
         velocity_.bind_storage(2);
+        bottom_.bind_storage(8);
         compensation_.bind_storage(12);
+        deficit_steps_.bind_storage(15);
+        window_parts_.bind_storage(18);
+        settle_progress_.bind_storage(19);
+        bind_sums();
         bind_flag();
-        dispatch_settling(p, true);
+        gl::dispatch(settle_dispatch_groups());
+        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
     }
 
     // The y window's rows an invocation, the model's (WindowShape) unless tuned.
@@ -596,10 +592,9 @@ class ShallowWater final : public AdiModel {
     static std::uint64_t window_parts_bound(int nx, int ny) {
         return field_bytes(nx, ny) / 8 / (4 * sizeof(float));
     }
-    // deficit_steps_'s words: the tiles' steps, the deep water's, then the step's sums and their
-    // two steps.
+    // deficit_steps_'s words: the tiles' steps, then the step's sums and their two steps.
     static std::uint64_t settle_words(std::uint64_t tiles, unsigned sets) {
-        return 2 * tiles + std::uint64_t(sets) * 7 + 2;  // step_sums.glsl's kSumWords a set
+        return tiles + std::uint64_t(sets) * 7 + 2;  // step_sums.glsl's kSumWords a set
     }
     unsigned sum_sets_ = 64;
 
@@ -622,37 +617,21 @@ class ShallowWater final : public AdiModel {
         set_grid_uniforms(p);
         p.set("flat_bottom", float(bottom_low_));
         p.set("measures_mean", int(mean));
+        p.set("window_depth", window_depth_);
         height_.bind_storage(0);
         velocity_.bind_storage(2);
         bottom_.bind_storage(8);
-        dispatch_settling(p, false);
+        bind_sums();
+        gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
         gl::memory_barrier(gl::Barrier::all);
     }
 
-    // The settling (or measuring) kernel `p`, its fields bound: its work groups' sums, which its
-    // last group turns into S_wet / N_wet (and, measuring, the next step's sweeps); `ends_step`:
-    // a step's settling, which counts the step if it took the line solve, and writes no
-    // dispatch's counts (settling's first kernel chose the next step's sweeps), so that its
-    // barrier needs no GL_COMMAND_BARRIER_BIT.
-    void dispatch_settling(const gl::Program& p, bool ends_step) {
-        p.set("window_depth", window_depth_);
-        p.set("ends_step", int(ends_step));
-        bind_sums();
-        if (ends_step && window_guarded_)
-            gl::dispatch_indirect(end_arguments_, 0);
-        else
-            gl::dispatch(settle_groups_x(nx_), settle_groups_y(ny_));
-        gl::memory_barrier(ends_step ? gl::Barrier::storage
-                                     : gl::Barrier::storage | gl::Barrier::command);
-    }
-
-    // What settling's kernels and measuring sum into and choose with.
+    // What settling and measuring sum into and choose with.
     void bind_sums() const {
         partials_.bind_storage(10);
         mean_.bind_storage(11);
         sweep_arguments_.bind_storage(14);
         groups_done_.bind_storage(16);
-        end_arguments_.bind_storage(17);
     }
 
     // in is h^{n-1} (height_); out the intermediate dx (x) or wet (y).
@@ -675,20 +654,17 @@ class ShallowWater final : public AdiModel {
     }
 
     gl::Buffer height_, wet_, velocity_, compensation_, intermediate_, bottom_;
-    // Per group of the kernel that sums (sum v, wet cells, deepest, below a bottom); S / N_wet.
+    // Per settling tile (measuring: per group) its sums (sum v, wet cells, deepest, below a
+    // bottom); S / N_wet.
     gl::Buffer partials_, mean_;
-    // Per settling tile, the last step a cell there overdrew; then per tile, the last step the
-    // y sweep left water there too deep for the windows; then the y window's step sums.
+    // Per settling tile, the last step a cell there overdrew; then the y window's step sums.
     gl::Buffer deficit_steps_;
     gl::Buffer groups_done_;  // the summing kernel's work groups finished (its last resets it)
-    // Settling's second dispatch, live and full, then whether the step's y sweep was the window
-    // (the shader's EndArguments).
-    static constexpr int kEndArgumentWords = 7;
-    gl::Buffer end_arguments_;
+    // Settling's items claimed, its mark, and each tile's mark once its changes are found.
+    gl::Buffer settle_progress_;
     gl::Buffer window_parts_;  // the y window's parts of the sums, 32 invocations each
     int window_parts_count_ = 0;
     const gl::Program* displace_ = nullptr;
-    const gl::Program* settle_changes_ = nullptr;
     const gl::Program* settle_ = nullptr;
     const gl::Program* measure_ = nullptr;
 };

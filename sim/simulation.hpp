@@ -131,9 +131,9 @@ struct FusedTuning {
     // Advection's vortex: a sweep takes line streams only where it has at least this many lines
     // (0: on any grid; sim/advection.cpp, Advection::streams, says why 2048).
     int line_stream_lines = 2048;
-    // Shallow water: the work groups settling's first dispatch spreads its tiles over (32 cells
-    // by 4 or 8 of the y window's chunks, 32 x 40 by default; one tile a group at most; more groups
-    // where a group would check over 256 tiles or sum over 512 of the y window's parts).
+    // Shallow water: settling's work groups at most, which claim its tiles (32 cells by 4 or 8 of
+    // the y window's chunks, 32 x 40 by default) until none is left; one on a CPU renderer
+    // (sim/shallow_water.cpp, settle_dispatch_groups, says why).
     int settle_groups = 1024;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);

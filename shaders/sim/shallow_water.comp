@@ -119,7 +119,7 @@ float compensated_add(float h, float increment, inout float c) {
 // of the increments, which c is there to keep, are kept to that (the scenes' volume drifted no
 // more than with c in 32 bits). Smaller heights keep c to 2^-48 m; from 2^15 m the scaled c is
 // clamped instead of becoming Inf (compensation lost there, never a NaN).
-#if !defined(KERNEL_SETTLE_CHANGES) && !defined(MEASURE_ONLY)
+#ifndef MEASURE_ONLY
 layout(std430, binding = 12) buffer Compensation { uint compensation[]; };
 #endif
 const float kCompensationScale = 16777216.0;  // 2^24
@@ -130,7 +130,7 @@ uint encode_compensation(vec2 c) {
 }
 vec2 decode_compensation(uint word) { return unpackHalf2x16(word) * (1.0 / kCompensationScale); }
 
-#if !defined(KERNEL_SETTLE_CHANGES) && !defined(MEASURE_ONLY)
+#ifndef MEASURE_ONLY
 // compensated_add at `cell` with its stored c: the cell's half of the word changed by an atomic
 // XOR, since another invocation may change the other half at the same time (only this one
 // changes this half, so the plain load reads it right).
@@ -155,12 +155,12 @@ layout(std430, binding = 8) readonly buffer Bottom { float bottom[]; };
 float bottom_at(int id) { return bottom[id]; }
 #endif
 
-// Settling's tiles of 32 x 8 SETTLE_ROWS cells (its work groups, SETTLE_ROWS cells an
-// invocation): the y sweep stores the step's index for every tile in which a cell came out below
-// its bottom (wet < b), so that settling does its neighbour work only near those (KERNEL_SETTLE).
-// A stale index only costs that work again. A tile's rows are TILE_CHUNKS of the y window's
-// chunks (the host gives both: sim/shallow_water.cpp, settle_rows), so that it holds TILE_CHUNKS
-// whole parts of the window's sums (WINDOW_SUMS), one subgroup's 32 columns x CHUNK rows each:
+// Settling's tiles of 32 x 8 SETTLE_ROWS cells (SETTLE_ROWS cells an invocation of its work
+// group): the y sweep stores the step's index for every tile in which a cell came out below its
+// bottom (wet < b), so that settling does its neighbour work only near those (KERNEL_SETTLE). A
+// stale index only costs that work again. A tile's rows are TILE_CHUNKS of the y window's chunks
+// (the host gives both: sim/shallow_water.cpp, settle_rows), so that it holds TILE_CHUNKS whole
+// parts of the window's sums (WINDOW_SUMS), one subgroup's 32 columns x CHUNK rows each:
 // settling takes the sums of the tiles it does not change from them.
 const ivec2 kSettleTile = ivec2(32, 8 * SETTLE_ROWS);
 const int kChunkRows = 8 * SETTLE_ROWS / TILE_CHUNKS;  // the y window's CHUNK
@@ -168,24 +168,19 @@ int settle_tile(ivec2 cell) {
     return (cell.y / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x) +
            cell.x / kSettleTile.x;
 }
-// After the tiles' steps, the same for water deeper than the windows' halo holds for
-// (window_depth): the y line solve stores the step's index for every tile in which it left such
-// a cell, and settling's first kernel chooses the next step's sweeps from them (after a step of
-// the y window, from the window's sums).
 int settle_tile_count() {
     return ((ny + kSettleTile.y - 1) / kSettleTile.y) * ((nx + kSettleTile.x - 1) / kSettleTile.x);
 }
-int deep_water_slot(ivec2 cell) { return settle_tile_count() + settle_tile(cell); }
 
 #if defined(KERNEL_WINDOW) && DIRECTION == 1
 // The y window sums its new cells for the next step, 32 invocations at a time: the parts, which
-// settling's kernels sum where a cell came out below its bottom, and the step's sums
-// (step_sums.glsl), which settling's first kernel reads where none did: then they are the new
-// state's, and settling applies nothing (see "Settling" and "Dry cells and the mean velocity").
+// settling sums where a cell came out below its bottom, and the step's sums (step_sums.glsl),
+// which settling reads where none did: then they are the new state's, and settling applies
+// nothing (see "Settling" and "Dry cells and the mean velocity").
 #define WINDOW_SUMS
 #endif
 
-#if defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES) || defined(WINDOW_SUMS)
+#if defined(KERNEL_SETTLE) || defined(WINDOW_SUMS)
 // A part of the sums over the new state (water_sums.glsl): (sum of v, wet cells, deepest water,
 // 1 where a cell came out below its bottom).
 vec4 combine(vec4 p, vec4 q) { return vec4(p.xy + q.xy, max(p.zw, q.zw)); }
@@ -198,27 +193,15 @@ vec4 wet_part(float v, float depth) {
 }
 #endif
 
-#if defined(KERNEL_DISPLACE) || defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES)
+#if defined(KERNEL_DISPLACE) || defined(KERNEL_SETTLE)
 // The windowed sweeps' halo holds for water up to window_depth deep (sim/shallow_water.cpp,
 // resolve_window); past it the sweeps take the exact line solve. The choice is made here, on
 // the GPU, for the next step's two sweeps: AdiModel's sweep arguments (sim/model.hpp), entries
 // 0 and 2 the windows, 1 and 3 .. 5 the line solves; entries 6 .. 11 hold each one's full work
 // groups, word 36 counts the steps that took the line solve.
 layout(std430, binding = 14) buffer SweepArguments { uint sweep_arguments[]; };
-// The dispatch that applies settling's changes and sums the settled state (KERNEL_SETTLE;
-// sim/shallow_water.cpp, settle): its three counts, then the same full, then whether the step's
-// y sweep was the window (settling's first kernel writes it before it rewrites the sweep
-// arguments for the next step). It runs after a step whose y sweep took the line solve, or
-// found a cell below its bottom; after any other step the y window's sums are the new state's.
-// Only settling's first kernel writes these counts, and it also chooses the next step's sweeps,
-// so that the barrier after the second needs no GL_COMMAND_BARRIER_BIT (which cost about 2 us
-// a step at 1024^2: docs/performance.md).
-layout(std430, binding = 17) buffer EndArguments { uint end_arguments[]; };
-const int kStepWasWindow = 6;
+const int kLineSolveSteps = 36;
 uniform float window_depth;
-void settle_this_step(bool settle) {
-    for (int k = 0; k < 3; ++k) end_arguments[k] = settle ? end_arguments[3 + k] : 0u;
-}
 void choose_sweeps(bool window) {
     for (int entry = 0; entry < 6; ++entry) {
         const bool is_window = entry == 0 || entry == 2;
@@ -271,51 +254,37 @@ void main() {
     if (!(raised - bottom_at(id) <= window_depth)) choose_sweeps(false);
 }
 
-#elif defined(KERNEL_SETTLE) || defined(KERNEL_SETTLE_CHANGES)
+#elif defined(KERNEL_SETTLE)
 // wet = h + dv of the y sweep -> h^n, and v^n, with dry cells' deficits taken back from their
-// neighbours (see "Settling" above), in place: the y sweep's output is the new state. Two
-// dispatches, since a cell's change reads the surface two cells around it, which a work group
-// beside it may be changing: KERNEL_SETTLE_CHANGES writes every change into the dead h^{n-1}
-// buffer, KERNEL_SETTLE applies them and sums the new state (water_sums.glsl).
+// neighbours (see "Settling" above), in place: the y sweep's output is the new state; then the
+// new state's sums (water_sums.glsl): the mean velocity and the next step's sweeps. One dispatch
+// a step. After a step of the y window on which no cell came out below its bottom (most steps
+// of most scenes) the window's step sums are the new state's (step_sums.glsl), and work group 0
+// only reads them. Otherwise the work groups claim items in order (an atomic count): item k
+// finds the changes of tile k, where it is near a cell below its bottom (deficit_near), into the
+// dead h^{n-1} and marks the tile's changes found, then settles tile k - lag: it waits until the
+// changes of every tile around it are found (a change reads the surface two cells around it,
+// which the tile beside it may be changing), applies its own and sums the tile. With lag = the
+// tiles across + 2 every tile around k - lag comes before k, so a group waits only on items
+// claimed before its own, by groups that are running or done: the wait ends whatever the number
+// of groups and the order in which the GPU starts them. A dispatch to find the changes and one
+// to apply them cost the step a dispatch and a barrier more (2 us at 1024^2 on an H200,
+// docs/performance.md).
 // The cells go in tiles of 32 x 8 SETTLE_ROWS, 256 invocations a tile, SETTLE_ROWS cells an
 // invocation 8 rows apart, so that the rows above and below a cell are mostly read by the same
 // group, from its cache, and each invocation has that many cells' loads in flight: one cell an
 // invocation was bound by latency (at 4096^2 on the H100 0.226 ms, four cells 0.122, eight
 // 0.110; docs/performance.md). Cells change only in a tile next to one the y sweep marked
 // (deficit_near, "near" below). After a step of the y window, the tiles that are not near keep
-// the window's values, and KERNEL_SETTLE takes their sums from the window's parts and reads only
-// the near tiles (a full pass over the state cost the basin at 4096^2 0.12 ms a step on the
-// H100).
-// KERNEL_SETTLE_CHANGES runs every step: each work group checks a run of tiles, computes the
-// changes of those near a dry cell (rare) and whether the y sweep left water too deep for the
-// windows in them, and after a step of the y window it also sums the window's parts
-// (WINDOW_SUMS), 512 at most a group. Its last group chooses the next step's sweeps and stores
-// the mean velocity, or, where a cell came out below its bottom or the y sweep was the line
-// solve, has KERNEL_SETTLE run (one dispatch a step instead of a summing kernel and two for
-// settling). With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state,
-// for the next step's sweeps and, with measures_mean, the mean velocity (a new field, a loaded
-// state that has no mean of its own).
+// the window's values, and settling takes their sums from the window's parts and reads only the
+// near tiles (a full pass over the state cost the basin at 4096^2 0.12 ms a step on the H100).
+// With MEASURE_ONLY, KERNEL_SETTLE settles nothing and only sums the stored state (a work group
+// a tile), for the next step's sweeps and, with measures_mean, the mean velocity (a new field, a
+// loaded state that has no mean of its own).
 #define GROUP_SIZE 256
-#ifdef KERNEL_SETTLE_CHANGES
-layout(local_size_x = GROUP_SIZE) in;
-#else
-layout(local_size_x = 32, local_size_y = 8) in;  // a tile, SETTLE_ROWS rows an invocation
-#endif
+layout(local_size_x = GROUP_SIZE) in;  // a tile, SETTLE_ROWS rows an invocation
 shared float sums_x[GROUP_SIZE], sums_y[GROUP_SIZE], sums_z[GROUP_SIZE], sums_w[GROUP_SIZE];
 #include "sim/water_sums.glsl"
-
-#ifndef MEASURE_ONLY
-layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
-#ifdef KERNEL_SETTLE_CHANGES
-uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
-// After a step of the y window (the same for the whole dispatch; its last group rewrites the
-// entry for the next step after every group has read it, and keeps this step's for settling's
-// second kernel).
-bool window_step() { return sums_window != 0 && sweep_arguments[6] != 0u; }
-#else
-bool window_step() { return end_arguments[kStepWasWindow] != 0u; }
-#endif
-#endif
 
 bool inside(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < nx && c.y < ny; }
 ivec2 settle_tiles() { return (ivec2(nx, ny) + kSettleTile - 1) / kSettleTile; }
@@ -326,7 +295,41 @@ ivec2 settle_cell(ivec2 tile, int t, int r) {
 
 #ifdef MEASURE_ONLY
 layout(std430, binding = 0) readonly buffer HeightIn { float height_in[]; };
+layout(std430, binding = 2) readonly buffer Velocity { float velocity[]; };
+uniform int measures_mean;  // 0: only the next sweeps (the mean the last step left is kept)
+
+void main() {
+    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    vec4 mine = vec4(0.0);
+    for (int r = 0; r < SETTLE_ROWS; ++r) {
+        const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
+        if (!inside(cell)) continue;
+        const int id = index_of(cell);
+        mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
+    }
+    vec4 sums;
+    if (!sum_of_groups(mine, sums)) return;
+    if (measures_mean != 0) store_mean(sums);
+    choose_sweeps(sums.z <= window_depth);
+}
+
 #else
+layout(std430, binding = 0) coherent buffer Changes { float changes[]; };  // the dead h^{n-1}
+layout(std430, binding = 1) buffer Wet { float wet[]; };            // wet -> h^n
+layout(std430, binding = 2) buffer Velocity { float velocity[]; };  // dv -> v^n
+layout(std430, binding = 18) readonly buffer WindowParts { vec4 window_parts[]; };
+// The items claimed, this dispatch's mark (one more each dispatch that settles; never 0, the
+// marks' first value), and each tile's mark once its changes are found.
+layout(std430, binding = 19) coherent buffer SettleProgress {
+    uint items_claimed;
+    uint settle_mark;
+    uint changes_found[];
+};
+uniform int sums_window;  // 1 where the y sweep may be the window (guarded), else 0
+// After a step of the y window (the same for the whole dispatch: the last group rewrites the
+// entry for the next step after every group has read it).
+bool window_step() { return sums_window != 0 && sweep_arguments[6] != 0u; }
+
 // Whether a cell of the tile or of the eight around it came out of the y sweep below its
 // bottom: settling changes only cells next to such a cell, and reads the depths around those
 // (two cells: the neighbouring tiles are at least that wide).
@@ -339,13 +342,7 @@ bool deficit_near(ivec2 tile) {
             near = near || deficit_step[j * tiles.x + i] == step_index;
     return near;
 }
-#endif
 
-#ifdef KERNEL_SETTLE_CHANGES
-layout(std430, binding = 0) writeonly buffer Changes { float changes[]; };  // the dead h^{n-1}
-layout(std430, binding = 1) readonly buffer Wet { float wet[]; };
-uniform int part_count;
-const int PARTS_PER_GROUP = 512;  // the most a work group sums (sim/shallow_water.cpp)
 float depth_after(ivec2 c) {
     if (!inside(c)) return 0.0;
     const int id = index_of(c);
@@ -366,88 +363,7 @@ float draw_ratio(ivec2 c) {
     const float w = neighbour_depths(c);
     return w > 0.0 ? min(deficit / w, 0.25) : 0.0;
 }
-shared int near_tiles[GROUP_SIZE];
-shared uint near_count;
 
-#include "sim/step_sums.glsl"
-
-void main() {
-    const int t = int(gl_LocalInvocationIndex);
-    const int groups = int(gl_NumWorkGroups.x), group = int(gl_WorkGroupID.x);
-    if (sums_window != 0 && step_sums_hold()) {  // the y window's step sums are the state's
-        if (group == 0) store_step_sums(t);
-        return;
-    }
-    zero_step_sums(group * GROUP_SIZE + t, groups * GROUP_SIZE);  // the parts' sums or settling's
-    const ivec2 tiles = settle_tiles();
-    const int tile_count = tiles.x * tiles.y;
-    const int tiles_per_group = (tile_count + groups - 1) / groups;  // <= GROUP_SIZE
-    if (t == 0) near_count = 0u;
-    memoryBarrierShared();
-    barrier();
-    const int checked = group * tiles_per_group + t;
-    const bool checks = t < tiles_per_group && checked < tile_count;
-    if (checks && deficit_near(ivec2(checked % tiles.x, checked / tiles.x)))
-        near_tiles[atomicAdd(near_count, 1u)] = checked;
-    const bool line_solve_step = !window_step();  // the same for the whole dispatch
-    const bool deep =
-        line_solve_step && checks && deficit_step[tile_count + checked] == step_index;
-    memoryBarrierShared();
-    barrier();
-    const uint near = near_count;
-    for (uint k = 0u; k < near; ++k) {
-        const ivec2 tile = ivec2(near_tiles[k] % tiles.x, near_tiles[k] / tiles.x);
-        for (int r = 0; r < SETTLE_ROWS; ++r) {
-            const ivec2 cell = settle_cell(tile, t, r);
-            if (!inside(cell)) continue;
-            float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
-            const float d = depth_after(cell);
-            if (d > 0.0) {  // given
-                float drawn = 0.0;
-                for (int n = 0; n < 4; ++n) drawn += draw_ratio(cell + kNeighbours[n]);
-                change -= d * drawn;
-            }
-            changes[index_of(cell)] = change;
-        }
-    }
-
-    // The y window's parts, after a step of it.
-    const bool window_sums = !line_solve_step;
-    const int parts_per_group = (part_count + groups - 1) / groups;  // <= PARTS_PER_GROUP
-    vec4 mine = vec4(0.0);
-    for (int j = 0; window_sums && j < PARTS_PER_GROUP / GROUP_SIZE; ++j) {
-        const int k = t + j * GROUP_SIZE, part = group * parts_per_group + k;
-        if (k < parts_per_group && part < part_count) mine = combine(mine, window_parts[part]);
-    }
-    if (deep) mine.z = 3.4e38;  // after a step of the line solve, too deep for the windows
-    vec4 sums;
-    if (!sum_of_groups(mine, sums)) return;
-    // The last group. Settling's second kernel runs where a cell came out below its bottom or
-    // the line solve left no parts; otherwise the parts are the new state's sums. The next
-    // step's sweeps: the windows unless the y sweep left water deeper than their halo holds
-    // for. Settling only makes the deepest cell shallower (a cell that gives loses water, one
-    // that takes ends at its bottom at most), so the choice from the y sweep's output holds
-    // for the settled state.
-    const bool settles = !window_sums || sums.w != 0.0;
-    if (!settles) store_mean(sums);
-    settle_this_step(settles);
-    end_arguments[kStepWasWindow] = window_sums ? 1u : 0u;
-    // Rewritten only where the choice changes (guarded: window_sums is this step's choice).
-    const bool window_next = sums.z <= window_depth;
-    if (sums_window != 0 && window_next != window_sums) choose_sweeps(window_next);
-}
-
-#else
-#ifndef MEASURE_ONLY
-layout(std430, binding = 0) readonly buffer Changes { float changes[]; };
-layout(std430, binding = 1) buffer Wet { float wet[]; };  // wet -> h^n
-#endif
-layout(std430, binding = 2) buffer Velocity { float velocity[]; };  // dv -> v^n
-uniform int ends_step;  // 1 after a step's settling (count it), 0 after measuring a state
-#ifdef MEASURE_ONLY
-uniform int measures_mean;  // 0: only the next sweeps (the mean the last step left is kept)
-#else
-const int measures_mean = 1;
 // The y window's layout (window_lines.glsl): work group (x, y) takes columns 32 x .. and its
 // window y down them, window_warps subgroups, the first window_first_chunk of them its warm-up,
 // then window_stored_chunks that store a chunk of kChunkRows rows each, and one part of the
@@ -473,53 +389,120 @@ vec4 tile_parts(ivec2 tile, ivec2 tiles) {
     for (int j = 0; j < TILE_CHUNKS; ++j) sum = combine(sum, parts[j]);
     return sum;
 }
-#endif
+
+#include "sim/step_sums.glsl"
+
+// An item's first half: the changes of tile `index` where it is near a cell below its bottom,
+// from the y sweep's output, then the tile's mark.
+void find_changes(int index, uint mark) {
+    const ivec2 tiles = settle_tiles();
+    const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
+    const int t = int(gl_LocalInvocationIndex);
+    if (deficit_near(tile)) {  // the same for the whole work group
+        for (int r = 0; r < SETTLE_ROWS; ++r) {
+            const ivec2 cell = settle_cell(tile, t, r);
+            if (!inside(cell)) continue;
+            float change = draw_ratio(cell) * neighbour_depths(cell);  // taken (only where dry)
+            const float d = depth_after(cell);
+            if (d > 0.0) {  // given
+                float drawn = 0.0;
+                for (int n = 0; n < 4; ++n) drawn += draw_ratio(cell + kNeighbours[n]);
+                change -= d * drawn;
+            }
+            changes[index_of(cell)] = change;
+        }
+        memoryBarrierBuffer();
+    }
+    barrier();  // every invocation's changes before the mark
+    if (t == 0) atomicExchange(changes_found[index], mark);
+}
+
+// An item's second half: tile `index` settled (once the changes of the tiles around it are
+// found) and its sums into partials[index]; a tile that is not near keeps the window's values,
+// and its sums are the window's parts.
+void settle_tile(int index, uint mark, bool window) {
+    const ivec2 tiles = settle_tiles();
+    const ivec2 tile = ivec2(index % tiles.x, index / tiles.x);
+    const int t = int(gl_LocalInvocationIndex);
+    const bool near = deficit_near(tile);  // the same for the whole work group
+    if (window && !near) {
+        if (t == 0) partials[index] = tile_parts(tile, tiles);
+        return;
+    }
+    if (near) {
+        if (t < 9) {  // the tile and the eight around it, one invocation each
+            const ivec2 around = tile + ivec2(t % 3 - 1, t / 3 - 1);
+            if (all(greaterThanEqual(around, ivec2(0))) && all(lessThan(around, tiles)))
+                while (atomicOr(changes_found[around.y * tiles.x + around.x], 0u) != mark) {
+                }
+        }
+        memoryBarrierBuffer();
+        barrier();
+    }
+    vec4 mine = vec4(0.0);
+    for (int r = 0; r < SETTLE_ROWS; ++r) {
+        const ivec2 cell = settle_cell(tile, t, r);
+        if (!inside(cell)) continue;
+        const int id = index_of(cell);
+        float h = wet[id];
+        float v = velocity[id];
+        const float y_sweep_depth = h - bottom_at(id);
+        const float change = near ? changes[id] : 0.0;
+        if (change != 0.0) {  // only next to dry cells
+            h = add_compensated_at(cell, h, change);
+            wet[id] = h;
+            v += change;
+            velocity[id] = v;
+        }
+        // The cells the next x sweep counts as wet; the deepest water as the y sweep left it, as
+        // the window's parts hold it for the tiles that are not near (settling only makes the
+        // deepest cell shallower, so either chooses sweeps that hold).
+        vec4 part = wet_part(v, h - bottom_at(id));
+        part.z = max(part.z, wet_part(0.0, y_sweep_depth).z);
+        mine = combine(mine, part);
+    }
+    const vec4 total = group_sum(mine);
+    if (t == 0) partials[index] = total;
+}
+
+shared uint claimed_item;
 
 void main() {
-    vec4 mine = vec4(0.0);
-    const ivec2 tile = ivec2(gl_WorkGroupID.xy);
-#ifndef MEASURE_ONLY
-    const bool near = deficit_near(tile);  // the same for the whole work group
-    // After a step of the y window a tile that is not near is as the window stored it: its sums
-    // are the window's parts (one invocation's).
-    const bool summed = window_step() && !near;
-    if (summed && gl_LocalInvocationIndex == 0) mine = tile_parts(tile, settle_tiles());
-#else
-    const bool summed = false;
-#endif
-    if (!summed) {
-        for (int r = 0; r < SETTLE_ROWS; ++r) {
-            const ivec2 cell = settle_cell(tile, int(gl_LocalInvocationIndex), r);
-            if (!inside(cell)) continue;
-            const int id = index_of(cell);
-#ifdef MEASURE_ONLY
-            mine = combine(mine, wet_part(velocity[id], height_in[id] - bottom_at(id)));
-#else
-            float h = wet[id];
-            float v = velocity[id];
-            const float change = near ? changes[id] : 0.0;
-            if (change != 0.0) {  // only next to dry cells
-                h = add_compensated_at(cell, h, change);
-                wet[id] = h;
-                v += change;
-                velocity[id] = v;
-            }
-            // The cells the next x sweep counts as wet, and the depth its rows see.
-            mine = combine(mine, wet_part(v, h - bottom_at(id)));
-#endif
-        }
+    const int t = int(gl_LocalInvocationIndex);
+    if (sums_window != 0 && step_sums_hold()) {  // the y window's step sums are the state's
+        if (gl_WorkGroupID.x == 0u) store_step_sums(t);
+        return;
     }
-    vec4 sums;
-    if (!sum_of_groups(mine, sums)) return;
-    if (measures_mean != 0) store_mean(sums);
-#ifdef MEASURE_ONLY
-    choose_sweeps(sums.z <= window_depth);
-#else
-    if (ends_step != 0 && !window_step()) ++sweep_arguments[36];  // a step of the line solve
-#endif
+    zero_step_sums(int(gl_WorkGroupID.x) * GROUP_SIZE + t, int(gl_NumWorkGroups.x) * GROUP_SIZE);
+    const ivec2 tiles = settle_tiles();
+    const int tile_count = tiles.x * tiles.y, lag = tiles.x + 2;
+    const bool window = window_step();
+    const uint mark = settle_mark;  // the last group changes it once every group has read it
+    for (;;) {
+        if (t == 0) claimed_item = atomicAdd(items_claimed, 1u);
+        memoryBarrierShared();
+        barrier();
+        const int item = int(claimed_item);
+        barrier();  // read by every invocation before the next claim
+        if (item >= tile_count + lag) break;
+        if (item < tile_count) find_changes(item, mark);
+        if (item >= lag) settle_tile(item - lag, mark, window);
+    }
+    if (!last_group_done()) return;
+    const vec4 sums = sum_partials(uint(tile_count));
+    if (t != 0) return;
+    store_mean(sums);
+    items_claimed = 0u;
+    settle_mark = mark == 0xffffffffu ? 1u : mark + 1u;
+    if (sums_window == 0) return;
+    if (!window) ++sweep_arguments[kLineSolveSteps];
+    // Rewritten only where the choice changes. Settling only makes the deepest cell shallower (a
+    // cell that gives loses water, one that takes ends at its bottom at most), so the depths the
+    // y sweep left choose for the settled state too.
+    const bool window_next = sums.z <= window_depth;
+    if (window_next != window) choose_sweeps(window_next);
 }
 #endif
-
 #else
 layout(std430, binding = 0) readonly buffer Height { float height[]; };      // h^{n-1}
 layout(std430, binding = 1) buffer FieldOut { float field_out[]; };          // dx, or wet
@@ -528,9 +511,9 @@ layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[];
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // the last sums'
 layout(std430, binding = 15) buffer DeficitSteps { int deficit_step[]; };  // y sweep
 
+
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]
-uniform float window_depth;  // the y sweep marks tiles with water deeper (deep_water_slot)
 
 float depth(ivec2 cell) {
 #ifdef TILED
@@ -658,9 +641,6 @@ void store(int line, int pos, float increment, vec2 old_state) {
     const float depth = wet - bottom_at(id);
     const bool below = depth < 0.0;
     if (below) deficit_step[settle_tile(cell_of(line, pos))] = step_index;
-#ifndef WINDOW_SUMS
-    if (!(depth <= window_depth)) deficit_step[deep_water_slot(cell_of(line, pos))] = step_index;
-#endif
 #ifdef WINDOW_SUMS
     window_part = combine(window_part, wet_part(increment, depth));
     if (below) window_part.w = 1.0;
@@ -742,8 +722,8 @@ void window_group_end();
 #endif
 #include "tridiagonal/window_lines.glsl"
 #ifdef WINDOW_SUMS
-// Every 32 invocations' part at [group * WARPS + t / 32], for settling's first kernel: a
-// subgroup's by subgroup operations where subgroups are 32 wide (SUBGROUP_SUM; no barrier, so
+// Every 32 invocations' part at [group * WARPS + t / 32], for settling: a subgroup's by
+// subgroup operations where subgroups are 32 wide (SUBGROUP_SUM; no barrier, so
 // that no invocation waits on the group's slowest: the work group fills the multiprocessor, and
 // a group-wide sum with its barriers and the last group's atomic count at the end of each cost
 // the y half step 20% at 4096^2 on the H100), else by a tree in the reduced rows' arrays.

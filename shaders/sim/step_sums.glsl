@@ -1,7 +1,7 @@
 #ifndef STEP_SUMS_GLSL
 #define STEP_SUMS_GLSL
 // step_sums.glsl — shallow water's sums of a step as its y window forms them (WINDOW_SUMS), for
-// settling's first kernel (KERNEL_SETTLE_CHANGES) to read without summing the window's parts
+// settling (KERNEL_SETTLE) to read without summing the window's parts
 // (shaders/sim/shallow_water.comp: "Dry cells and the mean velocity"). Every part of the window
 // (32 invocations' cells) adds itself with integer atomics to one of sum_sets sets of words
 // (the set by the part's index, so that few adds meet on one word): the sum of v in fixed point,
@@ -19,16 +19,15 @@
 // value's last bit lose nothing; only the low limb's fraction of a unit is rounded. No word takes
 // more than 2047 adds of up to 2^20 (the host's sum_sets), so each stays within an int.
 //
-// The includer declares deficit_step[] (binding 15) and settle_tile_count(), and for settling's
-// first kernel GROUP_SIZE and what chooses the next step (store_mean, settle_this_step,
-// choose_sweeps, end_arguments, window_depth). The words follow the tiles' steps and the deep
-// water's, then the last step on which a cell came out below its bottom and the last step of
-// the y window.
+// The includer declares deficit_step[] (binding 15) and settle_tile_count(), and for settling
+// GROUP_SIZE and what chooses the next step (store_mean, choose_sweeps, window_depth). The words
+// follow the tiles' steps, then the last step on which a cell came out below its bottom and the
+// last step of the y window.
 uniform int sum_sets;
 uniform int sum_exponent;
 const int kSumLimbs = 5;
 const int kSumWords = kSumLimbs + 2;  // the limbs, the wet cells, the deepest water
-int step_sums_word(int set) { return 2 * settle_tile_count() + set * kSumWords; }
+int step_sums_word(int set) { return settle_tile_count() + set * kSumWords; }
 int below_step_word() { return step_sums_word(sum_sets); }
 int window_step_word() { return below_step_word() + 1; }
 const float kLimb = 1048576.0;                  // 2^20
@@ -68,7 +67,7 @@ void add_step_sums(int part_index, vec4 part) {
 }
 #endif
 
-#ifdef KERNEL_SETTLE_CHANGES
+#ifdef KERNEL_SETTLE
 // Whether the step's sums hold the new state's: the y window ran and no cell came out below its
 // bottom (words no work group of settling changes).
 bool step_sums_hold() {
@@ -76,8 +75,8 @@ bool step_sums_hold() {
            deficit_step[below_step_word()] != step_index;
 }
 
-// Where the sums come from elsewhere (the window's parts, or settling's second kernel): zeroes
-// the sets for the next step, set `first` and every `stride`-th after it.
+// Where the sums come from elsewhere (settling sums the tiles): zeroes the sets for the next
+// step, set `first` and every `stride`-th after it.
 void zero_step_sums(int first, int stride) {
     for (int set = first; set < sum_sets; set += stride)
         for (int k = 0; k < kSumWords; ++k) deficit_step[step_sums_word(set) + k] = 0;
@@ -149,14 +148,12 @@ vec4 read_step_sums(int t) {
                 0.0);
 }
 
-// Work group 0 of settling's first kernel after a step whose sums hold: the mean velocity, no
-// settling, and the next step's sweeps (the windows unless the water is too deep for them).
+// Work group 0 of settling after a step whose sums hold: the mean velocity, no settling, and the
+// next step's sweeps (the windows unless the water is too deep for them).
 void store_step_sums(int t) {
     const vec4 sums = read_step_sums(t);
     if (t != 0) return;
     store_mean(sums);
-    settle_this_step(false);
-    end_arguments[kStepWasWindow] = 1u;
     if (!(sums.z <= window_depth)) choose_sweeps(false);
 }
 #endif

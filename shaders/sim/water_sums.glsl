@@ -1,12 +1,12 @@
 #ifndef WATER_SUMS_GLSL
 #define WATER_SUMS_GLSL
 // water_sums.glsl — what shallow water's next step needs from the whole new state, summed over
-// work groups (shaders/sim/shallow_water.comp: settling's two kernels, the first over the y
-// window's parts): over the wet cells, the sum of v and their count (the mean velocity
-// S_wet / N_wet that the next x sweep takes out), the deepest water (the next step's sweeps:
-// windows or the line solve), and whether a cell came out below its bottom (settling runs).
-// The last work group to finish (an atomic count) sums every group's part in group order, so a
-// run rounds the same way every time.
+// work groups (shaders/sim/shallow_water.comp: settling, over its tiles, and measuring a state):
+// over the wet cells, the sum of v and their count (the mean velocity S_wet / N_wet that the
+// next x sweep takes out), the deepest water (the next step's sweeps: windows or the line
+// solve), and whether a cell came out below its bottom (the y window's parts).
+// The last work group to finish (an atomic count) sums every group's part (or, settling, every
+// tile's) in order, so a run rounds the same way every time.
 //
 // The includer defines GROUP_SIZE, combine() of two parts, and four shared float arrays of at
 // least GROUP_SIZE entries, sums_x .. sums_w (free when group_sum is called), and declares its
@@ -60,6 +60,30 @@ layout(std430, binding = 16) coherent buffer GroupsDone { uint groups_done; };
 layout(std430, binding = 11) buffer Mean { float mean_velocity; };
 shared bool last_group;
 
+// Whether this work group is the dispatch's last to finish (an atomic count of its groups), in
+// every invocation; its partials are stored (by invocation 0) before it counts itself.
+bool last_group_done() {
+    if (gl_LocalInvocationIndex == 0) {
+        memoryBarrierBuffer();
+        last_group = atomicAdd(groups_done, 1u) == gl_NumWorkGroups.x * gl_NumWorkGroups.y - 1u;
+    }
+    memoryBarrierShared();
+    barrier();
+    return last_group;  // the same for the whole group
+}
+
+// In the last group: partials[0 .. count - 1] summed in order, in invocation 0 (every invocation
+// calls it), and the count of groups reset for the next dispatch.
+vec4 sum_partials(uint count) {
+    memoryBarrierBuffer();
+    vec4 s = vec4(0.0);
+    for (uint k = gl_LocalInvocationIndex; k < count; k += GROUP_SIZE) s = combine(s, partials[k]);
+    barrier();  // group_sum's shared sums are read before they are written again
+    const vec4 sums = group_sum(s);
+    if (gl_LocalInvocationIndex == 0) groups_done = 0u;
+    return sums;
+}
+
 // Stores this group's part (`mine`, every invocation's); returns true in invocation 0 of the
 // last group to finish, with every group's parts summed in `sums`. (A kernel of its own for
 // the last sums cost a dispatch and a barrier a step: ~9 us with the guard's empty dispatches
@@ -71,23 +95,12 @@ bool sum_of_groups(vec4 mine, out vec4 sums) {
         sums = total;
         return gl_LocalInvocationIndex == 0;
     }
-    if (gl_LocalInvocationIndex == 0) {
+    if (gl_LocalInvocationIndex == 0)
         partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = total;
-        memoryBarrierBuffer();
-        last_group = atomicAdd(groups_done, 1u) == groups - 1u;
-    }
-    memoryBarrierShared();
-    barrier();
     sums = vec4(0.0);
-    if (!last_group) return false;  // the same for the whole group
-    memoryBarrierBuffer();
-    vec4 s = vec4(0.0);
-    for (uint k = gl_LocalInvocationIndex; k < groups; k += GROUP_SIZE) s = combine(s, partials[k]);
-    barrier();  // group_sum's shared sums above are read before they are written again
-    sums = group_sum(s);
-    if (gl_LocalInvocationIndex != 0) return false;
-    groups_done = 0u;  // for the next dispatch
-    return true;
+    if (!last_group_done()) return false;
+    sums = sum_partials(groups);
+    return gl_LocalInvocationIndex == 0;
 }
 
 // The mean velocity S_wet / N_wet from the sums.

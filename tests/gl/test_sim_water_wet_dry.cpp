@@ -79,15 +79,15 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
             }
 }
 
-// Settling's first kernel checks the tiles in runs, a run a work group (FusedTuning::
-// settle_groups), and finds the changes near dry cells; its second applies them a tile a group
-// (shaders/sim/shallow_water.comp, KERNEL_SETTLE_CHANGES). The step against float64 as above (one
-// step: its tolerance) on random rocks under a rough surface, however the runs are cut: 70 x 45
-// (3 x 2 tiles) in runs of 6, 3, 2 and 1 tiles (the tuned groups; runs of 2 cross a row of
-// tiles), and 8192 x 80 (256 x 2 tiles) in runs of 1, of 6 (not a whole row) and of 256 (32
-// after a step of the windows, where a group sums at most 512 of their parts). dt 1 takes the
-// line solve, 0.2 the windows, whose parts are the sums of the tiles that nothing changes. (A
-// one-dispatch form of settling cut the same ways: docs/performance.md, 2026-11-28, evening.)
+// Settling's work groups (FusedTuning::settle_groups of them) claim its items in order: a tile's
+// changes near dry cells found, and the tile a row of tiles and two before it settled once the
+// changes around it are found (shaders/sim/shallow_water.comp, KERNEL_SETTLE). The step against
+// float64 as above (one step: its tolerance) on random rocks under a rough surface, however many
+// groups share the items: 70 x 45 (3 x 2 tiles, 11 items) with 1, 2, 4 and 1024 groups, and
+// 8192 x 80 (256 x 2 tiles, 770 items) with 1024, 86 and 2, where a group waits for tiles that
+// another is changing. dt 1 takes the line solve, 0.2 the windows, whose parts are the sums of
+// the tiles that nothing changes. (A CPU renderer runs one group whatever the tuning:
+// sim/shallow_water.cpp, settle_dispatch_groups; the group counts differ on a GPU.)
 TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
     ADILAB_NEED_GL();
     const double damping = 0.02;

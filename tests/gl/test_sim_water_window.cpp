@@ -247,8 +247,8 @@ TEST(SimWaterWindow, WindowStepThatLeavesWaterTooDeepHandsTheNextToTheLineSolve)
     // A window step can itself pile the water deeper than the halo holds for: here a state whose
     // last change v lifts a 5 x 5 patch by 8 m in one step (the free scene at dt 0.1 holds to
     // 4.5 m, as above), written into a saved state's file. That step's rows come from the heights
-    // before it, so the windows take it; settling's first kernel then finds the y window's sums
-    // too deep and must hand the next step to the line solve. Both steps match the float64
+    // before it, so the windows take it; settling then finds the y window's sums too deep and
+    // must hand the next step to the line solve. Both steps match the float64
     // stepper.
     const int nx = 61, ny = 53;
     FreeWater w = free_water(0.1, nx, ny, 11);
