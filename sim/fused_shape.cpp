@@ -88,6 +88,10 @@ std::vector<TuningField> tuning_fields(FusedTuning& t) {
          "shallow water: settling's work groups at most, which claim its tiles of 32 x 40 cells "
          "(by default) until none is left (one on a CPU renderer)",
          &t.settle_groups, 1, 65535},
+        {"guard_storage_cells",
+         "shallow water: on grids of at most this many cells the window and the line solve of a "
+         "half step are dispatched whole and read the guard's choice as storage (0: never)",
+         &t.guard_storage_cells, 0, 8192 * 8192},
     };
 }
 

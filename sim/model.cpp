@@ -227,7 +227,7 @@ void AdiModel::step(int count) {
         window_[0] = window_[1] = nullptr;
         bands_[0].clear();
         bands_[1].clear();
-        window_guarded_ = false;
+        window_guarded_ = guard_by_storage_ = false;
         window_scan_ = false;
         resolve_window();
     }
@@ -338,23 +338,25 @@ void AdiModel::half_step(int direction, const gl::Buffer& in, gl::Buffer& out) {
         gl::memory_barrier(gl::Barrier::storage);
         return;
     }
-    // Exactly one of the two has work groups: no barrier between them.
-    gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * 2 * direction) * sizeof(unsigned));
+    // Exactly one of the two runs: no barrier between them.
+    window_[direction]->set("sweep_guarded", int(guard_by_storage_));
+    sweep_arguments_.bind_storage(14);
+    dispatch_guarded(2 * direction, window_groups_[direction][0], window_groups_[direction][1]);
     line_solve_half_step(direction, in, out, true);
 }
 
 void AdiModel::line_solve_half_step(int direction, const gl::Buffer& in, gl::Buffer& out,
                                     bool guarded) {
-    const auto arguments = [](int entry) { return std::size_t(3 * entry) * sizeof(unsigned); };
     if (direction == 1 && splits_y_line_solve(guarded)) {
         split_half_step(in, out, 0, 0, guarded);
         return;
     }
     use_fused(direction);
+    fused_[direction]->set("sweep_guarded", int(guarded && guard_by_storage_));
     bind_sweep(direction, in, out);
     bind_flag();
     if (guarded)
-        gl::dispatch_indirect(sweep_arguments_, arguments(direction == 0 ? 1 : 3));
+        dispatch_guarded(direction == 0 ? 1 : 3, fused_groups_[direction], 1);
     else
         gl::dispatch(fused_groups_[direction]);
     gl::memory_barrier(gl::Barrier::storage);
@@ -370,8 +372,19 @@ bool AdiModel::splits_y_line_solve(bool guarded) const {
     return split_[0] != nullptr && (fused_tuning_.split == 1 || !(guarded && ny_ < 8192));
 }
 
+// Why by storage only to 1024^2 cells (FusedTuning::guard_storage_cells): the sweeps read as
+// storage spare the kernel that chooses them a barrier with GL_COMMAND_BARRIER_BIT (2 us a step
+// at 1024^2 on an H200), but the sweep not chosen then starts all its work groups to end them,
+// the line solves' groups grow with the grid, and the check costs the windows registers: with
+// it, shallow water's step was 3.7% shorter at 1024^2, 0.2% longer at 2048^2, 2.7% at 4096^2
+// and 1.7% at 8192^2 (docs/performance.md).
+bool AdiModel::guards_by_storage() const {
+    return std::int64_t(nx_) * ny_ <= std::int64_t(fused_tuning_.guard_storage_cells);
+}
+
 void AdiModel::guard_window() {
     window_guarded_ = window_[0] != nullptr;
+    guard_by_storage_ = window_guarded_ && guards_by_storage();
     if (!window_guarded_) return;
     std::vector<unsigned> full(3 * kSweepEntries, 0);
     const auto put = [&full](int entry, unsigned x, unsigned y) {
@@ -409,12 +422,13 @@ void AdiModel::split_half_step(const gl::Buffer& in, gl::Buffer& out, unsigned f
     for (int s = 0; s < 3; ++s) {
         use_program(*split_[s]);
         split_[s]->set("first_line_group", int(first_line_group));
+        split_[s]->set("sweep_guarded", int(guarded && guard_by_storage_));
         bind_sweep(1, in, out);
         bind_flag();
         coarse_.bind_storage(13);
         const tridiag::SplitGroups groups = tridiag::split_groups(split_shape_, stages[s], nx_);
         if (guarded)
-            gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * (3 + s)) * sizeof(unsigned));
+            dispatch_guarded(3 + s, groups.x, groups.y);
         else
             gl::dispatch(line_groups != 0 ? line_groups : groups.x, groups.y);
         gl::memory_barrier(gl::Barrier::storage);
@@ -453,6 +467,13 @@ bool AdiModel::use_program(const gl::Program& program) const {
     }
     set_step_uniform(program);
     return stale;
+}
+
+void AdiModel::dispatch_guarded(int entry, unsigned x, unsigned y) const {
+    if (guard_by_storage_)
+        gl::dispatch(x, y);
+    else
+        gl::dispatch_indirect(sweep_arguments_, std::size_t(3 * entry) * sizeof(unsigned));
 }
 
 void AdiModel::set_step_uniform(const gl::Program& program) const {

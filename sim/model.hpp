@@ -234,9 +234,13 @@ class AdiModel : public Simulation {
     // A guarded window: one whose halo holds only while a quantity of the state stays under a
     // limit that the state itself may pass (shallow water: the depth, which the waves pile up).
     // The GPU measures the quantity every step, and half_step dispatches the window and the
-    // line solve both indirectly from sweep_arguments_, in which the model's kernels write the
-    // window's work groups while the limit holds and the line solve's once it does not (the
-    // other's zero): no read-back, no host decision a step. guard_window() (after
+    // line solve both; the model's kernels write sweep_arguments_, the window's work groups
+    // while the limit holds and the line solve's once it does not (the other's zero): no
+    // read-back, no host decision a step. Up to 1024^2 cells (guards_by_storage) both are
+    // dispatched whole, and their kernels read their entry as storage and end where it is zero
+    // (SWEEP_SKIPPED, which the model's kernels define where guards_by_storage()): the kernels
+    // that choose then need no GL_COMMAND_BARRIER_BIT behind them (sweep_choice_barrier); on
+    // larger grids both are dispatched from their entry's counts. guard_window() (after
     // build_window) fills the buffer's second half, every dispatch's full work groups, which
     // the model's kernels copy from; the model allocates the buffer (kSweepArgumentWords) and
     // binds it for them. Layout, uints: kSweepEntries entries of three counts (0 the x window,
@@ -248,6 +252,16 @@ class AdiModel : public Simulation {
     static constexpr int kSweepArgumentWords = kLineSolveSteps + 1;
     void guard_window();
     bool window_guarded_ = false;
+    bool guard_by_storage_ = false;
+    // Whether the grid is one whose guarded sweeps read their choice as storage.
+    bool guards_by_storage() const;
+    // Sweep entry `entry` of a guarded window, whole (guard_by_storage_) or from its counts.
+    void dispatch_guarded(int entry, unsigned x, unsigned y) const;
+    // The barrier behind a kernel that writes sweep_arguments_ for the next sweeps.
+    gl::Barrier sweep_choice_barrier() const {
+        return guard_by_storage_ ? gl::Barrier::storage
+                                 : gl::Barrier::storage | gl::Barrier::command;
+    }
     // Whether the y half step's line solve takes the split solve (split_), or the fused kernel's
     // one dispatch; `guarded`: dispatched behind a guarded window.
     bool splits_y_line_solve(bool guarded) const;

@@ -307,6 +307,7 @@ class ShallowWater final : public AdiModel {
         gl::Defines defines = {{"SETTLE_ROWS", std::to_string(settle_rows(settle_chunk_))},
                                {"TILE_CHUNKS", std::to_string(tile_chunks(settle_chunk_))}};
         if (flat_bottom_) defines.push_back({"FLAT_BOTTOM", "1"});
+        if (guards_by_storage()) defines.push_back({"SWEEP_GUARD_BY_STORAGE", "1"});
         return defines;
     }
 
@@ -521,7 +522,7 @@ class ShallowWater final : public AdiModel {
         bottom_.bind_storage(8);
         sweep_arguments_.bind_storage(14);
         gl::dispatch(cell_groups());
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+        gl::memory_barrier(sweep_choice_barrier());
     }
 
     // Settling's work groups: an item each (shallow_water.comp, KERNEL_SETTLE: a tile's changes
@@ -543,8 +544,6 @@ class ShallowWater final : public AdiModel {
 
     // Settling, in place in the y sweep's output wet_ (h^n), its changes found in the dead h^{n-1}
     // (height_), and the sums of the settled state: the mean velocity and the next step's sweeps.
-    // Its barrier carries GL_COMMAND_BARRIER_BIT: the next step's sweeps are dispatched from the
-    // counts it writes.
     void settle() {
         const gl::Program& p = *settle_;
         use_program(p);
@@ -568,7 +567,7 @@ class ShallowWater final : public AdiModel {
         bind_sums();
         bind_flag();
         gl::dispatch(settle_dispatch_groups());
-        gl::memory_barrier(gl::Barrier::storage | gl::Barrier::command);
+        gl::memory_barrier(sweep_choice_barrier());
     }
 
     // The y window's rows an invocation, the model's (WindowShape) unless tuned.

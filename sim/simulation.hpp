@@ -135,6 +135,10 @@ struct FusedTuning {
     // the y window's chunks, 32 x 40 by default) until none is left; one on a CPU renderer
     // (sim/shallow_water.cpp, settle_dispatch_groups, says why).
     int settle_groups = 1024;
+    // Shallow water: on grids of at most this many cells its guarded sweeps are dispatched whole
+    // and read the guard's choice as storage, so that settling needs no command barrier (0: never;
+    // sim/model.cpp, AdiModel::guards_by_storage, says why 1024^2).
+    int guard_storage_cells = 1024 * 1024;
 };
 std::vector<TuningField> tuning_fields(FusedTuning& tuning);
 

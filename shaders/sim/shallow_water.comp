@@ -511,6 +511,29 @@ layout(std430, binding = 9) readonly buffer Intermediate { float intermediate[];
 layout(std430, binding = 11) readonly buffer Mean { float mean_velocity; };  // the last sums'
 layout(std430, binding = 15) buffer DeficitSteps { int deficit_step[]; };  // y sweep
 
+// The guarded sweeps (AdiModel::guard_window, sim/model.hpp). Where the window and the line solve
+// of a half step are both dispatched whole (SWEEP_GUARD_BY_STORAGE: up to 1024^2 cells by
+// default, and sweep_guarded), each runs only while its entry in the sweep arguments is live (settling writes
+// them), read here as storage: the kernel that chooses then needs no GL_COMMAND_BARRIER_BIT
+// behind it, which cost 2 us of a 36 us step at 1024^2 (H200, docs/performance.md). The sweep
+// not chosen ends before its first row is solved.
+#ifdef SWEEP_GUARD_BY_STORAGE
+layout(std430, binding = 14) readonly buffer SweepArguments { uint sweep_arguments[]; };
+uniform int sweep_guarded;
+#if defined(KERNEL_WINDOW)
+const int kSweepEntry = DIRECTION == 0 ? 0 : 2;
+#elif defined(SPLIT_REDUCE)
+const int kSweepEntry = 3;
+#elif defined(SPLIT_COARSE)
+const int kSweepEntry = 4;
+#elif defined(SPLIT_SUBSTITUTE)
+const int kSweepEntry = 5;
+#else
+const int kSweepEntry = DIRECTION == 0 ? 1 : 3;
+#endif
+bool sweep_skipped() { return sweep_guarded != 0 && sweep_arguments[3 * kSweepEntry] == 0u; }
+#define SWEEP_SKIPPED() sweep_skipped()
+#endif
 
 uniform float coupling;   // g dt^2 / (2 dh^2)
 uniform float damping;    // tau in [0, 1]

@@ -22,7 +22,9 @@
 //     void store_flat(int index, float v);
 //   FUSED_PIVOT_FAILED(line): called where a chunk of the line met a zero or non-finite pivot;
 //   KERNEL_EXIT(): called by every invocation last, on each way out of main (the simulations
-//     report their stability checks there, sim/adi_common.glsl).
+//     report their stability checks there, sim/adi_common.glsl);
+//   SWEEP_SKIPPED(): true where the work group is to end before it loads anything (a guarded
+//     sweep that is not this step's, sim/model.hpp).
 //
 // Solve: the partition method of Laszlo, Giles & Appleyard (2016), a Thomas / PCR hybrid. Each
 // thread owns K consecutive rows of one line in registers and eliminates them to the form
@@ -248,6 +250,9 @@ void subgroup_pcr(inout Row first, inout Row last, int lane) {
 #endif
 
 void main() {
+#ifdef SWEEP_SKIPPED
+    if (SWEEP_SKIPPED()) return;  // a guarded sweep that is not this step's
+#endif
 #if REDUCED_SOLVE == 2
     const int t = invocation_index();
 #else

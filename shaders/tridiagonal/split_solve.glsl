@@ -39,7 +39,9 @@
 //     lines x WARPS * CHUNK positions before row_system reads them; SPLIT_UNSTAGE(): called
 //     in the substitute stage by every invocation, after every store(); KERNEL_EXIT(): called
 //     last in the reduce and substitute stages by every invocation (the simulations report
-//     their stability checks there, sim/adi_common.glsl).
+//     their stability checks there, sim/adi_common.glsl); SWEEP_SKIPPED(): true where the work
+//     group is to end before it loads anything (a guarded sweep that is not this step's,
+//     sim/model.hpp).
 // Dispatch: SPLIT_REDUCE and SPLIT_SUBSTITUTE (ceil(LINE_COUNT / 32), split_spans()) groups of
 // 32 x WARPS invocations, or (split_spans(), ceil(LINE_COUNT / 32)) with SPLIT_SPANS_FIRST: the
 // groups in flight (consecutive indices) then work along the same 32 lines instead of across
@@ -84,6 +86,9 @@ shared vec3 block_rows[2 * COARSE_WARPS * SPLIT_LANES];
 shared float block_x[2 * COARSE_WARPS * SPLIT_LANES];
 
 void main() {
+#ifdef SWEEP_SKIPPED
+    if (SWEEP_SKIPPED()) return;  // a guarded sweep that is not this step's
+#endif
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
     const int line = (first_line_group + int(gl_WorkGroupID.x)) * SPLIT_LANES + lane;
@@ -147,6 +152,9 @@ shared vec3 span_rows[2 * WARPS * SPLIT_LANES];
 shared float span_x[2 * WARPS * SPLIT_LANES];
 
 void main() {
+#ifdef SWEEP_SKIPPED
+    if (SWEEP_SKIPPED()) return;  // a guarded sweep that is not this step's
+#endif
     const int lane = int(gl_LocalInvocationID.x);
     const int warp = int(gl_LocalInvocationID.y);
 #ifdef SPLIT_SUBSTITUTE_FROM_LAST

@@ -58,6 +58,8 @@
 // Along x, on rows of LINE_LENGTH floats each starting where the last ends, the new values leave
 // 16 bytes at a time where LINE_LENGTH is a multiple of 4, through binding 1 seen as vec4s
 // (x_out4 here: the includer's output field there), as store_value gives them.
+// Optionally SWEEP_SKIPPED(): true where the work group is to end before it loads anything (a
+// guarded sweep that is not this step's, sim/model.hpp).
 // With WINDOW_GUARD, the includer's window_guard_failed() (above) and WINDOW_PIVOT_FAILED(line),
 // called where the exact solve met a zero or non-finite pivot; binding 7 holds the exact solve's
 // carries (solve_lines_exactly), 2 floats a line and block of WINDOW_CHUNKS chunks, and binding 8
@@ -324,6 +326,9 @@ void forward_two_rows(float a1, float c1, float d1, float a2, float c2, float d2
 }
 
 void main() {
+#ifdef SWEEP_SKIPPED
+    const bool skipped = SWEEP_SKIPPED();  // loaded with the rows, tested once they are in
+#endif
     const int t = int(gl_LocalInvocationID.x);
     const int n = LINE_LENGTH;
     const WindowPlace place = window_place(t);
@@ -337,6 +342,9 @@ void main() {
     float a[CHUNK], b[CHUNK], c[CHUNK], d[CHUNK];
     vec2 inputs[CHUNK];
     window_rows(line, p0, a, b, c, d, inputs);
+#ifdef SWEEP_SKIPPED
+    if (skipped) return;  // a guarded sweep that is not this step's
+#endif
     wall_rows(p0, n, a, b, c, d);
 #ifdef WINDOW_GUARD
     const vec2 decay = chunk_decay(a, b, c);

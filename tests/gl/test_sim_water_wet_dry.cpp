@@ -87,7 +87,9 @@ TEST(SimWaterScenes, WetDryStepMatchesTheFloat64ReferenceOnEveryPath) {
 // 8192 x 80 (256 x 2 tiles, 770 items) with 1024, 86 and 2, where a group waits for tiles that
 // another is changing. dt 1 takes the line solve, 0.2 the windows, whose parts are the sums of
 // the tiles that nothing changes. (A CPU renderer runs one group whatever the tuning:
-// sim/shallow_water.cpp, settle_dispatch_groups; the group counts differ on a GPU.)
+// sim/shallow_water.cpp, settle_dispatch_groups; the group counts differ on a GPU.) 8192 x 130
+// has more than 1024^2 cells: its guarded sweeps are dispatched from their counts, the others'
+// whole (AdiModel::guards_by_storage).
 TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
     ADILAB_NEED_GL();
     const double damping = 0.02;
@@ -97,7 +99,7 @@ TEST(SimWaterScenes, SettlingMatchesTheFloat64ReferenceHoweverItsRunsAreCut) {
         for (const auto& [nx, ny, groups] :
              {std::tuple{70, 45, 1}, std::tuple{70, 45, 2}, std::tuple{70, 45, 4},
               std::tuple{70, 45, 1024}, std::tuple{8192, 80, 1024}, std::tuple{8192, 80, 86},
-              std::tuple{8192, 80, 2}}) {
+              std::tuple{8192, 80, 2}, std::tuple{8192, 130, 1024}}) {
             FusedTuning tuning;
             tuning.settle_groups = groups;
             auto [sim, bottom, start] =
