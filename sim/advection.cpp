@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "sim/model.hpp"
 #include "solvers/gl/error.hpp"
@@ -139,8 +140,11 @@ class Advection final : public AdiModel {
     }
 
     void allocate() override {
-        field_ = gl::Buffer(cells() * sizeof(float));
-        half_ = gl::Buffer(cells() * sizeof(float));
+        // One allocation: the sweeps' rate then does not hang on where the driver placed each
+        // field (gl::Buffer::pair says why).
+        auto [field, half] = gl::Buffer::pair(cells() * sizeof(float));
+        field_ = std::move(field);
+        half_ = std::move(half);
         resolve_programs("sim/advection.comp", 1);
     }
 

@@ -65,7 +65,7 @@ void dispatch(unsigned groups_x, unsigned groups_y, unsigned groups_z) {
 void dispatch_indirect(const Buffer& arguments, std::size_t offset) {
     cancellation_point();
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, arguments.id());
-    glDispatchComputeIndirect(GLintptr(offset));
+    glDispatchComputeIndirect(GLintptr(arguments.offset() + offset));
     if (DispatchProfiler* profiler = DispatchProfiler::active()) profiler->after_dispatch();
 }
 

@@ -33,15 +33,18 @@ void delete_vertex_array(Id id) {
 
 // ---- Buffer ----------------------------------------------------------------------------------
 
-Buffer::Buffer(std::size_t bytes, const void* data) : size_(bytes) {
-    check_buffer_fits(bytes);  // before the driver is asked (solvers/gl/capacity.hpp says why)
+namespace {
+
+// A new buffer object of `bytes` (at least one word: zero-sized buffers are legal GL but cannot
+// be bound as storage ranges). The callers have checked that the GPU holds it.
+std::shared_ptr<const UniqueId<delete_buffer>> allocate_buffer(std::size_t bytes,
+                                                               const void* data) {
     Id id = 0;
     glGenBuffers(1, &id);
-    id_ = UniqueId<delete_buffer>(id);
+    auto storage = std::make_shared<const UniqueId<delete_buffer>>(id);
     while (glGetError() != GL_NO_ERROR) {
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, id);
-    // Zero-sized buffers are legal GL but cannot be bound as storage ranges; keep one word.
     glBufferData(GL_COPY_WRITE_BUFFER, static_cast<GLsizeiptr>(bytes == 0 ? 4 : bytes), data,
                  GL_DYNAMIC_COPY);
     GLenum status = glGetError();
@@ -51,6 +54,32 @@ Buffer::Buffer(std::size_t bytes, const void* data) : size_(bytes) {
     if (status != GL_NO_ERROR)
         throw Error("glBufferData failed for " + std::to_string(bytes) + " bytes (GL error " +
                     std::to_string(status) + ")");
+    return storage;
+}
+
+}  // namespace
+
+Buffer::Buffer(std::size_t bytes, const void* data) : size_(bytes) {
+    check_buffer_fits(bytes);  // before the driver is asked (solvers/gl/capacity.hpp says why)
+    storage_ = allocate_buffer(bytes, data);
+}
+
+std::array<Buffer, 2> Buffer::pair(std::size_t bytes) {
+    if (bytes == 0) throw Error("Buffer::pair of zero bytes");
+    // Each part is bound on its own, so each meets the storage-block limit; the free memory
+    // must hold both.
+    check_buffers_fit({BufferNeed{"a buffer", bytes}, BufferNeed{"a buffer", bytes}});
+    constexpr std::size_t kAlignment = 256;
+    const std::size_t second = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    std::array<Buffer, 2> parts;
+    parts[0].storage_ = allocate_buffer(second + bytes, nullptr);
+    parts[1].storage_ = parts[0].storage_;
+    parts[1].offset_ = second;
+    for (Buffer& part : parts) {
+        part.size_ = bytes;
+        part.part_ = true;
+    }
+    return parts;
 }
 
 void Buffer::upload(std::size_t offset, std::size_t bytes, const void* data) {
@@ -72,13 +101,14 @@ void Buffer::upload(std::size_t offset, std::size_t bytes, const void* data) {
         glBindBuffer(GL_COPY_READ_BUFFER, staging.id());
         glBindBuffer(GL_COPY_WRITE_BUFFER, id());
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
-                            static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes));
+                            static_cast<GLintptr>(offset_ + offset),
+                            static_cast<GLsizeiptr>(bytes));
         glBindBuffer(GL_COPY_READ_BUFFER, 0);
         glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
         return;
     }
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
-    glBufferSubData(GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(offset),
+    glBufferSubData(GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(offset_ + offset),
                     static_cast<GLsizeiptr>(bytes), data);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }
@@ -89,7 +119,7 @@ void Buffer::download(std::size_t offset, std::size_t bytes, void* out) const {
     // Reads must see shader writes that came before.
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_READ_BUFFER, id());
-    glGetBufferSubData(GL_COPY_READ_BUFFER, static_cast<GLintptr>(offset),
+    glGetBufferSubData(GL_COPY_READ_BUFFER, static_cast<GLintptr>(offset_ + offset),
                        static_cast<GLsizeiptr>(bytes), out);
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
 }
@@ -97,7 +127,12 @@ void Buffer::download(std::size_t offset, std::size_t bytes, void* out) const {
 void Buffer::fill_words(std::uint32_t word) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after earlier shader writes, as upload()
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
-    glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
+    if (part_)
+        glClearBufferSubData(GL_COPY_WRITE_BUFFER, GL_R32UI, static_cast<GLintptr>(offset_),
+                             static_cast<GLsizeiptr>(size_), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                             &word);
+    else
+        glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &word);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     transfer_written_ = true;
 }
@@ -117,22 +152,29 @@ void Buffer::copy_from(const Buffer& source, std::size_t bytes, std::size_t sour
     glBindBuffer(GL_COPY_READ_BUFFER, source.id());
     glBindBuffer(GL_COPY_WRITE_BUFFER, id());
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                        static_cast<GLintptr>(source_offset), static_cast<GLintptr>(offset),
-                        static_cast<GLsizeiptr>(bytes));
+                        static_cast<GLintptr>(source.offset_ + source_offset),
+                        static_cast<GLintptr>(offset_ + offset), static_cast<GLsizeiptr>(bytes));
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     transfer_written_ = true;
 }
 
 void Buffer::bind_storage(unsigned index) const {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, id());
+    if (part_)
+        bind_storage(index, 0, size_);
+    else
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, id());
 }
 void Buffer::bind_storage(unsigned index, std::size_t offset, std::size_t bytes) const {
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index, id(), static_cast<GLintptr>(offset),
-                      static_cast<GLsizeiptr>(bytes));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index, id(),
+                      static_cast<GLintptr>(offset_ + offset), static_cast<GLsizeiptr>(bytes));
 }
 void Buffer::bind_uniform(unsigned index) const {
-    glBindBufferBase(GL_UNIFORM_BUFFER, index, id());
+    if (part_)
+        glBindBufferRange(GL_UNIFORM_BUFFER, index, id(), static_cast<GLintptr>(offset_),
+                          static_cast<GLsizeiptr>(size_));
+    else
+        glBindBufferBase(GL_UNIFORM_BUFFER, index, id());
 }
 
 // ---- Program ---------------------------------------------------------------------------------

@@ -5,9 +5,11 @@
 //
 // Buffers use bind-to-edit through GL_COPY_WRITE_BUFFER rather than direct state access, so
 // that the code runs on GL 4.3, the oldest version adilab accepts.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,6 +61,21 @@ class Buffer {
     // Allocates `bytes` (contents undefined unless `data` is given). Throws adilab::Error when
     // the driver cannot allocate it.
     explicit Buffer(std::size_t bytes, const void* data = nullptr);
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    Buffer(Buffer&&) noexcept = default;
+    Buffer& operator=(Buffer&&) noexcept = default;
+    // Two buffers of `bytes` each (more than 0), the parts of one allocation: the first at its
+    // start, the second at the next multiple of 256 bytes (GL's largest storage-offset
+    // alignment) after it. Each part is a buffer like any other (bound as a range of the
+    // allocation, every operation within its own bytes); the allocation lives while either does.
+    //
+    // Why: a simulation's two fields, which its sweeps read from and write to in turn, ran at
+    // a rate that depended on where the driver placed each of them when they were allocated
+    // apart. On an H200 the vortex at 8192^2 ran at 1,551 to 2,062 steps a second by the grids
+    // the process had allocated before, reproducibly for each order; as one allocation, at
+    // 1,796 to 2,042 in the same orders (docs/performance.md, "2026-11-29 (morning)").
+    static std::array<Buffer, 2> pair(std::size_t bytes);
     template <class T>
     static Buffer from(std::span<const T> values) {
         return Buffer(values.size_bytes(), values.data());
@@ -68,9 +85,11 @@ class Buffer {
         return from(std::span<const T>(values));
     }
 
-    Id id() const { return id_.get(); }
+    Id id() const { return storage_ == nullptr ? 0 : storage_->get(); }
+    // Where the buffer starts in its allocation: 0 but for the second part of a pair.
+    std::size_t offset() const { return offset_; }
     std::size_t size() const { return size_; }
-    bool empty() const { return id_.get() == 0; }
+    bool empty() const { return id() == 0; }
 
     void upload(std::size_t offset, std::size_t bytes, const void* data);
     void download(std::size_t offset, std::size_t bytes, void* out) const;
@@ -106,12 +125,15 @@ class Buffer {
                    std::size_t offset = 0);
 
     void bind_storage(unsigned index) const;
-    void bind_storage(unsigned index, std::size_t offset, std::size_t bytes) const;
+    void bind_storage(unsigned index, std::size_t offset, std::size_t bytes) const;  // of its bytes
     void bind_uniform(unsigned index) const;
 
   private:
-    UniqueId<delete_buffer> id_;
+    // The allocation, shared by the two parts of a pair (pair()).
+    std::shared_ptr<const UniqueId<delete_buffer>> storage_;
+    std::size_t offset_ = 0;
     std::size_t size_ = 0;
+    bool part_ = false;  // a part of a pair: bound as its range of the allocation
     // Whether a GL transfer (fill_words' clear, copy_from) has written the buffer: its uploads
     // then go through a GPU copy (upload() says why).
     bool transfer_written_ = false;

@@ -31,7 +31,7 @@ void validate(Grid grid, const Coefficients& coefficients, const gl::Buffer& rhs
     };
     check(&rhs, "right-hand side");
     check(&solution, "solution");
-    if (rhs.id() == solution.id())
+    if (rhs.id() == solution.id() && rhs.offset() == solution.offset())
         throw Error("tridiagonal solve: the solution buffer may not alias the right-hand side");
     if (const auto* general = std::get_if<GeneralCoefficients>(&coefficients)) {
         check(general->a, "coefficient a");

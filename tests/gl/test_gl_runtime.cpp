@@ -111,6 +111,56 @@ TEST(GlRuntime, ComputeShaderWritesKnownPatternThroughInclude) {
     EXPECT_EQ(pattern.work_group_size().x, 64u);
 }
 
+// The two parts of a pair are buffers of their own in one allocation: every operation (a clear, an
+// upload before and after one, a GPU copy, a kernel's stores through the part's binding) stays
+// inside its part's bytes, at every size, and either part outlives the other.
+TEST(GlRuntime, PairPartsKeepToTheirOwnBytes) {
+    ADILAB_NEED_GL();
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<float> dist(-1e3f, 1e3f);
+    for (std::size_t count : {1u, 3u, 1001u, 65537u}) {
+        const std::size_t bytes = count * sizeof(float);
+        auto [first, second] = gl::Buffer::pair(bytes);
+        ASSERT_EQ(first.id(), second.id());
+        EXPECT_EQ(first.offset(), 0u);
+        EXPECT_EQ(second.offset() % 256, 0u) << count;
+        EXPECT_GE(second.offset(), bytes);
+        EXPECT_EQ(first.size(), bytes);
+        EXPECT_EQ(second.size(), bytes);
+        std::vector<float> values(count), others(count);
+        for (float& v : values) v = dist(rng);
+        for (float& v : others) v = dist(rng);
+
+        first.poison();
+        second.fill(2.5f);
+        for (float v : first.read_all<float>()) ASSERT_TRUE(std::isnan(v)) << count;
+        for (float v : second.read_all<float>()) ASSERT_EQ(v, 2.5f) << count;
+        first.write(values);  // after a clear: through a GPU copy (Buffer::upload)
+        EXPECT_EQ(first.read_all<float>(), values) << count;
+        for (float v : second.read_all<float>()) ASSERT_EQ(v, 2.5f) << count;
+
+        second.copy_from(first, bytes);
+        EXPECT_EQ(second.read_all<float>(), values) << count;
+        second.write(others);
+        EXPECT_EQ(second.read_all<float>(), others) << count;
+        EXPECT_EQ(first.read_all<float>(), values) << count;
+
+        const unsigned written = unsigned(count > 2 ? count - 2 : count);
+        write_pattern(second, written, 0.5f, 3.0f);
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        const auto got = second.read_all<float>();
+        for (unsigned i = 0; i < written; ++i) ASSERT_EQ(got[i], 0.5f * i + 3.0f) << i;
+        for (std::size_t i = written; i < count; ++i) ASSERT_EQ(got[i], others[i]) << i;
+        EXPECT_EQ(first.read_all<float>(), values) << count;
+
+        first = gl::Buffer();  // the allocation lives on in the second part
+        write_pattern(second, written, -1.0f, 0.0f);
+        gl::memory_barrier(gl::Barrier::buffer_update);
+        EXPECT_EQ(second.read<float>(1)[0], 0.0f);
+    }
+    EXPECT_THROW(gl::Buffer::pair(0), Error);
+}
+
 // The queue bound keeps at most `depth` fences pending, and the work between them runs in order:
 // each batch overwrites the buffer, and the last batch's pattern is what is read.
 TEST(GlRuntime, QueueBoundKeepsAtMostDepthBatchesPending) {
